@@ -1,0 +1,12 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+pub mod backend;
+mod gf128;
+mod gf8;
+mod linear_map;
+pub mod trace;
+
+pub use gf128::Gf128;
+pub use gf8::Gf8;
+pub use linear_map::{subset_sums, ByteLinearMap};

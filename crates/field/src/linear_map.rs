@@ -1,0 +1,49 @@
+//! GF(2)-linear maps GF(2^128) -> GF(2^128) evaluated by byte tables.
+//!
+//! A linear map is fixed by the images of the 128 basis bits. Splitting the
+//! input into 16 bytes and tabulating all 256 combinations per byte turns one
+//! application into 16 lookups and XORs, which is how the prover reads
+//! weighted bits of field elements in bulk (ring switching, packed bit sums).
+
+use crate::Gf128;
+
+/// A GF(2)-linear map on GF(2^128), as sixteen 256-entry tables.
+#[derive(Clone)]
+pub struct ByteLinearMap {
+    tables: Vec<[Gf128; 256]>,
+}
+
+impl ByteLinearMap {
+    /// The map sending basis bit v (the element x^v) to `images[v]`.
+    pub fn new(images: &[Gf128; 128]) -> Self {
+        let tables = (0..16)
+            .map(|byte| subset_sums(&images[8 * byte..8 * byte + 8]))
+            .collect();
+        ByteLinearMap { tables }
+    }
+
+    /// Applies the map.
+    #[inline]
+    pub fn apply(&self, a: Gf128) -> Gf128 {
+        let bytes = a.to_bytes();
+        let mut acc = Gf128::ZERO;
+        for (table, &b) in self.tables.iter().zip(bytes.iter()) {
+            acc += table[b as usize];
+        }
+        acc
+    }
+}
+
+/// All 256 sums of subsets of 8 elements: entry `m` is the sum of `items[i]`
+/// over the set bits i of `m`.
+pub fn subset_sums(items: &[Gf128]) -> [Gf128; 256] {
+    assert_eq!(items.len(), 8, "subset_sums takes exactly 8 items");
+    let mut t = [Gf128::ZERO; 256];
+    for i in 0..8 {
+        let half = 1usize << i;
+        for m in 0..half {
+            t[half + m] = t[m] + items[i];
+        }
+    }
+    t
+}
