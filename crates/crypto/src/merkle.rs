@@ -1,0 +1,181 @@
+//! A binary Merkle tree with domain-separated leaves and nodes, and compact
+//! multi-openings.
+//!
+//! `leaf = SHA-256(0x00 || data)`, `node = SHA-256(0x01 || left || right)`, so a
+//! leaf can never be taken for an inner node. A multi-opening lists only the
+//! sibling hashes the verifier cannot compute from the opened leaves; the
+//! verifier walks the levels with the exact positions it asked for, so a proof
+//! for other positions, another depth, or with hashes left over is rejected.
+
+use sha2::{Digest as _, Sha256};
+use starling_field::Gf128;
+
+use crate::Digest;
+
+/// Why a Merkle opening was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MerkleError {
+    /// Positions must be strictly increasing and below 2^depth.
+    #[error("Merkle opening positions are not strictly increasing within the tree")]
+    BadPositions,
+    /// The number of leaves does not match the number of positions.
+    #[error("Merkle opening has {got} leaves for {want} positions")]
+    LeafCount {
+        /// leaves given
+        got: usize,
+        /// positions asked
+        want: usize,
+    },
+    /// The proof ran out of sibling hashes.
+    #[error("Merkle opening is missing sibling hashes")]
+    MissingSiblings,
+    /// The proof has sibling hashes that were not needed.
+    #[error("Merkle opening has unused sibling hashes")]
+    ExtraSiblings,
+    /// The recomputed root differs from the committed one.
+    #[error("Merkle opening does not lead to the committed root")]
+    RootMismatch,
+}
+
+/// Hash of a leaf holding `data`.
+pub fn hash_leaf(data: &[u8]) -> Digest {
+    let mut h = Sha256::new();
+    h.update([0u8]);
+    h.update(data);
+    h.finalize().into()
+}
+
+/// Hash of a leaf holding field elements (their 16-byte encodings in order);
+/// equal to `hash_leaf` of the concatenated bytes.
+pub fn hash_leaf_fields(data: &[Gf128]) -> Digest {
+    let mut h = Sha256::new();
+    h.update([0u8]);
+    for v in data {
+        h.update(v.to_bytes());
+    }
+    h.finalize().into()
+}
+
+/// Hash of an inner node.
+pub fn hash_node(left: &Digest, right: &Digest) -> Digest {
+    let mut h = Sha256::new();
+    h.update([1u8]);
+    h.update(left);
+    h.update(right);
+    h.finalize().into()
+}
+
+/// A full tree over 2^depth leaves.
+#[derive(Clone, Debug)]
+pub struct MerkleTree {
+    depth: usize,
+    /// Level 0 are the leaf hashes, the last level is the root.
+    levels: Vec<Vec<Digest>>,
+}
+
+/// The sibling hashes of a multi-opening, in the order the verifier needs them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MultiProof {
+    /// Sibling hashes, level by level from the leaves up, left to right.
+    pub siblings: Vec<Digest>,
+}
+
+impl MerkleTree {
+    /// Builds the tree; the number of leaves must be a power of two.
+    pub fn from_leaf_hashes(leaves: Vec<Digest>) -> Self {
+        assert!(leaves.len().is_power_of_two(), "leaf count must be a power of two");
+        let depth = leaves.len().trailing_zeros() as usize;
+        let mut levels = vec![leaves];
+        for _ in 0..depth {
+            let prev = levels.last().expect("at least the leaf level");
+            let next: Vec<Digest> = prev.chunks_exact(2).map(|p| hash_node(&p[0], &p[1])).collect();
+            levels.push(next);
+        }
+        MerkleTree { depth, levels }
+    }
+
+    /// log2 of the number of leaves.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// The root hash.
+    pub fn root(&self) -> Digest {
+        self.levels[self.depth][0]
+    }
+
+    /// Opens the given positions (strictly increasing, each below 2^depth).
+    pub fn open(&self, positions: &[usize]) -> MultiProof {
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "positions must be strictly increasing");
+        let mut siblings = Vec::new();
+        let mut current: Vec<usize> = positions.to_vec();
+        for level in 0..self.depth {
+            let mut next = Vec::with_capacity(current.len());
+            let mut i = 0;
+            while i < current.len() {
+                let idx = current[i];
+                if i + 1 < current.len() && current[i + 1] == idx ^ 1 {
+                    i += 2;
+                } else {
+                    siblings.push(self.levels[level][idx ^ 1]);
+                    i += 1;
+                }
+                next.push(idx >> 1);
+            }
+            current = next;
+        }
+        MultiProof { siblings }
+    }
+}
+
+/// Checks that `leaves[i]` is the leaf hash at `positions[i]` of the tree of
+/// the given depth and root.
+pub fn verify(
+    root: &Digest,
+    depth: usize,
+    positions: &[usize],
+    leaves: &[Digest],
+    proof: &MultiProof,
+) -> Result<(), MerkleError> {
+    if leaves.len() != positions.len() {
+        return Err(MerkleError::LeafCount { got: leaves.len(), want: positions.len() });
+    }
+    if positions.is_empty()
+        || depth >= usize::BITS as usize
+        || !positions.windows(2).all(|w| w[0] < w[1])
+        || positions.iter().any(|&p| p >> depth != 0)
+    {
+        return Err(MerkleError::BadPositions);
+    }
+    let mut siblings = proof.siblings.iter();
+    let mut current: Vec<(usize, Digest)> = positions.iter().copied().zip(leaves.iter().copied()).collect();
+    for _ in 0..depth {
+        let mut next = Vec::with_capacity(current.len());
+        let mut i = 0;
+        while i < current.len() {
+            let (idx, h) = current[i];
+            let parent = if i + 1 < current.len() && current[i + 1].0 == idx ^ 1 {
+                let pair = hash_node(&h, &current[i + 1].1);
+                i += 2;
+                pair
+            } else {
+                let s = siblings.next().ok_or(MerkleError::MissingSiblings)?;
+                i += 1;
+                if idx & 1 == 0 {
+                    hash_node(&h, s)
+                } else {
+                    hash_node(s, &h)
+                }
+            };
+            next.push((idx >> 1, parent));
+        }
+        current = next;
+    }
+    if siblings.next().is_some() {
+        return Err(MerkleError::ExtraSiblings);
+    }
+    match current.as_slice() {
+        [(0, h)] if h == root => Ok(()),
+        _ => Err(MerkleError::RootMismatch),
+    }
+}

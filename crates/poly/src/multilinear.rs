@@ -1,0 +1,95 @@
+//! Multilinear polynomials given by their values on the Boolean hypercube.
+//!
+//! A table `t` of length 2^m holds `t[x] = f(x_0, .., x_{m-1})` with `x_i` bit
+//! i of the index. The multilinear extension is
+//! `f(r) = sum_x eq(r, x) t[x]` with `eq(r, x) = prod_i (r_i x_i + (1 + r_i)(1 + x_i))`
+//! (characteristic 2), which on a Boolean `x` is `prod_i (1 + r_i + x_i)`.
+
+use starling_field::Gf128;
+
+/// `eq(a, b) = prod_i (1 + a_i + b_i)`: the multilinear equality polynomial
+/// at two arbitrary points of the same length.
+pub fn eq_eval(a: &[Gf128], b: &[Gf128]) -> Gf128 {
+    assert_eq!(a.len(), b.len(), "eq_eval needs points of equal length");
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| Gf128::ONE + x + y)
+        .product()
+}
+
+/// The table of `x -> eq(point, x)` over the hypercube of dimension `point.len()`.
+pub fn eq_table(point: &[Gf128]) -> Vec<Gf128> {
+    let mut table = vec![Gf128::ZERO; 1 << point.len()];
+    table[0] = Gf128::ONE;
+    for (i, &r) in point.iter().enumerate() {
+        // Entries with bit i set are the old ones times r, the others times 1 + r.
+        let half = 1usize << i;
+        let (lo, hi) = table[..2 * half].split_at_mut(half);
+        for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+            *h = *l * r;
+            *l += *h;
+        }
+    }
+    table
+}
+
+/// Fixes the lowest variable to `r`: `out[j] = t[2j] + r (t[2j+1] + t[2j])`.
+pub fn fold_lowest(table: &[Gf128], r: Gf128) -> Vec<Gf128> {
+    table.chunks_exact(2).map(|p| p[0] + r * (p[1] + p[0])).collect()
+}
+
+/// In-place version of [`fold_lowest`]: the first half of `table` becomes the
+/// folded table and the vector is truncated.
+pub fn fold_lowest_in_place(table: &mut Vec<Gf128>, r: Gf128) {
+    let half = table.len() / 2;
+    for j in 0..half {
+        let (a, b) = (table[2 * j], table[2 * j + 1]);
+        table[j] = a + r * (a + b);
+    }
+    table.truncate(half);
+}
+
+/// The multilinear extension of `table` at `point` (lowest variable first).
+pub fn evaluate(table: &[Gf128], point: &[Gf128]) -> Gf128 {
+    assert_eq!(table.len(), 1 << point.len(), "table length must be 2^(point length)");
+    if point.is_empty() {
+        return table[0];
+    }
+    let mut t = fold_lowest(table, point[0]);
+    for &r in &point[1..] {
+        fold_lowest_in_place(&mut t, r);
+    }
+    t[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(vals: &[u128]) -> Vec<Gf128> {
+        vals.iter().map(|&v| Gf128::new(v)).collect()
+    }
+
+    #[test]
+    fn eq_table_matches_eq_eval_on_hypercube() {
+        let r = pt(&[0x1234, 0xabcdef, 7, 1 << 100]);
+        let t = eq_table(&r);
+        for x in 0..16usize {
+            let xb: Vec<Gf128> = (0..4).map(|i| Gf128::from((x >> i) & 1 == 1)).collect();
+            assert_eq!(t[x], eq_eval(&r, &xb), "x = {x}");
+        }
+        assert_eq!(t.iter().copied().sum::<Gf128>(), Gf128::ONE);
+    }
+
+    #[test]
+    fn evaluate_agrees_with_eq_sum() {
+        let table = pt(&[3, 5, 7, 11, 13, 17, 19, 23]);
+        let r = pt(&[0x99, 0x1_0000_0001, 42]);
+        let eq = eq_table(&r);
+        let direct: Gf128 = table.iter().zip(&eq).map(|(a, b)| *a * *b).sum();
+        assert_eq!(evaluate(&table, &r), direct);
+        // On a Boolean point, evaluation is a table lookup.
+        let b = pt(&[1, 0, 1]);
+        assert_eq!(evaluate(&table, &b), table[5]);
+    }
+}
