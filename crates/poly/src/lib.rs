@@ -2,3 +2,4 @@
 #![forbid(unsafe_code)]
 
 pub mod multilinear;
+pub mod sumcheck_round;
