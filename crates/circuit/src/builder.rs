@@ -1,0 +1,333 @@
+//! Circuit builder: symbolic linear values, AND rows, and the compiler to
+//! [`R1cs`].
+//!
+//! Values are [`Lin`] forms over already-created wires, so XOR/NOT/constants
+//! cost nothing. A wire (a row) is created only by [`CircuitBuilder::and`],
+//! [`CircuitBuilder::materialize`], an input, or a public output. Keeping
+//! forms symbolic saves committed wires but makes later rows denser; the
+//! caller chooses where to materialise (DESIGN §2.2).
+
+use crate::lin::{Lin, ONE_WIRE};
+use crate::r1cs::{R1cs, SparseRows};
+use crate::word::{Word, WORD_BITS};
+use thiserror::Error;
+
+/// Largest supported `k` (wires per instance = 2^k).
+pub const MAX_K: u32 = 30;
+
+/// Errors from [`CircuitBuilder::compile`].
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum BuildError {
+    /// A declared public output was never given a value.
+    #[error("public output bit {0} was never set")]
+    OutputNotSet(usize),
+    /// The circuit needs more than 2^MAX_K wires.
+    #[error("circuit needs {0} wires, more than the supported 2^{MAX_K}")]
+    TooManyWires(usize),
+}
+
+/// A private row created by the builder.
+#[derive(Clone, Debug)]
+enum Row {
+    /// A free private input wire.
+    Input,
+    /// `z = a · b` (`b = {0}` for a materialised linear value).
+    Product { a: Lin, b: Lin },
+}
+
+/// Builds one instance of a circuit; see the module docs.
+#[derive(Clone, Debug)]
+pub struct CircuitBuilder {
+    num_public_inputs: u32,
+    num_public_outputs: u32,
+    p: u32,
+    /// Rows of the private wires `2^p, 2^p + 1, ...` in creation order.
+    rows: Vec<Row>,
+    outputs: Vec<Option<Lin>>,
+    and_rows: usize,
+}
+
+impl CircuitBuilder {
+    /// A builder whose public block holds the constant, `num_public_inputs`
+    /// input bits and `num_public_outputs` output bits.
+    pub fn new(num_public_inputs: usize, num_public_outputs: usize) -> Self {
+        let public = 1 + num_public_inputs + num_public_outputs;
+        let p = public.next_power_of_two().trailing_zeros();
+        assert!(p < MAX_K, "public block too large");
+        CircuitBuilder {
+            num_public_inputs: num_public_inputs as u32,
+            num_public_outputs: num_public_outputs as u32,
+            p,
+            rows: Vec::new(),
+            outputs: vec![None; num_public_outputs],
+            and_rows: 0,
+        }
+    }
+
+    /// log2 of the public block size.
+    pub fn p(&self) -> u32 {
+        self.p
+    }
+
+    /// Wires created so far (public block included).
+    pub fn num_wires_used(&self) -> usize {
+        (1usize << self.p) + self.rows.len()
+    }
+
+    /// AND rows created so far.
+    pub fn and_rows(&self) -> usize {
+        self.and_rows
+    }
+
+    fn push_row(&mut self, row: Row) -> Lin {
+        let wire = self.num_wires_used();
+        assert!(wire < (1usize << MAX_K), "too many wires");
+        self.rows.push(row);
+        Lin::wire(wire as u32)
+    }
+
+    /// Public input bit `j`.
+    pub fn public_input(&self, j: usize) -> Lin {
+        assert!(
+            j < self.num_public_inputs as usize,
+            "public input {j} out of range"
+        );
+        Lin::wire(1 + j as u32)
+    }
+
+    /// Public input bits `first_bit .. first_bit + 32` as a word (bit `i` of
+    /// the word is input bit `first_bit + i`).
+    pub fn public_input_word(&self, first_bit: usize) -> Word {
+        assert!(first_bit + WORD_BITS <= self.num_public_inputs as usize);
+        Word::from_wires(1 + first_bit as u32)
+    }
+
+    /// A new private input bit (a free wire after the public block).
+    pub fn private_input(&mut self) -> Lin {
+        self.push_row(Row::Input)
+    }
+
+    /// 32 new private input bits as a word.
+    pub fn private_input_word(&mut self) -> Word {
+        Word::from_bits(std::array::from_fn(|_| self.private_input()))
+    }
+
+    /// `a AND b`: one new committed wire with row `A = a`, `B = b`, unless
+    /// the result is already known (a constant operand, or `a == b`).
+    pub fn and(&mut self, a: &Lin, b: &Lin) -> Lin {
+        match (a.as_constant(), b.as_constant()) {
+            (Some(false), _) | (_, Some(false)) => return Lin::zero(),
+            (Some(true), _) => return b.clone(),
+            (_, Some(true)) => return a.clone(),
+            _ => {}
+        }
+        if a == b {
+            return a.clone();
+        }
+        if a.xor(b).is_one() {
+            return Lin::zero();
+        }
+        self.and_rows += 1;
+        self.push_row(Row::Product {
+            a: a.clone(),
+            b: b.clone(),
+        })
+    }
+
+    /// Gives `lin` its own wire (`z = lin · 1`): one committed bit, no AND.
+    /// A constant or a single wire is returned unchanged.
+    pub fn materialize(&mut self, lin: &Lin) -> Lin {
+        if lin.len() <= 1 {
+            return lin.clone();
+        }
+        self.push_row(Row::Product {
+            a: lin.clone(),
+            b: Lin::one(),
+        })
+    }
+
+    /// Sets public output bit `j` to `lin` (row `A = lin`, `B = {0}`).
+    pub fn set_public_output(&mut self, j: usize, lin: &Lin) {
+        assert!(j < self.outputs.len(), "public output {j} out of range");
+        self.outputs[j] = Some(lin.clone());
+    }
+
+    /// Sets public output bits `first_bit .. first_bit + 32` to `word`.
+    pub fn set_public_output_word(&mut self, first_bit: usize, word: &Word) {
+        for (i, bit) in word.bits().iter().enumerate() {
+            self.set_public_output(first_bit + i, bit);
+        }
+    }
+
+    /// Bitwise AND of two words (one AND row per non-trivial bit).
+    pub fn and_word(&mut self, x: &Word, y: &Word) -> Word {
+        Word::from_bits(std::array::from_fn(|i| self.and(x.bit(i), y.bit(i))))
+    }
+
+    /// Materialises every bit of a word.
+    pub fn materialize_word(&mut self, x: &Word) -> Word {
+        Word::from_bits(std::array::from_fn(|i| self.materialize(x.bit(i))))
+    }
+
+    /// `x + y mod 2^32` with 31 AND rows (fewer when `y` has constant bits).
+    ///
+    /// Carries use `c(i+1) = x(i) ⊕ t(i)` with the committed
+    /// `t(i) = (x(i) ⊕ y(i))·(x(i) ⊕ c(i))`, so each carry is two terms plus
+    /// `x(i)` and forms do not grow along the word. `x` appears twice per
+    /// bit, so pass the sparser operand as `x`. The carry out of bit 31 is
+    /// not computed.
+    pub fn add(&mut self, x: &Word, y: &Word) -> Word {
+        let mut sum: [Lin; WORD_BITS] = std::array::from_fn(|_| Lin::zero());
+        // c(1) = x(0)·y(0): the general formula with c(0) = 0.
+        sum[0] = x.bit(0).xor(y.bit(0));
+        let mut carry = self.and(x.bit(0), y.bit(0));
+        #[allow(clippy::needless_range_loop)] // bit i reads x, y and writes sum
+        for i in 1..WORD_BITS {
+            let (xi, yi) = (x.bit(i), y.bit(i));
+            let x_xor_y = xi.xor(yi);
+            sum[i] = x_xor_y.xor(&carry);
+            if i + 1 < WORD_BITS {
+                let t = self.and(&x_xor_y, &xi.xor(&carry));
+                carry = xi.xor(&t);
+            }
+        }
+        Word::from_bits(sum)
+    }
+
+    /// `x + c mod 2^32` for a constant `c` (30 AND rows: the first carry is
+    /// linear).
+    pub fn add_const(&mut self, x: &Word, c: u32) -> Word {
+        self.add(x, &Word::constant(c))
+    }
+
+    /// Compiles to an [`R1cs`]: lays out the public block, places private
+    /// rows after it, pads to a power of two and records an evaluation order
+    /// (private rows in creation order, then the public outputs).
+    pub fn compile(self) -> Result<R1cs, BuildError> {
+        let public_size = 1usize << self.p;
+        let used = public_size + self.rows.len();
+        let num_wires = used.next_power_of_two().max(public_size * 2);
+        let k = num_wires.trailing_zeros();
+        if k > MAX_K {
+            return Err(BuildError::TooManyWires(used));
+        }
+        let n_in = self.num_public_inputs as usize;
+        let mut a_rows: Vec<Vec<u32>> = vec![Vec::new(); num_wires];
+        let mut b_rows: Vec<Vec<u32>> = vec![Vec::new(); num_wires];
+        let mut eval_order = Vec::new();
+        let mut private_inputs = Vec::new();
+        a_rows[0] = vec![ONE_WIRE];
+        b_rows[0] = vec![ONE_WIRE];
+        for j in 0..n_in {
+            a_rows[1 + j] = vec![1 + j as u32];
+            b_rows[1 + j] = vec![ONE_WIRE];
+        }
+        for (j, out) in self.outputs.iter().enumerate() {
+            let lin = out.as_ref().ok_or(BuildError::OutputNotSet(j))?;
+            a_rows[1 + n_in + j] = lin.terms().to_vec();
+            b_rows[1 + n_in + j] = vec![ONE_WIRE];
+        }
+        for (offset, row) in self.rows.iter().enumerate() {
+            let wire = public_size + offset;
+            match row {
+                Row::Input => {
+                    a_rows[wire] = vec![wire as u32];
+                    b_rows[wire] = vec![ONE_WIRE];
+                    private_inputs.push(wire as u32);
+                }
+                Row::Product { a, b } => {
+                    a_rows[wire] = a.terms().to_vec();
+                    b_rows[wire] = b.terms().to_vec();
+                    eval_order.push(wire as u32);
+                }
+            }
+        }
+        eval_order.extend((0..self.outputs.len()).map(|j| (1 + n_in + j) as u32));
+        Ok(R1cs {
+            k,
+            p: self.p,
+            num_public_inputs: self.num_public_inputs,
+            num_public_outputs: self.num_public_outputs,
+            private_inputs,
+            a: SparseRows::from_rows(a_rows.iter().map(Vec::as_slice)),
+            b: SparseRows::from_rows(b_rows.iter().map(Vec::as_slice)),
+            eval_order,
+            and_rows: self.and_rows,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word_value(r1cs: &R1cs, z: &[bool], first_output_bit: usize) -> u32 {
+        (0..32).fold(0, |acc, i| {
+            acc | (u32::from(z[r1cs.public_output_wire(first_output_bit + i)]) << i)
+        })
+    }
+
+    fn input_bits(values: &[u32]) -> Vec<bool> {
+        values
+            .iter()
+            .flat_map(|v| (0..32).map(move |i| (v >> i) & 1 == 1))
+            .collect()
+    }
+
+    #[test]
+    fn add_costs_31_ands_and_is_correct() {
+        let mut b = CircuitBuilder::new(64, 64);
+        let x = b.public_input_word(0);
+        let y = b.public_input_word(32);
+        let s = b.add(&x, &y);
+        assert_eq!(b.and_rows(), 31);
+        let s2 = b.add_const(&x, 0x8000_0001);
+        assert_eq!(b.and_rows(), 61);
+        b.set_public_output_word(0, &s);
+        b.set_public_output_word(32, &s2);
+        let r1cs = b.compile().unwrap();
+        r1cs.check_structure().unwrap();
+        let cases = [
+            (0u32, 0u32),
+            (u32::MAX, 1),
+            (0x7fff_ffff, 0x7fff_ffff),
+            (0x1234_5678, 0xfedc_ba98),
+        ];
+        for (x, y) in cases {
+            let z = r1cs.evaluate_instance(&input_bits(&[x, y]), &[]);
+            assert!(r1cs.is_satisfied_instance(&z));
+            assert_eq!(word_value(&r1cs, &z, 0), x.wrapping_add(y));
+            assert_eq!(word_value(&r1cs, &z, 32), x.wrapping_add(0x8000_0001));
+        }
+    }
+
+    #[test]
+    fn private_inputs_and_materialize() {
+        let mut b = CircuitBuilder::new(1, 2);
+        let x = b.public_input(0);
+        let s = b.private_input();
+        let m = b.materialize(&x.xor(&s).not());
+        let a = b.and(&m, &s);
+        assert_eq!(b.and(&a, &Lin::one()), a);
+        assert_eq!(b.and(&a, &a.not()), Lin::zero());
+        b.set_public_output(0, &m);
+        b.set_public_output(1, &a);
+        let r1cs = b.compile().unwrap();
+        r1cs.check_structure().unwrap();
+        assert_eq!(r1cs.and_rows(), 1);
+        assert_eq!(r1cs.p(), 2);
+        assert_eq!(r1cs.private_input_wires(), &[4]);
+        for (x, s) in [(false, false), (false, true), (true, false), (true, true)] {
+            let z = r1cs.evaluate_instance(&[x], &[s]);
+            assert!(r1cs.is_satisfied_instance(&z));
+            assert_eq!(z[r1cs.public_output_wire(0)], !(x ^ s));
+            assert_eq!(z[r1cs.public_output_wire(1)], !(x ^ s) & s);
+        }
+    }
+
+    #[test]
+    fn unset_output_is_an_error() {
+        let b = CircuitBuilder::new(1, 1);
+        assert_eq!(b.compile().unwrap_err(), BuildError::OutputNotSet(0));
+    }
+}

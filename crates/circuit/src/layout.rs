@@ -1,0 +1,172 @@
+//! Bit-sliced layout of batch data and conversions to and from it.
+//!
+//! A batch of `N = 2^n` instances stores, for each bit position `j` (a wire,
+//! or an input bit), the `N` instance bits as `N/64` consecutive `u64` words:
+//! word `j * (N/64) + instance / 64`, bit `instance % 64`. Instances are the
+//! low part of the index, so 64 instances share one word and every circuit
+//! row becomes a handful of word XORs and one AND.
+//!
+//! Per-instance data ("rows") is the transposed view: instance `i` holds
+//! `words_per_instance = ceil(bits / 64)` words, bit `j` at word `j / 64`,
+//! bit `j % 64`. Conversion is done with 64×64 bit-matrix transposes.
+
+/// Transposes a 64×64 bit matrix in place: afterwards bit `c` of word `r`
+/// is what bit `r` of word `c` was.
+pub fn transpose64(m: &mut [u64; 64]) {
+    // Swap the off-diagonal blocks of size 32, 16, ..., 1 (recursive block
+    // transpose done breadth-first).
+    let mut width = 32;
+    let mut mask: u64 = 0x0000_0000_ffff_ffff;
+    while width != 0 {
+        let mut r = 0;
+        while r < 64 {
+            for i in r..r + width {
+                let lo = m[i];
+                let hi = m[i + width];
+                let t = ((lo >> width) ^ hi) & mask;
+                m[i] = lo ^ (t << width);
+                m[i + width] = hi ^ t;
+            }
+            r += 2 * width;
+        }
+        width >>= 1;
+        mask ^= mask << width;
+    }
+}
+
+/// Number of `u64` words that hold `bits` bits.
+pub fn words_for_bits(bits: usize) -> usize {
+    bits.div_ceil(64)
+}
+
+/// Converts per-instance rows to the bit-sliced layout.
+///
+/// `rows` holds `num_instances * ceil(bits / 64)` words (instance after
+/// instance); `num_instances` must be a multiple of 64. The result holds
+/// `bits * num_instances / 64` words; bits beyond `bits` in the last word of
+/// a row are ignored.
+pub fn slice_instances(num_instances: usize, bits: usize, rows: &[u64]) -> Vec<u64> {
+    assert!(
+        num_instances.is_multiple_of(64),
+        "instance count must be a multiple of 64"
+    );
+    let wpi = words_for_bits(bits);
+    assert_eq!(rows.len(), num_instances * wpi, "row data has the wrong length");
+    let groups = num_instances / 64;
+    let mut out = vec![0u64; bits * groups];
+    let mut block = [0u64; 64];
+    for g in 0..groups {
+        for col in 0..wpi {
+            for (r, slot) in block.iter_mut().enumerate() {
+                *slot = rows[(g * 64 + r) * wpi + col];
+            }
+            transpose64(&mut block);
+            let first_bit = col * 64;
+            for (c, &word) in block
+                .iter()
+                .enumerate()
+                .take(bits.saturating_sub(first_bit).min(64))
+            {
+                out[(first_bit + c) * groups + g] = word;
+            }
+        }
+    }
+    out
+}
+
+/// Inverse of [`slice_instances`]: per-instance rows (`ceil(bits / 64)` words
+/// each, unused high bits zero) from bit-sliced data of `bits` positions.
+pub fn unslice_instances(num_instances: usize, bits: usize, sliced: &[u64]) -> Vec<u64> {
+    assert!(
+        num_instances.is_multiple_of(64),
+        "instance count must be a multiple of 64"
+    );
+    let groups = num_instances / 64;
+    assert_eq!(sliced.len(), bits * groups, "sliced data has the wrong length");
+    let wpi = words_for_bits(bits);
+    let mut rows = vec![0u64; num_instances * wpi];
+    let mut block = [0u64; 64];
+    for g in 0..groups {
+        for col in 0..wpi {
+            let first_bit = col * 64;
+            let live = bits.saturating_sub(first_bit).min(64);
+            for (c, slot) in block.iter_mut().enumerate() {
+                *slot = if c < live {
+                    sliced[(first_bit + c) * groups + g]
+                } else {
+                    0
+                };
+            }
+            transpose64(&mut block);
+            for (r, &word) in block.iter().enumerate() {
+                rows[(g * 64 + r) * wpi + col] = word;
+            }
+        }
+    }
+    rows
+}
+
+/// Packs bools into little-endian `u64` words (bit `j` at word `j / 64`).
+pub fn pack_bits(bits: &[bool]) -> Vec<u64> {
+    let mut out = vec![0u64; words_for_bits(bits.len())];
+    for (j, &b) in bits.iter().enumerate() {
+        out[j / 64] |= u64::from(b) << (j % 64);
+    }
+    out
+}
+
+/// Bit `j` of little-endian packed words.
+#[inline]
+pub fn get_bit(words: &[u64], j: usize) -> bool {
+    (words[j / 64] >> (j % 64)) & 1 == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive_transpose(m: &[u64; 64]) -> [u64; 64] {
+        std::array::from_fn(|r| (0..64).fold(0u64, |acc, c| acc | (((m[c] >> r) & 1) << c)))
+    }
+
+    #[test]
+    fn transpose_matches_naive() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut m = [0u64; 64];
+        for slot in m.iter_mut() {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            *slot = state ^ (state >> 29);
+        }
+        let expect = naive_transpose(&m);
+        transpose64(&mut m);
+        assert_eq!(m, expect);
+    }
+
+    #[test]
+    fn slice_roundtrip_and_layout() {
+        let n = 128;
+        let bits = 100;
+        let wpi = words_for_bits(bits);
+        let rows: Vec<u64> = (0..n * wpi)
+            .map(|i| {
+                let v = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                if i % wpi == wpi - 1 {
+                    v & ((1 << (bits % 64)) - 1)
+                } else {
+                    v
+                }
+            })
+            .collect();
+        let sliced = slice_instances(n, bits, &rows);
+        for inst in 0..n {
+            for j in 0..bits {
+                let want = get_bit(&rows[inst * wpi..], j);
+                let got = (sliced[j * (n / 64) + inst / 64] >> (inst % 64)) & 1 == 1;
+                assert_eq!(want, got);
+            }
+        }
+        assert_eq!(unslice_instances(n, bits, &sliced), rows);
+    }
+}

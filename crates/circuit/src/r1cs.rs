@@ -1,0 +1,328 @@
+//! The compiled constraint system of one instance: R1CS over GF(2) with C = I.
+//!
+//! Every wire `i` of the `K = 2^k` wires is defined by exactly one row,
+//! `z[i] = <A_i, z> · <B_i, z>` (DESIGN §2.2). Rows are stored sparse (sorted
+//! wire indices, XOR-combined; index 0 is the constant wire). The batch
+//! relation is `A = I_N ⊗ A0`, `B = I_N ⊗ B0`, which the witness module
+//! evaluates bit-sliced.
+
+use sha2::{Digest, Sha256};
+
+/// Domain tag of [`R1cs::digest`].
+pub const R1CS_DIGEST_TAG: &[u8] = b"starling-r1cs-v1";
+
+/// Sparse rows in compressed form: row `i` holds
+/// `indices[offsets[i]..offsets[i + 1]]`, sorted and distinct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SparseRows {
+    offsets: Vec<u32>,
+    indices: Vec<u32>,
+}
+
+impl SparseRows {
+    pub(crate) fn from_rows<'a>(rows: impl IntoIterator<Item = &'a [u32]>) -> Self {
+        let mut offsets = vec![0u32];
+        let mut indices = Vec::new();
+        for row in rows {
+            indices.extend_from_slice(row);
+            offsets.push(u32::try_from(indices.len()).expect("fewer than 2^32 nonzeros"));
+        }
+        SparseRows { offsets, indices }
+    }
+
+    /// Number of rows.
+    pub fn num_rows(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// The sorted wire indices of row `i`.
+    #[inline]
+    pub fn row(&self, i: usize) -> &[u32] {
+        &self.indices[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Total number of nonzero entries.
+    pub fn nnz(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Row offsets (length `num_rows + 1`), for consumers that walk the
+    /// matrix in compressed form.
+    pub fn offsets(&self) -> &[u32] {
+        &self.offsets
+    }
+
+    /// All column indices, row after row.
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+}
+
+/// How a wire is defined, read off its row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowKind {
+    /// `A = B = {}`: the wire is 0.
+    Padding,
+    /// Wire 0: `A = B = {0}`.
+    Constant,
+    /// A public or private input: `A = {i}`, `B = {0}`.
+    Input,
+    /// A linear value made into its own wire: `B = {0}`, `A` anything else.
+    Linear,
+    /// An AND row: `B` is neither `{0}` nor empty.
+    And,
+}
+
+/// R1CS of one instance, with its public block and evaluation order.
+///
+/// Layout of the wires: `[0, 2^p)` is the public block — wire 0 the constant
+/// 1, then the public input bits, then the public output bits, then zero
+/// padding; private inputs and intermediate wires live at `>= 2^p`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct R1cs {
+    pub(crate) k: u32,
+    pub(crate) p: u32,
+    pub(crate) num_public_inputs: u32,
+    pub(crate) num_public_outputs: u32,
+    pub(crate) private_inputs: Vec<u32>,
+    pub(crate) a: SparseRows,
+    pub(crate) b: SparseRows,
+    pub(crate) eval_order: Vec<u32>,
+    pub(crate) and_rows: usize,
+}
+
+impl R1cs {
+    /// log2 of the number of wires per instance.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// log2 of the public block size.
+    pub fn p(&self) -> u32 {
+        self.p
+    }
+
+    /// `K = 2^k`, the number of wires per instance.
+    pub fn num_wires(&self) -> usize {
+        1usize << self.k
+    }
+
+    /// Number of public input bits (wires `1..=num_public_inputs`).
+    pub fn num_public_inputs(&self) -> usize {
+        self.num_public_inputs as usize
+    }
+
+    /// Number of public output bits (they follow the public inputs).
+    pub fn num_public_outputs(&self) -> usize {
+        self.num_public_outputs as usize
+    }
+
+    /// Number of private input bits.
+    pub fn num_private_inputs(&self) -> usize {
+        self.private_inputs.len()
+    }
+
+    /// Wire of public input bit `j`.
+    pub fn public_input_wire(&self, j: usize) -> usize {
+        1 + j
+    }
+
+    /// Wire of public output bit `j`.
+    pub fn public_output_wire(&self, j: usize) -> usize {
+        1 + self.num_public_inputs as usize + j
+    }
+
+    /// Wires of the private input bits, in input order.
+    pub fn private_input_wires(&self) -> &[u32] {
+        &self.private_inputs
+    }
+
+    /// The `A` rows (one per wire).
+    pub fn a(&self) -> &SparseRows {
+        &self.a
+    }
+
+    /// The `B` rows (one per wire).
+    pub fn b(&self) -> &SparseRows {
+        &self.b
+    }
+
+    /// Wires with a computed row (AND or linear), in an order where every row
+    /// reads only the constant, inputs and wires earlier in the order.
+    pub fn eval_order(&self) -> &[u32] {
+        &self.eval_order
+    }
+
+    /// Number of AND rows (B neither `{0}` nor empty).
+    pub fn and_rows(&self) -> usize {
+        self.and_rows
+    }
+
+    /// Nonzero entries of A and B together.
+    pub fn nnz(&self) -> usize {
+        self.a.nnz() + self.b.nnz()
+    }
+
+    /// Wires that are not padding (the constant, inputs, ANDs, linear rows).
+    pub fn committed_wires(&self) -> usize {
+        (0..self.num_wires())
+            .filter(|&i| self.row_kind(i) != RowKind::Padding)
+            .count()
+    }
+
+    /// Number of wires defined by a linear row (`B = {0}`, not an input).
+    pub fn linear_rows(&self) -> usize {
+        (0..self.num_wires())
+            .filter(|&i| self.row_kind(i) == RowKind::Linear)
+            .count()
+    }
+
+    /// How wire `i` is defined.
+    pub fn row_kind(&self, i: usize) -> RowKind {
+        let (a, b) = (self.a.row(i), self.b.row(i));
+        match (a, b) {
+            ([], []) => RowKind::Padding,
+            ([0], [0]) if i == 0 => RowKind::Constant,
+            ([w], [0]) if *w as usize == i => RowKind::Input,
+            (_, [0]) => RowKind::Linear,
+            _ => RowKind::And,
+        }
+    }
+
+    /// SHA-256 over a canonical, length-prefixed encoding of the whole
+    /// system: tag, sizes, private input wires, every row of A and B, and the
+    /// evaluation order. Two systems with the same digest are the same.
+    pub fn digest(&self) -> [u8; 32] {
+        let mut h = Sha256::new();
+        let put_u64 = |h: &mut Sha256, x: u64| h.update(x.to_le_bytes());
+        let put_list = |h: &mut Sha256, xs: &[u32]| {
+            h.update((xs.len() as u64).to_le_bytes());
+            for &x in xs {
+                h.update(x.to_le_bytes());
+            }
+        };
+        put_u64(&mut h, R1CS_DIGEST_TAG.len() as u64);
+        h.update(R1CS_DIGEST_TAG);
+        put_u64(&mut h, u64::from(self.k));
+        put_u64(&mut h, u64::from(self.p));
+        put_u64(&mut h, u64::from(self.num_public_inputs));
+        put_u64(&mut h, u64::from(self.num_public_outputs));
+        put_list(&mut h, &self.private_inputs);
+        for i in 0..self.num_wires() {
+            put_list(&mut h, self.a.row(i));
+            put_list(&mut h, self.b.row(i));
+        }
+        put_list(&mut h, &self.eval_order);
+        h.finalize().into()
+    }
+
+    /// Reference evaluator for one instance (plain bools, row by row); the
+    /// bit-sliced generator is tested against it. Input lengths must match
+    /// the circuit.
+    pub fn evaluate_instance(&self, public_inputs: &[bool], private_inputs: &[bool]) -> Vec<bool> {
+        assert_eq!(public_inputs.len(), self.num_public_inputs());
+        assert_eq!(private_inputs.len(), self.num_private_inputs());
+        let mut z = vec![false; self.num_wires()];
+        z[0] = true;
+        for (j, &bit) in public_inputs.iter().enumerate() {
+            z[self.public_input_wire(j)] = bit;
+        }
+        for (&wire, &bit) in self.private_inputs.iter().zip(private_inputs) {
+            z[wire as usize] = bit;
+        }
+        for &wire in &self.eval_order {
+            let w = wire as usize;
+            let a = self.a.row(w).iter().fold(false, |x, &i| x ^ z[i as usize]);
+            let b = self.b.row(w).iter().fold(false, |x, &i| x ^ z[i as usize]);
+            z[w] = a & b;
+        }
+        z
+    }
+
+    /// Checks `(A z) ∘ (B z) = z` and `z[0] = 1` for one instance.
+    pub fn is_satisfied_instance(&self, z: &[bool]) -> bool {
+        if z.len() != self.num_wires() || !z[0] {
+            return false;
+        }
+        (0..self.num_wires()).all(|w| {
+            let a = self.a.row(w).iter().fold(false, |x, &i| x ^ z[i as usize]);
+            let b = self.b.row(w).iter().fold(false, |x, &i| x ^ z[i as usize]);
+            (a & b) == z[w]
+        })
+    }
+
+    /// Checks the structural invariants the rest of the system relies on:
+    /// sizes, the constant and input rows, sorted in-range rows, and that the
+    /// evaluation order is topological and covers every computed row exactly
+    /// once. Returns a description of the first violation.
+    pub fn check_structure(&self) -> Result<(), String> {
+        let k_wires = self.num_wires();
+        if self.p >= self.k || self.a.num_rows() != k_wires || self.b.num_rows() != k_wires {
+            return Err("sizes of p, k and the rows disagree".into());
+        }
+        let public = 1 + self.num_public_inputs as usize + self.num_public_outputs as usize;
+        if public > 1usize << self.p {
+            return Err("public values do not fit in 2^p wires".into());
+        }
+        if self.row_kind(0) != RowKind::Constant {
+            return Err("wire 0 is not the constant row".into());
+        }
+        for j in 0..self.num_public_inputs() {
+            if self.row_kind(self.public_input_wire(j)) != RowKind::Input {
+                return Err(format!("public input wire {} is not an input row", 1 + j));
+            }
+        }
+        for &w in &self.private_inputs {
+            let w = w as usize;
+            if w < 1usize << self.p || w >= k_wires || self.row_kind(w) != RowKind::Input {
+                return Err(format!("private input wire {w} is misplaced or not an input row"));
+            }
+        }
+        for w in public..(1usize << self.p) {
+            if self.row_kind(w) != RowKind::Padding {
+                return Err(format!("public padding wire {w} is not a padding row"));
+            }
+        }
+        for i in 0..k_wires {
+            for row in [self.a.row(i), self.b.row(i)] {
+                if row.windows(2).any(|w| w[0] >= w[1]) || row.iter().any(|&x| x as usize >= k_wires) {
+                    return Err(format!("row {i} is unsorted or out of range"));
+                }
+            }
+        }
+        let mut ready = vec![false; k_wires];
+        ready[0] = true;
+        for j in 0..self.num_public_inputs() {
+            ready[self.public_input_wire(j)] = true;
+        }
+        for &w in &self.private_inputs {
+            ready[w as usize] = true;
+        }
+        for &w in &self.eval_order {
+            let w = w as usize;
+            if w >= k_wires || ready[w] {
+                return Err(format!("wire {w} in the evaluation order is invalid or repeated"));
+            }
+            if self
+                .a
+                .row(w)
+                .iter()
+                .chain(self.b.row(w))
+                .any(|&x| !ready[x as usize])
+            {
+                return Err(format!("wire {w} reads a wire not yet evaluated"));
+            }
+            ready[w] = true;
+        }
+        if let Some(i) =
+            (0..k_wires).find(|&i| matches!(self.row_kind(i), RowKind::Linear | RowKind::And) && !ready[i])
+        {
+            return Err(format!("computed wire {i} is missing from the evaluation order"));
+        }
+        let ands = (0..k_wires).filter(|&i| self.row_kind(i) == RowKind::And).count();
+        if ands != self.and_rows {
+            return Err("stored AND-row count is wrong".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,313 @@
+//! Bit-sliced batched witness generation and checking.
+//!
+//! The batch witness of `N = 2^n` instances is a bit vector of length
+//! `2^(k+n)`, bit index `instance + N * wire`, stored as `u64` words in the
+//! layout of [`crate::layout`]: word `wire * (N/64) + instance / 64`. Rows are
+//! evaluated on whole words, 64 instances at a time.
+//!
+//! For locality the batch is cut into blocks of `L` consecutive words of
+//! each wire (`64·L` instances). A block is evaluated in a compact scratch
+//! buffer (`K` entries of `[u64; L]`, one cache line per wire for `L = 8`)
+//! and then written to its place. Blocks are independent, so a parallel
+//! prover can hand one block range to each thread.
+
+use crate::r1cs::R1cs;
+use thiserror::Error;
+
+/// Smallest supported `n` (log2 of the instance count).
+pub const MIN_LOG_INSTANCES: u32 = 7;
+/// Largest supported `n`.
+pub const MAX_LOG_INSTANCES: u32 = 40;
+
+/// Errors from batched witness generation.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum WitnessError {
+    /// `n` is outside the supported range.
+    #[error("log2 of the instance count is {0}; it must be between {MIN_LOG_INSTANCES} and {MAX_LOG_INSTANCES} (pad the batch)")]
+    BadLogInstances(u32),
+    /// An input matrix has the wrong number of words.
+    #[error("{what} has {got} words, expected {expected} ({bits} bits × N/64 words)")]
+    InputLength {
+        /// Which input.
+        what: &'static str,
+        /// Words given.
+        got: usize,
+        /// Words expected.
+        expected: usize,
+        /// Bits per instance.
+        bits: usize,
+    },
+}
+
+/// The witness of a batch: `2^k` wires × `2^n` instances, bit-sliced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchWitness {
+    k: u32,
+    n: u32,
+    words: Vec<u64>,
+}
+
+impl BatchWitness {
+    /// Wraps raw words (length `2^(k+n) / 64`).
+    pub fn from_words(k: u32, n: u32, words: Vec<u64>) -> Self {
+        assert!(n >= 6, "at least 64 instances");
+        assert_eq!(words.len(), 1usize << (k + n - 6), "witness length");
+        BatchWitness { k, n, words }
+    }
+
+    /// log2 of the number of wires per instance.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// log2 of the number of instances.
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// Number of instances `N`.
+    pub fn num_instances(&self) -> usize {
+        1usize << self.n
+    }
+
+    /// `N / 64`: words per wire.
+    pub fn words_per_wire(&self) -> usize {
+        1usize << (self.n - 6)
+    }
+
+    /// All words; bit `instance + N * wire`.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// Mutable words (for tests that tamper with a witness).
+    pub fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
+    /// Consumes the witness, returning its words.
+    pub fn into_words(self) -> Vec<u64> {
+        self.words
+    }
+
+    /// The `N/64` words of one wire.
+    pub fn wire_words(&self, wire: usize) -> &[u64] {
+        let w = self.words_per_wire();
+        &self.words[wire * w..(wire + 1) * w]
+    }
+
+    /// Value of `wire` in `instance`.
+    pub fn bit(&self, instance: usize, wire: usize) -> bool {
+        let idx = instance + (wire << self.n);
+        (self.words[idx / 64] >> (idx % 64)) & 1 == 1
+    }
+
+    /// Wire values of one instance.
+    pub fn instance(&self, instance: usize) -> Vec<bool> {
+        (0..1usize << self.k).map(|w| self.bit(instance, w)).collect()
+    }
+}
+
+/// Words per block: `min(8, N/64)`.
+fn block_lanes(words_per_wire: usize) -> usize {
+    words_per_wire.min(8)
+}
+
+#[inline(always)]
+fn xor_row<const L: usize>(buf: &[[u64; L]], row: &[u32]) -> [u64; L] {
+    let mut acc = [0u64; L];
+    for &i in row {
+        let src = &buf[i as usize];
+        for l in 0..L {
+            acc[l] ^= src[l];
+        }
+    }
+    acc
+}
+
+impl R1cs {
+    fn check_batch_inputs(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+    ) -> Result<usize, WitnessError> {
+        if !(MIN_LOG_INSTANCES..=MAX_LOG_INSTANCES).contains(&n) {
+            return Err(WitnessError::BadLogInstances(n));
+        }
+        let words_per_wire = 1usize << (n - 6);
+        for (what, got, bits) in [
+            (
+                "public input matrix",
+                public_inputs.len(),
+                self.num_public_inputs(),
+            ),
+            (
+                "private input matrix",
+                private_inputs.len(),
+                self.num_private_inputs(),
+            ),
+        ] {
+            let expected = bits * words_per_wire;
+            if got != expected {
+                return Err(WitnessError::InputLength {
+                    what,
+                    got,
+                    expected,
+                    bits,
+                });
+            }
+        }
+        Ok(words_per_wire)
+    }
+
+    /// Generates the batch witness of `N = 2^n` instances (`n >= 7`).
+    ///
+    /// Inputs are bit-sliced matrices: `public_inputs[j * (N/64) + w]` holds
+    /// public input bit `j` of instances `64w .. 64w + 63`, and likewise for
+    /// `private_inputs` (bit `j` = the `j`-th private input wire). Build them
+    /// with [`crate::layout::slice_instances`].
+    pub fn generate_witness(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+    ) -> Result<BatchWitness, WitnessError> {
+        let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
+        let mut words = vec![0u64; self.num_wires() * words_per_wire];
+        match block_lanes(words_per_wire) {
+            2 => self.generate_blocks::<2>(words_per_wire, public_inputs, private_inputs, &mut words),
+            4 => self.generate_blocks::<4>(words_per_wire, public_inputs, private_inputs, &mut words),
+            _ => self.generate_blocks::<8>(words_per_wire, public_inputs, private_inputs, &mut words),
+        }
+        Ok(BatchWitness { k: self.k, n, words })
+    }
+
+    fn generate_blocks<const L: usize>(
+        &self,
+        words_per_wire: usize,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        out: &mut [u64],
+    ) {
+        // Padding wires are never written, so they stay zero in every block.
+        let mut buf = vec![[0u64; L]; self.num_wires()];
+        for block in (0..words_per_wire).step_by(L) {
+            self.evaluate_block(block, words_per_wire, public_inputs, private_inputs, &mut buf);
+            for (wire, lanes) in buf.iter().enumerate() {
+                let start = wire * words_per_wire + block;
+                out[start..start + L].copy_from_slice(lanes);
+            }
+        }
+    }
+
+    /// Evaluates words `block .. block + L` of every wire into `buf`.
+    fn evaluate_block<const L: usize>(
+        &self,
+        block: usize,
+        words_per_wire: usize,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        buf: &mut [[u64; L]],
+    ) {
+        buf[0] = [u64::MAX; L];
+        for j in 0..self.num_public_inputs() {
+            let src = &public_inputs[j * words_per_wire + block..][..L];
+            buf[self.public_input_wire(j)].copy_from_slice(src);
+        }
+        for (j, &wire) in self.private_inputs.iter().enumerate() {
+            let src = &private_inputs[j * words_per_wire + block..][..L];
+            buf[wire as usize].copy_from_slice(src);
+        }
+        for &wire in &self.eval_order {
+            let w = wire as usize;
+            let a = xor_row(buf, self.a.row(w));
+            let b = xor_row(buf, self.b.row(w));
+            buf[w] = std::array::from_fn(|l| a[l] & b[l]);
+        }
+    }
+
+    /// The linear forms `a = A z` and `b = B z` for every wire of every
+    /// instance, in the witness layout (so `a & b == z` for a valid witness).
+    pub fn linear_forms(&self, witness: &BatchWitness) -> (Vec<u64>, Vec<u64>) {
+        assert_eq!(witness.k, self.k, "witness is for a different circuit size");
+        let words_per_wire = witness.words_per_wire();
+        let mut a_out = vec![0u64; witness.words.len()];
+        let mut b_out = vec![0u64; witness.words.len()];
+        match block_lanes(words_per_wire) {
+            1 => self.forms_blocks::<1>(witness, &mut a_out, &mut b_out),
+            2 => self.forms_blocks::<2>(witness, &mut a_out, &mut b_out),
+            4 => self.forms_blocks::<4>(witness, &mut a_out, &mut b_out),
+            _ => self.forms_blocks::<8>(witness, &mut a_out, &mut b_out),
+        }
+        (a_out, b_out)
+    }
+
+    fn gather_block<const L: usize>(witness: &BatchWitness, block: usize, buf: &mut [[u64; L]]) {
+        let words_per_wire = witness.words_per_wire();
+        for (wire, lanes) in buf.iter_mut().enumerate() {
+            lanes.copy_from_slice(&witness.words[wire * words_per_wire + block..][..L]);
+        }
+    }
+
+    fn forms_blocks<const L: usize>(&self, witness: &BatchWitness, a_out: &mut [u64], b_out: &mut [u64]) {
+        let words_per_wire = witness.words_per_wire();
+        let mut buf = vec![[0u64; L]; self.num_wires()];
+        for block in (0..words_per_wire).step_by(L) {
+            Self::gather_block(witness, block, &mut buf);
+            for wire in 0..self.num_wires() {
+                let start = wire * words_per_wire + block;
+                a_out[start..start + L].copy_from_slice(&xor_row(&buf, self.a.row(wire)));
+                b_out[start..start + L].copy_from_slice(&xor_row(&buf, self.b.row(wire)));
+            }
+        }
+    }
+
+    /// True iff `(A z) ∘ (B z) = z` and the constant wire is 1 in every
+    /// instance of the batch.
+    pub fn is_satisfied(&self, witness: &BatchWitness) -> bool {
+        if witness.k != self.k {
+            return false;
+        }
+        match block_lanes(witness.words_per_wire()) {
+            1 => self.satisfied_blocks::<1>(witness),
+            2 => self.satisfied_blocks::<2>(witness),
+            4 => self.satisfied_blocks::<4>(witness),
+            _ => self.satisfied_blocks::<8>(witness),
+        }
+    }
+
+    fn satisfied_blocks<const L: usize>(&self, witness: &BatchWitness) -> bool {
+        let words_per_wire = witness.words_per_wire();
+        let mut buf = vec![[0u64; L]; self.num_wires()];
+        for block in (0..words_per_wire).step_by(L) {
+            Self::gather_block(witness, block, &mut buf);
+            if buf[0] != [u64::MAX; L] {
+                return false;
+            }
+            for (wire, z) in buf.iter().enumerate() {
+                let a = xor_row(&buf, self.a.row(wire));
+                let b = xor_row(&buf, self.b.row(wire));
+                if (0..L).any(|l| a[l] & b[l] != z[l]) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The public output matrix of a batch (same layout as the inputs:
+    /// `out[j * (N/64) + w]`). Outputs are consecutive wires, so this is a
+    /// slice of the witness.
+    pub fn public_outputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64] {
+        let w = witness.words_per_wire();
+        let first = self.public_output_wire(0);
+        &witness.words[first * w..(first + self.num_public_outputs()) * w]
+    }
+
+    /// The public input matrix of a batch, as stored in the witness.
+    pub fn public_inputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64] {
+        let w = witness.words_per_wire();
+        &witness.words[w..(1 + self.num_public_inputs()) * w]
+    }
+}

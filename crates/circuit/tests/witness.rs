@@ -1,0 +1,173 @@
+//! Batched witness generation: satisfiability, tampering, linear forms,
+//! private inputs and input validation.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use starling_circuit::layout::{slice_instances, unslice_instances};
+use starling_circuit::sha256::Sha256Compression;
+use starling_circuit::{CircuitBuilder, R1cs, WitnessError};
+
+/// out = (x + s) AND (y rotr 3), with x, y public and s private.
+fn small_circuit() -> R1cs {
+    let mut b = CircuitBuilder::new(64, 32);
+    let x = b.public_input_word(0);
+    let y = b.public_input_word(32);
+    let s = b.private_input_word();
+    let sum = b.add(&x, &s);
+    let sum = b.materialize_word(&sum);
+    let out = b.and_word(&sum, &y.rotr(3));
+    b.set_public_output_word(0, &out);
+    let r1cs = b.compile().unwrap();
+    r1cs.check_structure().unwrap();
+    r1cs
+}
+
+#[test]
+fn private_inputs_and_outputs_roundtrip() {
+    let r1cs = small_circuit();
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let n = 8;
+    let count = 1usize << n;
+    let xy: Vec<u64> = (0..count).map(|_| rng.gen()).collect();
+    let s: Vec<u64> = (0..count).map(|_| u64::from(rng.gen::<u32>())).collect();
+    let witness = r1cs
+        .generate_witness(
+            n,
+            &slice_instances(count, 64, &xy),
+            &slice_instances(count, 32, &s),
+        )
+        .unwrap();
+    assert!(r1cs.is_satisfied(&witness));
+    let outs = unslice_instances(count, 32, r1cs.public_outputs(&witness));
+    for i in 0..count {
+        let (x, y) = (xy[i] as u32, (xy[i] >> 32) as u32);
+        let want = x.wrapping_add(s[i] as u32) & y.rotate_right(3);
+        assert_eq!(outs[i], u64::from(want), "instance {i}");
+    }
+    assert_eq!(
+        r1cs.public_inputs(&witness),
+        slice_instances(count, 64, &xy).as_slice()
+    );
+}
+
+#[test]
+fn linear_forms_are_consistent() {
+    let gadget = Sha256Compression::new();
+    let r1cs = gadget.r1cs();
+    let mut rng = ChaCha20Rng::seed_from_u64(6);
+    let instances: Vec<([u32; 8], [u8; 64])> = (0..128)
+        .map(|_| {
+            let mut block = [0u8; 64];
+            rng.fill(&mut block[..]);
+            (std::array::from_fn(|_| rng.gen()), block)
+        })
+        .collect();
+    let witness = gadget.generate_witness(7, &instances).unwrap();
+    let (a, b) = r1cs.linear_forms(&witness);
+    let z = witness.words();
+    assert!(a.iter().zip(&b).zip(z).all(|((a, b), z)| a & b == *z));
+    // Spot-check against the scalar rows.
+    for (instance, wire) in [(0usize, 0usize), (5, 1), (77, 3000), (127, 20000), (64, 32767)] {
+        let zi = witness.instance(instance);
+        let want_a = r1cs.a().row(wire).iter().fold(false, |x, &i| x ^ zi[i as usize]);
+        let want_b = r1cs.b().row(wire).iter().fold(false, |x, &i| x ^ zi[i as usize]);
+        let idx = instance + 128 * wire;
+        assert_eq!((a[idx / 64] >> (idx % 64)) & 1 == 1, want_a);
+        assert_eq!((b[idx / 64] >> (idx % 64)) & 1 == 1, want_b);
+    }
+}
+
+#[test]
+fn flipping_any_kind_of_bit_breaks_satisfiability() {
+    let r1cs = small_circuit();
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let n = 7;
+    let xy: Vec<u64> = (0..128).map(|_| rng.gen()).collect();
+    let s: Vec<u64> = (0..128).map(|_| u64::from(rng.gen::<u32>())).collect();
+    let witness = r1cs
+        .generate_witness(n, &slice_instances(128, 64, &xy), &slice_instances(128, 32, &s))
+        .unwrap();
+    assert!(r1cs.is_satisfied(&witness));
+    // Constant wire, public input, public output, padding, private input,
+    // AND wire, materialised wire, last wire.
+    let private = r1cs.private_input_wires()[0] as usize;
+    let wires = [
+        0,
+        1,
+        65,
+        100,
+        private,
+        private + 33,
+        r1cs.eval_order()[40] as usize,
+        r1cs.num_wires() - 1,
+    ];
+    for wire in wires {
+        for instance in [0usize, 63, 64, 127] {
+            let mut bad = witness.clone();
+            let idx = instance + 128 * wire;
+            bad.words_mut()[idx / 64] ^= 1 << (idx % 64);
+            // Flipping an input changes the row of some later wire; any other
+            // flip breaks the wire's own row.
+            assert!(
+                !r1cs.is_satisfied(&bad),
+                "flip of wire {wire} instance {instance} accepted"
+            );
+        }
+    }
+    // The all-zero witness satisfies A z ∘ B z = z but not z[0] = 1.
+    let zero = starling_circuit::BatchWitness::from_words(r1cs.k(), n, vec![0; witness.words().len()]);
+    assert!(!r1cs.is_satisfied(&zero));
+}
+
+#[test]
+fn bad_batch_inputs_are_errors() {
+    let r1cs = small_circuit();
+    assert_eq!(
+        r1cs.generate_witness(6, &[], &[]).unwrap_err(),
+        WitnessError::BadLogInstances(6)
+    );
+    assert!(matches!(
+        r1cs.generate_witness(7, &[0; 10], &[0; 64]),
+        Err(WitnessError::InputLength { expected: 128, .. })
+    ));
+    assert!(matches!(
+        r1cs.generate_witness(7, &[0; 128], &[0; 63]),
+        Err(WitnessError::InputLength { expected: 64, .. })
+    ));
+}
+
+#[test]
+fn lane_widths_agree() {
+    // N = 128, 256, 512 and 1024 use block widths 2, 4, 8 and 8 words; the
+    // first 128 instances must come out the same in every batch size.
+    let r1cs = small_circuit();
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let xy: Vec<u64> = (0..1024).map(|_| rng.gen()).collect();
+    let s: Vec<u64> = (0..1024).map(|_| u64::from(rng.gen::<u32>())).collect();
+    let mut first: Option<Vec<u64>> = None;
+    for n in 7..=10u32 {
+        let count = 1usize << n;
+        let w = r1cs
+            .generate_witness(
+                n,
+                &slice_instances(count, 64, &xy[..count]),
+                &slice_instances(count, 32, &s[..count]),
+            )
+            .unwrap();
+        assert!(r1cs.is_satisfied(&w));
+        let outs = unslice_instances(count, 32, r1cs.public_outputs(&w));
+        match &first {
+            None => first = Some(outs[..128].to_vec()),
+            Some(f) => assert_eq!(&outs[..128], f.as_slice()),
+        }
+    }
+}
+
+#[test]
+fn digest_is_stable_and_sensitive() {
+    let a = small_circuit();
+    assert_eq!(a.digest(), small_circuit().digest());
+    let sha = Sha256Compression::new();
+    assert_ne!(a.digest(), sha.r1cs().digest());
+    assert_eq!(sha.r1cs().digest(), Sha256Compression::new().r1cs().digest());
+}
