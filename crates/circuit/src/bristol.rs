@@ -10,7 +10,7 @@
 //! The parser treats the file as untrusted: every problem is a
 //! [`BristolError`] carrying the 1-based line number, never a panic, and no
 //! allocation is sized by a header number that the gates do not back up.
-//! Compiling a Bristol circuit into the builder is a later step.
+//! [`crate::bristol_compile`] compiles a parsed circuit into the builder.
 
 use thiserror::Error;
 

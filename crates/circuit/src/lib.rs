@@ -2,8 +2,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod blake3;
 pub mod bristol;
+pub mod bristol_compile;
 pub mod builder;
+pub mod keccak;
 pub mod layout;
 pub mod lin;
 pub mod r1cs;
@@ -11,8 +14,11 @@ pub mod sha256;
 pub mod witness;
 pub mod word;
 
+pub use blake3::{blake3_compression, Blake3Compression, Blake3Input};
 pub use bristol::{BristolCircuit, BristolError, BristolGate};
+pub use bristol_compile::{compile_bristol, BristolR1cs};
 pub use builder::{BuildError, CircuitBuilder};
+pub use keccak::{keccak_f1600, KeccakF1600};
 pub use lin::Lin;
 pub use r1cs::{R1cs, RowKind, SparseRows};
 pub use sha256::{sha256_compression, Sha256Compression};

@@ -1,0 +1,297 @@
+//! Compiles a Bristol Fashion circuit into the builder, so that any Boolean
+//! circuit can be proved in batches like the built-in gadgets.
+//!
+//! Every input bit is public (the inputs concatenated in file order: bit `b`
+//! of input `i` is public input bit `offset(i) + b`), and so is every output
+//! bit, in the same way. XOR, INV/NOT, EQ and EQW are free: they only combine
+//! linear forms. Each AND (and each lane of a MAND) is one AND row, unless an
+//! operand is constant.
+//!
+//! Materialisation: a form that is XORed further keeps growing, so a gate
+//! output whose form exceeds a length limit gets its own wire, and so does a
+//! shorter form that several gates read. Which limits are best depends on the
+//! circuit (AES is mostly XOR, SHA-256 mostly additions), so
+//! [`compile_bristol`] builds a few candidate policies and keeps the one with
+//! the smallest `K`, then the fewest nonzeros. These limits are a plain
+//! heuristic: the Bristol SHA-256 (22,573 ANDs, like the hand-built gadget)
+//! compiles to `k = 16` with 255,942 nonzeros, where the gadget, placing its
+//! materialisations by hand, fits `k = 15`.
+
+use crate::bristol::{BristolCircuit, BristolGate};
+use crate::builder::{BuildError, CircuitBuilder, MAX_K};
+use crate::layout::{slice_instances, unslice_instances, words_for_bits};
+use crate::lin::Lin;
+use crate::r1cs::R1cs;
+use crate::witness::{BatchWitness, WitnessError, MAX_LOG_INSTANCES, MIN_LOG_INSTANCES};
+
+/// When a gate's linear output gets its own wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaterializePolicy {
+    /// Materialise any form with more terms than this.
+    pub max_terms: usize,
+    /// Materialise a form read by two or more gates when it has more terms
+    /// than this.
+    pub max_shared_terms: usize,
+}
+
+/// The policies [`compile_bristol`] tries, from sparsest forms to fewest
+/// wires.
+pub const DEFAULT_POLICIES: [MaterializePolicy; 4] = [
+    MaterializePolicy {
+        max_terms: 8,
+        max_shared_terms: 2,
+    },
+    MaterializePolicy {
+        max_terms: 16,
+        max_shared_terms: 4,
+    },
+    MaterializePolicy {
+        max_terms: 32,
+        max_shared_terms: 8,
+    },
+    MaterializePolicy {
+        max_terms: 64,
+        max_shared_terms: 64,
+    },
+];
+
+/// Calls `f` on every wire a gate reads.
+fn for_each_read(gate: &BristolGate, mut f: impl FnMut(u32)) {
+    match gate {
+        BristolGate::Xor { a, b, .. } | BristolGate::And { a, b, .. } => {
+            f(*a);
+            f(*b);
+        }
+        BristolGate::Inv { a, .. } | BristolGate::Eqw { a, .. } => f(*a),
+        BristolGate::Eq { .. } => {}
+        BristolGate::Mand { ins, .. } => ins.iter().for_each(|&w| f(w)),
+    }
+}
+
+/// The symbolic value of every Bristol wire during compilation, with the
+/// number of reads each still has to serve (so shared forms are known and
+/// forms are dropped after their last read).
+struct WireForms {
+    forms: Vec<Option<Lin>>,
+    reads_left: Vec<u32>,
+}
+
+impl WireForms {
+    /// The form of wire `w`, which the validated circuit has set.
+    fn read(&mut self, w: u32) -> Lin {
+        let w = w as usize;
+        self.reads_left[w] -= 1;
+        let form = if self.reads_left[w] == 0 {
+            self.forms[w].take()
+        } else {
+            self.forms[w].clone()
+        };
+        form.expect("a validated circuit reads only wires already set")
+    }
+
+    /// Sets a linear gate output, materialising it as the policy says.
+    fn set_linear(&mut self, b: &mut CircuitBuilder, policy: MaterializePolicy, out: u32, lin: Lin) {
+        let shared = self.reads_left[out as usize] >= 2;
+        let dense = lin.len() > policy.max_terms || (shared && lin.len() > policy.max_shared_terms);
+        self.forms[out as usize] = Some(if dense { b.materialize(&lin) } else { lin });
+    }
+}
+
+/// Compiles with one materialisation policy.
+pub fn compile_bristol_with(circuit: &BristolCircuit, policy: MaterializePolicy) -> Result<R1cs, BuildError> {
+    let num_inputs: usize = circuit.input_sizes().iter().sum();
+    let num_outputs: usize = circuit.output_sizes().iter().sum();
+    let public = 1 + num_inputs + num_outputs;
+    if public > 1usize << (MAX_K - 1) {
+        return Err(BuildError::TooManyWires(public));
+    }
+    let num_wires = circuit.num_wires();
+    let first_output = num_wires - num_outputs;
+    let mut wires = WireForms {
+        forms: vec![None; num_wires],
+        reads_left: vec![0u32; num_wires],
+    };
+    for gate in circuit.gates() {
+        for_each_read(gate, |w| wires.reads_left[w as usize] += 1);
+    }
+    for count in &mut wires.reads_left[first_output..] {
+        *count += 1;
+    }
+    let mut b = CircuitBuilder::new(num_inputs, num_outputs);
+    for j in 0..num_inputs {
+        wires.forms[j] = Some(b.public_input(j));
+    }
+    for gate in circuit.gates() {
+        // At most one new wire per output of the gate; stop before the
+        // builder's limit instead of panicking in it.
+        if b.num_wires_used() + gate_outputs(gate) >= 1usize << MAX_K {
+            return Err(BuildError::TooManyWires(b.num_wires_used() + gate_outputs(gate)));
+        }
+        match gate {
+            BristolGate::Xor { a, b: y, out } => {
+                let lin = wires.read(*a).xor(&wires.read(*y));
+                wires.set_linear(&mut b, policy, *out, lin);
+            }
+            BristolGate::Inv { a, out } => {
+                let lin = wires.read(*a).not();
+                wires.set_linear(&mut b, policy, *out, lin);
+            }
+            BristolGate::Eqw { a, out } => {
+                let lin = wires.read(*a);
+                wires.set_linear(&mut b, policy, *out, lin);
+            }
+            BristolGate::Eq { value, out } => wires.forms[*out as usize] = Some(Lin::constant(*value)),
+            BristolGate::And { a, b: y, out } => {
+                let (x, y) = (wires.read(*a), wires.read(*y));
+                wires.forms[*out as usize] = Some(b.and(&x, &y));
+            }
+            BristolGate::Mand { ins, outs } => {
+                let m = outs.len();
+                let operands: Vec<Lin> = ins.iter().map(|&w| wires.read(w)).collect();
+                for (i, &out) in outs.iter().enumerate() {
+                    wires.forms[out as usize] = Some(b.and(&operands[i], &operands[m + i]));
+                }
+            }
+        }
+    }
+    for j in 0..num_outputs {
+        let lin = wires.forms[first_output + j]
+            .as_ref()
+            .expect("a validated circuit sets every output");
+        b.set_public_output(j, lin);
+    }
+    b.compile()
+}
+
+fn gate_outputs(gate: &BristolGate) -> usize {
+    match gate {
+        BristolGate::Mand { outs, .. } => outs.len(),
+        _ => 1,
+    }
+}
+
+/// Compiles a parsed Bristol Fashion circuit to an [`R1cs`] with every input
+/// and output public, trying each of [`DEFAULT_POLICIES`] and keeping the
+/// smallest `K`, then the fewest nonzeros.
+pub fn compile_bristol(circuit: &BristolCircuit) -> Result<R1cs, BuildError> {
+    let mut best: Option<R1cs> = None;
+    for policy in DEFAULT_POLICIES {
+        let r1cs = compile_bristol_with(circuit, policy)?;
+        let better = match &best {
+            None => true,
+            Some(b) => (r1cs.k(), r1cs.nnz()) < (b.k(), b.nnz()),
+        };
+        if better {
+            best = Some(r1cs);
+        }
+    }
+    Ok(best.expect("at least one policy"))
+}
+
+/// A compiled Bristol circuit with its input and output shapes, and helpers
+/// to lay out batches.
+#[derive(Clone, Debug)]
+pub struct BristolR1cs {
+    r1cs: R1cs,
+    input_sizes: Vec<usize>,
+    output_sizes: Vec<usize>,
+}
+
+impl BristolR1cs {
+    /// Compiles `circuit` with [`compile_bristol`].
+    pub fn new(circuit: &BristolCircuit) -> Result<Self, BuildError> {
+        Ok(BristolR1cs {
+            r1cs: compile_bristol(circuit)?,
+            input_sizes: circuit.input_sizes().to_vec(),
+            output_sizes: circuit.output_sizes().to_vec(),
+        })
+    }
+
+    /// The compiled constraint system.
+    pub fn r1cs(&self) -> &R1cs {
+        &self.r1cs
+    }
+
+    /// Consumes the wrapper, returning its constraint system.
+    pub fn into_r1cs(self) -> R1cs {
+        self.r1cs
+    }
+
+    /// Bit widths of the circuit's inputs, in order.
+    pub fn input_sizes(&self) -> &[usize] {
+        &self.input_sizes
+    }
+
+    /// Bit widths of the circuit's outputs, in order.
+    pub fn output_sizes(&self) -> &[usize] {
+        &self.output_sizes
+    }
+
+    /// Packed public input bits of one evaluation (`inputs[i][b]` = bit `b`
+    /// of input `i`), or `None` if the shapes do not match the circuit.
+    pub fn public_input_row(&self, inputs: &[Vec<bool>]) -> Option<Vec<u64>> {
+        if inputs.len() != self.input_sizes.len()
+            || inputs.iter().zip(&self.input_sizes).any(|(v, &s)| v.len() != s)
+        {
+            return None;
+        }
+        let total = self.r1cs.num_public_inputs();
+        let mut row = vec![0u64; words_for_bits(total)];
+        for (j, &bit) in inputs.iter().flatten().enumerate() {
+            row[j / 64] |= u64::from(bit) << (j % 64);
+        }
+        Some(row)
+    }
+
+    /// Witness for a batch of `2^n` evaluations (`n >= 7`); each instance is
+    /// one `Vec<bool>` per circuit input.
+    pub fn generate_witness(
+        &self,
+        n: u32,
+        instances: &[Vec<Vec<bool>>],
+    ) -> Result<BatchWitness, WitnessError> {
+        let bits = self.r1cs.num_public_inputs();
+        let bad_length = |got: usize| WitnessError::InputLength {
+            what: "instance list",
+            got,
+            expected: 1usize << n.min(63),
+            bits,
+        };
+        if !(MIN_LOG_INSTANCES..=MAX_LOG_INSTANCES).contains(&n) {
+            return Err(WitnessError::BadLogInstances(n));
+        }
+        if instances.len() != 1usize << n {
+            return Err(bad_length(instances.len()));
+        }
+        let mut rows = Vec::with_capacity(instances.len() * words_for_bits(bits));
+        for inputs in instances {
+            rows.extend(self.public_input_row(inputs).ok_or(bad_length(instances.len()))?);
+        }
+        let sliced = slice_instances(instances.len(), bits, &rows);
+        self.r1cs.generate_witness(n, &sliced, &[])
+    }
+
+    /// The outputs of every instance: one `Vec<bool>` per circuit output.
+    pub fn outputs(&self, witness: &BatchWitness) -> Vec<Vec<Vec<bool>>> {
+        let bits = self.r1cs.num_public_outputs();
+        if bits == 0 {
+            return vec![self.output_sizes.iter().map(|_| Vec::new()).collect(); witness.num_instances()];
+        }
+        let rows = unslice_instances(witness.num_instances(), bits, self.r1cs.public_outputs(witness));
+        rows.chunks_exact(words_for_bits(bits))
+            .map(|row| {
+                let mut start = 0;
+                self.output_sizes
+                    .iter()
+                    .map(|&size| {
+                        let bits = (start..start + size)
+                            .map(|j| (row[j / 64] >> (j % 64)) & 1 == 1)
+                            .collect();
+                        start += size;
+                        bits
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,253 @@
+//! Keccak-f\[1600\] as a circuit (FIPS 202, §3.2–3.3): the 24-round
+//! permutation, 1600-bit state in, 1600-bit state out.
+//!
+//! State layout, for the public input and the public output alike: lane
+//! `(x, y)` is the 64-bit little-endian word at bytes `8(x + 5y) ..
+//! 8(x + 5y) + 7` of the 200-byte state, and public bit `64(x + 5y) + z` is
+//! bit `z` of that lane — bit `b` of byte `j` is bit `8j + b`, the bit order
+//! of FIPS 202's string-to-state conversion.
+//!
+//! Cost: θ, ρ, π and ι are linear and free; χ is one AND row per state bit
+//! and round, `a ⊕ (a₁ ⊕ 1)·a₂`: 1,600 × 24 = 38,400 AND rows.
+//!
+//! Materialisation: θ makes every bit the XOR of 11 state bits, so a round
+//! over symbolic forms multiplies the density by about eleven. The public
+//! block takes 2^12 wires (3,201 used) and the AND rows 38,400, which leaves
+//! 23,040 wires of `K = 2^16`. Materialising the state after each of the 23
+//! inner rounds (36,800 wires) does not fit: it needs `K = 2^17` at 66% use
+//! (86,081 committed wires, 433,368 nonzeros). Instead every round
+//! materialises θ's 320 effects `D[x][z]`, so a θ output is `s ⊕ D`, and the
+//! full state is materialised after 9 of the 23 inner rounds, two or three
+//! rounds apart; between those points a state bit gains about two terms per
+//! round. That fills 63,681 of the 2^16 wires (97%) with 617,206 nonzeros;
+//! materialising the parities `C` instead of `D` costs 725k, and 8 state
+//! points instead of 9 costs 652k.
+
+use crate::builder::CircuitBuilder;
+use crate::layout::{slice_instances, unslice_instances};
+use crate::lin::Lin;
+use crate::r1cs::R1cs;
+use crate::witness::{BatchWitness, WitnessError};
+
+/// Bits of the Keccak-f\[1600\] state.
+pub const STATE_BITS: usize = 1600;
+/// Lanes of the state.
+pub const LANES: usize = 25;
+/// Rounds of Keccak-f\[1600\].
+pub const ROUNDS: usize = 24;
+
+/// Index of lane `(x, y)` (both taken mod 5).
+fn lane(x: usize, y: usize) -> usize {
+    (x % 5) + 5 * (y % 5)
+}
+
+/// The ρ rotation offsets, from FIPS 202 Algorithm 2: walk `(x, y) ← (y,
+/// 2x + 3y)` from `(1, 0)`, the `t`-th lane rotated by `(t + 1)(t + 2)/2`.
+pub fn rho_offsets() -> [u32; LANES] {
+    let mut offsets = [0u32; LANES];
+    let (mut x, mut y) = (1usize, 0usize);
+    for t in 0..24u32 {
+        offsets[lane(x, y)] = ((t + 1) * (t + 2) / 2) % 64;
+        (x, y) = (y, (2 * x + 3 * y) % 5);
+    }
+    offsets
+}
+
+/// The ι round constants, from FIPS 202 Algorithms 5 and 6: bit `2^j − 1`
+/// of round `i`'s constant is `rc(j + 7i)`, the output of the LFSR with
+/// polynomial `x^8 + x^6 + x^5 + x^4 + 1`.
+pub fn round_constants() -> [u64; ROUNDS] {
+    let rc = |t: usize| -> u64 {
+        let mut r: u16 = 1;
+        for _ in 0..t % 255 {
+            r <<= 1;
+            if r & 0x100 != 0 {
+                r ^= 0x171;
+            }
+        }
+        u64::from(r & 1)
+    };
+    std::array::from_fn(|i| (0..7).fold(0u64, |acc, j| acc | (rc(j + 7 * i) << ((1 << j) - 1))))
+}
+
+/// Plain Keccak-f\[1600\] on 25 lanes (the definition the circuit follows).
+pub fn permute_reference(state: &mut [u64; LANES]) {
+    let offsets = rho_offsets();
+    for rc in round_constants() {
+        let c: [u64; 5] = std::array::from_fn(|x| (0..5).fold(0, |acc, y| acc ^ state[lane(x, y)]));
+        let mut b = [0u64; LANES];
+        for x in 0..5 {
+            let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
+            for y in 0..5 {
+                let a = state[lane(x, y)] ^ d;
+                b[lane(y, 2 * x + 3 * y)] = a.rotate_left(offsets[lane(x, y)]);
+            }
+        }
+        for y in 0..5 {
+            for x in 0..5 {
+                state[lane(x, y)] = b[lane(x, y)] ^ (!b[lane(x + 1, y)] & b[lane(x + 2, y)]);
+            }
+        }
+        state[0] ^= rc;
+    }
+}
+
+/// Index of bit `z` of lane `(x, y)` in the 1600-bit state.
+fn bit(x: usize, y: usize, z: usize) -> usize {
+    64 * lane(x, y) + (z % 64)
+}
+
+/// One round on the symbolic state; `materialize_state` gives the output its
+/// own wires.
+///
+/// θ's effects `D[x][z] = C[x−1][z] ⊕ C[x+1][z−1]` (`C` the column parities)
+/// are always materialised, so each θ output is `s ⊕ D`.
+fn round_gadget(b: &mut CircuitBuilder, s: &[Lin], rc: u64, materialize_state: bool) -> Vec<Lin> {
+    let offsets = rho_offsets();
+    // θ
+    let c: Vec<Lin> = (0..320)
+        .map(|i| {
+            let (x, z) = (i / 64, i % 64);
+            (0..5).fold(Lin::zero(), |acc, y| acc.xor(&s[bit(x, y, z)]))
+        })
+        .collect();
+    let d: Vec<Lin> = (0..320)
+        .map(|i| {
+            let (x, z) = (i / 64, i % 64);
+            let effect = c[((x + 4) % 5) * 64 + z].xor(&c[((x + 1) % 5) * 64 + (z + 63) % 64]);
+            b.materialize(&effect)
+        })
+        .collect();
+    // θ, ρ and π: lane (x, y) goes to (y, 2x + 3y), rotated left.
+    let mut after_pi = vec![Lin::zero(); STATE_BITS];
+    for x in 0..5 {
+        for y in 0..5 {
+            let r = offsets[lane(x, y)] as usize;
+            for z in 0..64 {
+                let a = s[bit(x, y, z)].xor(&d[x * 64 + z]);
+                after_pi[bit(y, 2 * x + 3 * y, z + r)] = a;
+            }
+        }
+    }
+    // χ and ι
+    let mut out = vec![Lin::zero(); STATE_BITS];
+    for y in 0..5 {
+        for x in 0..5 {
+            for z in 0..64 {
+                let t = b.and(&after_pi[bit(x + 1, y, z)].not(), &after_pi[bit(x + 2, y, z)]);
+                let mut v = after_pi[bit(x, y, z)].xor(&t);
+                if x == 0 && y == 0 && (rc >> z) & 1 == 1 {
+                    v = v.not();
+                }
+                out[bit(x, y, z)] = v;
+            }
+        }
+    }
+    if materialize_state {
+        out = out.iter().map(|l| b.materialize(l)).collect();
+    }
+    out
+}
+
+/// Rounds after which the full state is materialised (9 of the 23 inner
+/// rounds; the segments between are two or three rounds long).
+const MATERIALIZED_ROUNDS: [usize; 9] = [2, 4, 7, 9, 12, 14, 17, 19, 21];
+
+/// Builds Keccak-f\[1600\] into `b` from the 1600 state bits (index
+/// `64(x + 5y) + z`) and returns the 1600 output bits.
+pub fn permute_gadget(b: &mut CircuitBuilder, state: &[Lin]) -> Vec<Lin> {
+    assert_eq!(state.len(), STATE_BITS);
+    let mut s = state.to_vec();
+    for (round, rc) in round_constants().into_iter().enumerate() {
+        s = round_gadget(b, &s, rc, MATERIALIZED_ROUNDS.contains(&round));
+    }
+    s
+}
+
+fn build() -> R1cs {
+    let mut b = CircuitBuilder::new(STATE_BITS, STATE_BITS);
+    let state: Vec<Lin> = (0..STATE_BITS).map(|j| b.public_input(j)).collect();
+    let out = permute_gadget(&mut b, &state);
+    for (j, lin) in out.iter().enumerate() {
+        b.set_public_output(j, lin);
+    }
+    b.compile().expect("every Keccak output is set")
+}
+
+/// The Keccak-f\[1600\] permutation circuit and its public layout.
+#[derive(Clone, Debug)]
+pub struct KeccakF1600 {
+    r1cs: R1cs,
+}
+
+impl Default for KeccakF1600 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl KeccakF1600 {
+    /// Builds and compiles the circuit.
+    pub fn new() -> Self {
+        KeccakF1600 { r1cs: build() }
+    }
+
+    /// The compiled constraint system.
+    pub fn r1cs(&self) -> &R1cs {
+        &self.r1cs
+    }
+
+    /// Consumes the gadget, returning its constraint system.
+    pub fn into_r1cs(self) -> R1cs {
+        self.r1cs
+    }
+
+    /// The bit-sliced public input matrix of a batch of `2^n` states.
+    pub fn batch_public_inputs(n: u32, states: &[[u64; LANES]]) -> Vec<u64> {
+        assert_eq!(states.len(), 1usize << n, "one state per instance");
+        let rows: Vec<u64> = states.iter().flatten().copied().collect();
+        slice_instances(states.len(), STATE_BITS, &rows)
+    }
+
+    /// Witness for a batch of `2^n` permutations (`n >= 7`).
+    pub fn generate_witness(&self, n: u32, states: &[[u64; LANES]]) -> Result<BatchWitness, WitnessError> {
+        if states.len() != 1usize << n.min(63) {
+            return Err(WitnessError::InputLength {
+                what: "state list",
+                got: states.len(),
+                expected: 1usize << n.min(63),
+                bits: STATE_BITS,
+            });
+        }
+        let inputs = Self::batch_public_inputs(n, states);
+        self.r1cs.generate_witness(n, &inputs, &[])
+    }
+
+    /// The output state of every instance of a batch.
+    pub fn outputs(&self, witness: &BatchWitness) -> Vec<[u64; LANES]> {
+        let sliced = self.r1cs.public_outputs(witness);
+        let rows = unslice_instances(witness.num_instances(), STATE_BITS, sliced);
+        rows.chunks_exact(LANES)
+            .map(|r| r.try_into().expect("25 lanes"))
+            .collect()
+    }
+}
+
+/// The 25 lanes of a 200-byte state (lanes little-endian).
+pub fn lanes_from_bytes(bytes: &[u8; 200]) -> [u64; LANES] {
+    std::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")))
+}
+
+/// The 200 bytes of a state given as 25 lanes.
+pub fn bytes_from_lanes(lanes: &[u64; LANES]) -> [u8; 200] {
+    let mut out = [0u8; 200];
+    for (chunk, l) in out.chunks_exact_mut(8).zip(lanes) {
+        chunk.copy_from_slice(&l.to_le_bytes());
+    }
+    out
+}
+
+/// The compiled Keccak-f\[1600\] constraint system.
+pub fn keccak_f1600() -> R1cs {
+    KeccakF1600::new().into_r1cs()
+}
