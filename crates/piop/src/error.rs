@@ -1,0 +1,39 @@
+//! Why a verifier rejected, or why proof bytes could not be read.
+
+use thiserror::Error;
+
+/// Every way the PIOP verifiers (and the proof decoders) can refuse.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PiopError {
+    /// The shape (n, k, p) is outside what this layer supports.
+    #[error("unsupported shape: {0}")]
+    BadShape(&'static str),
+    /// A proof has the wrong number of some kind of message for its shape.
+    #[error("malformed proof: {what} has {got} entries, expected {expected}")]
+    WrongLength {
+        /// Which part of the proof.
+        what: &'static str,
+        /// How many the shape requires.
+        expected: usize,
+        /// How many were present.
+        got: usize,
+    },
+    /// Proof bytes ended before the proof did.
+    #[error("malformed proof: the bytes end early")]
+    Truncated,
+    /// Proof bytes continue after the proof ended.
+    #[error("malformed proof: {0} bytes left over after the proof")]
+    TrailingBytes(usize),
+    /// A sparse matrix given to the lincheck does not fit the shape.
+    #[error("bad constraint matrix: {0}")]
+    BadMatrix(&'static str),
+    /// The zerocheck's last sumcheck round does not match the claimed
+    /// evaluations of A z and B z.
+    #[error("zerocheck rejected: final sumcheck check failed (eq(tau', r') * A(r') * B(r') differs from the reduced claim)")]
+    ZerocheckFinalCheck,
+    /// The lincheck's last sumcheck round does not match M(r_y) * zf(r_y).
+    #[error(
+        "lincheck rejected: final sumcheck check failed (M(r_y) * zf(r_y) differs from the reduced claim)"
+    )]
+    LincheckFinalCheck,
+}

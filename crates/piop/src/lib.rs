@@ -1,0 +1,35 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod claims;
+pub mod encoding;
+mod error;
+pub mod lincheck;
+pub mod public;
+mod shape;
+pub mod skip;
+pub mod soundness;
+pub mod sparse;
+pub mod zerocheck;
+
+pub use claims::{EvalClaim, InstanceWeights, PackedClaim};
+pub use error::PiopError;
+pub use shape::{Shape, MAX_LOG_SIZE, SKIP_VARS};
+pub use sparse::SparseMatrix;
+
+use starling_crypto::Transcript;
+use starling_field::Gf128;
+
+/// `count` challenges, each redrawn until nonzero (the zerocheck divides by
+/// the coordinates of `tau'`). A zero comes up with probability 2^-128.
+pub(crate) fn challenge_nonzero_point(transcript: &mut Transcript, label: &[u8], count: usize) -> Vec<Gf128> {
+    (0..count)
+        .map(|_| loop {
+            let c = transcript.challenge_field(label);
+            if !c.is_zero() {
+                break c;
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,389 @@
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use starling_crypto::Transcript;
+use starling_field::Gf128;
+use starling_poly::multilinear::eq_table;
+
+use super::verifier::replay;
+use super::*;
+use crate::claims::evaluate_bits;
+use crate::skip::domain_point;
+
+fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+fn rand_field(r: &mut ChaCha8Rng) -> Gf128 {
+    Gf128::new(r.gen())
+}
+
+fn valid_witness(shape: Shape, seed: u64) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
+    let mut r = rng(seed);
+    let a: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
+    let b: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
+    let z = a.iter().zip(&b).map(|(x, y)| x & y).collect();
+    (a, b, z)
+}
+
+fn transcript() -> Transcript {
+    let mut t = Transcript::new(b"starling-piop-test");
+    t.absorb_bytes(b"statement", b"zerocheck test");
+    t
+}
+
+const SHAPES: [(usize, usize); 5] = [(7, 1), (7, 3), (8, 2), (9, 5), (10, 4)];
+
+#[test]
+fn skip_messages_match_reference() {
+    for (i, &(n, k)) in [(7, 1), (7, 3), (8, 2)].iter().enumerate() {
+        let shape = Shape::new(n, k).unwrap();
+        let mut r = rng(100 + i as u64);
+        // Not a valid witness: the kernels must not rely on a & b == z.
+        let words = |r: &mut ChaCha8Rng| (0..shape.num_words()).map(|_| r.gen()).collect::<Vec<u64>>();
+        let (a, b, z) = (words(&mut r), words(&mut r), words(&mut r));
+        let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
+        let fast = skip_messages(shape, &a, &b, &z, &tau);
+        let slow = reference::skip_messages(shape, &a, &b, &z, &tau);
+        assert_eq!(fast, slow, "shape ({n}, {k})");
+    }
+}
+
+#[test]
+fn skip_messages_match_reference_across_chunks() {
+    // l - 6 = 14 > the chunk size 2^12: several chunks with different eq_hi.
+    // The reference is too slow on every word, so compare v (cheap) and one
+    // extra point through the fold reference on a sparse witness.
+    let shape = Shape::new(10, 10).unwrap();
+    let mut r = rng(7);
+    let mut a = vec![0u64; shape.num_words()];
+    let mut b = vec![0u64; shape.num_words()];
+    for _ in 0..40 {
+        let i = r.gen_range(0..shape.num_words());
+        a[i] = r.gen();
+        b[i] = r.gen();
+    }
+    let z: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x ^ y).collect();
+    let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
+    let (v, p) = skip_messages(shape, &a, &b, &z, &tau);
+    let eq = eq_table(&tau);
+    for y in [0usize, 9, 63] {
+        let want: Gf128 = (0..z.len())
+            .filter(|&i| (z[i] >> y) & 1 == 1)
+            .map(|i| eq[i])
+            .sum();
+        assert_eq!(v[y], want);
+    }
+    for idx in [0usize, 62] {
+        let col = reference::lagrange_column(domain_point(64 + idx));
+        let want: Gf128 = (0..a.len())
+            .filter(|&i| a[i] != 0)
+            .map(|i| eq[i] * reference::word_poly_with(a[i], &col) * reference::word_poly_with(b[i], &col))
+            .sum();
+        assert_eq!(p[idx], want);
+    }
+}
+
+#[test]
+fn fold_matches_reference() {
+    let mut r = rng(3);
+    let words: Vec<u64> = (0..64).map(|_| r.gen()).collect();
+    let r0 = rand_field(&mut r);
+    let fast = fold_words(&words, &crate::skip::lagrange_weights(r0));
+    assert_eq!(fast, reference::fold(&words, r0));
+}
+
+#[test]
+fn gruen_round_matches_definition() {
+    let mut r = rng(4);
+    for m in [1usize, 2, 5, 6] {
+        let fa: Vec<Gf128> = (0..1 << m).map(|_| rand_field(&mut r)).collect();
+        let fb: Vec<Gf128> = (0..1 << m).map(|_| rand_field(&mut r)).collect();
+        let tau: Vec<Gf128> = (0..m).map(|_| rand_field(&mut r)).collect();
+        let round = gruen_round(&fa, &fb, &tau[1..]);
+        // q(X) = sum_{x>0} eq(tau_{>0}, x) A(X, x) B(X, x), at X = 0, 1 and a third point.
+        let eq = eq_table(&tau[1..]);
+        let q_at = |x: Gf128| -> Gf128 {
+            (0..1 << (m - 1))
+                .map(|i| {
+                    let a = fa[2 * i] + x * (fa[2 * i] + fa[2 * i + 1]);
+                    let b = fb[2 * i] + x * (fb[2 * i] + fb[2 * i + 1]);
+                    eq[i] * a * b
+                })
+                .sum()
+        };
+        let x = rand_field(&mut r);
+        let (q0, q1, qx) = (q_at(Gf128::ZERO), q_at(Gf128::ONE), q_at(x));
+        assert_eq!(round.q0, q0);
+        let lin = q1 + q0 + round.q2;
+        assert_eq!(qx, q0 + x * (lin + x * round.q2), "m = {m}");
+    }
+}
+
+#[test]
+fn honest_round_trips() {
+    for (i, &(n, k)) in SHAPES.iter().enumerate() {
+        let shape = Shape::new(n, k).unwrap();
+        let (a, b, z) = valid_witness(shape, i as u64);
+        let (proof, out) = prove(shape, &a, &b, &z, &mut transcript());
+        let checked = verify(shape, &proof, &mut transcript()).expect("honest proof verifies");
+        assert_eq!(out, checked);
+        assert_eq!(proof.to_bytes().len(), Proof::num_bytes(shape));
+        // The claims left for later steps are true statements about a, b, z.
+        assert!(out.a_claim().holds_for(shape, &a));
+        assert!(out.b_claim().holds_for(shape, &b));
+        assert!(out.z_claim().holds_for(shape, &z));
+        // The interpolated starting claim equals the brute-force one.
+        if shape.num_words() <= 64 {
+            let fa = reference::fold(&a, out.r0);
+            let fb = reference::fold(&b, out.r0);
+            let mut values = [Gf128::ZERO; 127];
+            values[..64].copy_from_slice(&proof.v);
+            values[64..].copy_from_slice(&proof.p_extra);
+            assert_eq!(
+                crate::skip::interpolate(&values, out.r0),
+                reference::eq_weighted_product(&fa, &fb, &out.tau_prime)
+            );
+            // A valid witness: P_ab = P_z on S, and the z claim is P_z(r0).
+            assert_eq!(
+                reference::p_ab_at(&a, &b, &out.tau_prime, domain_point(9)),
+                reference::p_z_at(&z, &out.tau_prime, domain_point(9))
+            );
+            assert_eq!(reference::p_z_at(&z, &out.tau_prime, out.r0), out.z_value);
+        }
+    }
+}
+
+#[test]
+fn transcripts_agree_after_the_protocol() {
+    let shape = Shape::new(8, 3).unwrap();
+    let (a, b, z) = valid_witness(shape, 11);
+    let mut tp = transcript();
+    let mut tv = transcript();
+    let (proof, _) = prove(shape, &a, &b, &z, &mut tp);
+    verify(shape, &proof, &mut tv).unwrap();
+    assert_eq!(tp.state(), tv.state());
+}
+
+/// Every single-element change to a proof, as (description, mutation).
+fn all_mutations(proof: &Proof) -> Vec<(String, Proof)> {
+    let bump = |x: Gf128| x + Gf128::new(1 << 77);
+    let mut out = Vec::new();
+    for i in 0..proof.v.len() {
+        let mut p = proof.clone();
+        p.v[i] = bump(p.v[i]);
+        out.push((format!("v[{i}]"), p));
+    }
+    for i in 0..proof.p_extra.len() {
+        let mut p = proof.clone();
+        p.p_extra[i] = bump(p.p_extra[i]);
+        out.push((format!("p_extra[{i}]"), p));
+    }
+    for j in 0..proof.rounds.len() {
+        let mut p = proof.clone();
+        p.rounds[j].q0 = bump(p.rounds[j].q0);
+        out.push((format!("round {j} q0"), p));
+        let mut p = proof.clone();
+        p.rounds[j].q2 = bump(p.rounds[j].q2);
+        out.push((format!("round {j} q2"), p));
+    }
+    let mut p = proof.clone();
+    p.a_eval = bump(p.a_eval);
+    out.push(("a_eval".into(), p));
+    let mut p = proof.clone();
+    p.b_eval = bump(p.b_eval);
+    out.push(("b_eval".into(), p));
+    out
+}
+
+#[test]
+fn every_altered_message_is_rejected() {
+    let shape = Shape::new(7, 3).unwrap();
+    let (a, b, z) = valid_witness(shape, 5);
+    let (proof, _) = prove(shape, &a, &b, &z, &mut transcript());
+    for (what, bad) in all_mutations(&proof) {
+        assert_eq!(
+            verify(shape, &bad, &mut transcript()),
+            Err(PiopError::ZerocheckFinalCheck),
+            "altered {what}"
+        );
+    }
+}
+
+#[test]
+fn every_flipped_proof_byte_is_rejected() {
+    let shape = Shape::new(7, 1).unwrap();
+    let (a, b, z) = valid_witness(shape, 6);
+    let bytes = prove(shape, &a, &b, &z, &mut transcript()).0.to_bytes();
+    for i in 0..bytes.len() {
+        let mut bad = bytes.clone();
+        bad[i] ^= 1 << (i % 8);
+        let proof = Proof::from_bytes(shape, &bad).expect("every byte string of the right length decodes");
+        assert!(verify(shape, &proof, &mut transcript()).is_err(), "byte {i}");
+    }
+}
+
+#[test]
+fn decoding_never_panics() {
+    let shape = Shape::new(8, 2).unwrap();
+    let (a, b, z) = valid_witness(shape, 8);
+    let (proof, _) = prove(shape, &a, &b, &z, &mut transcript());
+    let bytes = proof.to_bytes();
+    assert_eq!(Proof::from_bytes(shape, &bytes).unwrap(), proof);
+    for len in [0, 1, 15, 16, bytes.len() - 1] {
+        assert_eq!(Proof::from_bytes(shape, &bytes[..len]), Err(PiopError::Truncated));
+    }
+    let mut long = bytes.clone();
+    long.push(0);
+    assert_eq!(Proof::from_bytes(shape, &long), Err(PiopError::TrailingBytes(1)));
+    // A proof read with a different shape is refused or fails to verify.
+    let other = Shape::new(8, 3).unwrap();
+    assert_eq!(Proof::from_bytes(other, &bytes), Err(PiopError::Truncated));
+    let mut short = proof.clone();
+    short.rounds.pop();
+    assert!(matches!(
+        verify(shape, &short, &mut transcript()),
+        Err(PiopError::WrongLength { .. })
+    ));
+}
+
+#[test]
+fn one_violated_row_is_rejected() {
+    for (i, &(n, k)) in SHAPES.iter().enumerate() {
+        let shape = Shape::new(n, k).unwrap();
+        let (a, b, z) = valid_witness(shape, 50 + i as u64);
+        let mut r = rng(60 + i as u64);
+        for trial in 0..4 {
+            let word = r.gen_range(0..shape.num_words());
+            let bit = r.gen_range(0..64);
+            let (mut a2, mut z2) = (a.clone(), z.clone());
+            if trial % 2 == 0 {
+                z2[word] ^= 1 << bit;
+            } else {
+                // Flip a bit of a where b is 1, so the row really breaks.
+                let ones = b[word];
+                assert_ne!(ones, 0);
+                let bit = (0..64).cycle().skip(bit).find(|&i| (ones >> i) & 1 == 1).unwrap();
+                a2[word] ^= 1 << bit;
+            }
+            let (proof, _) = prove(shape, &a2, &b, &z2, &mut transcript());
+            assert_eq!(
+                verify(shape, &proof, &mut transcript()),
+                Err(PiopError::ZerocheckFinalCheck),
+                "shape ({n}, {k}) trial {trial}"
+            );
+        }
+    }
+}
+
+#[test]
+fn lying_about_z_moves_the_error_into_the_z_claim() {
+    // A prover with z != a & b that sends v from a & b passes the zerocheck,
+    // but the claim on z it leaves behind is false for the committed z.
+    let shape = Shape::new(8, 2).unwrap();
+    let (a, b, z) = valid_witness(shape, 9);
+    let mut committed = z.clone();
+    committed[3] ^= 1 << 17;
+    let (proof, out) = prove(shape, &a, &b, &z, &mut transcript());
+    let checked = verify(shape, &proof, &mut transcript()).unwrap();
+    assert!(checked.z_claim().holds_for(shape, &z));
+    assert!(!checked.z_claim().holds_for(shape, &committed));
+    assert_eq!(out, checked);
+}
+
+#[test]
+fn each_message_changes_every_later_challenge() {
+    let shape = Shape::new(7, 3).unwrap();
+    let m = shape.word_vars();
+    let (a, b, z) = valid_witness(shape, 12);
+    let (proof, _) = prove(shape, &a, &b, &z, &mut transcript());
+    let run = |p: &Proof| {
+        let mut t = transcript();
+        let rep = replay(shape, p, &mut t).unwrap();
+        (rep.output, t.state())
+    };
+    let (base, base_state) = run(&proof);
+    for (what, bad) in all_mutations(&proof) {
+        let (out, state) = run(&bad);
+        assert_eq!(out.tau_prime, base.tau_prime);
+        assert_ne!(state, base_state, "{what}: final transcript state");
+        // Index of the first challenge drawn after the altered message:
+        // 0 = r0, 1 + j = round j's challenge, 1 + m = none.
+        let first_later = if what.starts_with('v') || what.starts_with("p_extra") {
+            0
+        } else if let Some(rest) = what.strip_prefix("round ") {
+            1 + rest.split(' ').next().unwrap().parse::<usize>().unwrap()
+        } else {
+            1 + m
+        };
+        let challenges: Vec<Gf128> = std::iter::once(out.r0)
+            .chain(out.r_prime.iter().copied())
+            .collect();
+        let base_ch: Vec<Gf128> = std::iter::once(base.r0)
+            .chain(base.r_prime.iter().copied())
+            .collect();
+        for c in 0..challenges.len() {
+            if c < first_later {
+                assert_eq!(
+                    challenges[c], base_ch[c],
+                    "{what}: challenge {c} before the change"
+                );
+            } else {
+                assert_ne!(
+                    challenges[c], base_ch[c],
+                    "{what}: challenge {c} after the change"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_claim_has_the_same_value() {
+    let shape = Shape::new(8, 2).unwrap();
+    let (a, b, z) = valid_witness(shape, 13);
+    let (_, out) = prove(shape, &a, &b, &z, &mut transcript());
+    let claim = out.z_claim();
+    let packed = claim.to_packed();
+    assert_eq!(packed.lambda.len(), 128);
+    assert_eq!(packed.point.len(), shape.l() - 7);
+    // sum_u lambda(u) sum_rest eq(point, rest) z(u + 128 rest).
+    let eq = eq_table(&packed.point);
+    let bit = |idx: usize| (z[idx / 64] >> (idx % 64)) & 1 == 1;
+    let mut total = Gf128::ZERO;
+    for (rest, e) in eq.iter().enumerate() {
+        for (u, l) in packed.lambda.iter().enumerate() {
+            if bit(u + 128 * rest) {
+                total += *e * *l;
+            }
+        }
+    }
+    assert_eq!(total, claim.value);
+    // And instance weights agree with their definition.
+    for inst in [0usize, 63, 64, 200, 255] {
+        let hi: Vec<Gf128> = (0..shape.n() - 6)
+            .map(|i| Gf128::from((inst >> (6 + i)) & 1 == 1))
+            .collect();
+        let want =
+            out.lagrange()[inst % 64] * starling_poly::multilinear::eq_eval(&claim.weights.point_hi, &hi);
+        assert_eq!(claim.weights.weight(inst), want);
+    }
+    assert_eq!(
+        claim.value,
+        evaluate_bits(shape, &z, &claim.weights, &claim.wire_point)
+    );
+}
+
+#[test]
+fn soundness_terms_match_hand_computation() {
+    // n = 14, k = 15: l - 6 = 23. Errors 23/2^128 (tau), 126/2^128 (skip),
+    // 69/2^128 (rounds); total 218/2^128. log2 values by hand:
+    // log2 23 = 4.523561956, log2 126 = 6.977279923, log2 69 = 6.108524457,
+    // log2 218 = 7.768184325.
+    let shape = Shape::new(14, 15).unwrap();
+    let t = soundness_terms(shape);
+    let want = [4.523561956 - 128.0, 6.977279923 - 128.0, 6.108524457 - 128.0];
+    for ((_, got), w) in t.iter().zip(want) {
+        assert!((got - w).abs() < 1e-6, "{got} vs {w}");
+    }
+    assert!((soundness_log2(shape) - (7.768184325 - 128.0)).abs() < 1e-6);
+}

@@ -1,0 +1,74 @@
+//! The zerocheck verifier: scalar, O(l) field operations plus a fixed
+//! 127-point interpolation.
+
+use starling_crypto::Transcript;
+use starling_field::Gf128;
+
+use super::{Output, Proof};
+use super::{LABEL_EVALS, LABEL_P, LABEL_R, LABEL_R0, LABEL_ROUND, LABEL_TAU, LABEL_V};
+use crate::skip::{batch_invert, interpolate, lagrange_weights, INTERPOLATION_POINTS, SKIP_SIZE};
+use crate::{challenge_nonzero_point, PiopError, Shape};
+
+/// Everything the verifier derives from the proof and transcript before its
+/// one check; split out so tests can watch the challenges.
+pub(crate) struct Replay {
+    pub(crate) output: Output,
+    /// The normalised claim after the last round: must equal `A(r') B(r')`.
+    pub(crate) final_claim: Gf128,
+}
+
+pub(crate) fn replay(shape: Shape, proof: &Proof, transcript: &mut Transcript) -> Result<Replay, PiopError> {
+    proof.check_lengths(shape)?;
+    let m = shape.word_vars();
+    let tau = challenge_nonzero_point(transcript, LABEL_TAU, m);
+    transcript.absorb_fields(LABEL_V, &proof.v);
+    transcript.absorb_fields(LABEL_P, &proof.p_extra);
+    let r0 = transcript.challenge_field(LABEL_R0);
+
+    let mut values = [Gf128::ZERO; INTERPOLATION_POINTS];
+    values[..SKIP_SIZE].copy_from_slice(&proof.v);
+    values[SKIP_SIZE..].copy_from_slice(&proof.p_extra);
+    let claim_ab = interpolate(&values, r0);
+    let z_value: Gf128 = lagrange_weights(r0)
+        .iter()
+        .zip(&proof.v)
+        .map(|(l, x)| *l * *x)
+        .sum();
+
+    let mut tau_inv = tau.clone();
+    batch_invert(&mut tau_inv);
+    // Normalised claim: the running sumcheck claim divided by the product
+    // of eq(tau'_i, r_i) over the rounds already done.
+    let mut c = claim_ab;
+    let mut r_prime = Vec::with_capacity(m);
+    for (j, round) in proof.rounds.iter().enumerate() {
+        transcript.absorb_fields(LABEL_ROUND, &[round.q0, round.q2]);
+        let r = transcript.challenge_field(LABEL_R);
+        c = round.next_claim(c, tau[j], tau_inv[j], r);
+        r_prime.push(r);
+    }
+    transcript.absorb_fields(LABEL_EVALS, &[proof.a_eval, proof.b_eval]);
+    Ok(Replay {
+        output: Output {
+            shape,
+            tau_prime: tau,
+            r0,
+            r_prime,
+            a_eval: proof.a_eval,
+            b_eval: proof.b_eval,
+            z_value,
+        },
+        final_claim: c,
+    })
+}
+
+/// Verifies a zerocheck proof; on success returns the claims on `a`, `b`
+/// and `z` (as [`Output`]) that the later steps must discharge.
+pub fn verify(shape: Shape, proof: &Proof, transcript: &mut Transcript) -> Result<Output, PiopError> {
+    let replay = replay(shape, proof, transcript)?;
+    // claim == eq(tau', r') A(r') B(r'), with the eq product already divided out.
+    if replay.final_claim != proof.a_eval * proof.b_eval {
+        return Err(PiopError::ZerocheckFinalCheck);
+    }
+    Ok(replay.output)
+}

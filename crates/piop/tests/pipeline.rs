@@ -1,0 +1,205 @@
+//! The three protocols in the order the top layer runs them, on a random
+//! circuit with a valid batch witness: every claim left on z must hold, and
+//! a broken witness must be caught somewhere.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use starling_crypto::Transcript;
+use starling_piop::lincheck::LincheckClaim;
+use starling_piop::{lincheck, public, zerocheck, EvalClaim, PiopError, Shape, SparseMatrix};
+
+/// A random circuit: wire 0 is the constant (A = B = {0}); wire i > 0 reads
+/// only wires below i, so evaluating in order gives a valid witness.
+fn random_circuit(k: usize, r: &mut ChaCha8Rng) -> (SparseMatrix, SparseMatrix) {
+    let size = 1u32 << k;
+    let mut a = vec![vec![0u32]];
+    let mut b = vec![vec![0u32]];
+    for i in 1..size {
+        let row = |r: &mut ChaCha8Rng| -> Vec<u32> {
+            let len = r.gen_range(1..4);
+            (0..len).map(|_| r.gen_range(0..i)).collect()
+        };
+        a.push(row(r));
+        b.push(row(r));
+    }
+    (SparseMatrix::from_rows(&a), SparseMatrix::from_rows(&b))
+}
+
+/// Evaluates the circuit on all instances; wire 1.. of the first `2^p` wires
+/// are free inputs (`z = z * 1`) filled with random bits.
+struct Batch {
+    z: Vec<u64>,
+    a: Vec<u64>,
+    b: Vec<u64>,
+}
+
+fn xor_row(row: &[u32], z: &[u64], wpw: usize, w: usize) -> u64 {
+    row.iter().fold(0, |acc, &c| acc ^ z[c as usize * wpw + w])
+}
+
+fn evaluate(
+    shape: Shape,
+    p: usize,
+    a0: &mut SparseMatrix,
+    b0: &mut SparseMatrix,
+    r: &mut ChaCha8Rng,
+) -> Batch {
+    let wpw = shape.words_per_wire();
+    let size = 1usize << shape.k();
+    // Public inputs: wires 1..2^p are free, A = {i}, B = {0}.
+    let mut rows_a: Vec<Vec<u32>> = (0..size).map(|i| a0.row(i).to_vec()).collect();
+    let mut rows_b: Vec<Vec<u32>> = (0..size).map(|i| b0.row(i).to_vec()).collect();
+    for i in 1..1usize << p {
+        rows_a[i] = vec![i as u32];
+        rows_b[i] = vec![0];
+    }
+    *a0 = SparseMatrix::from_rows(&rows_a);
+    *b0 = SparseMatrix::from_rows(&rows_b);
+    let mut z = vec![0u64; shape.num_words()];
+    let mut a = vec![0u64; shape.num_words()];
+    let mut b = vec![0u64; shape.num_words()];
+    for w in 0..wpw {
+        z[w] = u64::MAX;
+        a[w] = u64::MAX;
+        b[w] = u64::MAX;
+    }
+    for i in 1..size {
+        for w in 0..wpw {
+            let idx = i * wpw + w;
+            if i < 1 << p {
+                z[idx] = r.gen();
+            }
+            let (x, y) = if i < 1 << p {
+                (z[idx], u64::MAX)
+            } else {
+                (xor_row(&rows_a[i], &z, wpw, w), xor_row(&rows_b[i], &z, wpw, w))
+            };
+            a[idx] = x;
+            b[idx] = y;
+            z[idx] = x & y;
+        }
+    }
+    Batch { z, a, b }
+}
+
+struct Claims {
+    zero: zerocheck::Output,
+    lin: EvalClaim,
+    public: EvalClaim,
+}
+
+fn transcript() -> Transcript {
+    let mut t = Transcript::new(b"pipeline-test");
+    t.absorb_bytes(b"statement", b"random circuit");
+    t
+}
+
+fn prove_all(
+    shape: Shape,
+    p: usize,
+    a0: &SparseMatrix,
+    b0: &SparseMatrix,
+    batch: &Batch,
+    public_words: &[u64],
+) -> (Vec<u8>, Claims) {
+    let mut t = transcript();
+    let (zp, zero) = zerocheck::prove(shape, &batch.a, &batch.b, &batch.z, &mut t);
+    let (lp, lin) = lincheck::prove(shape, a0, b0, &batch.z, &LincheckClaim::from(&zero), &mut t);
+    let public = public::claim(shape, p, public_words, &mut t).unwrap();
+    let mut bytes = zp.to_bytes();
+    lp.write(&mut bytes);
+    (bytes, Claims { zero, lin, public })
+}
+
+fn verify_all(
+    shape: Shape,
+    p: usize,
+    a0: &SparseMatrix,
+    b0: &SparseMatrix,
+    public_words: &[u64],
+    bytes: &[u8],
+) -> Result<Claims, PiopError> {
+    let mut reader = starling_piop::encoding::ByteReader::new(bytes);
+    let zp = zerocheck::Proof::read(shape, &mut reader)?;
+    let lp = lincheck::Proof::read(shape, &mut reader)?;
+    reader.finish()?;
+    let mut t = transcript();
+    let zero = zerocheck::verify(shape, &zp, &mut t)?;
+    let lin = lincheck::verify(shape, a0, b0, &LincheckClaim::from(&zero), &lp, &mut t)?;
+    let public = public::claim(shape, p, public_words, &mut t)?;
+    Ok(Claims { zero, lin, public })
+}
+
+#[test]
+fn valid_batches_leave_true_claims() {
+    for (seed, &(n, k, p)) in [(7usize, 3usize, 1usize), (8, 5, 3), (9, 4, 2)]
+        .iter()
+        .enumerate()
+    {
+        let shape = Shape::new(n, k).unwrap();
+        let mut r = ChaCha8Rng::seed_from_u64(seed as u64);
+        let (mut a0, mut b0) = random_circuit(k, &mut r);
+        let batch = evaluate(shape, p, &mut a0, &mut b0, &mut r);
+        assert!(batch
+            .a
+            .iter()
+            .zip(&batch.b)
+            .zip(&batch.z)
+            .all(|((x, y), w)| x & y == *w));
+        let public_words = batch.z[..shape.words_per_wire() << p].to_vec();
+        let (bytes, proved) = prove_all(shape, p, &a0, &b0, &batch, &public_words);
+        let claims = verify_all(shape, p, &a0, &b0, &public_words, &bytes).expect("valid batch");
+        assert_eq!(claims.zero, proved.zero);
+        assert_eq!(claims.lin, proved.lin);
+        for c in [claims.zero.z_claim(), claims.lin.clone(), claims.public.clone()] {
+            assert!(c.holds_for(shape, &batch.z));
+            let packed = c.to_packed();
+            assert_eq!((packed.lambda.len(), packed.point.len()), (128, shape.l() - 7));
+        }
+        assert_eq!(
+            bytes.len(),
+            zerocheck::Proof::num_bytes(shape) + lincheck::Proof::num_bytes(shape)
+        );
+    }
+}
+
+#[test]
+fn all_zero_witness_is_caught_by_the_public_claim() {
+    // z = a = b = 0 satisfies every row, so zerocheck and lincheck accept;
+    // the constant wire is pinned by the public claim.
+    let (n, k, p) = (7, 3, 1);
+    let shape = Shape::new(n, k).unwrap();
+    let mut r = ChaCha8Rng::seed_from_u64(40);
+    let (mut a0, mut b0) = random_circuit(k, &mut r);
+    let honest = evaluate(shape, p, &mut a0, &mut b0, &mut r);
+    let public_words = honest.z[..shape.words_per_wire() << p].to_vec();
+    let zero = Batch {
+        z: vec![0; shape.num_words()],
+        a: vec![0; shape.num_words()],
+        b: vec![0; shape.num_words()],
+    };
+    let (bytes, _) = prove_all(shape, p, &a0, &b0, &zero, &public_words);
+    let claims = verify_all(shape, p, &a0, &b0, &public_words, &bytes).expect("PIOP part accepts");
+    assert!(claims.zero.z_claim().holds_for(shape, &zero.z));
+    assert!(claims.lin.holds_for(shape, &zero.z));
+    assert!(!claims.public.holds_for(shape, &zero.z));
+}
+
+#[test]
+fn a_wrong_internal_wire_is_rejected() {
+    let (n, k, p) = (8, 4, 1);
+    let shape = Shape::new(n, k).unwrap();
+    let mut r = ChaCha8Rng::seed_from_u64(41);
+    let (mut a0, mut b0) = random_circuit(k, &mut r);
+    let mut batch = evaluate(shape, p, &mut a0, &mut b0, &mut r);
+    let public_words = batch.z[..shape.words_per_wire() << p].to_vec();
+    // Flip one bit of z on the last wire. No row reads the last wire, so
+    // a = Az and b = Bz stay right and the only broken relation is that row.
+    let last = shape.num_words() - 1;
+    batch.z[last] ^= 1 << 5;
+    let (bytes, _) = prove_all(shape, p, &a0, &b0, &batch, &public_words);
+    assert_eq!(
+        verify_all(shape, p, &a0, &b0, &public_words, &bytes).err(),
+        Some(PiopError::ZerocheckFinalCheck)
+    );
+}
