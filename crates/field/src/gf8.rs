@@ -21,7 +21,7 @@ pub struct Gf8(pub u8);
 impl Gf8 {
     /// Field product (portable shift-and-add; GFNI computes the same).
     #[inline]
-    pub fn mul(self, rhs: Gf8) -> Gf8 {
+    pub fn product(self, rhs: Gf8) -> Gf8 {
         let (mut a, mut b, mut r) = (self.0, rhs.0, 0u8);
         while b != 0 {
             if b & 1 == 1 {
@@ -62,7 +62,7 @@ impl Add for Gf8 {
 impl Mul for Gf8 {
     type Output = Gf8;
     fn mul(self, rhs: Gf8) -> Gf8 {
-        Gf8::mul(self, rhs)
+        self.product(rhs)
     }
 }
 

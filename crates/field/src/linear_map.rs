@@ -39,10 +39,10 @@ impl ByteLinearMap {
 pub fn subset_sums(items: &[Gf128]) -> [Gf128; 256] {
     assert_eq!(items.len(), 8, "subset_sums takes exactly 8 items");
     let mut t = [Gf128::ZERO; 256];
-    for i in 0..8 {
+    for (i, &item) in items.iter().enumerate() {
         let half = 1usize << i;
         for m in 0..half {
-            t[half + m] = t[m] + items[i];
+            t[half + m] = t[m] + item;
         }
     }
     t

@@ -103,8 +103,8 @@ mod tests {
         let d = dual_basis();
         let mut a = Gf128::new(0xdead_beef_0123_4567_89ab_cdef_f00d_cafe);
         for _ in 0..8 {
-            for v in 0..128 {
-                assert_eq!(trace(d[v] * a), a.bit(v), "bit {v}");
+            for (v, &dv) in d.iter().enumerate() {
+                assert_eq!(trace(dv * a), a.bit(v), "bit {v}");
             }
             a = a * a + Gf128::ONE;
         }

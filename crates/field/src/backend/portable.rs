@@ -8,14 +8,12 @@
 pub fn clmul64(a: u64, b: u64) -> u128 {
     let mut table = [0u128; 16];
     let a = a as u128;
-    for i in 1..16usize {
-        let mut t = 0u128;
+    for (i, entry) in table.iter_mut().enumerate() {
         for bit in 0..4 {
             if (i >> bit) & 1 == 1 {
-                t ^= a << bit;
+                *entry ^= a << bit;
             }
         }
-        table[i] = t;
     }
     let mut r = 0u128;
     for j in (0..16).rev() {
