@@ -11,10 +11,7 @@ use starling_field::Gf128;
 /// at two arbitrary points of the same length.
 pub fn eq_eval(a: &[Gf128], b: &[Gf128]) -> Gf128 {
     assert_eq!(a.len(), b.len(), "eq_eval needs points of equal length");
-    a.iter()
-        .zip(b)
-        .map(|(&x, &y)| Gf128::ONE + x + y)
-        .product()
+    a.iter().zip(b).map(|(&x, &y)| Gf128::ONE + x + y).product()
 }
 
 /// The table of `x -> eq(point, x)` over the hypercube of dimension `point.len()`.
@@ -51,7 +48,11 @@ pub fn fold_lowest_in_place(table: &mut Vec<Gf128>, r: Gf128) {
 
 /// The multilinear extension of `table` at `point` (lowest variable first).
 pub fn evaluate(table: &[Gf128], point: &[Gf128]) -> Gf128 {
-    assert_eq!(table.len(), 1 << point.len(), "table length must be 2^(point length)");
+    assert_eq!(
+        table.len(),
+        1 << point.len(),
+        "table length must be 2^(point length)"
+    );
     if point.is_empty() {
         return table[0];
     }
@@ -74,9 +75,10 @@ mod tests {
     fn eq_table_matches_eq_eval_on_hypercube() {
         let r = pt(&[0x1234, 0xabcdef, 7, 1 << 100]);
         let t = eq_table(&r);
-        for x in 0..16usize {
+        assert_eq!(t.len(), 16);
+        for (x, &tx) in t.iter().enumerate() {
             let xb: Vec<Gf128> = (0..4).map(|i| Gf128::from((x >> i) & 1 == 1)).collect();
-            assert_eq!(t[x], eq_eval(&r, &xb), "x = {x}");
+            assert_eq!(tx, eq_eval(&r, &xb), "x = {x}");
         }
         assert_eq!(t.iter().copied().sum::<Gf128>(), Gf128::ONE);
     }

@@ -1,0 +1,89 @@
+//! Committing to a table: encode the interleaved matrix, hash every column.
+//!
+//! The low `k_0` variables of the table are the rows, so message position `j`
+//! is the contiguous block `f[j * 2^k0 .. (j + 1) * 2^k0]` and no transpose is
+//! needed. The batched NTT leaves every codeword column contiguous; each is
+//! one Merkle leaf (`merkle::hash_leaf_fields`). Encoding and hashing run on
+//! rayon.
+
+use rayon::prelude::*;
+use starling_crypto::merkle::{hash_leaf_fields, MerkleTree};
+use starling_crypto::Digest;
+use starling_field::Gf128;
+use starling_poly::reed_solomon::ReedSolomon;
+
+use crate::params::PcsParams;
+use crate::PcsError;
+
+/// The commitment: the Merkle root of the level-0 codeword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Commitment {
+    /// Root of the column tree.
+    pub root: Digest,
+}
+
+/// One committed level: the codeword (columns contiguous) and its tree.
+#[derive(Clone, Debug)]
+pub(crate) struct CommittedLevel {
+    pub(crate) log_rows: usize,
+    pub(crate) codeword: Vec<Gf128>,
+    pub(crate) tree: MerkleTree,
+}
+
+impl CommittedLevel {
+    /// Encodes `table` with `2^log_rows` rows at rate `2^-log_inv_rate`.
+    pub(crate) fn new(table: &[Gf128], log_rows: usize, log_inv_rate: usize) -> Self {
+        let batch = 1usize << log_rows;
+        let log_msg = (table.len() / batch).trailing_zeros() as usize;
+        let code = ReedSolomon::new(log_msg, log_inv_rate);
+        let mut codeword = vec![Gf128::ZERO; table.len() << log_inv_rate];
+        codeword
+            .par_chunks_mut(table.len())
+            .enumerate()
+            .for_each(|(h, chunk)| code.encode_coset(table, batch, h, chunk));
+        let leaves: Vec<Digest> = codeword.par_chunks(batch).map(hash_leaf_fields).collect();
+        let tree = MerkleTree::from_leaf_hashes(leaves);
+        CommittedLevel {
+            log_rows,
+            codeword,
+            tree,
+        }
+    }
+
+    /// The column at position `q`.
+    pub(crate) fn column(&self, q: usize) -> &[Gf128] {
+        let b = 1usize << self.log_rows;
+        &self.codeword[q * b..(q + 1) * b]
+    }
+}
+
+/// What the prover keeps after committing: the table and the level-0 codeword.
+#[derive(Clone, Debug)]
+pub struct ProverData {
+    pub(crate) table: Vec<Gf128>,
+    pub(crate) level0: CommittedLevel,
+}
+
+impl ProverData {
+    /// The committed table.
+    pub fn table(&self) -> &[Gf128] {
+        &self.table
+    }
+}
+
+/// Commits to `table` (length `2^num_vars`).
+pub fn commit(params: &PcsParams, table: Vec<Gf128>) -> Result<(Commitment, ProverData), PcsError> {
+    let want = 1usize << params.num_vars();
+    if table.len() != want {
+        return Err(PcsError::TableSize {
+            got: table.len(),
+            want,
+        });
+    }
+    let l0 = params.levels()[0];
+    let level0 = CommittedLevel::new(&table, l0.log_rows, l0.log_inv_rate);
+    let commitment = Commitment {
+        root: level0.tree.root(),
+    };
+    Ok((commitment, ProverData { table, level0 }))
+}

@@ -1,0 +1,150 @@
+//! The verifier side of the opening: scalar and single-threaded.
+
+use starling_crypto::merkle::{self, hash_leaf_fields};
+use starling_crypto::{Digest, Transcript};
+use starling_field::Gf128;
+use starling_poly::additive_ntt::generator_row_mle;
+use starling_poly::multilinear::{eq_table, evaluate};
+use starling_poly::reed_solomon::ReedSolomon;
+
+use super::*;
+use crate::pow;
+use crate::PcsError;
+
+/// The query checks of one level folded into the weight: `(q, beta_q)`.
+struct WeightUpdate {
+    offset: usize,
+    log_msg: usize,
+    terms: Vec<(usize, Gf128)>,
+}
+
+/// Checks a proof of `sum_x f(x) w(x) = claim` for the committed `f`, where
+/// `weight(P)` returns the multilinear extension of `w` at `P` (length `L`).
+pub fn verify(
+    params: &PcsParams,
+    commitment: &Commitment,
+    claim: Gf128,
+    weight: &dyn Fn(&[Gf128]) -> Gf128,
+    proof: &Proof,
+    transcript: &mut Transcript,
+) -> Result<(), PcsError> {
+    let levels = params.levels();
+    check_shape(params, proof)?;
+    absorb_statement(transcript, params, commitment, claim);
+
+    let mut claim = claim;
+    let mut point: Vec<Gf128> = Vec::with_capacity(params.num_vars());
+    let mut root = commitment.root;
+    let mut updates: Vec<WeightUpdate> = Vec::new();
+
+    for (i, (lp, pr)) in levels.iter().zip(&proof.levels).enumerate() {
+        let mut s = Vec::with_capacity(lp.log_rows);
+        for (r, round) in pr.rounds.iter().enumerate() {
+            absorb_round(transcript, round);
+            if lp.grinding_bits > 0 {
+                let nonce = pr.pow_nonces[r];
+                if !pow::check(&transcript.state(), nonce, lp.grinding_bits) {
+                    return Err(PcsError::ProofOfWork { level: i });
+                }
+                transcript.absorb_u64(LABEL_POW, nonce);
+            }
+            let c = transcript.challenge_field(LABEL_FOLD);
+            claim = round.next_claim(claim, c);
+            s.push(c);
+        }
+        point.extend_from_slice(&s);
+
+        let last = i + 1 == levels.len();
+        match pr.next_root {
+            Some(r) => transcript.absorb_bytes(LABEL_NEXT_ROOT, &r),
+            None => transcript.absorb_fields(LABEL_FINAL, &proof.final_message),
+        }
+
+        let positions = query_positions(transcript, params, i);
+        let width = 1usize << lp.log_rows;
+        if pr.columns.len() != positions.len() * width {
+            return Err(PcsError::QueryCount {
+                level: i,
+                got: pr.columns.len() / width,
+                want: positions.len(),
+            });
+        }
+        let hashes: Vec<Digest> = pr.columns.chunks_exact(width).map(hash_leaf_fields).collect();
+        merkle::verify(&root, params.level_log_len(i), &positions, &hashes, &pr.merkle)
+            .map_err(|source| PcsError::Merkle { level: i, source })?;
+        absorb_leaf_hashes(transcript, &hashes);
+
+        // c_q = sum_row eq(s, row) column_q[row] = Enc(y_i)[q] for an honest prover.
+        let eq = eq_table(&s);
+        let combined: Vec<Gf128> = pr
+            .columns
+            .chunks_exact(width)
+            .map(|col| col.iter().zip(&eq).map(|(a, b)| *a * *b).sum())
+            .collect();
+
+        let log_msg = params.level_log_msg(i);
+        if last {
+            let enc = ReedSolomon::new(log_msg, lp.log_inv_rate).encode(&proof.final_message);
+            for (&q, &c) in positions.iter().zip(&combined) {
+                if enc.get(q) != Some(&c) {
+                    return Err(PcsError::FinalMessageMismatch { level: i });
+                }
+            }
+        } else {
+            let coefs = transcript.challenge_fields(LABEL_BETA, positions.len());
+            for (&c, &b) in combined.iter().zip(&coefs) {
+                claim += b * c;
+            }
+            updates.push(WeightUpdate {
+                offset: params.level_offset(i) + lp.log_rows,
+                log_msg,
+                terms: positions.iter().copied().zip(coefs).collect(),
+            });
+            // check_shape guarantees the root is present here.
+            root = pr.next_root.ok_or(PcsError::Malformed("missing level root"))?;
+        }
+    }
+
+    for round in &proof.final_rounds {
+        absorb_round(transcript, round);
+        let c = transcript.challenge_field(LABEL_FOLD);
+        claim = round.next_claim(claim, c);
+        point.push(c);
+    }
+
+    let tail = &point[params.num_vars() - params.final_log_len()..];
+    let y = evaluate(&proof.final_message, tail);
+    let mut w = weight(&point);
+    for u in &updates {
+        let sub = &point[u.offset..];
+        for &(q, b) in &u.terms {
+            w += b * generator_row_mle(u.log_msg, q as u64, sub);
+        }
+    }
+    if claim != y * w {
+        return Err(PcsError::FinalCheck);
+    }
+    Ok(())
+}
+
+fn check_shape(params: &PcsParams, proof: &Proof) -> Result<(), PcsError> {
+    let levels = params.levels();
+    if proof.levels.len() != levels.len() {
+        return Err(PcsError::Malformed("wrong number of levels"));
+    }
+    for (i, (lp, pr)) in levels.iter().zip(&proof.levels).enumerate() {
+        let last = i + 1 == levels.len();
+        let nonces = if lp.grinding_bits > 0 { lp.log_rows } else { 0 };
+        if pr.rounds.len() != lp.log_rows || pr.pow_nonces.len() != nonces || pr.next_root.is_some() == last {
+            return Err(PcsError::Malformed("level shape does not match the parameters"));
+        }
+    }
+    if proof.final_message.len() != 1 << params.final_log_len()
+        || proof.final_rounds.len() != params.final_log_len()
+    {
+        return Err(PcsError::Malformed(
+            "final message shape does not match the parameters",
+        ));
+    }
+    Ok(())
+}

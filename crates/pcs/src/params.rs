@@ -1,0 +1,304 @@
+//! Parameters of the Ligerito opening: per level the number of row variables
+//! folded, the code rate, the number of queries and the grinding bits, chosen
+//! from the number of variables and the security profile by
+//! [`PcsParams::new`] and never below what [`crate::security`] proves.
+
+use crate::security::{
+    add_ring_switch_terms, proximity_gap_log2, queries_for, query_log2, random_batching_log2, sumcheck_log2,
+    SecurityProfile, SecurityReport,
+};
+use crate::PcsError;
+
+/// Largest number of variables the PCS accepts.
+pub const MAX_NUM_VARS: usize = 40;
+/// Largest grinding difficulty (bits) a proof may ask for.
+pub const MAX_GRINDING_BITS: u32 = 30;
+/// Largest query count per level.
+pub const MAX_QUERIES: usize = 4096;
+
+/// One level of the opening: its matrix has `2^log_rows` rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelParams {
+    /// `k_i`: row variables, folded by the sumcheck at this level (at least 1).
+    pub log_rows: usize,
+    /// `R_i`: the code has rate `2^-log_inv_rate`.
+    pub log_inv_rate: usize,
+    /// `t_i`: query positions drawn (with repetition).
+    pub queries: usize,
+    /// Proof-of-work bits before each fold challenge of this level.
+    pub grinding_bits: u32,
+}
+
+/// Parameters of the PCS for polynomials in `num_vars` variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PcsParams {
+    num_vars: usize,
+    profile: SecurityProfile,
+    levels: Vec<LevelParams>,
+}
+
+/// Rate of level 0 (prover cost grows with 2^R there) and the rates tried later.
+const LEVEL0_LOG_INV_RATE: usize = 2;
+const LATER_LOG_INV_RATES: [usize; 3] = [2, 3, 4];
+/// Row variables of level 0 (1 KiB leaves) and the largest tried later.
+const LEVEL0_LOG_ROWS: usize = 6;
+const MAX_LATER_LOG_ROWS: usize = 6;
+
+impl PcsParams {
+    /// The parameters Starling uses for `num_vars` variables under `profile`.
+    pub fn new(num_vars: usize, profile: SecurityProfile) -> Result<Self, PcsError> {
+        if num_vars == 0 || num_vars > MAX_NUM_VARS {
+            return Err(PcsError::InvalidParams(format!(
+                "num_vars must be in 1..={MAX_NUM_VARS}"
+            )));
+        }
+        let k0 = num_vars.min(LEVEL0_LOG_ROWS);
+        // Pick the shape (rows, rates) of the later levels by estimated proof
+        // size, then size queries and grinding for the actual level count.
+        let guess = per_term_budget(num_vars, profile, 3);
+        let shape = best_shape(num_vars - k0, guess);
+        let mut shapes = vec![(k0, LEVEL0_LOG_INV_RATE)];
+        shapes.extend(shape);
+        let budget = per_term_budget(num_vars, profile, shapes.len());
+        let mut levels = Vec::with_capacity(shapes.len());
+        let mut remaining = num_vars;
+        for &(k, r) in &shapes {
+            let m = remaining - k;
+            let queries = queries_for(m, r, budget);
+            let raw = proximity_gap_log2(k, m, r, 0);
+            let grinding_bits = (raw - budget).ceil().max(0.0) as u32;
+            levels.push(LevelParams {
+                log_rows: k,
+                log_inv_rate: r,
+                queries,
+                grinding_bits,
+            });
+            remaining = m;
+        }
+        let params = PcsParams {
+            num_vars,
+            profile,
+            levels,
+        };
+        params.validate()?;
+        Ok(params)
+    }
+
+    /// Parameters with explicitly chosen levels (validated; the security they
+    /// reach is whatever [`PcsParams::security_report`] says).
+    pub fn with_levels(
+        num_vars: usize,
+        profile: SecurityProfile,
+        levels: Vec<LevelParams>,
+    ) -> Result<Self, PcsError> {
+        let p = PcsParams {
+            num_vars,
+            profile,
+            levels,
+        };
+        p.validate()?;
+        Ok(p)
+    }
+
+    fn validate(&self) -> Result<(), PcsError> {
+        let bad = |s: &str| Err(PcsError::InvalidParams(s.to_string()));
+        if self.num_vars == 0 || self.num_vars > MAX_NUM_VARS {
+            return bad("num_vars out of range");
+        }
+        if self.levels.is_empty() {
+            return bad("at least one level is needed");
+        }
+        let mut remaining = self.num_vars;
+        for l in &self.levels {
+            if l.log_rows == 0 || l.log_rows > remaining {
+                return bad("every level folds at least one and at most the remaining variables");
+            }
+            remaining -= l.log_rows;
+            if l.log_inv_rate == 0 || l.log_inv_rate > 8 || remaining + l.log_inv_rate > 48 {
+                return bad("code rate out of range");
+            }
+            if l.queries == 0 || l.queries > MAX_QUERIES {
+                return bad("query count out of range");
+            }
+            if l.grinding_bits > MAX_GRINDING_BITS {
+                return bad("grinding difficulty too high");
+            }
+        }
+        Ok(())
+    }
+
+    /// `L`, the number of variables of the committed polynomial.
+    pub fn num_vars(&self) -> usize {
+        self.num_vars
+    }
+
+    /// The security profile.
+    pub fn profile(&self) -> SecurityProfile {
+        self.profile
+    }
+
+    /// The levels, level 0 (the committed table) first.
+    pub fn levels(&self) -> &[LevelParams] {
+        &self.levels
+    }
+
+    /// Index of the first variable of level `i`'s matrix (`v_i`).
+    pub fn level_offset(&self, i: usize) -> usize {
+        self.levels[..i].iter().map(|l| l.log_rows).sum()
+    }
+
+    /// `m_i`: message variables of level `i` (its matrix covers `v_i..L`).
+    pub fn level_log_msg(&self, i: usize) -> usize {
+        self.num_vars - self.level_offset(i) - self.levels[i].log_rows
+    }
+
+    /// `log2` of the codeword length (Merkle depth) of level `i`.
+    pub fn level_log_len(&self, i: usize) -> usize {
+        self.level_log_msg(i) + self.levels[i].log_inv_rate
+    }
+
+    /// Variables of the final message sent in the clear.
+    pub fn final_log_len(&self) -> usize {
+        self.level_log_msg(self.levels.len() - 1)
+    }
+
+    /// Bytes binding these parameters into a transcript.
+    pub fn transcript_bytes(&self) -> Vec<u8> {
+        let mut out = vec![self.num_vars as u8, self.profile.id(), self.levels.len() as u8];
+        for l in &self.levels {
+            out.push(l.log_rows as u8);
+            out.push(l.log_inv_rate as u8);
+            out.extend_from_slice(&(l.queries as u16).to_le_bytes());
+            out.push(l.grinding_bits as u8);
+        }
+        out
+    }
+
+    /// Every error term of the opening (without ring switching).
+    pub fn security_report(&self) -> SecurityReport {
+        let mut r = SecurityReport::new();
+        r.add(
+            format!("opening sumcheck: {} rounds of degree 2", self.num_vars),
+            sumcheck_log2(self.num_vars, 2),
+        );
+        for (i, l) in self.levels.iter().enumerate() {
+            let m = self.level_log_msg(i);
+            let g = if l.grinding_bits > 0 {
+                format!(", {} bits of grinding per fold", l.grinding_bits)
+            } else {
+                String::new()
+            };
+            r.add(
+                format!(
+                    "level {i}: proximity gap of {} folds, RS[2^{m}, rate 2^-{}]{g}",
+                    l.log_rows, l.log_inv_rate
+                ),
+                proximity_gap_log2(l.log_rows, m, l.log_inv_rate, l.grinding_bits),
+            );
+            r.add(
+                format!("level {i}: {} queries", l.queries),
+                query_log2(m, l.log_inv_rate, l.queries),
+            );
+            if i + 1 < self.levels.len() {
+                r.add(
+                    format!("level {i}: batching of query checks (independent coefficients)"),
+                    random_batching_log2(),
+                );
+            }
+        }
+        r
+    }
+
+    /// The opening's terms plus ring switching for `claims` packed claims.
+    pub fn security_report_with_ring_switch(&self, claims: usize) -> SecurityReport {
+        let mut r = self.security_report();
+        add_ring_switch_terms(&mut r, claims);
+        r
+    }
+
+    /// An estimate of the proof size in bytes (queries assumed distinct).
+    pub fn estimated_proof_bytes(&self) -> usize {
+        let mut total = 0;
+        for (i, l) in self.levels.iter().enumerate() {
+            total += level_bytes(
+                self.level_log_msg(i),
+                l.log_rows,
+                l.log_inv_rate,
+                l.queries,
+                l.grinding_bits,
+            );
+        }
+        total + final_bytes(self.final_log_len())
+    }
+}
+
+/// Error budget (log2) of each gap or query term: the PCS gets half the
+/// profile's total; sumcheck and ring switching are taken off first, the rest
+/// is split evenly over the two main terms of each level.
+fn per_term_budget(num_vars: usize, profile: SecurityProfile, levels: usize) -> f64 {
+    let total = (-profile.pcs_bits()).exp2();
+    let mut fixed = SecurityReport::new();
+    fixed.add("sumcheck", sumcheck_log2(num_vars, 2));
+    add_ring_switch_terms(&mut fixed, 4);
+    for _ in 0..levels {
+        fixed.add("batching", random_batching_log2());
+    }
+    let rest = total - fixed.total_log2_error().exp2();
+    (rest / (2 * levels) as f64).log2()
+}
+
+fn level_bytes(log_msg: usize, k: usize, r: usize, t: usize, g: u32) -> usize {
+    let depth = log_msg + r;
+    let paths = (depth as f64 - (t as f64).log2()).max(0.0);
+    let siblings = (t as f64 * paths) as usize;
+    32 * k + if g > 0 { 8 * k } else { 0 } + 32 + t * (16 << k) + 32 * siblings + 8
+}
+
+fn final_bytes(log_len: usize) -> usize {
+    (16 << log_len) + 32 * log_len
+}
+
+/// Shapes `(log_rows, log_inv_rate)` of the levels after level 0 for a message
+/// of `vars` variables, minimising the estimated proof size.
+fn best_shape(vars: usize, budget: f64) -> Vec<(usize, usize)> {
+    // best[v] = (bytes, shape) for a remaining message of v variables.
+    let mut best: Vec<(usize, Vec<(usize, usize)>)> = Vec::with_capacity(vars + 1);
+    for v in 0..=vars {
+        let mut choice = (final_bytes(v), Vec::new());
+        for k in 1..=v.min(MAX_LATER_LOG_ROWS) {
+            for &r in &LATER_LOG_INV_RATES {
+                let m = v - k;
+                let t = queries_for(m, r, budget);
+                let g = (proximity_gap_log2(k, m, r, 0) - budget).ceil().max(0.0) as u32;
+                let bytes = level_bytes(m, k, r, t, g) + best[m].0;
+                if bytes < choice.0 {
+                    let mut shape = vec![(k, r)];
+                    shape.extend_from_slice(&best[m].1);
+                    choice = (bytes, shape);
+                }
+            }
+        }
+        best.push(choice);
+    }
+    best.pop().map(|b| b.1).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_meet_their_targets() {
+        for profile in [SecurityProfile::Default, SecurityProfile::Secure] {
+            for l in 1..=26 {
+                let p = PcsParams::new(l, profile).unwrap();
+                let bits = p.security_report_with_ring_switch(4).bits();
+                assert!(
+                    bits >= profile.pcs_bits(),
+                    "L = {l}, {profile:?}: {bits} bits\n{}",
+                    p.security_report()
+                );
+            }
+        }
+    }
+}
