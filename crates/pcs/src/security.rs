@@ -48,6 +48,23 @@ impl SecurityProfile {
             SecurityProfile::Secure => 1,
         }
     }
+
+    /// The profile with this [`SecurityProfile::id`], if any.
+    pub fn from_id(id: u8) -> Option<Self> {
+        match id {
+            0 => Some(SecurityProfile::Default),
+            1 => Some(SecurityProfile::Secure),
+            _ => None,
+        }
+    }
+
+    /// The name users type (`default`, `secure`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SecurityProfile::Default => "default",
+            SecurityProfile::Secure => "secure",
+        }
+    }
 }
 
 /// One error term: what it is and `log2` of its probability.
