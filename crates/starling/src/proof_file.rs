@@ -163,7 +163,10 @@ pub fn inspect(file: &ProofFile) -> String {
     let _ = writeln!(out, "profile        {}", file.profile.name());
     match security_report(file) {
         Ok(r) => {
-            let _ = writeln!(out, "security       {:.1} bits (provable)", r.bits());
+            let _ = writeln!(out, "security       {:.1} bits (provable); error terms:", r.bits());
+            for t in r.terms() {
+                let _ = writeln!(out, "  {:>7.2} bits  {}", -t.log2_error, t.name);
+            }
         }
         Err(e) => {
             let _ = writeln!(out, "security       unknown: {e}");
