@@ -15,7 +15,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use starling::{Error, Profile, ProofFile};
 
 #[derive(Parser)]
-#[command(name = "starling", version, about = "Prove and verify batches of hash computations")]
+#[command(
+    name = "starling",
+    version,
+    about = "Prove and verify batches of hash computations"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -131,7 +135,10 @@ impl From<Error> for Failure {
             Error::Rejected(_) => 1,
             Error::Input(_) | Error::Malformed(_) => 2,
         };
-        Failure { code, message: e.to_string() }
+        Failure {
+            code,
+            message: e.to_string(),
+        }
     }
 }
 
@@ -176,10 +183,14 @@ fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
 
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
-        Command::Prove { what: ProveWhat::Sha256(args) } => prove_sha256(args),
+        Command::Prove {
+            what: ProveWhat::Sha256(args),
+        } => prove_sha256(args),
         Command::Verify { proof, print_outputs } => verify(&proof, print_outputs),
         Command::Inspect { proof } => inspect(&proof),
-        Command::Bench { what: BenchWhat::Sha256(args) } => {
+        Command::Bench {
+            what: BenchWhat::Sha256(args),
+        } => {
             set_threads(args.threads)?;
             bench::sha256(&args)
         }
@@ -212,7 +223,11 @@ fn prove_sha256(args: ProveArgs) -> Result<(), Failure> {
             }
             starling::inputs::random_sha256_inputs(n, args.seed.unwrap_or(0))
         }
-        _ => return Err(unreadable("give either --inputs FILE or --random N --seed S".into())),
+        _ => {
+            return Err(unreadable(
+                "give either --inputs FILE or --random N --seed S".into(),
+            ))
+        }
     };
     let n = inputs.len();
     let mut progress = |msg: &str| eprintln!("{msg}");
@@ -230,7 +245,8 @@ fn prove_sha256(args: ProveArgs) -> Result<(), Failure> {
 }
 
 fn read_proof(path: &PathBuf) -> Result<ProofFile, Failure> {
-    let bytes = std::fs::read(path).map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
     Ok(ProofFile::from_bytes(&bytes)?)
 }
 

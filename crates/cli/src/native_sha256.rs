@@ -30,7 +30,7 @@ pub fn compress(state: &mut [u32; 8], block: &[u8; 64]) {
     macro_rules! round {
         ($i:expr) => {{
             let wi = if $i < 16 {
-                w[$i]
+                w[$i & 15]
             } else {
                 let w15 = w[($i + 1) & 15];
                 let w2 = w[($i + 14) & 15];

@@ -17,7 +17,13 @@ fn statement() -> Sha256Statement {
 }
 
 fn prove_tampered(statement: Sha256Statement, tamper: &dyn Fn(&mut [u64])) -> Result<(), Error> {
-    let proved = prove_statement(statement, Profile::Default, &mut |_| {}, Timings::default(), tamper)?;
+    let proved = prove_statement(
+        statement,
+        Profile::Default,
+        &mut |_| {},
+        Timings::default(),
+        tamper,
+    )?;
     // The file must also survive encoding; rejection must come from verify.
     let file = crate::ProofFile::from_bytes(&proved.file.to_bytes())?;
     verify(&file).map(|_| ())
@@ -42,13 +48,27 @@ fn honest_proof_is_accepted() {
 #[test]
 fn wrong_witness_bit_is_rejected() {
     let r1cs = sha256_circuit().gadget.r1cs();
-    let and_wires: Vec<usize> = (0..r1cs.num_wires()).filter(|&i| r1cs.row_kind(i) == RowKind::And).collect();
+    let and_wires: Vec<usize> = (0..r1cs.num_wires())
+        .filter(|&i| r1cs.row_kind(i) == RowKind::And)
+        .collect();
     // An AND wire early, one in the middle and the last one; a real and a padding instance.
-    for (wire, inst) in [(and_wires[0], 0), (and_wires[and_wires.len() / 2], 3), (*and_wires.last().unwrap(), 100)] {
-        assert_rejected(prove_tampered(statement(), &|z| flip(z, wire, inst)), "flipped AND wire");
+    for (wire, inst) in [
+        (and_wires[0], 0),
+        (and_wires[and_wires.len() / 2], 3),
+        (*and_wires.last().unwrap(), 100),
+    ] {
+        assert_rejected(
+            prove_tampered(statement(), &|z| flip(z, wire, inst)),
+            "flipped AND wire",
+        );
     }
-    let linear = (0..r1cs.num_wires()).find(|&i| r1cs.row_kind(i) == RowKind::Linear).unwrap();
-    assert_rejected(prove_tampered(statement(), &|z| flip(z, linear, 1)), "flipped linear wire");
+    let linear = (0..r1cs.num_wires())
+        .find(|&i| r1cs.row_kind(i) == RowKind::Linear)
+        .unwrap();
+    assert_rejected(
+        prove_tampered(statement(), &|z| flip(z, linear, 1)),
+        "flipped linear wire",
+    );
 }
 
 #[test]
@@ -57,10 +77,16 @@ fn wrong_output_is_rejected() {
     // The statement claims a wrong output; the witness is honest.
     let mut st = statement();
     st.outputs[2][5] ^= 1 << 9;
-    assert_rejected(prove_tampered(st.clone(), &|_| {}), "wrong output in the statement");
+    assert_rejected(
+        prove_tampered(st.clone(), &|_| {}),
+        "wrong output in the statement",
+    );
     // The witness agrees with the wrong output (bit 9 of word 5 of instance 2).
     let out_wire = r1cs.public_output_wire(32 * 5 + 9);
-    assert_rejected(prove_tampered(st, &|z| flip(z, out_wire, 2)), "wrong output in statement and witness");
+    assert_rejected(
+        prove_tampered(st, &|z| flip(z, out_wire, 2)),
+        "wrong output in statement and witness",
+    );
     // A wrong input in the statement with an honest witness.
     let mut st = statement();
     st.inputs[4].block[0] ^= 0x80;
@@ -70,7 +96,10 @@ fn wrong_output_is_rejected() {
 #[test]
 fn constant_wire_zero_is_rejected() {
     // The constant wire cleared in one instance, then in all instances.
-    assert_rejected(prove_tampered(statement(), &|z| flip(z, 0, 0)), "constant wire 0 in one instance");
+    assert_rejected(
+        prove_tampered(statement(), &|z| flip(z, 0, 0)),
+        "constant wire 0 in one instance",
+    );
     assert_rejected(
         prove_tampered(statement(), &|z| z[..WORDS_PER_WIRE].fill(0)),
         "constant wire 0 everywhere",

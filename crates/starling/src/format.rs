@@ -130,10 +130,16 @@ impl<'a> ByteReader<'a> {
         if self.rest.is_empty() {
             Ok(())
         } else {
-            Err(Error::Malformed(format!("{} unexpected bytes after the proof", self.rest.len())))
+            Err(Error::Malformed(format!(
+                "{} unexpected bytes after the proof",
+                self.rest.len()
+            )))
         }
     }
 }
+
+/// Bytes of the header: magic, version, kind, profile, count.
+pub const HEADER_BYTES: usize = 8 + 2 + 1 + 1 + 8;
 
 /// Bytes of one instance in the statement: cv, block, output.
 pub const SHA256_INSTANCE_BYTES: usize = 32 + 64 + 32;
@@ -154,7 +160,9 @@ pub fn write_sha256_statement(w: &mut ByteWriter, st: &Sha256Statement) {
 /// Reads `count` instances of public values.
 pub fn read_sha256_statement(r: &mut ByteReader<'_>, count: u64) -> Result<Sha256Statement, Error> {
     if count == 0 || count > MAX_INSTANCES {
-        return Err(Error::Malformed(format!("batch size {count} is outside 1..={MAX_INSTANCES}")));
+        return Err(Error::Malformed(format!(
+            "batch size {count} is outside 1..={MAX_INSTANCES}"
+        )));
     }
     let count = count as usize;
     // Check the whole statement is present before allocating for it.

@@ -109,7 +109,9 @@ mod tests {
         assert!(e.contains("line 1"), "{e}");
         let e = parse_sha256_inputs("# nothing\n\n").unwrap_err().to_string();
         assert!(e.contains("N must be at least 1"), "{e}");
-        let e = parse_sha256_inputs(&format!("{} x y\n", "00".repeat(32))).unwrap_err().to_string();
+        let e = parse_sha256_inputs(&format!("{} x y\n", "00".repeat(32)))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("expected 2 fields"), "{e}");
     }
 }

@@ -22,6 +22,9 @@ pub struct ProofFile {
     pub proof: Proof,
 }
 
+/// Size in bytes of each part of a file, in file order.
+type SectionSizes = Vec<(&'static str, usize)>;
+
 /// Names of the proof sections, in file order.
 const SECTIONS: [&str; 4] = ["commitment", "zerocheck", "lincheck", "opening"];
 
@@ -43,13 +46,19 @@ impl ProofFile {
         w.finish()
     }
 
+    /// Bytes of the proof proper: the file without its header and statement
+    /// (the public values, which the user has anyway).
+    pub fn proof_len(&self) -> usize {
+        self.to_bytes().len() - format::HEADER_BYTES - self.statement.len() * format::SHA256_INSTANCE_BYTES
+    }
+
     /// Decodes untrusted bytes; never panics.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         Ok(Self::decode(bytes)?.0)
     }
 
     /// Decodes and also returns the size of each section.
-    fn decode(bytes: &[u8]) -> Result<(Self, Vec<(&'static str, usize)>), Error> {
+    fn decode(bytes: &[u8]) -> Result<(Self, SectionSizes), Error> {
         let mut r = ByteReader::new(bytes);
         let (_kind, profile_id, count) = format::read_header(&mut r)?;
         let profile = Profile::from_id(profile_id)
@@ -57,14 +66,21 @@ impl ProofFile {
         let statement = format::read_sha256_statement(&mut r, count)?;
         let params = batch_params(statement.len(), profile)?;
         let bad = |what: &str, e: &dyn std::fmt::Display| Error::Malformed(format!("{what}: {e}"));
-        let mut sizes = vec![("header", 20), ("statement", statement.len() * format::SHA256_INSTANCE_BYTES)];
+        let mut sizes = vec![
+            ("header", format::HEADER_BYTES),
+            ("statement", statement.len() * format::SHA256_INSTANCE_BYTES),
+        ];
         let root_bytes = take_section(&mut r, &mut sizes, 0)?;
-        let root: [u8; 32] =
-            root_bytes.try_into().map_err(|_| Error::Malformed("commitment is not 32 bytes".into()))?;
-        let zc = zerocheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 1)?).map_err(|e| bad("zerocheck", &e))?;
-        let lc = lincheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 2)?).map_err(|e| bad("lincheck", &e))?;
-        let opening = bits::Proof::from_bytes(&params.pcs, OPENED_CLAIMS, take_section(&mut r, &mut sizes, 3)?)
-            .map_err(|e| bad("opening", &e))?;
+        let root: [u8; 32] = root_bytes
+            .try_into()
+            .map_err(|_| Error::Malformed("commitment is not 32 bytes".into()))?;
+        let zc = zerocheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 1)?)
+            .map_err(|e| bad("zerocheck", &e))?;
+        let lc = lincheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 2)?)
+            .map_err(|e| bad("lincheck", &e))?;
+        let opening =
+            bits::Proof::from_bytes(&params.pcs, OPENED_CLAIMS, take_section(&mut r, &mut sizes, 3)?)
+                .map_err(|e| bad("opening", &e))?;
         r.finish()?;
         let proof = Proof {
             commitment: starling_pcs::Commitment { root },
@@ -72,16 +88,19 @@ impl ProofFile {
             lincheck: lc,
             opening,
         };
-        Ok((ProofFile { profile, statement, proof }, sizes))
+        Ok((
+            ProofFile {
+                profile,
+                statement,
+                proof,
+            },
+            sizes,
+        ))
     }
 }
 
 /// Reads proof section `i` and records its size (with its length field).
-fn take_section<'a>(
-    r: &mut ByteReader<'a>,
-    sizes: &mut Vec<(&'static str, usize)>,
-    i: usize,
-) -> Result<&'a [u8], Error> {
+fn take_section<'a>(r: &mut ByteReader<'a>, sizes: &mut SectionSizes, i: usize) -> Result<&'a [u8], Error> {
     let s = r.section(SECTIONS[i])?;
     sizes.push((SECTIONS[i], s.len() + 4));
     Ok(s)
@@ -96,7 +115,11 @@ pub struct Verified {
 
 impl Verified {
     pub(crate) fn new(file: &ProofFile, security_bits: f64) -> Self {
-        Verified { statement: file.statement.clone(), profile: file.profile, security_bits }
+        Verified {
+            statement: file.statement.clone(),
+            profile: file.profile,
+            security_bits,
+        }
     }
 
     /// Statement kind name (`sha256`).
@@ -131,7 +154,11 @@ impl Verified {
 
     /// The outputs, one 64-hex-digit line each, in input order.
     pub fn output_lines(&self) -> Vec<String> {
-        self.statement.outputs.iter().map(|o| o.iter().map(|w| format!("{w:08x}")).collect()).collect()
+        self.statement
+            .outputs
+            .iter()
+            .map(|o| o.iter().map(|w| format!("{w:08x}")).collect())
+            .collect()
     }
 }
 
@@ -150,7 +177,11 @@ pub fn inspect(file: &ProofFile) -> String {
     let bytes = file.to_bytes();
     let sizes = ProofFile::decode(&bytes).map(|(_, s)| s).unwrap_or_default();
     let mut out = String::new();
-    let _ = writeln!(out, "statement      {} compression batch", StatementKind::Sha256Compression.name());
+    let _ = writeln!(
+        out,
+        "statement      {} compression batch",
+        StatementKind::Sha256Compression.name()
+    );
     let _ = writeln!(out, "N              {}", file.statement.len());
     if let Ok(params) = batch_params(file.statement.len(), file.profile) {
         let _ = writeln!(
@@ -163,7 +194,11 @@ pub fn inspect(file: &ProofFile) -> String {
     let _ = writeln!(out, "profile        {}", file.profile.name());
     match security_report(file) {
         Ok(r) => {
-            let _ = writeln!(out, "security       {:.1} bits (provable); error terms:", r.bits());
+            let _ = writeln!(
+                out,
+                "security       {:.1} bits (provable); error terms:",
+                r.bits()
+            );
             for t in r.terms() {
                 let _ = writeln!(out, "  {:>7.2} bits  {}", -t.log2_error, t.name);
             }

@@ -42,7 +42,12 @@ pub(crate) fn sha256_circuit() -> &'static Sha256Circuit {
         let b0 = SparseMatrix::from_csr(b.offsets().to_vec(), b.indices().to_vec())
             .expect("the SHA-256 circuit's B matrix is well formed");
         let digest = r1cs.digest();
-        Sha256Circuit { gadget, a0, b0, digest }
+        Sha256Circuit {
+            gadget,
+            a0,
+            b0,
+            digest,
+        }
     })
 }
 
@@ -75,7 +80,11 @@ pub(crate) fn batch_params(count: usize, profile: Profile) -> Result<BatchParams
     let n = log_instances(count) as usize;
     let shape = Shape::new(n, r1cs.k() as usize).map_err(|e| Error::Malformed(e.to_string()))?;
     let pcs = PcsParams::new(shape.l() - 7, profile).map_err(|e| Error::Malformed(e.to_string()))?;
-    Ok(BatchParams { shape, p: r1cs.p() as usize, pcs })
+    Ok(BatchParams {
+        shape,
+        p: r1cs.p() as usize,
+        pcs,
+    })
 }
 
 /// Every error term of the whole protocol for this batch.
@@ -100,7 +109,10 @@ fn bind_statement(
     commitment: &Commitment,
 ) {
     transcript.absorb_u64(b"format version", format::VERSION as u64);
-    transcript.absorb_bytes(b"statement kind", StatementKind::Sha256Compression.name().as_bytes());
+    transcript.absorb_bytes(
+        b"statement kind",
+        StatementKind::Sha256Compression.name().as_bytes(),
+    );
     transcript.absorb_u64(b"profile", profile.id() as u64);
     transcript.absorb_bytes(b"pcs parameters", &params.pcs.transcript_bytes());
     transcript.absorb_bytes(b"circuit digest", &sha256_circuit().digest);
@@ -130,7 +142,10 @@ pub fn prove_sha256(
         return Err(Error::Input("no inputs: N must be at least 1".into()));
     }
     if inputs.len() as u64 > format::MAX_INSTANCES {
-        return Err(Error::Input(format!("at most {} compressions per proof", format::MAX_INSTANCES)));
+        return Err(Error::Input(format!(
+            "at most {} compressions per proof",
+            format::MAX_INSTANCES
+        )));
     }
     let mut timings = Timings::default();
     let statement = timings.phase("outputs", progress, || Sha256Statement::compute(inputs));
@@ -159,41 +174,74 @@ pub(crate) fn prove_statement(
             .map_err(|e| Error::Input(e.to_string()))
     })?;
     tamper(witness.words_mut());
-    let (a, b) = timings.phase("linear forms", progress, || circuit.gadget.r1cs().linear_forms(&witness));
+    let (a, b) = timings.phase("linear forms", progress, || {
+        circuit.gadget.r1cs().linear_forms(&witness)
+    });
     let z = witness.words();
 
     let (commitment, prover_data) = timings.phase("commit", progress, || {
-        let packed: Vec<Gf128> =
-            z.chunks_exact(2).map(|w| Gf128::new(w[0] as u128 | ((w[1] as u128) << 64))).collect();
+        let packed: Vec<Gf128> = z
+            .chunks_exact(2)
+            .map(|w| Gf128::new(w[0] as u128 | ((w[1] as u128) << 64)))
+            .collect();
         starling_pcs::commit(&params.pcs, packed).map_err(|e| Error::Input(e.to_string()))
     })?;
 
     let mut transcript = Transcript::new(PROTOCOL_ID);
     bind_statement(&mut transcript, profile, &statement, &params, &commitment);
 
-    let (zerocheck_proof, zc) =
-        timings.phase("zerocheck", progress, || zerocheck::prove(shape, &a, &b, z, &mut transcript));
+    let (zerocheck_proof, zc) = timings.phase("zerocheck", progress, || {
+        zerocheck::prove(shape, &a, &b, z, &mut transcript)
+    });
     drop((a, b));
     let (lincheck_proof, lincheck_claim) = timings.phase("lincheck", progress, || {
-        lincheck::prove(shape, &circuit.a0, &circuit.b0, z, &LincheckClaim::from(&zc), &mut transcript)
+        lincheck::prove(
+            shape,
+            &circuit.a0,
+            &circuit.b0,
+            z,
+            &LincheckClaim::from(&zc),
+            &mut transcript,
+        )
     });
     let public_claim = timings.phase("public", progress, || {
         let table = sha256_public_words(circuit.gadget.r1cs(), &statement, n);
         public::claim(shape, params.p, &table, &mut transcript).map_err(|e| Error::Input(e.to_string()))
     })?;
-    let claims = [zc.z_claim().to_packed(), lincheck_claim.to_packed(), public_claim.to_packed()];
+    let claims = [
+        zc.z_claim().to_packed(),
+        lincheck_claim.to_packed(),
+        public_claim.to_packed(),
+    ];
     let claims = claims.map(convert_claim);
     let opening = timings.phase("open", progress, || {
-        bits::prove(&params.pcs, &prover_data, &claims, &mut transcript).map_err(|e| Error::Input(e.to_string()))
+        bits::prove(&params.pcs, &prover_data, &claims, &mut transcript)
+            .map_err(|e| Error::Input(e.to_string()))
     })?;
 
-    let proof = Proof { commitment, zerocheck: zerocheck_proof, lincheck: lincheck_proof, opening };
-    Ok(Proved { file: ProofFile { profile, statement, proof }, timings })
+    let proof = Proof {
+        commitment,
+        zerocheck: zerocheck_proof,
+        lincheck: lincheck_proof,
+        opening,
+    };
+    Ok(Proved {
+        file: ProofFile {
+            profile,
+            statement,
+            proof,
+        },
+        timings,
+    })
 }
 
 /// The PIOP's claim shape is the PCS's; only the type differs.
 fn convert_claim(c: starling_piop::PackedClaim) -> starling_pcs::PackedClaim {
-    starling_pcs::PackedClaim { lambda: c.lambda, point: c.point, value: c.value }
+    starling_pcs::PackedClaim {
+        lambda: c.lambda,
+        point: c.point,
+        value: c.value,
+    }
 }
 
 /// Checks a proof file; on success the statement in it is proved.
@@ -206,8 +254,15 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
     let reject = |what: &str, e: &dyn std::fmt::Display| Error::Rejected(format!("{what}: {e}"));
 
     let mut transcript = Transcript::new(PROTOCOL_ID);
-    bind_statement(&mut transcript, file.profile, statement, &params, &proof.commitment);
-    let zc = zerocheck::verify(shape, &proof.zerocheck, &mut transcript).map_err(|e| reject("zerocheck", &e))?;
+    bind_statement(
+        &mut transcript,
+        file.profile,
+        statement,
+        &params,
+        &proof.commitment,
+    );
+    let zc =
+        zerocheck::verify(shape, &proof.zerocheck, &mut transcript).map_err(|e| reject("zerocheck", &e))?;
     let lincheck_claim = lincheck::verify(
         shape,
         &circuit.a0,
@@ -220,11 +275,19 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
     let table = sha256_public_words(circuit.gadget.r1cs(), statement, shape.n() as u32);
     let public_claim =
         public::claim(shape, params.p, &table, &mut transcript).map_err(|e| reject("public values", &e))?;
-    let claims = [zc.z_claim().to_packed(), lincheck_claim.to_packed(), public_claim.to_packed()];
+    let claims = [
+        zc.z_claim().to_packed(),
+        lincheck_claim.to_packed(),
+        public_claim.to_packed(),
+    ];
     let claims = claims.map(convert_claim);
-    bits::verify(&params.pcs, &proof.commitment, &claims, &proof.opening, &mut transcript)
-        .map_err(|e| reject("opening", &e))?;
+    bits::verify(
+        &params.pcs,
+        &proof.commitment,
+        &claims,
+        &proof.opening,
+        &mut transcript,
+    )
+    .map_err(|e| reject("opening", &e))?;
     Ok(Verified::new(file, security(&params).bits()))
 }
-
-

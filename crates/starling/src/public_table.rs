@@ -23,7 +23,10 @@ pub fn log_instances(count: usize) -> u32 {
 
 /// The padding compression: all-zero chaining value and block.
 pub fn padding_input() -> Sha256Input {
-    Sha256Input { cv: [0; 8], block: [0; 64] }
+    Sha256Input {
+        cv: [0; 8],
+        block: [0; 64],
+    }
 }
 
 /// The inputs of all `2^n` instances as the gadget takes them.

@@ -10,7 +10,12 @@ pub struct Timings {
 
 impl Timings {
     /// Runs `f` as the phase `name`, reporting it through `progress`.
-    pub(crate) fn phase<T>(&mut self, name: &'static str, progress: &mut dyn FnMut(&str), f: impl FnOnce() -> T) -> T {
+    pub(crate) fn phase<T>(
+        &mut self,
+        name: &'static str,
+        progress: &mut dyn FnMut(&str),
+        f: impl FnOnce() -> T,
+    ) -> T {
         let start = Instant::now();
         let out = f();
         let d = start.elapsed();

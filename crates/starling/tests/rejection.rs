@@ -50,14 +50,20 @@ fn every_section_rejects_flipped_bytes() {
         // ring-switching messages) byte by byte, then every 61st byte.
         let positions: Vec<usize> = if name == "opening" {
             let dense = range.start..(range.start + 4096).min(range.end);
-            dense.chain((range.start + 4096..range.end).step_by(61)).chain([range.end - 1]).collect()
+            dense
+                .chain((range.start + 4096..range.end).step_by(61))
+                .chain([range.end - 1])
+                .collect()
         } else {
             range.collect()
         };
         for pos in positions {
             let mut bad = bytes.clone();
             bad[pos] ^= 1 << (pos % 8);
-            assert!(accepts(&bad).is_err(), "flipping byte {pos} in the {name} section was accepted");
+            assert!(
+                accepts(&bad).is_err(),
+                "flipping byte {pos} in the {name} section was accepted"
+            );
         }
     }
 }
@@ -69,17 +75,26 @@ fn every_kind_of_public_value_is_bound() {
         for bit in [0usize, 31, 100, 255] {
             let mut f = file.clone();
             f.statement.inputs[inst].cv[bit / 32] ^= 1 << (bit % 32);
-            assert!(matches!(verify(&f), Err(Error::Rejected(_))), "cv bit {bit} of instance {inst}");
+            assert!(
+                matches!(verify(&f), Err(Error::Rejected(_))),
+                "cv bit {bit} of instance {inst}"
+            );
         }
         for byte in [0usize, 17, 63] {
             let mut f = file.clone();
             f.statement.inputs[inst].block[byte] ^= 0x10;
-            assert!(matches!(verify(&f), Err(Error::Rejected(_))), "block byte {byte} of instance {inst}");
+            assert!(
+                matches!(verify(&f), Err(Error::Rejected(_))),
+                "block byte {byte} of instance {inst}"
+            );
         }
         for bit in [0usize, 64, 200, 255] {
             let mut f = file.clone();
             f.statement.outputs[inst][bit / 32] ^= 1 << (bit % 32);
-            assert!(matches!(verify(&f), Err(Error::Rejected(_))), "output bit {bit} of instance {inst}");
+            assert!(
+                matches!(verify(&f), Err(Error::Rejected(_))),
+                "output bit {bit} of instance {inst}"
+            );
         }
     }
     // A different profile, or dropping an instance, changes the statement.
@@ -96,7 +111,10 @@ fn every_kind_of_public_value_is_bound() {
 fn truncated_and_random_files_are_errors() {
     let (_, bytes) = honest();
     for len in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
-        assert!(accepts(&bytes[..len]).is_err(), "a file cut at {len} bytes was accepted");
+        assert!(
+            accepts(&bytes[..len]).is_err(),
+            "a file cut at {len} bytes was accepted"
+        );
     }
     let mut long = bytes.clone();
     long.push(0);

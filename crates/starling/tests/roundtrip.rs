@@ -15,7 +15,11 @@ fn round_trip(n: usize, profile: Profile) {
         Profile::Default => 100.0,
         Profile::Secure => 120.0,
     };
-    assert!(verified.security_bits() >= target, "{} bits", verified.security_bits());
+    assert!(
+        verified.security_bits() >= target,
+        "{} bits",
+        verified.security_bits()
+    );
     for (inp, line) in inputs.iter().zip(verified.output_lines()) {
         let mut state = inp.cv;
         sha2::compress256(&mut state, &[inp.block.into()]);

@@ -1,0 +1,185 @@
+//! The `starling` command as users run it: exit codes, output lines, errors.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn starling(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_starling"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("starling-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The NIST "abc" block: SHA-256("abc") is one compression from the IV.
+const IV: &str = "6a09e667bb67ae853c6ef372a54ff53a510e527f9b05688c1f83d9ab5be0cd19";
+const ABC_BLOCK: &str = "6162638000000000000000000000000000000000000000000000000000000000\
+                         0000000000000000000000000000000000000000000000000000000000000018";
+const ABC_DIGEST: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+#[test]
+fn prove_verify_print_outputs_inspect() {
+    let inputs = tmp("abc.txt");
+    std::fs::write(
+        &inputs,
+        format!("# SHA-256(\"abc\")\n\n{IV} {ABC_BLOCK}\n{IV} {ABC_BLOCK}\n"),
+    )
+    .unwrap();
+    let proof = tmp("abc.proof");
+    let out = starling(&[
+        "prove",
+        "sha256",
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "--out",
+        proof.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let out = starling(&["verify", proof.to_str().unwrap(), "--print-outputs"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("OK"), "{stdout}");
+    assert_eq!(&lines[1..], &[ABC_DIGEST, ABC_DIGEST]);
+
+    let out = starling(&["inspect", proof.to_str().unwrap()]);
+    assert!(out.status.success());
+    let report = text(&out.stdout);
+    for want in [
+        "sha256",
+        "N              2",
+        "profile        default",
+        "security",
+        "opening",
+    ] {
+        assert!(report.contains(want), "inspect output lacks {want:?}:\n{report}");
+    }
+
+    // A tampered proof: exit 1 and one line.
+    let mut bytes = std::fs::read(&proof).unwrap();
+    let last = bytes.len() - 100;
+    bytes[last] ^= 1;
+    let bad = tmp("bad.proof");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = starling(&["verify", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stderr).lines().count(), 1, "{}", text(&out.stderr));
+}
+
+#[test]
+fn random_inputs_and_stdin() {
+    let proof = tmp("random.proof");
+    let out = starling(&[
+        "prove",
+        "sha256",
+        "--random",
+        "5",
+        "--seed",
+        "9",
+        "--out",
+        proof.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = starling(&["verify", proof.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_starling"))
+        .args([
+            "prove",
+            "sha256",
+            "--inputs",
+            "-",
+            "--out",
+            tmp("stdin.proof").to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{IV} {ABC_BLOCK}\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn bad_inputs_exit_2_with_the_line() {
+    let cases = [
+        (format!("{IV} {ABC_BLOCK}\n{IV}0 {ABC_BLOCK}\n"), "line 2"),
+        (format!("{} {ABC_BLOCK}\n", &IV[..63]), "line 1"),
+        (format!("{IV} {}x\n", &ABC_BLOCK[..127]), "line 1"),
+        ("# only a comment\n".to_string(), "N must be at least 1"),
+    ];
+    for (content, want) in cases {
+        let f = tmp("bad-input.txt");
+        std::fs::write(&f, content).unwrap();
+        let out = starling(&[
+            "prove",
+            "sha256",
+            "--inputs",
+            f.to_str().unwrap(),
+            "--out",
+            tmp("x.proof").to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = text(&out.stderr);
+        assert!(err.contains(want), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let out = starling(&["prove", "sha256", "--inputs", "/nonexistent/inputs", "--out", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = starling(&["verify", "/nonexistent/proof"]);
+    assert_eq!(out.status.code(), Some(2));
+    let junk = tmp("junk.proof");
+    std::fs::write(&junk, b"not a proof at all").unwrap();
+    let out = starling(&["verify", junk.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!text(&out.stderr).contains("panicked"));
+    let out = starling(&["prove", "sha256", "--random", "0", "--seed", "1", "--out", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = starling(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bench_json_has_the_keys() {
+    let out = starling(&["bench", "sha256", "--count", "64", "--threads", "1", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    for key in [
+        "hash",
+        "count",
+        "threads",
+        "prove_s",
+        "hashes_per_s",
+        "native_ns",
+        "overhead",
+        "proof_bytes",
+        "verify_ms",
+        "peak_rss_bytes",
+        "security_bits",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["count"], 64);
+    assert_eq!(v["threads"], 1);
+}
