@@ -258,7 +258,7 @@ fn verify(path: &PathBuf, print_outputs: bool) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
-        "OK {} N={} profile={} security={} bits verified in {ms:.2} ms",
+        "OK {} N={} profile={} security={:.1} bits verified in {ms:.2} ms",
         verified.kind_name(),
         verified.len(),
         verified.profile().name(),
