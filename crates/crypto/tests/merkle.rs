@@ -3,7 +3,9 @@
 use starling_crypto::merkle::{self, hash_leaf, MerkleError, MerkleTree};
 
 fn tree(depth: usize) -> (MerkleTree, Vec<[u8; 32]>) {
-    let leaves: Vec<[u8; 32]> = (0..1usize << depth).map(|i| hash_leaf(&i.to_le_bytes())).collect();
+    let leaves: Vec<[u8; 32]> = (0..1usize << depth)
+        .map(|i| hash_leaf(&i.to_le_bytes()))
+        .collect();
     (MerkleTree::from_leaf_hashes(leaves.clone()), leaves)
 }
 
@@ -12,7 +14,12 @@ fn honest_openings_verify() {
     for depth in 0..7 {
         let (t, leaves) = tree(depth);
         let n = 1usize << depth;
-        let sets: Vec<Vec<usize>> = vec![vec![0], vec![n - 1], (0..n).collect(), (0..n).step_by(3).collect()];
+        let sets: Vec<Vec<usize>> = vec![
+            vec![0],
+            vec![n - 1],
+            (0..n).collect(),
+            (0..n).step_by(3).collect(),
+        ];
         for pos in sets {
             let proof = t.open(&pos);
             let opened: Vec<_> = pos.iter().map(|&p| leaves[p]).collect();
@@ -37,7 +44,10 @@ fn tampering_is_rejected() {
     for i in 0..proof.siblings.len() {
         let mut p = proof.clone();
         p.siblings[i][31] ^= 0x80;
-        assert_eq!(merkle::verify(&root, depth, &pos, &opened, &p), Err(MerkleError::RootMismatch));
+        assert_eq!(
+            merkle::verify(&root, depth, &pos, &opened, &p),
+            Err(MerkleError::RootMismatch)
+        );
     }
     // Other positions for the same leaves.
     let moved = vec![1, 5, 7, 40, 63];
@@ -54,10 +64,19 @@ fn tampering_is_rejected() {
     );
     let mut short = proof.clone();
     short.siblings.pop();
-    assert_eq!(merkle::verify(&root, depth, &pos, &opened, &short), Err(MerkleError::MissingSiblings));
+    assert_eq!(
+        merkle::verify(&root, depth, &pos, &opened, &short),
+        Err(MerkleError::MissingSiblings)
+    );
     let mut long = proof.clone();
     long.siblings.push([0u8; 32]);
-    assert_eq!(merkle::verify(&root, depth, &pos, &opened, &long), Err(MerkleError::ExtraSiblings));
+    assert_eq!(
+        merkle::verify(&root, depth, &pos, &opened, &long),
+        Err(MerkleError::ExtraSiblings)
+    );
     // A leaf hash passed off as an inner node does not verify (domain separation).
-    assert_ne!(merkle::hash_node(&leaves[0], &leaves[1]), hash_leaf(&[leaves[0], leaves[1]].concat()));
+    assert_ne!(
+        merkle::hash_node(&leaves[0], &leaves[1]),
+        hash_leaf(&[leaves[0], leaves[1]].concat())
+    );
 }

@@ -43,6 +43,49 @@ impl Gf128 {
         Gf128(u128::from_le_bytes(bytes))
     }
 
+    /// The raw `u128`s of a slice of elements, without copying (for the
+    /// slice kernels of [`crate::backend`]).
+    #[inline]
+    pub fn as_u128_slice(v: &[Gf128]) -> &[u128] {
+        // SAFETY: `Gf128` is `#[repr(transparent)]` over `u128`, so `[Gf128]`
+        // and `[u128]` of the same length have the same layout, and every
+        // `u128` is a valid `Gf128` (and vice versa).
+        unsafe { core::slice::from_raw_parts(v.as_ptr().cast::<u128>(), v.len()) }
+    }
+
+    /// Mutable version of [`Gf128::as_u128_slice`].
+    #[inline]
+    pub fn as_u128_slice_mut(v: &mut [Gf128]) -> &mut [u128] {
+        // SAFETY: as in `as_u128_slice`; the borrow of `v` is moved into the result.
+        unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u128>(), v.len()) }
+    }
+
+    /// The elements whose bits are the given `u128`s, without copying.
+    #[inline]
+    pub fn from_u128_slice(v: &[u128]) -> &[Gf128] {
+        // SAFETY: as in `as_u128_slice`.
+        unsafe { core::slice::from_raw_parts(v.as_ptr().cast::<Gf128>(), v.len()) }
+    }
+
+    /// Mutable version of [`Gf128::from_u128_slice`].
+    #[inline]
+    pub fn from_u128_slice_mut(v: &mut [u128]) -> &mut [Gf128] {
+        // SAFETY: as in `as_u128_slice`; the borrow of `v` is moved into the result.
+        unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<Gf128>(), v.len()) }
+    }
+
+    /// The concatenated [`Gf128::to_bytes`] encodings of a slice, without
+    /// copying. On a little-endian target the in-memory bytes of a `u128` are
+    /// its little-endian encoding, so this is only offered there.
+    #[cfg(target_endian = "little")]
+    #[inline]
+    pub fn slice_as_bytes(v: &[Gf128]) -> &[u8] {
+        // SAFETY: a `u128` has no padding, so the `16 * v.len()` bytes behind
+        // `v` are initialised; `u8` has alignment 1; the size cannot overflow
+        // because `v` already occupies it; the result borrows `v`.
+        unsafe { core::slice::from_raw_parts(v.as_ptr().cast::<u8>(), core::mem::size_of_val(v)) }
+    }
+
     /// True for the zero element.
     #[inline]
     pub fn is_zero(self) -> bool {

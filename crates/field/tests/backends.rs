@@ -57,6 +57,129 @@ fn slice_kernels_match_scalar() {
     assert_eq!(v, expect);
 }
 
+/// The shared harness: every kernel of `k` against the portable definition,
+/// on random inputs of lengths around the vector widths (tails included).
+fn check_kernels_against_portable(k: &backend::Kernels, seed: u64) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut vec = |n: usize| -> Vec<u128> { (0..n).map(|_| rng.gen()).collect() };
+    for _ in 0..2000 {
+        let (a, b) = (vec(1)[0], vec(1)[0]);
+        assert_eq!((k.mul)(a, b), portable::mul(a, b), "{:?} mul", k.backend);
+    }
+    let edges = [
+        0u128,
+        1,
+        u128::MAX,
+        1 << 127,
+        (1 << 127) | 1,
+        0x87,
+        u64::MAX as u128,
+        (u64::MAX as u128) << 64,
+    ];
+    for &a in &edges {
+        for &b in &edges {
+            assert_eq!((k.mul)(a, b), portable::mul(a, b), "{:?} mul edge", k.backend);
+        }
+    }
+    for n in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 257] {
+        let (a, b, c, d) = (vec(n), vec(n), vec(n), vec(n));
+        let mut s = vec(1)[0];
+        if n == 7 {
+            s = 0;
+        }
+        if n == 9 {
+            s = u128::MAX;
+        }
+
+        let (mut got, mut want) = (a.clone(), a.clone());
+        (k.mul_add_slices)(&mut got, &b, &c);
+        portable::mul_add_slices(&mut want, &b, &c);
+        assert_eq!(got, want, "{:?} mul_add_slices n = {n}", k.backend);
+
+        let (mut got, mut want) = (a.clone(), a.clone());
+        (k.scale_slice)(&mut got, s);
+        portable::scale_slice(&mut want, s);
+        assert_eq!(got, want, "{:?} scale_slice n = {n}", k.backend);
+
+        let (mut got, mut want) = (a.clone(), a.clone());
+        (k.axpy)(&mut got, &b, s);
+        portable::axpy(&mut want, &b, s);
+        assert_eq!(got, want, "{:?} axpy n = {n}", k.backend);
+
+        let (mut gl, mut gh, mut wl, mut wh) = (a.clone(), b.clone(), a.clone(), b.clone());
+        (k.butterfly)(&mut gl, &mut gh, s);
+        portable::butterfly(&mut wl, &mut wh, s);
+        assert_eq!((gl, gh), (wl, wh), "{:?} butterfly n = {n}", k.backend);
+
+        let (mut gl, mut gh, mut wl, mut wh) = (a.clone(), b.clone(), a.clone(), b.clone());
+        (k.butterfly_inverse)(&mut gl, &mut gh, s);
+        portable::butterfly_inverse(&mut wl, &mut wh, s);
+        assert_eq!((gl, gh), (wl, wh), "{:?} butterfly_inverse n = {n}", k.backend);
+
+        let (mut gl, mut gh, mut wl, mut wh) = (a.clone(), b.clone(), a.clone(), b.clone());
+        (k.butterfly_from)(&mut gl, &mut gh, &c, &d, s);
+        portable::butterfly_from(&mut wl, &mut wh, &c, &d, s);
+        assert_eq!((&gl, &gh), (&wl, &wh), "{:?} butterfly_from n = {n}", k.backend);
+        // In place it is the butterfly.
+        let (mut gl, mut gh) = (c.clone(), d.clone());
+        portable::butterfly(&mut gl, &mut gh, s);
+        assert_eq!((gl, gh), (wl, wh), "butterfly_from n = {n} vs butterfly");
+    }
+}
+
+#[test]
+fn every_available_backend_matches_portable() {
+    for (i, &b) in backend::Backend::ALL.iter().enumerate() {
+        match backend::kernels_for(b) {
+            Some(k) => {
+                assert_eq!(k.backend, b);
+                check_kernels_against_portable(k, 100 + i as u64);
+            }
+            None => eprintln!("skipped: this CPU cannot run the {b:?} backend"),
+        }
+    }
+}
+
+#[test]
+fn selected_kernels_match_portable() {
+    let k = backend::kernels();
+    assert_eq!(k.backend, backend::backend());
+    check_kernels_against_portable(k, 7);
+}
+
+#[test]
+fn butterfly_inverse_undoes_butterfly() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+    let lo: Vec<u128> = (0..37).map(|_| rng.gen()).collect();
+    let hi: Vec<u128> = (0..37).map(|_| rng.gen()).collect();
+    let t: u128 = rng.gen();
+    let (mut l, mut h) = (lo.clone(), hi.clone());
+    backend::butterfly(&mut l, &mut h, t);
+    backend::butterfly_inverse(&mut l, &mut h, t);
+    assert_eq!((l, h), (lo, hi));
+}
+
+#[test]
+fn slice_views_round_trip() {
+    use starling_field::Gf128;
+    let v: Vec<Gf128> = (0..5u128)
+        .map(|i| Gf128::new(i * 0x0123_4567_89ab_cdef_0011_2233_4455_6677))
+        .collect();
+    let raw = Gf128::as_u128_slice(&v);
+    assert!(raw.iter().zip(&v).all(|(r, g)| *r == g.to_bits()));
+    assert_eq!(Gf128::from_u128_slice(raw), &v[..]);
+    #[cfg(target_endian = "little")]
+    {
+        let bytes: Vec<u8> = v.iter().flat_map(|g| g.to_bytes()).collect();
+        assert_eq!(Gf128::slice_as_bytes(&v), &bytes[..]);
+    }
+    let mut w = v.clone();
+    Gf128::as_u128_slice_mut(&mut w)[2] = 9;
+    assert_eq!(w[2], Gf128::new(9));
+    Gf128::from_u128_slice_mut(Gf128::as_u128_slice_mut(&mut w))[3] = Gf128::ONE;
+    assert_eq!(w[3], Gf128::ONE);
+}
+
 #[test]
 fn forced_portable_is_respected() {
     if backend::portable_forced() {

@@ -48,7 +48,10 @@ fn gcm_test_case_2_ghash() {
     gh.update_padded(&to_gcm(c));
     gh.update_padded(&to_gcm(len));
     assert_eq!(from_gcm(&gh.finalize()), ours);
-    assert_eq!(to_gcm(ours).to_vec(), hex_bytes("f38cbb1ad69223dcc3457ae5b6b0f885"));
+    assert_eq!(
+        to_gcm(ours).to_vec(),
+        hex_bytes("f38cbb1ad69223dcc3457ae5b6b0f885")
+    );
 }
 
 fn hex_bytes(s: &str) -> Vec<u8> {

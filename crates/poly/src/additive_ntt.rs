@@ -23,6 +23,7 @@
 
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
 use starling_field::{backend, Gf128};
 
 /// Largest supported subspace dimension (`log2` of the evaluation domain).
@@ -119,28 +120,29 @@ pub fn generator_row(m: usize, q: u64) -> Vec<Gf128> {
     table
 }
 
-/// Elements per scratch chunk in the butterflies (8 KiB on the stack).
-const CHUNK: usize = 512;
-
-/// `lo += t * hi; hi += lo` on two equal-length slices, one backend call per chunk.
+/// `lo += t * hi; hi += lo` on two equal-length slices (one kernel call).
 fn butterfly(lo: &mut [Gf128], hi: &mut [Gf128], t: Gf128) {
+    let (lo, hi) = (Gf128::as_u128_slice_mut(lo), Gf128::as_u128_slice_mut(hi));
     if t.is_zero() {
         for (l, h) in lo.iter().zip(hi.iter_mut()) {
-            *h += *l;
+            *h ^= *l;
         }
-        return;
+    } else {
+        backend::butterfly(lo, hi, t.to_bits());
     }
-    let mut scratch = [0u128; CHUNK];
-    for (l, h) in lo.chunks_mut(CHUNK).zip(hi.chunks_mut(CHUNK)) {
-        let s = &mut scratch[..l.len()];
-        for (d, x) in s.iter_mut().zip(h.iter()) {
-            *d = x.to_bits();
+}
+
+/// [`butterfly`] reading `src_lo`, `src_hi` and writing `lo`, `hi`.
+fn butterfly_from(lo: &mut [Gf128], hi: &mut [Gf128], src_lo: &[Gf128], src_hi: &[Gf128], t: Gf128) {
+    let (lo, hi) = (Gf128::as_u128_slice_mut(lo), Gf128::as_u128_slice_mut(hi));
+    let (src_lo, src_hi) = (Gf128::as_u128_slice(src_lo), Gf128::as_u128_slice(src_hi));
+    if t.is_zero() {
+        lo.copy_from_slice(src_lo);
+        for ((h, &l), &sh) in hi.iter_mut().zip(src_lo).zip(src_hi) {
+            *h = l ^ sh;
         }
-        backend::scale_slice(s, t.to_bits());
-        for ((a, b), p) in l.iter_mut().zip(h.iter_mut()).zip(s.iter()) {
-            *a += Gf128::new(*p);
-            *b += *a;
-        }
+    } else {
+        backend::butterfly_from(lo, hi, src_lo, src_hi, t.to_bits());
     }
 }
 
@@ -154,10 +156,8 @@ fn butterfly_transposed(lo: &mut [Gf128], hi: &mut [Gf128], t: Gf128) {
 
 /// `hi += lo; lo += t * hi`: the inverse of [`butterfly`].
 fn butterfly_inverse(lo: &mut [Gf128], hi: &mut [Gf128], t: Gf128) {
-    for (l, h) in lo.iter().zip(hi.iter_mut()) {
-        *h += *l;
-    }
-    scaled_add(lo, hi, t);
+    let (lo, hi) = (Gf128::as_u128_slice_mut(lo), Gf128::as_u128_slice_mut(hi));
+    backend::butterfly_inverse(lo, hi, t.to_bits());
 }
 
 /// `dst += t * src`.
@@ -165,18 +165,22 @@ fn scaled_add(dst: &mut [Gf128], src: &[Gf128], t: Gf128) {
     if t.is_zero() {
         return;
     }
-    let mut scratch = [0u128; CHUNK];
-    for (d, s) in dst.chunks_mut(CHUNK).zip(src.chunks(CHUNK)) {
-        let buf = &mut scratch[..d.len()];
-        for (b, x) in buf.iter_mut().zip(s.iter()) {
-            *b = x.to_bits();
-        }
-        backend::scale_slice(buf, t.to_bits());
-        for (x, p) in d.iter_mut().zip(buf.iter()) {
-            *x += Gf128::new(*p);
-        }
-    }
+    backend::axpy(
+        Gf128::as_u128_slice_mut(dst),
+        Gf128::as_u128_slice(src),
+        t.to_bits(),
+    );
 }
+
+/// Elements a block may hold to be transformed depth-first: 512 KiB, which
+/// stays in a core's L2 cache.
+const LOCAL_ELEMS: usize = 1 << 15;
+
+/// Offsets per sub-block and step of a multi-round pass.
+const PASS_CHUNK: usize = 64;
+
+/// Most rounds in one pass (`2^7 * PASS_CHUNK` elements = 128 KiB in cache).
+const MAX_PASS_ROUNDS: usize = 7;
 
 /// Precomputed twiddles for transforms of `2^log_len` positions.
 #[derive(Clone, Debug)]
@@ -234,7 +238,167 @@ impl AdditiveNtt {
     pub fn forward(&self, data: &mut [Gf128], batch: usize, coset: u64) {
         let shift = self.check(data, batch, coset);
         if self.log_len > 0 {
-            self.forward_rec(data, batch, self.log_len - 1, 0, &shift);
+            self.forward_block(data, None, batch, self.log_len - 1, 0, &shift);
+        }
+    }
+
+    /// [`AdditiveNtt::forward`] of a copy of `src`, written to `out`: the same
+    /// result as `out.copy_from_slice(src); self.forward(out, ..)`, with the copy
+    /// fused into the first round.
+    pub fn forward_from(&self, src: &[Gf128], out: &mut [Gf128], batch: usize, coset: u64) {
+        assert_eq!(src.len(), out.len(), "output must match the input length");
+        let shift = self.check(out, batch, coset);
+        if self.log_len == 0 {
+            out.copy_from_slice(src);
+            return;
+        }
+        self.forward_block(out, Some(src), batch, self.log_len - 1, 0, &shift);
+    }
+
+    /// Rounds `i..=0` of the forward transform on block `u` of round `i`
+    /// (`batch << (i + 1)` elements), reading the input from `src` if given.
+    ///
+    /// A block that fits in the core's L2 cache goes depth-first
+    /// ([`AdditiveNtt::forward_rec`]). A larger one first runs its top rounds
+    /// in one pass over memory ([`AdditiveNtt::forward_pass`]) until its
+    /// sub-blocks fit, then transforms the sub-blocks, in parallel on rayon.
+    fn forward_block(
+        &self,
+        data: &mut [Gf128],
+        src: Option<&[Gf128]>,
+        batch: usize,
+        i: usize,
+        u: usize,
+        shift: &[Gf128],
+    ) {
+        let len = data.len();
+        if len <= LOCAL_ELEMS {
+            let (lo, hi) = data.split_at_mut(len / 2);
+            let t = shift[i] + self.twiddles[i][u];
+            match src {
+                Some(src) => {
+                    let (src_lo, src_hi) = src.split_at(len / 2);
+                    butterfly_from(lo, hi, src_lo, src_hi, t);
+                }
+                None => butterfly(lo, hi, t),
+            }
+            if i > 0 {
+                self.forward_rec(lo, batch, i - 1, 2 * u, shift);
+                self.forward_rec(hi, batch, i - 1, 2 * u + 1, shift);
+            }
+            return;
+        }
+        // The fewest rounds that leave sub-blocks of at most LOCAL_ELEMS.
+        let mut r = 1;
+        while r < MAX_PASS_ROUNDS && r <= i && len >> r > LOCAL_ELEMS {
+            r += 1;
+        }
+        let sub = len >> r;
+        {
+            let mut pieces: Vec<&mut [Gf128]> = data.chunks_mut(sub).collect();
+            let src_pieces: Option<Vec<&[Gf128]>> = src.map(|s| s.chunks(sub).collect());
+            self.forward_pass_par(&mut pieces, src_pieces.as_deref(), i, u, r, shift);
+        }
+        if r <= i {
+            let transform_sub = |(s, block): (usize, &mut [Gf128])| {
+                self.forward_block(block, None, batch, i - r, (u << r) | s, shift)
+            };
+            if rayon::current_num_threads() > 1 {
+                data.par_chunks_mut(sub).enumerate().for_each(transform_sub);
+            } else {
+                data.chunks_mut(sub).enumerate().for_each(transform_sub);
+            }
+        }
+    }
+
+    /// [`AdditiveNtt::forward_pass`], with the offsets split between rayon
+    /// threads while there are several threads and enough work.
+    fn forward_pass_par(
+        &self,
+        pieces: &mut [&mut [Gf128]],
+        src: Option<&[&[Gf128]]>,
+        i: usize,
+        u: usize,
+        r: usize,
+        shift: &[Gf128],
+    ) {
+        let width = pieces[0].len();
+        if rayon::current_num_threads() == 1 || width < 8 * PASS_CHUNK {
+            self.forward_pass(pieces, src, i, u, r, shift);
+            return;
+        }
+        // Halves of the offset range, on a multiple of the chunk.
+        let mid = (width / 2).div_ceil(PASS_CHUNK) * PASS_CHUNK;
+        let mut left: Vec<&mut [Gf128]> = Vec::with_capacity(pieces.len());
+        let mut right: Vec<&mut [Gf128]> = Vec::with_capacity(pieces.len());
+        for p in pieces.iter_mut() {
+            let (a, b) = p.split_at_mut(mid);
+            left.push(a);
+            right.push(b);
+        }
+        type Halves<'a> = (Vec<&'a [Gf128]>, Vec<&'a [Gf128]>);
+        let src_halves: Option<Halves<'_>> = src.map(|src| src.iter().map(|s| s.split_at(mid)).unzip());
+        let (src_left, src_right) = match src_halves {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        };
+        rayon::join(
+            || self.forward_pass_par(&mut left, src_left.as_deref(), i, u, r, shift),
+            || self.forward_pass_par(&mut right, src_right.as_deref(), i, u, r, shift),
+        );
+    }
+
+    /// Rounds `i, .., i - r + 1` of block `u` of round `i`, whose `2^r`
+    /// sub-blocks are `pieces` (restricted to the same range of offsets).
+    ///
+    /// Within those rounds the element at offset `k` of a sub-block only meets
+    /// the elements at offset `k` of the others, with twiddles that do not
+    /// depend on `k`. So the pass walks the offsets in chunks of `PASS_CHUNK`
+    /// and runs all `r` rounds on one chunk of every sub-block
+    /// (`2^r * PASS_CHUNK` elements, which stay in cache) before the next:
+    /// memory is read and written once for `r` rounds. Round `i` reads `src`
+    /// when given.
+    fn forward_pass(
+        &self,
+        pieces: &mut [&mut [Gf128]],
+        src: Option<&[&[Gf128]]>,
+        i: usize,
+        u: usize,
+        r: usize,
+        shift: &[Gf128],
+    ) {
+        debug_assert_eq!(pieces.len(), 1 << r);
+        let width = pieces[0].len();
+        // Twiddles of the r rounds, in the order the loops below use them.
+        let twiddles: Vec<Gf128> = (0..r)
+            .flat_map(|j| (0..1usize << j).map(move |g| shift[i - j] + self.twiddles[i - j][(u << j) + g]))
+            .collect();
+        let mut k0 = 0;
+        while k0 < width {
+            let k1 = (k0 + PASS_CHUNK).min(width);
+            let mut tw = twiddles.iter();
+            for j in 0..r {
+                let half = 1usize << (r - 1 - j);
+                for g in 0..1usize << j {
+                    let t = *tw.next().expect("one twiddle per group");
+                    let base = 2 * half * g;
+                    let (los, his) = pieces[base..base + 2 * half].split_at_mut(half);
+                    for (a, (lo, hi)) in los.iter_mut().zip(his.iter_mut()).enumerate() {
+                        let (lo, hi) = (&mut lo[k0..k1], &mut hi[k0..k1]);
+                        match src {
+                            Some(src) if j == 0 => butterfly_from(
+                                lo,
+                                hi,
+                                &src[base + a][k0..k1],
+                                &src[base + half + a][k0..k1],
+                                t,
+                            ),
+                            _ => butterfly(lo, hi, t),
+                        }
+                    }
+                }
+            }
+            k0 = k1;
         }
     }
 
@@ -303,6 +467,91 @@ mod tests {
             }
             let y = Gf128::new(0x1234_5678_9abc_def0_1357_9bdf_2468_ace0);
             assert_eq!(normalized_vanishing_at(i, y), vanishing_by_product(i, y) * inv);
+        }
+    }
+
+    fn random_vec(seed: u64, n: usize) -> Vec<Gf128> {
+        let mut x = seed;
+        (0..n)
+            .map(|_| {
+                // splitmix64, two draws per element
+                let mut next = || {
+                    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    let mut z = x;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    z ^ (z >> 31)
+                };
+                Gf128::new((next() as u128) | ((next() as u128) << 64))
+            })
+            .collect()
+    }
+
+    /// The plain depth-first schedule, one round at a time (the reference
+    /// for the cache-blocked, parallel one).
+    fn forward_depth_first(ntt: &AdditiveNtt, data: &mut [Gf128], batch: usize, coset: u64) {
+        let shift = ntt.check(data, batch, coset);
+        if ntt.log_len > 0 {
+            ntt.forward_rec(data, batch, ntt.log_len - 1, 0, &shift);
+        }
+    }
+
+    #[test]
+    fn blocked_forward_matches_depth_first() {
+        // Large enough that the multi-round passes run (more than LOCAL_ELEMS
+        // elements), with several pass depths, odd batches and 1 or 2 threads.
+        for (log_len, batch) in [
+            (10, 64),
+            (12, 16),
+            (17, 1),
+            (9, 67),
+            (11, 33),
+            (14, 64),
+            (15, 40),
+            (20, 1),
+        ] {
+            if backend::portable_forced() && (batch << log_len) > 1 << 17 {
+                continue; // the portable multiplication is too slow for the big cases
+            }
+            let ntt = AdditiveNtt::new(log_len);
+            let msg = random_vec(log_len as u64 * 1000 + batch as u64, batch << log_len);
+            for coset in [0u64, 3] {
+                let coset = coset << log_len;
+                let mut want = msg.clone();
+                forward_depth_first(&ntt, &mut want, batch, coset);
+                for threads in [1, 2] {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    let (got, got_from) = pool.install(|| {
+                        let mut got = msg.clone();
+                        ntt.forward(&mut got, batch, coset);
+                        let mut got_from = vec![Gf128::ZERO; msg.len()];
+                        ntt.forward_from(&msg, &mut got_from, batch, coset);
+                        (got, got_from)
+                    });
+                    assert!(
+                        got == want,
+                        "forward: log_len {log_len}, batch {batch}, {threads} threads"
+                    );
+                    assert!(
+                        got_from == want,
+                        "forward_from: log_len {log_len}, batch {batch}, {threads} threads"
+                    );
+                }
+                // A few points straight from the definition, for one row.
+                if log_len > 12 {
+                    continue;
+                }
+                for q in [0usize, 1, (1 << log_len) - 1, 777 % (1 << log_len)] {
+                    let y = Gf128::new(coset as u128 + q as u128);
+                    let direct: Gf128 = (0..1usize << log_len)
+                        .map(|j| msg[j * batch] * novel_basis_at(j as u64, y))
+                        .sum();
+                    assert_eq!(want[q * batch], direct, "log_len {log_len}, q {q}");
+                }
+            }
         }
     }
 

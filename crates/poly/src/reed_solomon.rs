@@ -53,8 +53,8 @@ impl ReedSolomon {
     pub fn encode_coset(&self, message: &[Gf128], batch: usize, coset: usize, out: &mut [Gf128]) {
         assert!(coset < 1 << self.log_inv_rate, "coset index out of range");
         assert_eq!(out.len(), message.len(), "output must match the message length");
-        out.copy_from_slice(message);
-        self.ntt.forward(out, batch, (coset as u64) << self.log_msg);
+        self.ntt
+            .forward_from(message, out, batch, (coset as u64) << self.log_msg);
     }
 
     /// The batched encoding: `2^(log_msg + log_inv_rate)` positions of `batch` elements.

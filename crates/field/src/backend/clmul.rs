@@ -71,3 +71,54 @@ pub unsafe fn scale_slice(v: &mut [u128], s: u128) {
         *x = unsafe { mul(*x, s) };
     }
 }
+
+/// `dst[i] += s * src[i]`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub unsafe fn axpy(dst: &mut [u128], src: &[u128], s: u128) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        // SAFETY: same target features as the caller.
+        *d ^= unsafe { mul(x, s) };
+    }
+}
+
+/// `lo[i] += t * hi[i]; hi[i] += lo[i]`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub unsafe fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
+    for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+        // SAFETY: same target features as the caller.
+        *l ^= unsafe { mul(*h, t) };
+        *h ^= *l;
+    }
+}
+
+/// `lo[i] = src_lo[i] + t * src_hi[i]; hi[i] = src_hi[i] + lo[i]`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub unsafe fn butterfly_from(lo: &mut [u128], hi: &mut [u128], src_lo: &[u128], src_hi: &[u128], t: u128) {
+    for (((l, h), &sl), &sh) in lo.iter_mut().zip(hi.iter_mut()).zip(src_lo).zip(src_hi) {
+        // SAFETY: same target features as the caller.
+        *l = sl ^ unsafe { mul(sh, t) };
+        *h = sh ^ *l;
+    }
+}
+
+/// `hi[i] += lo[i]; lo[i] += t * hi[i]`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub unsafe fn butterfly_inverse(lo: &mut [u128], hi: &mut [u128], t: u128) {
+    for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+        *h ^= *l;
+        // SAFETY: same target features as the caller.
+        *l ^= unsafe { mul(*h, t) };
+    }
+}

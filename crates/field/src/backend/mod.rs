@@ -1,14 +1,19 @@
 //! Multiplication backends and the run-time choice between them.
 //!
-//! `portable` is the definition; `clmul` must agree with it on every input
-//! (tested on random inputs in `tests/backends.rs`). The choice is made once,
-//! from the CPU's features, unless `STARLING_FORCE_PORTABLE` is set to a
-//! non-empty value other than `0`, which forces the portable path (CI runs the
-//! whole suite that way too).
+//! `portable` is the definition; `clmul` (PCLMULQDQ, one product at a time)
+//! and `avx512` (VPCLMULQDQ on 512-bit vectors, four at a time) must agree
+//! with it on every input. Each backend's kernels are gathered in a
+//! [`Kernels`] table, and `tests/backends.rs` runs one shared harness over
+//! every table this CPU can use. The choice is made once, from the CPU's
+//! features, unless `STARLING_FORCE_PORTABLE` is set to a non-empty value other
+//! than `0`, which forces the portable path (CI runs the whole suite that way
+//! too).
 
-pub mod portable;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod clmul;
+pub mod portable;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -19,11 +24,134 @@ pub enum Backend {
     Portable,
     /// x86_64 PCLMULQDQ carry-less multiplication.
     Clmul,
+    /// x86_64 AVX-512 with VPCLMULQDQ: four products per instruction in the
+    /// slice kernels (single products use PCLMULQDQ).
+    Avx512,
+}
+
+impl Backend {
+    /// Every backend, fastest last.
+    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Clmul, Backend::Avx512];
+}
+
+/// The signature of [`Kernels::butterfly_from`]: `(lo, hi, src_lo, src_hi, t)`.
+pub type ButterflyFrom = fn(&mut [u128], &mut [u128], &[u128], &[u128], u128);
+
+/// The kernels of one backend. All slices of one call must have equal
+/// lengths (the dispatching functions below check it; a kernel called
+/// directly with unequal lengths works on the common prefix).
+#[derive(Clone, Copy, Debug)]
+pub struct Kernels {
+    /// Which backend these are.
+    pub backend: Backend,
+    /// `a * b`.
+    pub mul: fn(u128, u128) -> u128,
+    /// `acc[i] += a[i] * b[i]`.
+    pub mul_add_slices: fn(&mut [u128], &[u128], &[u128]),
+    /// `v[i] *= s`.
+    pub scale_slice: fn(&mut [u128], u128),
+    /// `dst[i] += s * src[i]`.
+    pub axpy: fn(&mut [u128], &[u128], u128),
+    /// `lo[i] += t * hi[i]; hi[i] += lo[i]`.
+    pub butterfly: fn(&mut [u128], &mut [u128], u128),
+    /// `lo[i] = src_lo[i] + t * src_hi[i]; hi[i] = src_hi[i] + lo[i]`.
+    pub butterfly_from: ButterflyFrom,
+    /// `hi[i] += lo[i]; lo[i] += t * hi[i]`.
+    pub butterfly_inverse: fn(&mut [u128], &mut [u128], u128),
+}
+
+static PORTABLE_KERNELS: Kernels = Kernels {
+    backend: Backend::Portable,
+    mul: portable::mul,
+    mul_add_slices: portable::mul_add_slices,
+    scale_slice: portable::scale_slice,
+    axpy: portable::axpy,
+    butterfly: portable::butterfly,
+    butterfly_from: portable::butterfly_from,
+    butterfly_inverse: portable::butterfly_inverse,
+};
+
+/// Safe wrappers around the `unsafe` kernels of a feature-gated module.
+///
+/// The wrappers are private and are only reachable through the table they
+/// fill, and `kernels_for` hands that table out only after the CPU features
+/// the module needs were detected. That is what makes calling the `unsafe`
+/// kernels from a safe `fn` sound.
+#[cfg(target_arch = "x86_64")]
+macro_rules! gated_kernels {
+    ($name:ident, $backend:expr, $module:ident) => {
+        mod $name {
+            use super::$module as k;
+            pub fn mul(a: u128, b: u128) -> u128 {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { super::clmul::mul(a, b) }
+            }
+            pub fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::mul_add_slices(acc, a, b) }
+            }
+            pub fn scale_slice(v: &mut [u128], s: u128) {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::scale_slice(v, s) }
+            }
+            pub fn axpy(dst: &mut [u128], src: &[u128], s: u128) {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::axpy(dst, src, s) }
+            }
+            pub fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::butterfly(lo, hi, t) }
+            }
+            pub fn butterfly_from(lo: &mut [u128], hi: &mut [u128], sl: &[u128], sh: &[u128], t: u128) {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::butterfly_from(lo, hi, sl, sh, t) }
+            }
+            pub fn butterfly_inverse(lo: &mut [u128], hi: &mut [u128], t: u128) {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::butterfly_inverse(lo, hi, t) }
+            }
+            pub static KERNELS: super::Kernels = super::Kernels {
+                backend: $backend,
+                mul,
+                mul_add_slices,
+                scale_slice,
+                axpy,
+                butterfly,
+                butterfly_from,
+                butterfly_inverse,
+            };
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+gated_kernels!(clmul_gated, super::Backend::Clmul, clmul);
+#[cfg(target_arch = "x86_64")]
+gated_kernels!(avx512_gated, super::Backend::Avx512, avx512);
+
+/// The kernels of `backend`, or `None` when this CPU lacks its features.
+/// Ignores `STARLING_FORCE_PORTABLE` (tests use it to reach every backend).
+pub fn kernels_for(backend: Backend) -> Option<&'static Kernels> {
+    match backend {
+        Backend::Portable => Some(&PORTABLE_KERNELS),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Clmul if std::arch::is_x86_feature_detected!("pclmulqdq") => Some(&clmul_gated::KERNELS),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512
+            if std::arch::is_x86_feature_detected!("pclmulqdq")
+                && std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("vpclmulqdq") =>
+        {
+            Some(&avx512_gated::KERNELS)
+        }
+        _ => None,
+    }
 }
 
 const UNKNOWN: u8 = 0;
 const PORTABLE: u8 = 1;
 const CLMUL: u8 = 2;
+const AVX512: u8 = 3;
 
 static SELECTED: AtomicU8 = AtomicU8::new(UNKNOWN);
 
@@ -39,11 +167,11 @@ fn detect() -> u8 {
     if portable_forced() {
         return PORTABLE;
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("pclmulqdq") {
-            return CLMUL;
-        }
+    if kernels_for(Backend::Avx512).is_some() {
+        return AVX512;
+    }
+    if kernels_for(Backend::Clmul).is_some() {
+        return CLMUL;
     }
     PORTABLE
 }
@@ -62,8 +190,21 @@ fn selected() -> u8 {
 /// The backend chosen for this process.
 pub fn backend() -> Backend {
     match selected() {
+        AVX512 => Backend::Avx512,
         CLMUL => Backend::Clmul,
         _ => Backend::Portable,
+    }
+}
+
+/// The kernels of the backend chosen for this process.
+pub fn kernels() -> &'static Kernels {
+    match selected() {
+        // Both are only selected after `kernels_for` detected their features.
+        #[cfg(target_arch = "x86_64")]
+        AVX512 => &avx512_gated::KERNELS,
+        #[cfg(target_arch = "x86_64")]
+        CLMUL => &clmul_gated::KERNELS,
+        _ => &PORTABLE_KERNELS,
     }
 }
 
@@ -72,8 +213,9 @@ pub fn backend() -> Backend {
 pub fn mul(a: u128, b: u128) -> u128 {
     #[cfg(target_arch = "x86_64")]
     {
-        if selected() == CLMUL {
-            // SAFETY: CLMUL is only selected after `is_x86_feature_detected!("pclmulqdq")`.
+        if selected() >= CLMUL {
+            // SAFETY: CLMUL and AVX512 are only selected after
+            // `is_x86_feature_detected!("pclmulqdq")` (see `kernels_for`).
             return unsafe { clmul::mul(a, b) };
         }
     }
@@ -83,30 +225,37 @@ pub fn mul(a: u128, b: u128) -> u128 {
 /// `acc[i] += a[i] * b[i]` for all i, with the selected backend.
 pub fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
     assert!(acc.len() == a.len() && a.len() == b.len());
-    #[cfg(target_arch = "x86_64")]
-    {
-        if selected() == CLMUL {
-            // SAFETY: CLMUL is only selected after the feature was detected.
-            unsafe { clmul::mul_add_slices(acc, a, b) };
-            return;
-        }
-    }
-    for ((c, &x), &y) in acc.iter_mut().zip(a).zip(b) {
-        *c ^= portable::mul(x, y);
-    }
+    (kernels().mul_add_slices)(acc, a, b)
 }
 
 /// `v[i] *= s` for all i, with the selected backend.
 pub fn scale_slice(v: &mut [u128], s: u128) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if selected() == CLMUL {
-            // SAFETY: CLMUL is only selected after the feature was detected.
-            unsafe { clmul::scale_slice(v, s) };
-            return;
-        }
-    }
-    for x in v.iter_mut() {
-        *x = portable::mul(*x, s);
-    }
+    (kernels().scale_slice)(v, s)
+}
+
+/// `dst[i] += s * src[i]` for all i, with the selected backend.
+pub fn axpy(dst: &mut [u128], src: &[u128], s: u128) {
+    assert_eq!(dst.len(), src.len());
+    (kernels().axpy)(dst, src, s)
+}
+
+/// The additive-NTT butterfly `lo[i] += t * hi[i]; hi[i] += lo[i]`, with the
+/// selected backend.
+pub fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
+    assert_eq!(lo.len(), hi.len());
+    (kernels().butterfly)(lo, hi, t)
+}
+
+/// [`butterfly`] reading `src_lo`, `src_hi` and writing `lo`, `hi`:
+/// `lo[i] = src_lo[i] + t * src_hi[i]; hi[i] = src_hi[i] + lo[i]`.
+pub fn butterfly_from(lo: &mut [u128], hi: &mut [u128], src_lo: &[u128], src_hi: &[u128], t: u128) {
+    assert!(lo.len() == hi.len() && hi.len() == src_lo.len() && src_lo.len() == src_hi.len());
+    (kernels().butterfly_from)(lo, hi, src_lo, src_hi, t)
+}
+
+/// The inverse butterfly `hi[i] += lo[i]; lo[i] += t * hi[i]`, with the
+/// selected backend.
+pub fn butterfly_inverse(lo: &mut [u128], hi: &mut [u128], t: u128) {
+    assert_eq!(lo.len(), hi.len());
+    (kernels().butterfly_inverse)(lo, hi, t)
 }

@@ -49,3 +49,52 @@ pub fn mul(a: u128, b: u128) -> u128 {
     let (lo, hi) = clmul128(a, b);
     reduce(lo, hi)
 }
+
+// Slice kernels. These loops are the definition every fast backend is tested
+// against (`tests/backends.rs`); all slices of one call have equal lengths.
+
+/// `acc[i] += a[i] * b[i]`.
+pub fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
+    for ((c, &x), &y) in acc.iter_mut().zip(a).zip(b) {
+        *c ^= mul(x, y);
+    }
+}
+
+/// `v[i] *= s`.
+pub fn scale_slice(v: &mut [u128], s: u128) {
+    for x in v.iter_mut() {
+        *x = mul(*x, s);
+    }
+}
+
+/// `dst[i] += s * src[i]`.
+pub fn axpy(dst: &mut [u128], src: &[u128], s: u128) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d ^= mul(x, s);
+    }
+}
+
+/// The additive-NTT butterfly `lo[i] += t * hi[i]; hi[i] += lo[i]`.
+pub fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
+    for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+        *l ^= mul(*h, t);
+        *h ^= *l;
+    }
+}
+
+/// [`butterfly`] reading its inputs from `src_lo`, `src_hi` and writing the
+/// results to `lo`, `hi` (a copy fused with the first round of a transform).
+pub fn butterfly_from(lo: &mut [u128], hi: &mut [u128], src_lo: &[u128], src_hi: &[u128], t: u128) {
+    for (((l, h), &sl), &sh) in lo.iter_mut().zip(hi.iter_mut()).zip(src_lo).zip(src_hi) {
+        *l = sl ^ mul(sh, t);
+        *h = sh ^ *l;
+    }
+}
+
+/// The inverse butterfly `hi[i] += lo[i]; lo[i] += t * hi[i]`.
+pub fn butterfly_inverse(lo: &mut [u128], hi: &mut [u128], t: u128) {
+    for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+        *h ^= *l;
+        *l ^= mul(*h, t);
+    }
+}
