@@ -61,7 +61,8 @@ pub fn prove(
     transcript: &mut Transcript,
 ) -> Result<Proof, PcsError> {
     let (bit_evaluations, red) = ring_switch::prove(data.table(), claims, transcript)?;
-    let opening = ligerito::prove(params, data, red.weights, red.claim, transcript)?;
+    let opening =
+        ligerito::prove_with_first_round(params, data, red.weights, red.claim, red.first_round, transcript)?;
     Ok(Proof {
         bit_evaluations,
         opening,

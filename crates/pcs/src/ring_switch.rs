@@ -15,13 +15,24 @@
 //! `bit_v(y) = Tr(d_v y) = sum_j (d_v y)^(2^j)` with `d_v` the dual basis, so
 //! `w0(P) = sum_i gamma_i sum_j D_j eq(R_i^(2^j), P)` with
 //! `D_j = sum_v eq(r'', v) d_v^(2^j)` (Frobenius applied coordinatewise).
+//!
+//! The prover works a chunk of `2^12` or `2^14` entries (one value of the
+//! high variables) at a time. The `s_u` of up to four claims come from one pass:
+//! the bytes of `f[x]` index byte buckets holding the low eq values of all
+//! claims, and each chunk's buckets are reduced to 128 sums and scaled by the
+//! high eq value, so no full eq table is ever built. `w0` is built by byte
+//! tables, one claim and eight byte positions at a time so that the tables
+//! stay in L1, and the opening's first sumcheck round is accumulated while
+//! each chunk of `w0` is still in cache.
 
 use rayon::prelude::*;
 use starling_crypto::Transcript;
 use starling_field::trace::dual_basis;
-use starling_field::{ByteLinearMap, Gf128};
+use starling_field::{backend, Gf128};
 use starling_poly::multilinear::{eq_eval, eq_table};
+use starling_poly::sumcheck_round::QuadraticRound;
 
+use crate::sumcheck::RoundSums;
 use crate::PcsError;
 
 /// Largest number of claims reduced at once.
@@ -48,6 +59,9 @@ pub struct ProverReduction {
     pub weights: Vec<Gf128>,
     /// The opening claim `sum_x f(x) w0(x)`.
     pub claim: Gf128,
+    /// The opening's first sumcheck round over the table and `weights`,
+    /// computed while the weights were built (absent for a one-entry table).
+    pub(crate) first_round: Option<QuadraticRound>,
 }
 
 /// What the verifier carries into the opening.
@@ -110,58 +124,204 @@ fn absorb_claims(t: &mut Transcript, claims: &[PackedClaim]) {
     }
 }
 
-/// Eq splits `eq(R, x) = eq(R_lo, x_lo) eq(R_hi, x_hi)` with at most 2^12 low entries.
-fn split_eq(point: &[Gf128]) -> (Vec<Gf128>, Vec<Gf128>) {
-    let lo = point.len().min(12);
-    (eq_table(&point[..lo]), eq_table(&point[lo..]))
-}
+/// Low variables of the prover's chunks: `eq(R, x) = eq(R_lo, x_lo) eq(R_hi, x_hi)`
+/// with at most `2^LOG_CHUNK` low entries, and one chunk per `x_hi`.
+const LOG_CHUNK: usize = 12;
 
-/// `s_u = sum_x eq(R, x) bit_u(f[x])` for all 128 `u`, by byte buckets:
-/// `bucket[p][b]` sums `eq(R, x)` over the `x` whose byte `p` is `b`.
+/// Low variables of the chunks of the bit-evaluation pass, longer than
+/// [`LOG_CHUNK`] because each chunk ends with a reduction of all its buckets.
+const LOG_BUCKET_CHUNK: usize = 14;
+
+/// Elements per run of the weight pass (see [`opening_weights`]).
+const RUN: usize = 256;
+
+/// Claims whose bit evaluations share one pass over the table.
+const GROUP: usize = 4;
+
+/// `s_u = sum_x eq(R, x) bit_u(f[x])` for all 128 `u`.
 pub fn bit_evaluations(table: &[Gf128], point: &[Gf128]) -> BitEvaluations {
     assert_eq!(
         table.len(),
         1 << point.len(),
         "table must have 2^len(point) entries"
     );
-    let (eq_lo, eq_hi) = split_eq(point);
-    let buckets = table
-        .par_chunks(eq_lo.len())
-        .zip(eq_hi.par_iter())
-        .fold(
-            || vec![[Gf128::ZERO; 256]; 16],
-            |mut b, (chunk, &hi)| {
-                for (f, &lo) in chunk.iter().zip(&eq_lo) {
-                    let e = lo * hi;
-                    for (bucket, &byte) in b.iter_mut().zip(f.to_bytes().iter()) {
-                        bucket[byte as usize] += e;
-                    }
-                }
-                b
-            },
-        )
-        .reduce(
-            || vec![[Gf128::ZERO; 256]; 16],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(&b) {
-                    for (p, q) in x.iter_mut().zip(y) {
-                        *p += *q;
-                    }
-                }
-                a
-            },
-        );
-    let mut s = [Gf128::ZERO; 128];
-    for (p, bucket) in buckets.iter().enumerate() {
-        for (byte, &v) in bucket.iter().enumerate() {
-            for i in 0..8 {
-                if (byte >> i) & 1 == 1 {
-                    s[8 * p + i] += v;
+    bit_evaluations_batch(table, &[point])[0]
+}
+
+/// [`bit_evaluations`] for several points, up to [`GROUP`] per pass over the table.
+fn bit_evaluations_batch(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvaluations> {
+    let mut out = Vec::with_capacity(points.len());
+    for group in points.chunks(GROUP) {
+        match group.len() {
+            1 => out.extend(bit_evaluations_group::<1>(table, group)),
+            2 => out.extend(bit_evaluations_group::<2>(table, group)),
+            3 => out.extend(bit_evaluations_group::<3>(table, group)),
+            _ => out.extend(bit_evaluations_group::<GROUP>(table, group)),
+        }
+    }
+    out
+}
+
+/// A field element as two 64-bit halves: XORs of `[Lane; K]` compile to
+/// 128-bit vector operations, which `u128` XORs do not.
+type Lane = [u64; 2];
+
+fn to_lane(v: Gf128) -> Lane {
+    let b = v.to_bits();
+    [b as u64, (b >> 64) as u64]
+}
+
+fn from_lane(l: Lane) -> u128 {
+    u128::from(l[0]) | (u128::from(l[1]) << 64)
+}
+
+#[inline(always)]
+fn xor_into<const K: usize>(acc: &mut [Lane; K], v: &[Lane; K]) {
+    for (a, b) in acc.iter_mut().zip(v) {
+        a[0] ^= b[0];
+        a[1] ^= b[1];
+    }
+}
+
+/// A GF(2)-linear map on GF(2^128) as sixteen tables of 256 subset sums
+/// (what `starling_field::ByteLinearMap` holds), with the low and high 64
+/// bits of every entry in separate tables so that a lookup is one indexed
+/// load per half.
+struct ByteTables {
+    lo: Vec<[u64; 256]>,
+    hi: Vec<[u64; 256]>,
+}
+
+impl ByteTables {
+    /// The map sending bit `v` to `images[v]`.
+    fn new(images: &[Gf128; 128]) -> Self {
+        let (mut lo, mut hi) = (vec![[0u64; 256]; 16], vec![[0u64; 256]; 16]);
+        for ((items, tl), th) in images.chunks_exact(8).zip(&mut lo).zip(&mut hi) {
+            for (i, item) in items.iter().enumerate() {
+                let half = 1usize << i;
+                let v = to_lane(*item);
+                for m in 0..half {
+                    tl[half + m] = tl[m] ^ v[0];
+                    th[half + m] = th[m] ^ v[1];
                 }
             }
         }
+        ByteTables { lo, hi }
     }
-    s
+
+    /// `out[j] += sum over the positions p in `8 * octet .. 8 * octet + 8` of
+    /// table p at byte p of `input[j]`.
+    #[inline(always)]
+    fn add_octet(&self, octet: usize, input: &[[u8; 16]], out: &mut [Gf128]) {
+        let (lo, hi) = (
+            &self.lo[8 * octet..8 * octet + 8],
+            &self.hi[8 * octet..8 * octet + 8],
+        );
+        for (o, bytes) in out.iter_mut().zip(input) {
+            let b = &bytes[8 * octet..8 * octet + 8];
+            let mut l = 0u64;
+            let mut h = 0u64;
+            for i in 0..8 {
+                l ^= lo[i][b[i] as usize];
+                h ^= hi[i][b[i] as usize];
+            }
+            *o += Gf128::new(u128::from(l) | (u128::from(h) << 64));
+        }
+    }
+}
+
+/// One bucket: a value per claim, on its own cache line(s).
+#[derive(Clone, Copy)]
+#[repr(align(64))]
+struct Slot<const K: usize>([Lane; K]);
+
+/// Per-thread state of [`bit_evaluations_group`]: byte buckets for the
+/// current chunk and the running `s` of every claim.
+#[derive(Clone)]
+struct BitAccumulator<const K: usize> {
+    /// `buckets[p][b][k]` sums `eq(R_k_lo, x_lo)` over the chunk's `x` whose byte `p` is `b`.
+    buckets: Vec<[Slot<K>; 256]>,
+    s: [[u128; 128]; K],
+}
+
+impl<const K: usize> BitAccumulator<K> {
+    fn new() -> Self {
+        BitAccumulator {
+            buckets: vec![[Slot([[0; 2]; K]); 256]; 16],
+            s: [[0; 128]; K],
+        }
+    }
+
+    /// Adds one chunk (fixed `x_hi`): buckets of the low eq values by byte,
+    /// then per bit `u` the sum of the buckets whose byte has bit `u`, times
+    /// `eq(R_hi, x_hi)`.
+    fn add_chunk(&mut self, chunk: &[Gf128], eq_lo: &[[Lane; K]], eq_hi: &[u128; K]) {
+        for (f, e) in chunk.iter().zip(eq_lo) {
+            for (bucket, &byte) in self.buckets.iter_mut().zip(f.to_bytes().iter()) {
+                xor_into(&mut bucket[byte as usize].0, e);
+            }
+        }
+        // Sum of bucket[b] over the b with bit i set, for all i, by halving:
+        // bit 7 reads the top half, and folding the top half onto the bottom
+        // leaves the sums for bits 0..7 unchanged.
+        let mut partial = [[0u128; 128]; K];
+        for (p, bucket) in self.buckets.iter_mut().enumerate() {
+            for i in (0..8).rev() {
+                let half = 1usize << i;
+                let (lo, hi) = bucket[..2 * half].split_at_mut(half);
+                let mut top = [[0u64; 2]; K];
+                for (l, h) in lo.iter_mut().zip(hi.iter()) {
+                    xor_into(&mut top, &h.0);
+                    xor_into(&mut l.0, &h.0);
+                }
+                for k in 0..K {
+                    partial[k][8 * p + i] = from_lane(top[k]);
+                }
+            }
+            *bucket = [Slot([[0; 2]; K]); 256];
+        }
+        for k in 0..K {
+            backend::scale_slice(&mut partial[k], eq_hi[k]);
+            for (s, v) in self.s[k].iter_mut().zip(&partial[k]) {
+                *s ^= *v;
+            }
+        }
+    }
+
+    fn merge(mut self, other: Self) -> Self {
+        for (a, b) in self.s.iter_mut().zip(&other.s) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x ^= *y;
+            }
+        }
+        self
+    }
+}
+
+/// Bit evaluations of `K` points in one pass: the bytes of each `f[x]` are
+/// read once and index the buckets of all `K` claims together.
+fn bit_evaluations_group<const K: usize>(table: &[Gf128], points: &[&[Gf128]]) -> [BitEvaluations; K] {
+    let num_vars = points[0].len();
+    let lo = num_vars.min(LOG_BUCKET_CHUNK);
+    let mut eq_lo = vec![[[0u64; 2]; K]; 1 << lo];
+    let mut eq_hi = vec![[0u128; K]; 1 << (num_vars - lo)];
+    for (k, point) in points.iter().enumerate() {
+        for (e, v) in eq_lo.iter_mut().zip(eq_table(&point[..lo])) {
+            e[k] = to_lane(v);
+        }
+        for (e, v) in eq_hi.iter_mut().zip(eq_table(&point[lo..])) {
+            e[k] = v.to_bits();
+        }
+    }
+    let acc = table
+        .par_chunks(1 << lo)
+        .zip(eq_hi.par_iter())
+        .fold(BitAccumulator::<K>::new, |mut acc, (chunk, hi)| {
+            acc.add_chunk(chunk, &eq_lo, hi);
+            acc
+        })
+        .reduce(BitAccumulator::<K>::new, BitAccumulator::merge);
+    acc.s.map(|s| s.map(Gf128::new))
 }
 
 /// The bit transpose: `t_v = sum_u bit_v(s_u) x^u`.
@@ -204,32 +364,88 @@ pub fn prove(
     let num_vars = table.len().trailing_zeros() as usize;
     check_claims(num_vars, claims)?;
     absorb_claims(transcript, claims);
-    let s: Vec<BitEvaluations> = claims.iter().map(|c| bit_evaluations(table, &c.point)).collect();
+    let points: Vec<&[Gf128]> = claims.iter().map(|c| c.point.as_slice()).collect();
+    let s = bit_evaluations_batch(table, &points);
     for si in &s {
         transcript.absorb_fields(LABEL_BITS, si);
     }
     let r2 = transcript.challenge_fields(LABEL_R2, 7);
     let gammas = transcript.challenge_fields(LABEL_GAMMA, claims.len());
-    let eq_r2 = eq_table(&r2);
-    let mut weights = vec![Gf128::ZERO; table.len()];
-    for (c, &gamma) in claims.iter().zip(&gammas) {
-        let mut images = [Gf128::ZERO; 128];
-        for (img, &e) in images.iter_mut().zip(&eq_r2) {
-            *img = gamma * e;
-        }
-        let map = ByteLinearMap::new(&images);
-        let (eq_lo, eq_hi) = split_eq(&c.point);
-        weights
-            .par_chunks_mut(eq_lo.len())
-            .zip(eq_hi.par_iter())
-            .for_each(|(out, &hi)| {
-                for (o, &lo) in out.iter_mut().zip(&eq_lo) {
-                    *o += map.apply(lo * hi);
-                }
-            });
-    }
+    let (weights, first_round) = opening_weights(table, claims, &r2, &gammas);
     let claim = combined_claim(&s, &r2, &gammas);
-    Ok((s, ProverReduction { weights, claim }))
+    Ok((
+        s,
+        ProverReduction {
+            weights,
+            claim,
+            first_round,
+        },
+    ))
+}
+
+/// The table of `w0(x) = sum_i M_i(eq(R_i, x))`, where `M_i` is the GF(2)-linear
+/// map sending bit `v` to `gamma_i eq(r'', v)`, built a chunk (fixed `x_hi`)
+/// at a time; while a chunk is in cache its part of the opening's first round
+/// `sum_x f(x) w0(x)` is accumulated too.
+fn opening_weights(
+    table: &[Gf128],
+    claims: &[PackedClaim],
+    r2: &[Gf128],
+    gammas: &[Gf128],
+) -> (Vec<Gf128>, Option<QuadraticRound>) {
+    let num_vars = table.len().trailing_zeros() as usize;
+    let lo = num_vars.min(LOG_CHUNK);
+    let eq_r2 = eq_table(r2);
+    let maps: Vec<ByteTables> = gammas
+        .iter()
+        .map(|&gamma| {
+            let mut images = [Gf128::ZERO; 128];
+            for (img, &e) in images.iter_mut().zip(&eq_r2) {
+                *img = gamma * e;
+            }
+            ByteTables::new(&images)
+        })
+        .collect();
+    let eq_lo: Vec<Vec<u128>> = claims
+        .iter()
+        .map(|c| eq_table(&c.point[..lo]).iter().map(|e| e.to_bits()).collect())
+        .collect();
+    let eq_hi: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[lo..])).collect();
+    let run = RUN.min(1 << lo);
+
+    let mut weights = vec![Gf128::ZERO; table.len()];
+    let sums = weights
+        .par_chunks_mut(1 << lo)
+        .zip(table.par_chunks(1 << lo))
+        .enumerate()
+        .fold(
+            || (RoundSums::new(), vec![0u128; run], vec![[0u8; 16]; run]),
+            |(mut sums, mut e, mut bytes), (h, (out, f))| {
+                for (start, (out_run, f_run)) in out.chunks_mut(run).zip(f.chunks(run)).enumerate() {
+                    let start = start * run;
+                    // Table-major: one claim and eight byte positions (32 KiB of
+                    // tables) at a time, so tables and run stay in L1.
+                    out_run.fill(Gf128::ZERO);
+                    for ((map, lo_k), hi_k) in maps.iter().zip(&eq_lo).zip(&eq_hi) {
+                        e.copy_from_slice(&lo_k[start..start + run]);
+                        backend::scale_slice(&mut e, hi_k[h].to_bits());
+                        for (b, x) in bytes.iter_mut().zip(&e) {
+                            *b = x.to_le_bytes();
+                        }
+                        map.add_octet(0, &bytes, out_run);
+                        map.add_octet(1, &bytes, out_run);
+                    }
+                    if out_run.len() >= 2 {
+                        sums.add(f_run, out_run);
+                    }
+                }
+                (sums, e, bytes)
+            },
+        )
+        .map(|(sums, _, _)| sums)
+        .reduce(RoundSums::new, RoundSums::merge);
+    let first_round = (table.len() >= 2).then(|| sums.finish());
+    (weights, first_round)
 }
 
 /// Verifier: checks the bit evaluations against the claims and returns the
@@ -273,4 +489,66 @@ pub fn verify(
         points: claims.iter().map(|c| c.point.clone()).collect(),
         frobenius_weights,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use starling_poly::multilinear::evaluate;
+
+    fn pseudo_random(n: usize, seed: u128) -> Vec<Gf128> {
+        (0..n as u128)
+            .map(|i| Gf128::new((i ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) ^ seed))
+            .collect()
+    }
+
+    #[test]
+    fn grouped_bit_evaluations_match_definition() {
+        for num_vars in [0usize, 1, 5, 13, 15] {
+            let table = pseudo_random(1 << num_vars, 3);
+            let points: Vec<Vec<Gf128>> = (0..6).map(|k| pseudo_random(num_vars, 10 + k)).collect();
+            let refs: Vec<&[Gf128]> = points.iter().map(Vec::as_slice).collect();
+            for count in 1..=refs.len() {
+                let s = bit_evaluations_batch(&table, &refs[..count]);
+                for (si, point) in s.iter().zip(&refs) {
+                    for u in [0usize, 1, 9, 64, 127] {
+                        let bits: Vec<Gf128> = table.iter().map(|f| Gf128::from(f.bit(u))).collect();
+                        assert_eq!(si[u], evaluate(&bits, point), "L = {num_vars}, u = {u}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fused_first_round_matches_weights() {
+        let num_vars = 14;
+        let table = pseudo_random(1 << num_vars, 5);
+        let claims: Vec<PackedClaim> = (0..3)
+            .map(|k| PackedClaim {
+                lambda: pseudo_random(128, 20 + k),
+                point: pseudo_random(num_vars, 30 + k),
+                value: Gf128::ZERO,
+            })
+            .collect();
+        let (r2, gammas) = (pseudo_random(7, 40), pseudo_random(3, 41));
+        let (weights, round) = opening_weights(&table, &claims, &r2, &gammas);
+        assert_eq!(
+            round,
+            Some(starling_poly::sumcheck_round::product_round(&table, &weights))
+        );
+        let eq_r2 = eq_table(&r2);
+        for x in [0usize, 1, 4095, 4096, 9999, (1 << num_vars) - 1] {
+            let mut want = Gf128::ZERO;
+            for (c, &gamma) in claims.iter().zip(&gammas) {
+                let e = eq_table(&c.point)[x];
+                for (v, &ev) in eq_r2.iter().enumerate() {
+                    if e.bit(v) {
+                        want += gamma * ev;
+                    }
+                }
+            }
+            assert_eq!(weights[x], want, "x = {x}");
+        }
+    }
 }

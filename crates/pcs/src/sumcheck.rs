@@ -1,90 +1,301 @@
-//! Batched versions of the degree-2 sumcheck round and the lowest-variable
-//! fold, for the prover's large tables. They compute exactly what
-//! `starling_poly::sumcheck_round::product_round` and
-//! `starling_poly::multilinear::fold_lowest_in_place` compute (tested below),
-//! but hand the products to the field backend one chunk at a time instead of
-//! dispatching per element.
+//! The prover's side of the opening sumcheck `sum_x f(x) w(x)`: degree-2
+//! rounds and lowest-variable folds of the two tables, batched and parallel.
+//! They compute exactly what `starling_poly::sumcheck_round::product_round`
+//! and `starling_poly::multilinear::fold_lowest` compute (tested below), but
+//! hand the products to the field backend a chunk at a time instead of
+//! dispatching per element, and split the work over rayon.
+//!
+//! After the first fold the two tables live interleaved in one buffer,
+//! `[f0, w0, f1, w1, ..]` ([`PairTable`]): the first fold then writes in the
+//! place of the weight table it reads (no new memory for the folded message),
+//! every later fold reads and writes one stream, and each fold also
+//! accumulates the next round's products while the folded chunk is in cache.
+//!
+//! Folding in place writes output pair `j` from input pairs `2j` and `2j + 1`,
+//! so output block `[a, 2a)` only overwrites inputs of outputs below `a`; the
+//! in-place fold runs in doubling phases `[a, 2a)`, each parallel with
+//! disjoint source and destination slices, after a small first phase that
+//! folds from a copy.
 
+use rayon::prelude::*;
 use starling_field::{backend, Gf128};
 use starling_poly::sumcheck_round::QuadraticRound;
 
+/// Elements handed to the field backend per call.
 const CHUNK: usize = 256;
+/// Output pairs per rayon task.
+const TASK: usize = 1 << 13;
+/// Output pairs of the first (sequential, from a copy) phase of an in-place fold.
+const SEED: usize = 1 << 12;
 
-/// The round message for `sum_x f(x) g(x)` binding the lowest variable.
-pub(crate) fn product_round(f: &[Gf128], g: &[Gf128]) -> QuadraticRound {
-    assert_eq!(f.len(), g.len(), "tables must have equal length");
-    let (mut acc0, mut acc2) = ([0u128; CHUNK], [0u128; CHUNK]);
-    let (mut a, mut b, mut c, mut d) = ([0u128; CHUNK], [0u128; CHUNK], [0u128; CHUNK], [0u128; CHUNK]);
-    for (fc, gc) in f.chunks(2 * CHUNK).zip(g.chunks(2 * CHUNK)) {
-        let n = fc.len() / 2;
-        for j in 0..n {
-            let (f0, f1, g0, g1) = (
-                fc[2 * j].to_bits(),
-                fc[2 * j + 1].to_bits(),
-                gc[2 * j].to_bits(),
-                gc[2 * j + 1].to_bits(),
-            );
-            a[j] = f0;
-            b[j] = g0;
-            c[j] = f0 ^ f1;
-            d[j] = g0 ^ g1;
+/// Running sums of one product round: lane-wise partial sums of
+/// `f[2j] w[2j]` and of `(f[2j] + f[2j+1]) (w[2j] + w[2j+1])`.
+#[derive(Clone)]
+pub(crate) struct RoundSums {
+    acc0: [u128; CHUNK],
+    acc2: [u128; CHUNK],
+}
+
+impl RoundSums {
+    pub(crate) fn new() -> Self {
+        RoundSums {
+            acc0: [0; CHUNK],
+            acc2: [0; CHUNK],
         }
-        backend::mul_add_slices(&mut acc0[..n], &a[..n], &b[..n]);
-        backend::mul_add_slices(&mut acc2[..n], &c[..n], &d[..n]);
     }
-    let fold = |v: &[u128]| Gf128::new(v.iter().fold(0, |x, y| x ^ y));
-    QuadraticRound {
-        c0: fold(&acc0),
-        c2: fold(&acc2),
+
+    /// Adds the products of the pairs of `f` and `w` (equal, even lengths).
+    pub(crate) fn add(&mut self, f: &[Gf128], w: &[Gf128]) {
+        debug_assert!(f.len() == w.len() && f.len().is_multiple_of(2));
+        let (mut a, mut b) = ([0u128; CHUNK], [0u128; CHUNK]);
+        let (mut c, mut d) = ([0u128; CHUNK], [0u128; CHUNK]);
+        for (fc, wc) in f.chunks(2 * CHUNK).zip(w.chunks(2 * CHUNK)) {
+            let n = fc.len() / 2;
+            for (j, (fp, wp)) in fc.chunks_exact(2).zip(wc.chunks_exact(2)).enumerate() {
+                let (f0, f1, w0, w1) = (fp[0].to_bits(), fp[1].to_bits(), wp[0].to_bits(), wp[1].to_bits());
+                a[j] = f0;
+                b[j] = w0;
+                c[j] = f0 ^ f1;
+                d[j] = w0 ^ w1;
+            }
+            self.multiply(n, &a, &b, &c, &d);
+        }
+    }
+
+    /// Adds the products of the pairs of an interleaved `[f, w, f, w, ..]`
+    /// slice (length a multiple of 4).
+    fn add_interleaved(&mut self, fw: &[Gf128]) {
+        debug_assert!(fw.len().is_multiple_of(4));
+        let (mut a, mut b) = ([0u128; CHUNK], [0u128; CHUNK]);
+        let (mut c, mut d) = ([0u128; CHUNK], [0u128; CHUNK]);
+        for quads in fw.chunks(4 * CHUNK) {
+            let n = quads.len() / 4;
+            for (j, q) in quads.chunks_exact(4).enumerate() {
+                let (f0, w0, f1, w1) = (q[0].to_bits(), q[1].to_bits(), q[2].to_bits(), q[3].to_bits());
+                a[j] = f0;
+                b[j] = w0;
+                c[j] = f0 ^ f1;
+                d[j] = w0 ^ w1;
+            }
+            self.multiply(n, &a, &b, &c, &d);
+        }
+    }
+
+    fn multiply(&mut self, n: usize, a: &[u128], b: &[u128], c: &[u128], d: &[u128]) {
+        backend::mul_add_slices(&mut self.acc0[..n], &a[..n], &b[..n]);
+        backend::mul_add_slices(&mut self.acc2[..n], &c[..n], &d[..n]);
+    }
+
+    pub(crate) fn merge(mut self, other: RoundSums) -> RoundSums {
+        for (x, y) in self.acc0.iter_mut().zip(&other.acc0) {
+            *x ^= *y;
+        }
+        for (x, y) in self.acc2.iter_mut().zip(&other.acc2) {
+            *x ^= *y;
+        }
+        self
+    }
+
+    pub(crate) fn finish(&self) -> QuadraticRound {
+        let sum = |v: &[u128]| Gf128::new(v.iter().fold(0, |x, y| x ^ y));
+        QuadraticRound {
+            c0: sum(&self.acc0),
+            c2: sum(&self.acc2),
+        }
     }
 }
 
-/// `table[j] = table[2j] + r (table[2j] + table[2j+1])`, then halves the length.
-pub(crate) fn fold_in_place(table: &mut Vec<Gf128>, r: Gf128) {
-    let half = table.len() / 2;
-    let mut diff = [0u128; CHUNK];
-    let mut start = 0;
-    while start < half {
-        let n = CHUNK.min(half - start);
-        for (k, dk) in diff[..n].iter_mut().enumerate() {
-            let j = start + k;
-            *dk = (table[2 * j] + table[2 * j + 1]).to_bits();
-        }
-        backend::scale_slice(&mut diff[..n], r.to_bits());
-        for (k, dk) in diff[..n].iter().enumerate() {
-            let j = start + k;
-            table[j] = table[2 * j] + Gf128::new(*dk);
-        }
-        start += n;
+/// The round message for `sum_x f(x) w(x)` binding the lowest variable.
+pub(crate) fn product_round(f: &[Gf128], w: &[Gf128]) -> QuadraticRound {
+    assert_eq!(f.len(), w.len(), "tables must have equal length");
+    if f.len() <= 2 * TASK {
+        let mut s = RoundSums::new();
+        s.add(f, w);
+        return s.finish();
     }
-    table.truncate(half);
+    f.par_chunks(2 * TASK)
+        .zip(w.par_chunks(2 * TASK))
+        .fold(RoundSums::new, |mut s, (fc, wc)| {
+            s.add(fc, wc);
+            s
+        })
+        .reduce(RoundSums::new, RoundSums::merge)
+        .finish()
 }
 
-/// Out-of-place fold of a borrowed table.
-pub(crate) fn fold(table: &[Gf128], r: Gf128) -> Vec<Gf128> {
-    let half = table.len() / 2;
-    let mut out = Vec::with_capacity(half);
-    let mut diff = [0u128; CHUNK];
-    for pairs in table.chunks(2 * CHUNK) {
-        let n = pairs.len() / 2;
-        for (k, dk) in diff[..n].iter_mut().enumerate() {
-            *dk = (pairs[2 * k] + pairs[2 * k + 1]).to_bits();
-        }
-        backend::scale_slice(&mut diff[..n], r.to_bits());
-        out.extend(
-            diff[..n]
-                .iter()
-                .enumerate()
-                .map(|(k, dk)| pairs[2 * k] + Gf128::new(*dk)),
-        );
+/// The message `f` and weight `w` of the opening, interleaved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PairTable {
+    fw: Vec<Gf128>,
+}
+
+impl PairTable {
+    /// Number of entries of each table.
+    pub(crate) fn len(&self) -> usize {
+        self.fw.len() / 2
     }
-    out
+
+    /// A copy of `f`.
+    pub(crate) fn message(&self) -> Vec<Gf128> {
+        self.fw.iter().step_by(2).copied().collect()
+    }
+
+    /// `w[j] += add[j]` for all `j < add.len()`.
+    pub(crate) fn add_to_weights(&mut self, add: &[Gf128]) {
+        self.fw
+            .par_chunks_mut(2 * TASK)
+            .zip(add.par_chunks(TASK))
+            .for_each(|(fw, a)| {
+                for (pair, x) in fw.chunks_exact_mut(2).zip(a) {
+                    pair[1] += *x;
+                }
+            });
+    }
+
+    /// The round message of the current tables.
+    pub(crate) fn round(&self) -> QuadraticRound {
+        let sums = if self.fw.len() <= 4 * TASK {
+            let mut s = RoundSums::new();
+            s.add_interleaved(&self.fw);
+            s
+        } else {
+            self.fw
+                .par_chunks(4 * TASK)
+                .fold(RoundSums::new, |mut s, c| {
+                    s.add_interleaved(c);
+                    s
+                })
+                .reduce(RoundSums::new, RoundSums::merge)
+        };
+        sums.finish()
+    }
+
+    /// The first fold: `f` from the borrowed `table`, `w` in place, written
+    /// interleaved into the weight buffer; with `with_round`, also the next
+    /// round's message.
+    pub(crate) fn fold_first(
+        table: &[Gf128],
+        mut w: Vec<Gf128>,
+        r: Gf128,
+        with_round: bool,
+    ) -> (PairTable, Option<QuadraticRound>) {
+        assert_eq!(table.len(), w.len(), "tables must have equal length");
+        let r = r.to_bits();
+        let round_ok = with_round && table.len() >= 4;
+        let fold = |s: &mut RoundSums, t: &[Gf128], fw: &mut [Gf128]| {
+            let mut diff = [0u128; 2 * CHUNK];
+            for (tc, wc) in t.chunks(2 * CHUNK).zip(fw.chunks_mut(2 * CHUNK)) {
+                let n = tc.len();
+                for (d, (tp, wp)) in diff[..n]
+                    .chunks_exact_mut(2)
+                    .zip(tc.chunks_exact(2).zip(wc.chunks_exact(2)))
+                {
+                    d[0] = (tp[0] + tp[1]).to_bits();
+                    d[1] = (wp[0] + wp[1]).to_bits();
+                }
+                backend::scale_slice(&mut diff[..n], r);
+                for ((d, tp), wp) in diff[..n]
+                    .chunks_exact(2)
+                    .zip(tc.chunks_exact(2))
+                    .zip(wc.chunks_exact_mut(2))
+                {
+                    let w0 = wp[0];
+                    wp[0] = tp[0] + Gf128::new(d[0]);
+                    wp[1] = w0 + Gf128::new(d[1]);
+                }
+                if round_ok {
+                    s.add_interleaved(wc);
+                }
+            }
+        };
+        let sums = if w.len() <= 2 * TASK {
+            let mut s = RoundSums::new();
+            fold(&mut s, table, &mut w);
+            s
+        } else {
+            table
+                .par_chunks(2 * TASK)
+                .zip(w.par_chunks_mut(2 * TASK))
+                .fold(RoundSums::new, |mut s, (t, fw)| {
+                    fold(&mut s, t, fw);
+                    s
+                })
+                .reduce(RoundSums::new, RoundSums::merge)
+        };
+        (PairTable { fw: w }, round_ok.then(|| sums.finish()))
+    }
+
+    /// Folds both tables in place with `r`; with `with_round`, also returns
+    /// the next round's message.
+    pub(crate) fn fold(&mut self, r: Gf128, with_round: bool) -> Option<QuadraticRound> {
+        let half = self.len() / 2;
+        let r = r.to_bits();
+        let round_ok = with_round && half >= 2;
+        let seed = half.min(SEED);
+        let mut sums = RoundSums::new();
+        let copy = self.fw[..4 * seed].to_vec();
+        fold_pairs(&mut self.fw[..2 * seed], &copy, r, round_ok.then_some(&mut sums));
+        let mut a = seed;
+        while a < half {
+            let b = (2 * a).min(half);
+            let (left, right) = self.fw.split_at_mut(4 * a);
+            let phase = fold_pairs_par(&mut left[2 * a..2 * b], &right[..4 * (b - a)], r, round_ok);
+            sums = sums.merge(phase);
+            a = b;
+        }
+        self.fw.truncate(2 * half);
+        round_ok.then(|| sums.finish())
+    }
+}
+
+/// `dst[2k + c] = src[4k + c] + r (src[4k + c] + src[4k + 2 + c])` for `c` in
+/// {0, 1}: one fold of an interleaved pair table; when `sums` is set, adds the
+/// products of the folded pairs.
+fn fold_pairs(dst: &mut [Gf128], src: &[Gf128], r: u128, mut sums: Option<&mut RoundSums>) {
+    debug_assert_eq!(2 * dst.len(), src.len());
+    let mut diff = [0u128; 2 * CHUNK];
+    for (d, s) in dst.chunks_mut(2 * CHUNK).zip(src.chunks(4 * CHUNK)) {
+        let n = d.len();
+        for (dk, q) in diff[..n].chunks_exact_mut(2).zip(s.chunks_exact(4)) {
+            dk[0] = (q[0] + q[2]).to_bits();
+            dk[1] = (q[1] + q[3]).to_bits();
+        }
+        backend::scale_slice(&mut diff[..n], r);
+        for ((o, q), dk) in d
+            .chunks_exact_mut(2)
+            .zip(s.chunks_exact(4))
+            .zip(diff[..n].chunks_exact(2))
+        {
+            o[0] = q[0] + Gf128::new(dk[0]);
+            o[1] = q[1] + Gf128::new(dk[1]);
+        }
+        if let Some(s) = sums.as_deref_mut() {
+            s.add_interleaved(d);
+        }
+    }
+}
+
+/// [`fold_pairs`] split into rayon tasks.
+fn fold_pairs_par(dst: &mut [Gf128], src: &[Gf128], r: u128, with_round: bool) -> RoundSums {
+    if dst.len() <= 2 * TASK {
+        let mut s = RoundSums::new();
+        fold_pairs(dst, src, r, with_round.then_some(&mut s));
+        return s;
+    }
+    dst.par_chunks_mut(2 * TASK)
+        .zip(src.par_chunks(4 * TASK))
+        .fold(RoundSums::new, |mut s, (d, sc)| {
+            fold_pairs(d, sc, r, with_round.then_some(&mut s));
+            s
+        })
+        .reduce(RoundSums::new, RoundSums::merge)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use starling_poly::multilinear::{fold_lowest, fold_lowest_in_place};
+    use starling_poly::multilinear::fold_lowest;
+    use starling_poly::sumcheck_round::product_round as reference_round;
 
     fn table(n: usize, seed: u128) -> Vec<Gf128> {
         (0..n as u128)
@@ -94,19 +305,37 @@ mod tests {
 
     #[test]
     fn batched_kernels_match_reference() {
-        for n in [2usize, 8, 512, 1024, 2048 + 2] {
-            let (f, g) = (table(n, 1), table(n, 7));
-            assert_eq!(
-                product_round(&f, &g),
-                starling_poly::sumcheck_round::product_round(&f, &g),
-                "n = {n}"
-            );
-            let r = Gf128::new(0x1234_5678_9abc_def0_0fed_cba9);
-            assert_eq!(fold(&f, r), fold_lowest(&f, r));
-            let (mut a, mut b) = (f.clone(), f.clone());
-            fold_in_place(&mut a, r);
-            fold_lowest_in_place(&mut b, r);
-            assert_eq!(a, b);
+        let (r, r2) = (
+            Gf128::new(0x1234_5678_9abc_def0_0fed_cba9),
+            Gf128::new(0x77 << 90 | 5),
+        );
+        for n in [2usize, 4, 8, 512, 1024, 2048 + 2, 1 << 15, 1 << 17] {
+            let (f, w) = (table(n, 1), table(n, 7));
+            assert_eq!(product_round(&f, &w), reference_round(&f, &w), "n = {n}");
+            if !n.is_power_of_two() {
+                continue;
+            }
+            let (ff, wf) = (fold_lowest(&f, r), fold_lowest(&w, r));
+            let want = (ff.len() >= 2).then(|| reference_round(&ff, &wf));
+            let (mut p, round) = PairTable::fold_first(&f, w.clone(), r, true);
+            assert_eq!(round, want, "n = {n}");
+            assert_eq!((p.message(), p.len()), (ff.clone(), ff.len()));
+            if ff.len() >= 2 {
+                assert_eq!(p.round(), reference_round(&ff, &wf), "n = {n}");
+                let (fff, wff) = (fold_lowest(&ff, r2), fold_lowest(&wf, r2));
+                let want = (fff.len() >= 2).then(|| reference_round(&fff, &wff));
+                let mut q = p.clone();
+                assert_eq!(q.fold(r2, false), None);
+                assert_eq!(p.fold(r2, true), want, "n = {n}");
+                assert_eq!(p, q);
+                assert_eq!(p.message(), fff);
+                let ones = vec![Gf128::ONE; p.len()];
+                p.add_to_weights(&ones);
+                let w_plus: Vec<Gf128> = wff.iter().map(|x| *x + Gf128::ONE).collect();
+                if fff.len() >= 2 {
+                    assert_eq!(p.round(), reference_round(&fff, &w_plus), "n = {n}");
+                }
+            }
         }
     }
 }

@@ -21,6 +21,7 @@ mod prove;
 mod verify;
 
 pub use prove::prove;
+pub(crate) use prove::prove_with_first_round;
 pub use verify::verify;
 
 use starling_crypto::merkle::MultiProof;

@@ -1,15 +1,97 @@
 //! The prover side of the opening.
 
+use rayon::prelude::*;
 use starling_crypto::merkle::hash_leaf_fields;
 use starling_crypto::{Digest, Transcript};
 use starling_field::Gf128;
-use starling_poly::reed_solomon::ReedSolomon;
+use starling_poly::additive_ntt::AdditiveNtt;
+use starling_poly::sumcheck_round::QuadraticRound;
 
 use super::*;
 use crate::commit::{CommittedLevel, ProverData};
 use crate::pow;
-use crate::sumcheck::{fold, fold_in_place, product_round};
+use crate::sumcheck::{product_round, PairTable};
 use crate::PcsError;
+
+/// The opening's tables: before the first fold the message is the committed
+/// table and the weight its own vector; after it, the two are interleaved.
+enum Tables<'a> {
+    Start(&'a [Gf128], Vec<Gf128>),
+    Folded(PairTable),
+}
+
+impl Tables<'_> {
+    fn round(&self) -> QuadraticRound {
+        match self {
+            Tables::Start(table, w) => product_round(table, w),
+            Tables::Folded(p) => p.round(),
+        }
+    }
+
+    /// Folds the lowest variable; with `with_round`, also returns the next round.
+    fn fold(self, r: Gf128, with_round: bool) -> (Self, Option<QuadraticRound>) {
+        match self {
+            Tables::Start(table, w) => {
+                let (p, next) = PairTable::fold_first(table, w, r, with_round);
+                (Tables::Folded(p), next)
+            }
+            Tables::Folded(mut p) => {
+                let next = p.fold(r, with_round);
+                (Tables::Folded(p), next)
+            }
+        }
+    }
+
+    fn message(&self) -> Vec<Gf128> {
+        match self {
+            Tables::Start(table, _) => table.to_vec(),
+            Tables::Folded(p) => p.message(),
+        }
+    }
+
+    fn add_to_weights(&mut self, add: &[Gf128]) {
+        match self {
+            Tables::Start(_, w) => {
+                for (a, x) in w.iter_mut().zip(add) {
+                    *a += *x;
+                }
+            }
+            Tables::Folded(p) => p.add_to_weights(add),
+        }
+    }
+}
+
+/// `sum_q coefs[q] G_q`, with `G_q` row `q` of the generator matrix of the
+/// level's code (message `2^m`, query positions increasing): the transposed
+/// NTT of the sparse query weights, one coset at a time, the cosets in
+/// parallel. This is `ReedSolomon::encode_transposed` split over rayon.
+fn generator_rows(m: usize, positions: &[usize], coefs: &[Gf128]) -> Vec<Gf128> {
+    let n = 1usize << m;
+    let mut cosets: Vec<(usize, Vec<Gf128>)> = Vec::new();
+    for (&q, &c) in positions.iter().zip(coefs) {
+        let h = q >> m;
+        if cosets.last().map(|(last, _)| *last) != Some(h) {
+            cosets.push((h, vec![Gf128::ZERO; n]));
+        }
+        if let Some((_, buf)) = cosets.last_mut() {
+            buf[q & (n - 1)] = c;
+        }
+    }
+    let ntt = AdditiveNtt::new(m);
+    cosets.par_iter_mut().for_each(|(h, buf)| {
+        ntt.transposed(buf, 1, (*h as u64) << m);
+    });
+    let mut sum = vec![Gf128::ZERO; n];
+    sum.par_chunks_mut(1 << 12).enumerate().for_each(|(c, out)| {
+        let start = c << 12;
+        for (_, part) in &cosets {
+            for (a, g) in out.iter_mut().zip(&part[start..]) {
+                *a += *g;
+            }
+        }
+    });
+    sum
+}
 
 /// Proves `sum_x f(x) weights[x] = claim` for the committed `f`.
 pub fn prove(
@@ -17,6 +99,20 @@ pub fn prove(
     data: &ProverData,
     weights: Vec<Gf128>,
     claim: Gf128,
+    transcript: &mut Transcript,
+) -> Result<Proof, PcsError> {
+    prove_with_first_round(params, data, weights, claim, None, transcript)
+}
+
+/// [`prove`], given the first round `product_round(f, weights)` when the
+/// caller already has it (ring switching computes it while building the
+/// weights).
+pub(crate) fn prove_with_first_round(
+    params: &PcsParams,
+    data: &ProverData,
+    weights: Vec<Gf128>,
+    claim: Gf128,
+    first_round: Option<QuadraticRound>,
     transcript: &mut Transcript,
 ) -> Result<Proof, PcsError> {
     let n = 1usize << params.num_vars();
@@ -35,9 +131,9 @@ pub fn prove(
     absorb_statement(transcript, params, &commitment, claim);
 
     let levels = params.levels();
-    let mut w = weights;
-    let mut folded: Vec<Gf128> = Vec::new();
-    let mut started = false;
+    let mut tables = Tables::Start(&data.table, weights);
+    // The round message of the current tables, when a fold already computed it.
+    let mut pending = first_round;
     let mut next_level: Option<CommittedLevel> = None;
     let mut level_proofs = Vec::with_capacity(levels.len());
 
@@ -46,12 +142,8 @@ pub fn prove(
         let level = current.as_ref().unwrap_or(&data.level0);
         let mut rounds = Vec::with_capacity(lp.log_rows);
         let mut pow_nonces = Vec::new();
-        for _ in 0..lp.log_rows {
-            let round = if started {
-                product_round(&folded, &w)
-            } else {
-                product_round(&data.table, &w)
-            };
+        for j in 0..lp.log_rows {
+            let round = pending.take().unwrap_or_else(|| tables.round());
             absorb_round(transcript, &round);
             if lp.grinding_bits > 0 {
                 let nonce = pow::grind(&transcript.state(), lp.grinding_bits);
@@ -59,16 +151,15 @@ pub fn prove(
                 pow_nonces.push(nonce);
             }
             let s = transcript.challenge_field(LABEL_FOLD);
-            if started {
-                fold_in_place(&mut folded, s);
-            } else {
-                folded = fold(&data.table, s);
-                started = true;
-            }
-            fold_in_place(&mut w, s);
+            // The next round of this level reads the tables just folded; the
+            // level's last fold is followed by the weight update instead.
+            let (folded, next) = tables.fold(s, j + 1 < lp.log_rows);
+            tables = folded;
+            pending = next;
             rounds.push(round);
         }
 
+        let folded = tables.message();
         let last = i + 1 == levels.len();
         let next_root = if last {
             transcript.absorb_fields(LABEL_FINAL, &folded);
@@ -96,14 +187,7 @@ pub fn prove(
         if !last {
             let coefs = transcript.challenge_fields(LABEL_BETA, positions.len());
             let m = params.level_log_msg(i);
-            let code = ReedSolomon::new(m, lp.log_inv_rate);
-            let mut sparse = vec![Gf128::ZERO; 1 << code.log_len()];
-            for (&q, &c) in positions.iter().zip(&coefs) {
-                sparse[q] = c;
-            }
-            for (a, g) in w.iter_mut().zip(code.encode_transposed(&sparse)) {
-                *a += g;
-            }
+            tables.add_to_weights(&generator_rows(m, &positions, &coefs));
         }
         level_proofs.push(LevelProof {
             rounds,
@@ -114,14 +198,16 @@ pub fn prove(
         });
     }
 
-    let final_message = folded.clone();
-    let mut final_rounds = Vec::with_capacity(params.final_log_len());
-    for _ in 0..params.final_log_len() {
-        let round = product_round(&folded, &w);
+    let final_message = tables.message();
+    let final_len = params.final_log_len();
+    let mut final_rounds = Vec::with_capacity(final_len);
+    for j in 0..final_len {
+        let round = pending.take().unwrap_or_else(|| tables.round());
         absorb_round(transcript, &round);
         let s = transcript.challenge_field(LABEL_FOLD);
-        fold_in_place(&mut folded, s);
-        fold_in_place(&mut w, s);
+        let (folded, next) = tables.fold(s, j + 1 < final_len);
+        tables = folded;
+        pending = next;
         final_rounds.push(round);
     }
     Ok(Proof {
