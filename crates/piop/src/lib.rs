@@ -1,10 +1,11 @@
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod claims;
 pub mod encoding;
 mod error;
+mod kernels;
 pub mod lincheck;
 pub mod public;
 mod shape;

@@ -29,7 +29,7 @@ mod verifier;
 
 pub use prover::prove;
 #[cfg(test)]
-pub(crate) use prover::{fold_words, gruen_round, skip_messages};
+pub(crate) use prover::{fold_words, gruen_round, skip_messages, skip_messages_with, sumcheck};
 pub use verifier::verify;
 
 use starling_field::Gf128;

@@ -1,44 +1,53 @@
 //! The zerocheck prover: one pass over the bits for the skip messages, one
-//! pass to fold `a` and `b` at `r0`, then the sumcheck on field vectors of
-//! length `2^(l-6)`.
+//! pass over the bits for the first sumcheck round, then sumcheck rounds
+//! each fused with the fold of the round before.
+//!
+//! Skip pass. `P_ab(e) = sum_x eq(tau', x) a_hat_x(e) b_hat_x(e)` with
+//! GF(2^8)-valued `c_x(e) = a_hat_x(e) b_hat_x(e)`. Split `eq = eq_lo * eq_hi`
+//! over chunks of `2^11` words and write `eq_lo(w) = sum_k g_k(w) x^k` with
+//! coordinates `g_k(w)` in GF(2^8) (`1, x, ..., x^15` is a GF(2^8)-basis of
+//! F because `x` generates F). The inner sums `sum_w g_k(w) c_w(e)` are then
+//! GF(2^8) dot products (GFNI: one `gf2p8affineqb` per coordinate and word;
+//! for `z` one per coordinate and eight words, on bit-transposed words); per
+//! chunk 127 field products by `eq_hi` finish the job. No GF(2^128) product
+//! is spent per word.
+//!
+//! Sumcheck. With `A(w) = sum_y bit y of w * L_y(r0)` (byte tables, or GFNI
+//! on 64 byte-transposed words), round 0 reads the bits; the fold at `r_0`
+//! reads them again and writes `A`, `B` at half length while computing round
+//! 1; each later fold writes the next, half as long, while computing the
+//! next round (`eq` split in a low and a high table, Gruen's factoring; the
+//! low sums stay unreduced). Two buffers per vector (`2^(l-7)` and `2^(l-8)`
+//! elements) serve all rounds, so no field vector is longer than `2^(l-7)`.
 
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
 use starling_crypto::Transcript;
-use starling_field::{Gf128, Gf8};
-use starling_poly::multilinear::{eq_table, fold_lowest_in_place};
+use starling_field::{subset_sums, ByteLinearMap, Gf128, Gf8};
+use starling_poly::multilinear::eq_table;
 
 use super::{GruenRound, Output, Proof};
 use super::{LABEL_EVALS, LABEL_P, LABEL_R, LABEL_R0, LABEL_ROUND, LABEL_V};
-use crate::claims::weigh_word;
+use crate::kernels::{weigh_matrices, ByteRow, ExtTables, Kernels, SkipAcc, SkipWeights};
 use crate::skip::{lagrange_at_extra_points, lagrange_weights, EXTRA_POINTS, SKIP_SIZE};
 use crate::{challenge_nonzero_point, Shape};
 
-/// Bit-sliced byte tables of the extra-point values: for byte position `j`
-/// and byte value `m`, plane `i` has bit `e - 64` set iff bit `i` of
-/// `sum_{t in m} L_{8j+t}(e)` (a GF(2^8) value) is set. XOR-ing the eight rows
-/// picked by a word's bytes gives `a_hat` on all 63 extra points at once, as
-/// eight 64-lane bit planes.
-type PlaneRow = [u64; 8];
-
-fn extra_point_tables() -> &'static [[PlaneRow; 256]; 8] {
-    static TABLES: OnceLock<Box<[[PlaneRow; 256]; 8]>> = OnceLock::new();
+/// The byte tables of `a_hat` on the 63 extra points (see [`ExtTables`]).
+pub(crate) fn ext_tables() -> &'static ExtTables {
+    static TABLES: OnceLock<Box<ExtTables>> = OnceLock::new();
     TABLES.get_or_init(|| {
         let ell = lagrange_at_extra_points();
-        let mut t = Box::new([[[0u64; 8]; 256]; 8]);
+        let mut t: Box<ExtTables> = vec![[ByteRow::ZERO; 256]; 8]
+            .into_boxed_slice()
+            .try_into()
+            .expect("eight tables");
         for (j, tj) in t.iter_mut().enumerate() {
             for (m, row) in tj.iter_mut().enumerate() {
-                for (lane, ell_e) in ell.iter().enumerate() {
-                    let mut v = 0u8;
-                    for bit in 0..8 {
-                        if (m >> bit) & 1 == 1 {
-                            v ^= ell_e[8 * j + bit].0;
-                        }
-                    }
-                    for (i, plane) in row.iter_mut().enumerate() {
-                        *plane |= (((v >> i) & 1) as u64) << lane;
-                    }
+                for (e, ell_e) in ell.iter().enumerate() {
+                    row.0[e] = (0..8)
+                        .filter(|bit| (m >> bit) & 1 == 1)
+                        .fold(0u8, |acc, bit| acc ^ ell_e[8 * j + bit].0);
                 }
             }
         }
@@ -46,145 +55,68 @@ fn extra_point_tables() -> &'static [[PlaneRow; 256]; 8] {
     })
 }
 
-#[inline]
-fn planes_of(tables: &[[PlaneRow; 256]; 8], word: u64) -> PlaneRow {
-    let mut p = [0u64; 8];
-    for (j, tj) in tables.iter().enumerate() {
-        let row = &tj[((word >> (8 * j)) & 0xff) as usize];
-        for i in 0..8 {
-            p[i] ^= row[i];
-        }
-    }
-    p
+/// The change of basis between F and its GF(2^8)-coordinates in the basis
+/// `1, x, ..., x^15`: coordinate `g_k` is byte `k` of the 16-byte encoding,
+/// with bit `i` of it standing for `embed(X^i) x^k`.
+pub(crate) struct CoordMaps {
+    /// F -> coordinates.
+    pub(crate) to_coords: ByteLinearMap,
+    /// Coordinates -> F: bit `8 k + i` goes to `embed(X^i) x^k`.
+    pub(crate) from_coords: ByteLinearMap,
 }
 
-/// 64 GF(2^8) products at once on bit planes (schoolbook, then reduction
-/// modulo the AES polynomial X^8 + X^4 + X^3 + X + 1).
-#[inline]
-fn bitsliced_gf8_mul(a: &PlaneRow, b: &PlaneRow) -> PlaneRow {
-    let mut p = [0u64; 15];
-    for i in 0..8 {
-        for j in 0..8 {
-            p[i + j] ^= a[i] & b[j];
-        }
-    }
-    for d in (8..15).rev() {
-        let t = p[d];
-        p[d - 8] ^= t;
-        p[d - 7] ^= t;
-        p[d - 5] ^= t;
-        p[d - 4] ^= t;
-    }
-    let mut out = [0u64; 8];
-    out.copy_from_slice(&p[..8]);
-    out
-}
-
-/// Per-byte buckets of `eq` weights: `ab[8 i + q][m]` sums the weights of the
-/// words whose product plane `i` has byte `q` equal to `m`; `z[q][m]` the
-/// same for byte `q` of the `z` word.
-struct SkipBuckets {
-    ab: Vec<[Gf128; 256]>,
-    z: Vec<[Gf128; 256]>,
-}
-
-impl SkipBuckets {
-    fn new() -> Self {
-        SkipBuckets {
-            ab: vec![[Gf128::ZERO; 256]; 64],
-            z: vec![[Gf128::ZERO; 256]; 8],
-        }
-    }
-
-    fn merge(mut self, other: SkipBuckets) -> SkipBuckets {
-        for (x, y) in self
-            .ab
-            .iter_mut()
-            .zip(&other.ab)
-            .chain(self.z.iter_mut().zip(&other.z))
-        {
-            for (u, v) in x.iter_mut().zip(y) {
-                *u += *v;
-            }
-        }
-        self
-    }
-
-    /// Adds a batch of words: first the products of all words (bit-sliced),
-    /// then the bucket updates column by column, so each pass touches one
-    /// 4 KB bucket table (L1-resident) instead of 72 scattered ones.
-    fn add_words(
-        &mut self,
-        tables: &[[PlaneRow; 256]; 8],
-        a: &[u64],
-        b: &[u64],
-        z: &[u64],
-        weights: &[Gf128],
-        products: &mut Vec<PlaneRow>,
-    ) {
-        products.clear();
-        products.extend(
-            a.iter()
-                .zip(b)
-                .map(|(&wa, &wb)| bitsliced_gf8_mul(&planes_of(tables, wa), &planes_of(tables, wb))),
-        );
-        for (col, buckets) in self.ab.iter_mut().enumerate() {
-            let (i, shift) = (col / 8, 8 * (col % 8));
-            for (prod, &w) in products.iter().zip(weights) {
-                buckets[((prod[i] >> shift) & 0xff) as usize] += w;
-            }
-        }
-        for (q, buckets) in self.z.iter_mut().enumerate() {
-            for (&wz, &w) in z.iter().zip(weights) {
-                buckets[((wz >> (8 * q)) & 0xff) as usize] += w;
-            }
-        }
-    }
-
-    /// Turns bucket sums into `(v, p_extra)`.
-    fn finish(&self) -> (Vec<Gf128>, Vec<Gf128>) {
-        // lane_sum(buckets)[t] = sum of buckets[m] over m with bit t set.
-        let lane_sum = |buckets: &[Gf128; 256]| {
-            let mut out = [Gf128::ZERO; 8];
-            for (m, v) in buckets.iter().enumerate() {
-                for (t, o) in out.iter_mut().enumerate() {
-                    if (m >> t) & 1 == 1 {
-                        *o += *v;
-                    }
-                }
-            }
-            out
-        };
-        let mut v = vec![Gf128::ZERO; SKIP_SIZE];
-        for q in 0..8 {
-            v[8 * q..8 * q + 8].copy_from_slice(&lane_sum(&self.z[q]));
-        }
-        // P_ab(e) = sum_i embed(x^i) * (weight of words whose product at e has bit i).
-        let mut p = vec![Gf128::ZERO; EXTRA_POINTS];
-        for i in 0..8 {
-            let basis = Gf8(1 << i).embed();
-            for q in 0..8 {
-                let s = lane_sum(&self.ab[8 * i + q]);
-                for (t, st) in s.iter().enumerate() {
-                    let lane = 8 * q + t;
-                    if lane < EXTRA_POINTS {
-                        p[lane] += basis * *st;
-                    }
+pub(crate) fn coord_maps() -> &'static CoordMaps {
+    static MAPS: OnceLock<CoordMaps> = OnceLock::new();
+    MAPS.get_or_init(|| {
+        let images: [Gf128; 128] =
+            core::array::from_fn(|j| Gf8(1 << (j % 8)).embed() * Gf128::new(1u128 << (j / 8)));
+        // Gaussian elimination on (image, preimage) pairs until image j is x^j.
+        let mut pairs: Vec<(u128, u128)> = images
+            .iter()
+            .enumerate()
+            .map(|(j, im)| (im.to_bits(), 1u128 << j))
+            .collect();
+        for bit in 0..128 {
+            let pivot = (bit..128)
+                .find(|&i| (pairs[i].0 >> bit) & 1 == 1)
+                .expect("1, x, ..., x^15 is a GF(2^8)-basis of F");
+            pairs.swap(bit, pivot);
+            let (pi, pp) = pairs[bit];
+            for (i, pair) in pairs.iter_mut().enumerate() {
+                if i != bit && (pair.0 >> bit) & 1 == 1 {
+                    pair.0 ^= pi;
+                    pair.1 ^= pp;
                 }
             }
         }
-        (v, p)
-    }
+        let inverse: [Gf128; 128] = core::array::from_fn(|j| Gf128::new(pairs[j].1));
+        CoordMaps {
+            to_coords: ByteLinearMap::new(&inverse),
+            from_coords: ByteLinearMap::new(&images),
+        }
+    })
 }
 
-/// Words per parallel task; `eq(tau', x')` is `eq_lo[x' % CHUNK] * eq_hi[x' / CHUNK]`.
-const CHUNK_LOG: usize = 12;
-/// Words whose products are buffered before the bucket updates.
-const BATCH: usize = 512;
+/// log2 of the words per skip chunk: the chunk's `eq_lo` coordinates and
+/// matrices (`2^11 * 144` bytes) and the extra-point tables (128 KB) stay
+/// in L2.
+const SKIP_CHUNK_LOG: usize = 11;
 
 /// The skip messages `v_y = P_z(s_y)` and `P_ab` at the 63 extra points, in
 /// one pass over the words of `a`, `b`, `z`.
+#[cfg(test)]
 pub(crate) fn skip_messages(
+    shape: Shape,
+    a: &[u64],
+    b: &[u64],
+    z: &[u64],
+    tau: &[Gf128],
+) -> (Vec<Gf128>, Vec<Gf128>) {
+    skip_messages_with(Kernels::get(), shape, a, b, z, tau)
+}
+
+pub(crate) fn skip_messages_with(
+    kernels: Kernels,
     shape: Shape,
     a: &[u64],
     b: &[u64],
@@ -197,75 +129,258 @@ pub(crate) fn skip_messages(
         "witness length"
     );
     assert_eq!(tau.len(), shape.word_vars());
-    let lo = CHUNK_LOG.min(tau.len());
+    let lo = SKIP_CHUNK_LOG.min(tau.len());
     let eq_lo = eq_table(&tau[..lo]);
     let eq_hi = eq_table(&tau[lo..]);
-    let tables = extra_point_tables();
-    let chunk = 1usize << lo;
-    let buckets = (0..eq_hi.len())
-        .into_par_iter()
-        .fold(
-            || (SkipBuckets::new(), Vec::new(), Vec::new()),
-            |(mut acc, mut products, mut weights), h| {
-                let e_hi = eq_hi[h];
-                for start in (0..chunk).step_by(BATCH) {
-                    let end = (start + BATCH).min(chunk);
-                    let range = h * chunk + start..h * chunk + end;
-                    weights.clear();
-                    weights.extend(eq_lo[start..end].iter().map(|&e| e * e_hi));
-                    acc.add_words(
-                        tables,
-                        &a[range.clone()],
-                        &b[range.clone()],
-                        &z[range],
-                        &weights,
-                        &mut products,
-                    );
-                }
-                (acc, products, weights)
-            },
-        )
-        .map(|(acc, _, _)| acc)
-        .reduce(SkipBuckets::new, SkipBuckets::merge);
-    buckets.finish()
-}
-
-/// `out[x'] = sum_y weights[y] * bit y of words[x']` (eight byte lookups per word).
-pub(crate) fn fold_words(words: &[u64], weights: &[Gf128; SKIP_SIZE]) -> Vec<Gf128> {
-    let tables: Vec<[Gf128; 256]> = (0..8)
-        .map(|j| starling_field::subset_sums(&weights[8 * j..8 * j + 8]))
+    let maps = coord_maps();
+    let coords: Vec<[u8; 16]> = eq_lo
+        .iter()
+        .map(|&e| maps.to_coords.apply(e).to_bytes())
         .collect();
-    words.par_iter().map(|&w| weigh_word(&tables, w)).collect()
-}
-
-/// Round message of `sum_{x} eq(tau_rest, x_{>0}) eq(tau_0, x_0) A B` for the
-/// lowest variable: `q(0)` and the `X^2` coefficient of `q`. `tau_rest` are
-/// the coordinates for the variables above the lowest; `eq` over them is
-/// split into a low and a high table so no table longer than about
-/// `2^(len/2)` is built.
-pub(crate) fn gruen_round(fa: &[Gf128], fb: &[Gf128], tau_rest: &[Gf128]) -> GruenRound {
-    let split = tau_rest.len().div_ceil(2);
-    let e_lo = eq_table(&tau_rest[..split]);
-    let e_hi = eq_table(&tau_rest[split..]);
-    let len_lo = e_lo.len();
-    debug_assert_eq!(fa.len(), 2 * len_lo * e_hi.len());
-    let (q0, q2) = e_hi
+    let weights = SkipWeights::new(&kernels, coords);
+    let ext = ext_tables();
+    let chunk = 1usize << lo;
+    let from_coords = |rows: &[ByteRow; 16], pos: usize| {
+        let g: [u8; 16] = core::array::from_fn(|k| rows[k].0[pos]);
+        maps.from_coords.apply(Gf128::from_bytes(g))
+    };
+    let zero = || ([Gf128::ZERO; EXTRA_POINTS], [Gf128::ZERO; SKIP_SIZE]);
+    let (p, v) = eq_hi
         .par_iter()
         .enumerate()
-        .map(|(h, &eh)| {
-            let base = 2 * h * len_lo;
-            let pa = &fa[base..base + 2 * len_lo];
-            let pb = &fb[base..base + 2 * len_lo];
-            let mut s0 = Gf128::ZERO;
-            let mut s2 = Gf128::ZERO;
-            for ((ca, cb), &el) in pa.chunks_exact(2).zip(pb.chunks_exact(2)).zip(&e_lo) {
-                s0 += el * (ca[0] * cb[0]);
-                s2 += el * ((ca[0] + ca[1]) * (cb[0] + cb[1]));
+        .fold(zero, |(mut p, mut v), (h, &e_hi)| {
+            let range = h * chunk..(h + 1) * chunk;
+            let mut acc = SkipAcc::new();
+            kernels.skip_chunk(
+                ext,
+                &a[range.clone()],
+                &b[range.clone()],
+                &z[range],
+                &weights,
+                &mut acc,
+            );
+            for (e, pe) in p.iter_mut().enumerate() {
+                *pe += e_hi * from_coords(&acc.ab, e);
             }
-            (eh * s0, eh * s2)
+            for (y, vy) in v.iter_mut().enumerate() {
+                *vy += e_hi * from_coords(&acc.z, y);
+            }
+            (p, v)
         })
-        .reduce(|| (Gf128::ZERO, Gf128::ZERO), |x, y| (x.0 + y.0, x.1 + y.1));
+        .reduce(zero, |(mut p, mut v), (q, w)| {
+            p.iter_mut().zip(q).for_each(|(x, y)| *x += y);
+            v.iter_mut().zip(w).for_each(|(x, y)| *x += y);
+            (p, v)
+        });
+    (v.to_vec(), p.to_vec())
+}
+
+/// Byte tables of the weights: `tables[j][m] = sum_{t in m} weights[8 j + t]`.
+fn weight_tables(weights: &[Gf128; SKIP_SIZE]) -> Box<[[u128; 256]; 8]> {
+    let mut t = Box::new([[0u128; 256]; 8]);
+    for (j, tj) in t.iter_mut().enumerate() {
+        for (o, s) in tj.iter_mut().zip(subset_sums(&weights[8 * j..8 * j + 8])) {
+            *o = s.to_bits();
+        }
+    }
+    t
+}
+
+/// `eq(tau_rest, .)` as a low table (raw) and a high table, each about half
+/// the variables.
+fn split_eq(tau_rest: &[Gf128]) -> (Vec<u128>, Vec<Gf128>) {
+    let split = tau_rest.len().div_ceil(2);
+    let e_lo = eq_table(&tau_rest[..split]).iter().map(|e| e.to_bits()).collect();
+    (e_lo, eq_table(&tau_rest[split..]))
+}
+
+fn add_sums(x: (Gf128, Gf128), y: (Gf128, Gf128)) -> (Gf128, Gf128) {
+    (x.0 + y.0, x.1 + y.1)
+}
+
+fn scaled(e_hi: Gf128, (s0, s2): (u128, u128)) -> (Gf128, Gf128) {
+    (e_hi * Gf128::new(s0), e_hi * Gf128::new(s2))
+}
+
+fn to_round((q0, q2): (Gf128, Gf128)) -> GruenRound {
     GruenRound { q0, q2 }
+}
+
+/// The Lagrange weights `L_y(r0)` as byte tables and as GFNI matrices.
+struct Weighing {
+    tables: Box<[[u128; 256]; 8]>,
+    mats: [[u64; 8]; 16],
+}
+
+impl Weighing {
+    fn new(lagrange: &[Gf128; SKIP_SIZE]) -> Self {
+        let tables = weight_tables(lagrange);
+        let mats = weigh_matrices(&tables);
+        Weighing { tables, mats }
+    }
+}
+
+/// Words weighed at a time into a stack buffer before the field loop.
+const SUB_WORDS: usize = 512;
+
+/// Round 0 read from the bits: `A(w) = sum_y bit y of w * L_y(r0)`.
+fn round_from_bits(kernels: Kernels, w: &Weighing, a: &[u64], b: &[u64], tau_rest: &[Gf128]) -> GruenRound {
+    let (e_lo, e_hi) = split_eq(tau_rest);
+    let block = 2 * e_lo.len();
+    to_round(
+        a.par_chunks(block)
+            .zip(b.par_chunks(block))
+            .zip(e_hi.par_iter())
+            .map(|((ca, cb), &eh)| {
+                let (mut sa, mut sb) = ([0u128; SUB_WORDS], [0u128; SUB_WORDS]);
+                let mut sums = (Gf128::ZERO, Gf128::ZERO);
+                for ((wa, wb), el) in ca
+                    .chunks(SUB_WORDS)
+                    .zip(cb.chunks(SUB_WORDS))
+                    .zip(e_lo.chunks(SUB_WORDS / 2))
+                {
+                    let n = wa.len();
+                    kernels.weigh_words(&w.tables, &w.mats, wa, &mut sa[..n]);
+                    kernels.weigh_words(&w.tables, &w.mats, wb, &mut sb[..n]);
+                    let (s0, s2) = kernels.round_field(&sa[..n], &sb[..n], el);
+                    sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
+                }
+                (eh * sums.0, eh * sums.1)
+            })
+            .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums),
+    )
+}
+
+/// Folds the bit words at `r` into `out_a`, `out_b` (half as many entries)
+/// and returns the next round's message (over `tau_next`).
+#[allow(clippy::too_many_arguments)]
+fn fold_bits(
+    kernels: Kernels,
+    w: &Weighing,
+    a: &[u64],
+    b: &[u64],
+    r: Gf128,
+    tau_next: &[Gf128],
+    out_a: &mut [u128],
+    out_b: &mut [u128],
+) -> GruenRound {
+    let (e_lo, e_hi) = split_eq(tau_next);
+    let block = 2 * e_lo.len();
+    to_round(
+        out_a
+            .par_chunks_mut(block)
+            .zip(out_b.par_chunks_mut(block))
+            .zip(a.par_chunks(2 * block).zip(b.par_chunks(2 * block)))
+            .zip(e_hi.par_iter())
+            .map(|(((oa, ob), (ca, cb)), &eh)| {
+                let (mut sa, mut sb) = ([0u128; SUB_WORDS], [0u128; SUB_WORDS]);
+                let mut sums = (Gf128::ZERO, Gf128::ZERO);
+                for ((((wa, wb), oa), ob), el) in ca
+                    .chunks(SUB_WORDS)
+                    .zip(cb.chunks(SUB_WORDS))
+                    .zip(oa.chunks_mut(SUB_WORDS / 2))
+                    .zip(ob.chunks_mut(SUB_WORDS / 2))
+                    .zip(e_lo.chunks(SUB_WORDS / 4))
+                {
+                    let n = wa.len();
+                    kernels.weigh_words(&w.tables, &w.mats, wa, &mut sa[..n]);
+                    kernels.weigh_words(&w.tables, &w.mats, wb, &mut sb[..n]);
+                    let (s0, s2) = kernels.fold_field_round(&sa[..n], &sb[..n], r.to_bits(), oa, ob, el);
+                    sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
+                }
+                (eh * sums.0, eh * sums.1)
+            })
+            .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums),
+    )
+}
+
+/// Folds the field vectors at `r` into `out_a`, `out_b` (half as long) and
+/// returns the next round's message (over `tau_next`).
+fn fold_field(
+    kernels: Kernels,
+    a: &[u128],
+    b: &[u128],
+    r: Gf128,
+    tau_next: &[Gf128],
+    out_a: &mut [u128],
+    out_b: &mut [u128],
+) -> GruenRound {
+    let (e_lo, e_hi) = split_eq(tau_next);
+    let block = 2 * e_lo.len();
+    to_round(
+        out_a
+            .par_chunks_mut(block)
+            .zip(out_b.par_chunks_mut(block))
+            .zip(a.par_chunks(2 * block).zip(b.par_chunks(2 * block)))
+            .zip(e_hi.par_iter())
+            .map(|(((oa, ob), (ca, cb)), &eh)| {
+                scaled(eh, kernels.fold_field_round(ca, cb, r.to_bits(), oa, ob, &e_lo))
+            })
+            .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums),
+    )
+}
+
+/// `x0 + r (x0 + x1)`.
+fn fold_pair(x0: Gf128, x1: Gf128, r: Gf128) -> Gf128 {
+    x0 + r * (x0 + x1)
+}
+
+/// The sumcheck over the word variables, given the fold weights `L_y(r0)`:
+/// returns the round messages, the point `r'` and `(A(r'), B(r'))`.
+pub(crate) fn sumcheck(
+    kernels: Kernels,
+    a: &[u64],
+    b: &[u64],
+    lagrange: &[Gf128; SKIP_SIZE],
+    tau: &[Gf128],
+    transcript: &mut Transcript,
+) -> (Vec<GruenRound>, Vec<Gf128>, (Gf128, Gf128)) {
+    let m = tau.len();
+    let weighing = Weighing::new(lagrange);
+    let mut rounds = Vec::with_capacity(m);
+    let mut r_prime = Vec::with_capacity(m);
+    let mut send = |round: GruenRound| {
+        transcript.absorb_fields(LABEL_ROUND, &[round.q0, round.q2]);
+        let r = transcript.challenge_field(LABEL_R);
+        rounds.push(round);
+        r_prime.push(r);
+        r
+    };
+
+    let mut r = send(round_from_bits(kernels, &weighing, a, b, &tau[1..]));
+    if m == 1 {
+        let weigh = |w: u64| Gf128::new(crate::kernels::portable::weigh(&weighing.tables, w));
+        let evals = (
+            fold_pair(weigh(a[0]), weigh(a[1]), r),
+            fold_pair(weigh(b[0]), weigh(b[1]), r),
+        );
+        return (rounds, r_prime, evals);
+    }
+    let mut len = a.len() / 2;
+    let (mut cur_a, mut cur_b) = (vec![0u128; len], vec![0u128; len]);
+    let (mut next_a, mut next_b) = (vec![0u128; len / 2], vec![0u128; len / 2]);
+    let mut round = fold_bits(kernels, &weighing, a, b, r, &tau[2..], &mut cur_a, &mut cur_b);
+    for j in 1..m {
+        r = send(round);
+        if len == 2 {
+            let f = |v: &[u128]| fold_pair(Gf128::new(v[0]), Gf128::new(v[1]), r);
+            return (rounds, r_prime, (f(&cur_a), f(&cur_b)));
+        }
+        let half = len / 2;
+        round = fold_field(
+            kernels,
+            &cur_a[..len],
+            &cur_b[..len],
+            r,
+            &tau[j + 2..],
+            &mut next_a[..half],
+            &mut next_b[..half],
+        );
+        std::mem::swap(&mut cur_a, &mut next_a);
+        std::mem::swap(&mut cur_b, &mut next_b);
+        len = half;
+    }
+    unreachable!("the last round folds to a single value")
 }
 
 /// Proves that `a & b == z` bitwise, for word vectors in the batch layout.
@@ -273,30 +388,18 @@ pub(crate) fn gruen_round(fa: &[Gf128], fb: &[Gf128], tau_rest: &[Gf128]) -> Gru
 /// The caller has absorbed the statement and the commitment into
 /// `transcript`. Panics if a vector's length does not match `shape`.
 pub fn prove(shape: Shape, a: &[u64], b: &[u64], z: &[u64], transcript: &mut Transcript) -> (Proof, Output) {
+    let kernels = Kernels::get();
     let m = shape.word_vars();
     let tau = challenge_nonzero_point(transcript, super::LABEL_TAU, m);
 
-    let (v, p_extra) = skip_messages(shape, a, b, z, &tau);
+    let (v, p_extra) = skip_messages_with(kernels, shape, a, b, z, &tau);
     transcript.absorb_fields(LABEL_V, &v);
     transcript.absorb_fields(LABEL_P, &p_extra);
     let r0 = transcript.challenge_field(LABEL_R0);
     let lagrange = lagrange_weights(r0);
     let z_value: Gf128 = lagrange.iter().zip(&v).map(|(l, x)| *l * *x).sum();
 
-    let mut fa = fold_words(a, &lagrange);
-    let mut fb = fold_words(b, &lagrange);
-    let mut rounds = Vec::with_capacity(m);
-    let mut r_prime = Vec::with_capacity(m);
-    for j in 0..m {
-        let round = gruen_round(&fa, &fb, &tau[j + 1..]);
-        transcript.absorb_fields(LABEL_ROUND, &[round.q0, round.q2]);
-        let r = transcript.challenge_field(LABEL_R);
-        rounds.push(round);
-        r_prime.push(r);
-        fold_lowest_in_place(&mut fa, r);
-        fold_lowest_in_place(&mut fb, r);
-    }
-    let (a_eval, b_eval) = (fa[0], fb[0]);
+    let (rounds, r_prime, (a_eval, b_eval)) = sumcheck(kernels, a, b, &lagrange, &tau, transcript);
     transcript.absorb_fields(LABEL_EVALS, &[a_eval, b_eval]);
 
     let proof = Proof {
@@ -319,26 +422,48 @@ pub fn prove(shape: Shape, a: &[u64], b: &[u64], z: &[u64], transcript: &mut Tra
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) use test_support::*;
 
-    #[test]
-    fn bitsliced_product_matches_gf8() {
-        let mut a = [0u64; 8];
-        let mut b = [0u64; 8];
-        let vals: Vec<(u8, u8)> = (0..64u32)
-            .map(|i| ((i * 37 + 11) as u8, (i * 101 + 250) as u8))
+#[cfg(test)]
+mod test_support {
+    use super::*;
+    use crate::claims::weigh_word;
+
+    /// `out[x'] = sum_y weights[y] * bit y of words[x']` (eight byte lookups per word).
+    pub(crate) fn fold_words(words: &[u64], weights: &[Gf128; SKIP_SIZE]) -> Vec<Gf128> {
+        let tables: Vec<[Gf128; 256]> = (0..8)
+            .map(|j| starling_field::subset_sums(&weights[8 * j..8 * j + 8]))
             .collect();
-        for (lane, (x, y)) in vals.iter().enumerate() {
-            for i in 0..8 {
-                a[i] |= (((x >> i) & 1) as u64) << lane;
-                b[i] |= (((y >> i) & 1) as u64) << lane;
-            }
-        }
-        let p = bitsliced_gf8_mul(&a, &b);
-        for (lane, (x, y)) in vals.iter().enumerate() {
-            let got: u8 = (0..8).map(|i| (((p[i] >> lane) & 1) as u8) << i).sum();
-            assert_eq!(got, (Gf8(*x) * Gf8(*y)).0, "lane {lane}");
-        }
+        words.par_iter().map(|&w| weigh_word(&tables, w)).collect()
+    }
+
+    /// Round message of `sum_{x} eq(tau_rest, x_{>0}) eq(tau_0, x_0) A B` for the
+    /// lowest variable: `q(0)` and the `X^2` coefficient of `q`. `tau_rest` are
+    /// the coordinates for the variables above the lowest; `eq` over them is
+    /// split into a low and a high table so no table longer than about
+    /// `2^(len/2)` is built.
+    pub(crate) fn gruen_round(fa: &[Gf128], fb: &[Gf128], tau_rest: &[Gf128]) -> GruenRound {
+        let split = tau_rest.len().div_ceil(2);
+        let e_lo = eq_table(&tau_rest[..split]);
+        let e_hi = eq_table(&tau_rest[split..]);
+        let len_lo = e_lo.len();
+        debug_assert_eq!(fa.len(), 2 * len_lo * e_hi.len());
+        let (q0, q2) = e_hi
+            .par_iter()
+            .enumerate()
+            .map(|(h, &eh)| {
+                let base = 2 * h * len_lo;
+                let pa = &fa[base..base + 2 * len_lo];
+                let pb = &fb[base..base + 2 * len_lo];
+                let mut s0 = Gf128::ZERO;
+                let mut s2 = Gf128::ZERO;
+                for ((ca, cb), &el) in pa.chunks_exact(2).zip(pb.chunks_exact(2)).zip(&e_lo) {
+                    s0 += el * (ca[0] * cb[0]);
+                    s2 += el * ((ca[0] + ca[1]) * (cb[0] + cb[1]));
+                }
+                (eh * s0, eh * s2)
+            })
+            .reduce(|| (Gf128::ZERO, Gf128::ZERO), |x, y| (x.0 + y.0, x.1 + y.1));
+        GruenRound { q0, q2 }
     }
 }

@@ -84,6 +84,66 @@ fn skip_messages_match_reference_across_chunks() {
 }
 
 #[test]
+fn skip_messages_agree_on_every_kernel_set() {
+    // Several chunks (l - 6 = 13 > 11) and a tiny shape with a partial
+    // group of eight words.
+    for (i, &(n, k)) in [(7, 1), (8, 11)].iter().enumerate() {
+        let shape = Shape::new(n, k).unwrap();
+        let mut r = rng(200 + i as u64);
+        let words = |r: &mut ChaCha8Rng| (0..shape.num_words()).map(|_| r.gen()).collect::<Vec<u64>>();
+        let (a, b, z) = (words(&mut r), words(&mut r), words(&mut r));
+        let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
+        let portable = skip_messages_with(crate::kernels::Kernels::PORTABLE, shape, &a, &b, &z, &tau);
+        let fast = skip_messages_with(crate::kernels::Kernels::get(), shape, &a, &b, &z, &tau);
+        assert_eq!(fast, portable, "shape ({n}, {k})");
+    }
+}
+
+/// The sumcheck the plain way: fold to full-length field vectors, then per
+/// round `gruen_round` and `fold_lowest_in_place`.
+fn plain_sumcheck(
+    a: &[u64],
+    b: &[u64],
+    lagrange: &[Gf128; 64],
+    tau: &[Gf128],
+    t: &mut Transcript,
+) -> (Vec<GruenRound>, Vec<Gf128>, (Gf128, Gf128)) {
+    let (mut fa, mut fb) = (fold_words(a, lagrange), fold_words(b, lagrange));
+    let (mut rounds, mut point) = (Vec::new(), Vec::new());
+    for j in 0..tau.len() {
+        let round = gruen_round(&fa, &fb, &tau[j + 1..]);
+        t.absorb_fields(LABEL_ROUND, &[round.q0, round.q2]);
+        let r = t.challenge_field(LABEL_R);
+        rounds.push(round);
+        point.push(r);
+        starling_poly::multilinear::fold_lowest_in_place(&mut fa, r);
+        starling_poly::multilinear::fold_lowest_in_place(&mut fb, r);
+    }
+    (rounds, point, (fa[0], fb[0]))
+}
+
+#[test]
+fn sumcheck_matches_plain_rounds() {
+    // m = l - 6 from 1 (a single round) up to 12.
+    for (i, &(n, k)) in [(7, 0), (7, 1), (7, 2), (8, 3), (10, 4), (9, 9)]
+        .iter()
+        .enumerate()
+    {
+        let m = n + k - 6;
+        let mut r = rng(300 + i as u64);
+        let words: Vec<u64> = (0..2 << m).map(|_| r.gen()).collect();
+        let (a, b) = words.split_at(1 << m);
+        let tau: Vec<Gf128> = (0..m).map(|_| rand_field(&mut r)).collect();
+        let lagrange = crate::skip::lagrange_weights(rand_field(&mut r));
+        let want = plain_sumcheck(a, b, &lagrange, &tau, &mut transcript());
+        for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
+            let got = sumcheck(kernels, a, b, &lagrange, &tau, &mut transcript());
+            assert_eq!(got, want, "m = {m}, {kernels:?}");
+        }
+    }
+}
+
+#[test]
 fn fold_matches_reference() {
     let mut r = rng(3);
     let words: Vec<u64> = (0..64).map(|_| r.gen()).collect();

@@ -1,0 +1,226 @@
+//! Fast paths of the zerocheck prover, with run-time CPU dispatch.
+//!
+//! [`portable`] is the definition of every kernel. `x86_64` holds
+//! * `Clmul`: the portable field loops with an inlined PCLMULQDQ multiply
+//!   and a reduction by carry-less multiplication, kept in xmm registers;
+//! * `Vpclmul`: the same loops on four elements at a time (AVX-512
+//!   VPCLMULQDQ);
+//! * `Gfni`: the skip chunk (`gf2p8mulb` for the GF(2^8) products,
+//!   `gf2p8affineqb` for products by the `eq` coordinates) and the weighing
+//!   of words by the Lagrange weights (64 words at a time, byte-transposed).
+//!
+//! The choice is made once per process from `is_x86_feature_detected!`;
+//! `STARLING_FORCE_PORTABLE` forces the portable path
+//! (`starling_field::backend::portable_forced`). `tests` runs every fast
+//! kernel against its portable definition on random inputs.
+
+#![allow(unsafe_code)]
+
+pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
+
+use std::sync::OnceLock;
+
+pub(crate) use portable::{ByteRow, ExtTables, SkipAcc};
+
+/// The `eq` weights of the words of a skip chunk, in the forms the kernels
+/// take.
+pub(crate) struct SkipWeights {
+    /// GF(2^8) coordinates of each word's weight.
+    pub(crate) coords: Vec<[u8; 16]>,
+    /// GFNI only: [`mul_matrix`] of each coordinate, per word.
+    pub(crate) mats: Vec<[u64; 16]>,
+    /// GFNI only: for each group of eight words and each coordinate `k`,
+    /// the matrix sending a byte with bit `t` set for word `8 G + t` to the
+    /// sum of those words' coordinates `k` ([`group_matrix`]).
+    pub(crate) group_mats: Vec<[u64; 16]>,
+}
+
+impl SkipWeights {
+    pub(crate) fn new(kernels: &Kernels, coords: Vec<[u8; 16]>) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if kernels.gfni.is_some() {
+            let table: [u64; 256] = core::array::from_fn(|g| mul_matrix(g as u8));
+            let mats = coords
+                .iter()
+                .map(|g| core::array::from_fn(|k| table[g[k] as usize]))
+                .collect();
+            let group_mats = coords
+                .chunks_exact(8)
+                .map(|group| core::array::from_fn(|k| group_matrix(core::array::from_fn(|t| group[t][k]))))
+                .collect();
+            return SkipWeights {
+                coords,
+                mats,
+                group_mats,
+            };
+        }
+        let _ = kernels;
+        SkipWeights {
+            coords,
+            mats: Vec::new(),
+            group_mats: Vec::new(),
+        }
+    }
+}
+
+/// The GFNI affine matrix of the GF(2)-linear map sending a byte `x` to
+/// `sum_t bit t of x * h[t]`.
+pub(crate) fn group_matrix(h: [u8; 8]) -> u64 {
+    let mut m = 0u64;
+    for i in 0..8 {
+        let row = (0..8).fold(0u8, |row, t| row | (((h[t] >> i) & 1) << t));
+        m |= (row as u64) << (8 * (7 - i));
+    }
+    m
+}
+
+/// The kernels selected for this process.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Kernels {
+    #[cfg(target_arch = "x86_64")]
+    clmul: Option<x86_64::Clmul>,
+    #[cfg(target_arch = "x86_64")]
+    gfni: Option<x86_64::Gfni>,
+    #[cfg(target_arch = "x86_64")]
+    vpclmul: Option<x86_64::Vpclmul>,
+}
+
+impl Kernels {
+    /// Only the portable definitions.
+    pub(crate) const PORTABLE: Kernels = Kernels {
+        #[cfg(target_arch = "x86_64")]
+        clmul: None,
+        #[cfg(target_arch = "x86_64")]
+        gfni: None,
+        #[cfg(target_arch = "x86_64")]
+        vpclmul: None,
+    };
+
+    fn detect() -> Kernels {
+        if starling_field::backend::portable_forced() {
+            return Kernels::PORTABLE;
+        }
+        Kernels {
+            #[cfg(target_arch = "x86_64")]
+            clmul: x86_64::Clmul::detect(),
+            #[cfg(target_arch = "x86_64")]
+            gfni: x86_64::Gfni::detect(),
+            #[cfg(target_arch = "x86_64")]
+            vpclmul: x86_64::Vpclmul::detect(),
+        }
+    }
+
+    /// The best kernels this CPU runs (portable when forced).
+    pub(crate) fn get() -> Kernels {
+        static SELECTED: OnceLock<Kernels> = OnceLock::new();
+        *SELECTED.get_or_init(Kernels::detect)
+    }
+
+    /// See [`portable::skip_chunk`]; `w` holds the weights of the chunk's
+    /// words from the first on.
+    pub(crate) fn skip_chunk(
+        &self,
+        ext: &ExtTables,
+        a: &[u64],
+        b: &[u64],
+        z: &[u64],
+        w: &SkipWeights,
+        acc: &mut SkipAcc,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(g) = self.gfni {
+            return g.skip_chunk(ext, a, b, z, w, acc);
+        }
+        portable::skip_chunk(ext, a, b, z, &w.coords, acc)
+    }
+
+    /// See [`portable::weigh_words`]; `tables` and their
+    /// [`weigh_matrices`] must describe the same weights.
+    pub(crate) fn weigh_words(
+        &self,
+        tables: &[[u128; 256]; 8],
+        mats: &[[u64; 8]; 16],
+        words: &[u64],
+        out: &mut [u128],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(g) = self.gfni {
+            return g.weigh_words(tables, mats, words, out);
+        }
+        let _ = mats;
+        portable::weigh_words(tables, words, out)
+    }
+
+    /// See [`portable::round_with`].
+    pub(crate) fn round_field(&self, a: &[u128], b: &[u128], e_lo: &[u128]) -> (u128, u128) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = self.vpclmul {
+            return v.round_field(a, b, e_lo);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(c) = self.clmul {
+            return c.round_field(a, b, e_lo);
+        }
+        portable::round_field(a, b, e_lo)
+    }
+
+    /// See [`portable::fold_field_round`].
+    pub(crate) fn fold_field_round(
+        &self,
+        a: &[u128],
+        b: &[u128],
+        r: u128,
+        out_a: &mut [u128],
+        out_b: &mut [u128],
+        e_lo: &[u128],
+    ) -> (u128, u128) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = self.vpclmul {
+            return v.fold_field_round(a, b, r, out_a, out_b, e_lo);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(c) = self.clmul {
+            return c.fold_field_round(a, b, r, out_a, out_b, e_lo);
+        }
+        portable::fold_field_round(a, b, r, out_a, out_b, e_lo)
+    }
+}
+
+/// GFNI matrices of a weighing by byte tables: `mats[o][j]` maps byte `j`
+/// of a word to its contribution to byte `o` of the sum (`tables[j][1 << t]`
+/// is the weight of bit `8 j + t`).
+pub(crate) fn weigh_matrices(tables: &[[u128; 256]; 8]) -> [[u64; 8]; 16] {
+    core::array::from_fn(|o| {
+        core::array::from_fn(|j| {
+            let mut m = 0u64;
+            for i in 0..8 {
+                let mut row = 0u8;
+                for t in 0..8 {
+                    row |= (((tables[j][1 << t] >> (8 * o + i)) & 1) as u8) << t;
+                }
+                m |= (row as u64) << (8 * (7 - i));
+            }
+            m
+        })
+    })
+}
+
+/// The GFNI affine matrix (`gf2p8affineqb` layout: byte `7 - i` is the row of
+/// output bit `i`) of multiplication by `g` in GF(2^8).
+pub(crate) fn mul_matrix(g: u8) -> u64 {
+    let mul = portable::gf8_mul_table();
+    let mut m = 0u64;
+    for i in 0..8 {
+        let mut row = 0u8;
+        for t in 0..8 {
+            row |= ((mul[g as usize][1 << t] >> i) & 1) << t;
+        }
+        m |= (row as u64) << (8 * (7 - i));
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,614 @@
+//! x86_64 kernels: the portable field loops with an inlined PCLMULQDQ
+//! multiply, the same loops four lanes wide on AVX-512 VPCLMULQDQ, and the
+//! skip chunk and the weighing of words on AVX-512 + GFNI.
+//!
+//! Soundness of the `unsafe` blocks: the tokens [`Clmul`], [`Vpclmul`] and
+//! [`Gfni`] can only be built by their `detect`, after
+//! `is_x86_feature_detected!` confirmed every feature their kernels enable
+//! (`Vpclmul` checks `pclmulqdq` too, so it may hand out a `Clmul`), so
+//! holding one proves the CPU runs the instructions. Memory is only touched
+//! through slices and references, with lengths checked before any load.
+
+use core::arch::x86_64::*;
+
+use super::portable::{
+    fold_round_with, round_with, skip_z_bits, weigh, ByteRow, ExtTables, FieldMul, SkipAcc,
+};
+use super::SkipWeights;
+
+/// Proof that the CPU supports `pclmulqdq` (and SSE2).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Clmul(());
+
+impl Clmul {
+    pub(crate) fn detect() -> Option<Self> {
+        is_x86_feature_detected!("pclmulqdq").then_some(Clmul(()))
+    }
+}
+
+impl FieldMul for Clmul {
+    type E = __m128i;
+    type W = (__m128i, __m128i, __m128i);
+
+    #[inline(always)]
+    fn load(self, x: &u128) -> __m128i {
+        // SAFETY: `x` is a valid reference to 16 bytes; SSE2 is baseline.
+        unsafe { _mm_loadu_si128((x as *const u128).cast()) }
+    }
+    #[inline(always)]
+    fn store(self, x: __m128i) -> u128 {
+        let mut out = 0u128;
+        // SAFETY: `out` is a valid 16-byte destination; SSE2 is baseline.
+        unsafe { _mm_storeu_si128((&mut out as *mut u128).cast(), x) };
+        out
+    }
+    #[inline(always)]
+    fn add(self, x: __m128i, y: __m128i) -> __m128i {
+        // SAFETY: SSE2 is baseline.
+        unsafe { _mm_xor_si128(x, y) }
+    }
+    #[inline(always)]
+    fn mul(self, x: __m128i, y: __m128i) -> __m128i {
+        self.reduce(self.mul_add_wide(self.wide_zero(), x, y))
+    }
+    #[inline(always)]
+    fn wide_zero(self) -> Self::W {
+        // SAFETY: SSE2 is baseline.
+        unsafe { (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()) }
+    }
+    /// Schoolbook: (low, middle, high) products, combined in `reduce`.
+    #[inline(always)]
+    fn mul_add_wide(self, acc: Self::W, x: __m128i, y: __m128i) -> Self::W {
+        // SAFETY: a `Clmul` token exists only when `pclmulqdq` was detected.
+        unsafe {
+            let lo = _mm_clmulepi64_si128::<0x00>(x, y);
+            let hi = _mm_clmulepi64_si128::<0x11>(x, y);
+            let mid = _mm_xor_si128(
+                _mm_clmulepi64_si128::<0x01>(x, y),
+                _mm_clmulepi64_si128::<0x10>(x, y),
+            );
+            (
+                _mm_xor_si128(acc.0, lo),
+                _mm_xor_si128(acc.1, mid),
+                _mm_xor_si128(acc.2, hi),
+            )
+        }
+    }
+    /// `lo + x^64 mid + x^128 hi` modulo `x^128 + x^7 + x^2 + x + 1`:
+    /// `x^128 = P = 0x87`, so with `hi = H0 + x^64 H1` and `P H1 = L + x^64 U`
+    /// (`U` < 2^7) the result is `lo + x^64 (mid + L) + P (H0 + U)` after
+    /// folding `x^64 mid` into `lo` and `hi` first.
+    #[inline(always)]
+    fn reduce(self, w: Self::W) -> __m128i {
+        // SAFETY: as in `mul_add_wide`.
+        unsafe {
+            let (lo, mid, hi) = w;
+            let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+            let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+            let p = _mm_set_epi64x(0, 0x87);
+            // P * H1 (H1 is the high qword of hi).
+            let t = _mm_clmulepi64_si128::<0x01>(hi, p);
+            // L (low qword of t) goes to x^64..; U (high qword) joins H0.
+            let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(t));
+            let h0 = _mm_xor_si128(hi, _mm_srli_si128::<8>(t));
+            _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(h0, p))
+        }
+    }
+}
+
+#[target_feature(enable = "pclmulqdq,sse2")]
+fn round_field_clmul(m: Clmul, a: &[u128], b: &[u128], e_lo: &[u128]) -> (u128, u128) {
+    round_with(m, a, b, e_lo)
+}
+
+#[target_feature(enable = "pclmulqdq,sse2")]
+#[allow(clippy::too_many_arguments)]
+fn fold_field_round_clmul(
+    m: Clmul,
+    a: &[u128],
+    b: &[u128],
+    r: u128,
+    out_a: &mut [u128],
+    out_b: &mut [u128],
+    e_lo: &[u128],
+) -> (u128, u128) {
+    assert!(a.len() == 2 * out_a.len() && b.len() == a.len());
+    let load = |i: usize| {
+        (
+            (m.load(&a[2 * i]), m.load(&a[2 * i + 1])),
+            (m.load(&b[2 * i]), m.load(&b[2 * i + 1])),
+        )
+    };
+    fold_round_with(m, load, r, out_a, out_b, e_lo)
+}
+
+impl Clmul {
+    pub(crate) fn round_field(self, a: &[u128], b: &[u128], e_lo: &[u128]) -> (u128, u128) {
+        // SAFETY: the token proves the target features are present.
+        unsafe { round_field_clmul(self, a, b, e_lo) }
+    }
+
+    pub(crate) fn fold_field_round(
+        self,
+        a: &[u128],
+        b: &[u128],
+        r: u128,
+        out_a: &mut [u128],
+        out_b: &mut [u128],
+        e_lo: &[u128],
+    ) -> (u128, u128) {
+        // SAFETY: the token proves the target features are present.
+        unsafe { fold_field_round_clmul(self, a, b, r, out_a, out_b, e_lo) }
+    }
+}
+
+/// Proof that the CPU supports AVX-512 (F, BW, VBMI) and GFNI.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gfni(());
+
+impl Gfni {
+    pub(crate) fn detect() -> Option<Self> {
+        (is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vbmi")
+            && is_x86_feature_detected!("gfni"))
+        .then_some(Gfni(()))
+    }
+
+    /// Same result as [`super::portable::weigh_words`]; `mats` are
+    /// [`super::weigh_matrices`] of `tables` (used for whole groups of 64
+    /// words, `tables` for the rest).
+    pub(crate) fn weigh_words(
+        self,
+        tables: &[[u128; 256]; 8],
+        mats: &[[u64; 8]; 16],
+        words: &[u64],
+        out: &mut [u128],
+    ) {
+        assert_eq!(words.len(), out.len());
+        let mut groups_in = words.chunks_exact(64);
+        let mut groups_out = out.chunks_exact_mut(64);
+        for (wi, wo) in (&mut groups_in).zip(&mut groups_out) {
+            let wi: &[u64; 64] = wi.try_into().expect("64 words");
+            let wo: &mut [u128; 64] = wo.try_into().expect("64 outputs");
+            // SAFETY: the token proves the target features are present.
+            unsafe { weigh64_gfni(mats, wi, wo) };
+        }
+        for (o, &w) in groups_out.into_remainder().iter_mut().zip(groups_in.remainder()) {
+            *o = weigh(tables, w);
+        }
+    }
+
+    /// Same result as [`super::portable::skip_chunk`], from the GFNI
+    /// forms of the weights in `w`.
+    pub(crate) fn skip_chunk(
+        self,
+        ext: &ExtTables,
+        a: &[u64],
+        b: &[u64],
+        z: &[u64],
+        w: &SkipWeights,
+        acc: &mut SkipAcc,
+    ) {
+        assert!(a.len() == b.len() && b.len() == z.len() && z.len() <= w.mats.len());
+        let groups = z.len() / 8;
+        assert!(groups <= w.group_mats.len());
+        // SAFETY: the token proves avx512f, avx512bw, avx512vbmi and gfni
+        // are present; the lengths were checked above.
+        unsafe {
+            skip_ab_gfni(ext, a, b, &w.mats, &mut acc.ab);
+            skip_z_gfni(&z[..8 * groups], &w.group_mats, &mut acc.z);
+        }
+        skip_z_bits(&z[8 * groups..], &w.coords[8 * groups..], &mut acc.z);
+    }
+}
+
+#[inline(always)]
+fn load_row(row: &ByteRow) -> __m512i {
+    // SAFETY: `row` is a valid, 64-byte aligned reference to 64 bytes; the
+    // callers run with avx512f enabled.
+    unsafe { _mm512_load_si512(row.0.as_ptr().cast()) }
+}
+
+#[inline(always)]
+fn store_row(row: &mut ByteRow, v: __m512i) {
+    // SAFETY: as in `load_row`, for a mutable reference.
+    unsafe { _mm512_store_si512(row.0.as_mut_ptr().cast(), v) }
+}
+
+/// `f_hat` on the extra points: eight table rows XOR-ed.
+#[inline(always)]
+fn extra_values(ext: &ExtTables, word: u64) -> __m512i {
+    // SAFETY: only reached from functions with avx512f enabled.
+    unsafe {
+        let mut acc = load_row(&ext[0][(word & 0xff) as usize]);
+        for (j, tj) in ext.iter().enumerate().skip(1) {
+            acc = _mm512_xor_si512(acc, load_row(&tj[((word >> (8 * j)) & 0xff) as usize]));
+        }
+        acc
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+fn skip_ab_gfni(ext: &ExtTables, a: &[u64], b: &[u64], mats: &[[u64; 16]], out: &mut [ByteRow; 16]) {
+    let mut acc: [__m512i; 16] = core::array::from_fn(|k| load_row(&out[k]));
+    for ((&wa, &wb), m) in a.iter().zip(b).zip(mats) {
+        let c = _mm512_gf2p8mul_epi8(extra_values(ext, wa), extra_values(ext, wb));
+        for (acc_k, &mk) in acc.iter_mut().zip(m) {
+            let prod = _mm512_gf2p8affine_epi64_epi8::<0>(c, _mm512_set1_epi64(mk as i64));
+            *acc_k = _mm512_xor_si512(*acc_k, prod);
+        }
+    }
+    for (row, v) in out.iter_mut().zip(acc) {
+        store_row(row, v);
+    }
+}
+
+/// `idx[8 q + t] = 8 (7 - t) + q`: qword `q` gets byte `q` of the eight
+/// words, last word first.
+const BYTES_BY_WORD_REVERSED: [u8; 64] = {
+    let mut idx = [0u8; 64];
+    let mut p = 0;
+    while p < 64 {
+        idx[p] = (8 * (7 - p % 8) + p / 8) as u8;
+        p += 1;
+    }
+    idx
+};
+
+/// Groups of eight words: one `vpermb` and one `gf2p8affineqb` (with the
+/// data as the matrices) give byte `y` = bit `y` of each of the eight words,
+/// then one affine product per coordinate adds the group's weights.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+fn skip_z_gfni(z: &[u64], group_mats: &[[u64; 16]], out: &mut [ByteRow; 16]) {
+    let mut acc: [__m512i; 16] = core::array::from_fn(|k| load_row(&out[k]));
+    let by_word = load_bytes(&BYTES_BY_WORD_REVERSED);
+    // Byte j of every qword is 1 << j: the affine product with matrix Q
+    // then has bit i of byte j equal to bit j of byte 7 - i of Q.
+    let unit = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+    for (group, m) in z.chunks_exact(8).zip(group_mats) {
+        // SAFETY: `group` is 64 readable bytes.
+        let words = unsafe { _mm512_loadu_si512(group.as_ptr().cast()) };
+        let q = _mm512_permutexvar_epi8(by_word, words);
+        let bits = _mm512_gf2p8affine_epi64_epi8::<0>(unit, q);
+        for (acc_k, &mk) in acc.iter_mut().zip(m) {
+            let prod = _mm512_gf2p8affine_epi64_epi8::<0>(bits, _mm512_set1_epi64(mk as i64));
+            *acc_k = _mm512_xor_si512(*acc_k, prod);
+        }
+    }
+    for (row, v) in out.iter_mut().zip(acc) {
+        store_row(row, v);
+    }
+}
+
+/// `idx[8 j + i] = 8 i + j`: gathers byte `j` of eight qwords into qword `j`.
+const BYTES_BY_POSITION: [u8; 64] = {
+    let mut idx = [0u8; 64];
+    let mut p = 0;
+    while p < 64 {
+        idx[p] = ((p % 8) * 8 + p / 8) as u8;
+        p += 1;
+    }
+    idx
+};
+
+/// `idx[16 t + q] = 4 q + t`.
+const BYTES_BY_WORD: [u8; 64] = {
+    let mut idx = [0u8; 64];
+    let mut p = 0;
+    while p < 64 {
+        idx[p] = (4 * (p % 16) + p / 16) as u8;
+        p += 1;
+    }
+    idx
+};
+
+/// Two-source permutation indices that swap bit `b` of the register index
+/// with bit `b` of the element index (`n` elements per register): the
+/// indices for the lower and the upper register of a pair.
+const fn butterfly<const N: usize>(b: usize) -> ([u8; N], [u8; N]) {
+    let mut lo = [0u8; N];
+    let mut hi = [0u8; N];
+    let mut p = 0;
+    while p < N {
+        if p & b == 0 {
+            lo[p] = p as u8;
+            hi[p] = (p ^ b) as u8;
+        } else {
+            lo[p] = (N + (p ^ b)) as u8;
+            hi[p] = (N + p) as u8;
+        }
+        p += 1;
+    }
+    (lo, hi)
+}
+
+const QWORD_BUTTERFLIES: [([u8; 8], [u8; 8]); 3] = [butterfly(1), butterfly(2), butterfly(4)];
+const BYTE_BUTTERFLIES: [([u8; 64], [u8; 64]); 4] = [butterfly(1), butterfly(2), butterfly(4), butterfly(8)];
+
+#[inline(always)]
+fn load_bytes(idx: &[u8; 64]) -> __m512i {
+    // SAFETY: `idx` is 64 readable bytes; avx512f is enabled by the caller.
+    unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) }
+}
+
+#[inline(always)]
+fn load_qword_idx(idx: &[u8; 8]) -> __m512i {
+    // SAFETY: SSE2 is baseline; avx512f is enabled by the caller.
+    unsafe { _mm512_cvtepu8_epi64(_mm_loadl_epi64(idx.as_ptr().cast())) }
+}
+
+/// `out[i] = sum_y bit y of words[i] * weights[y]` for 64 words: transpose
+/// to byte planes (plane `j` holds byte `j` of every word), one
+/// `gf2p8affineqb` per (output byte, input byte), transpose back.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+fn weigh64_gfni(mats: &[[u64; 8]; 16], words: &[u64; 64], out: &mut [u128; 64]) {
+    // SAFETY: all loads and stores are of in-bounds 64-byte pieces of
+    // `words` and `out`; the features are enabled on this function.
+    unsafe {
+        let by_pos = load_bytes(&BYTES_BY_POSITION);
+        let mut x: [__m512i; 8] = core::array::from_fn(|k| {
+            let w = _mm512_loadu_si512(words[8 * k..].as_ptr().cast());
+            _mm512_permutexvar_epi8(by_pos, w)
+        });
+        // Qword transpose: afterwards x[j] byte i = byte j of words[i].
+        for (s, (lo, hi)) in QWORD_BUTTERFLIES.iter().enumerate() {
+            let b = 1usize << s;
+            let (lo, hi) = (load_qword_idx(lo), load_qword_idx(hi));
+            for k in 0..8 {
+                if k & b == 0 {
+                    let (u, v) = (x[k], x[k | b]);
+                    x[k] = _mm512_permutex2var_epi64(u, lo, v);
+                    x[k | b] = _mm512_permutex2var_epi64(u, hi, v);
+                }
+            }
+        }
+        // y[o] byte i = byte o of the weight sum of words[i].
+        let mut y: [__m512i; 16] = core::array::from_fn(|o| {
+            let mut acc = _mm512_gf2p8affine_epi64_epi8::<0>(x[0], _mm512_set1_epi64(mats[o][0] as i64));
+            for j in 1..8 {
+                let t = _mm512_gf2p8affine_epi64_epi8::<0>(x[j], _mm512_set1_epi64(mats[o][j] as i64));
+                acc = _mm512_xor_si512(acc, t);
+            }
+            acc
+        });
+        // Byte (4 q + t) -> (16 t + q), then swap the register index o with
+        // the low four bits q: afterwards y[q] byte (16 t + o) = byte o of
+        // the sum for words[4 q + t].
+        let by_word = load_bytes(&BYTES_BY_WORD);
+        for v in y.iter_mut() {
+            *v = _mm512_permutexvar_epi8(by_word, *v);
+        }
+        for (s, (lo, hi)) in BYTE_BUTTERFLIES.iter().enumerate() {
+            let b = 1usize << s;
+            let (lo, hi) = (load_bytes(lo), load_bytes(hi));
+            for k in 0..16 {
+                if k & b == 0 {
+                    let (u, v) = (y[k], y[k | b]);
+                    y[k] = _mm512_permutex2var_epi8(u, lo, v);
+                    y[k | b] = _mm512_permutex2var_epi8(u, hi, v);
+                }
+            }
+        }
+        for (q, v) in y.iter().enumerate() {
+            _mm512_storeu_si512(out[4 * q..].as_mut_ptr().cast(), *v);
+        }
+    }
+}
+
+/// Proof that the CPU supports AVX-512 (F, BW), VPCLMULQDQ and PCLMULQDQ.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Vpclmul(());
+
+impl Vpclmul {
+    pub(crate) fn detect() -> Option<Self> {
+        (is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("vpclmulqdq")
+            && is_x86_feature_detected!("pclmulqdq"))
+        .then_some(Vpclmul(()))
+    }
+
+    fn clmul(self) -> Clmul {
+        Clmul(())
+    }
+
+    /// Same result as [`super::portable::round_field`].
+    pub(crate) fn round_field(self, a: &[u128], b: &[u128], e_lo: &[u128]) -> (u128, u128) {
+        assert!(a.len() == 2 * e_lo.len() && b.len() == a.len());
+        // SAFETY: the token proves the target features are present; the
+        // lengths were checked above.
+        unsafe { round_field_avx512(self.clmul(), a, b, e_lo) }
+    }
+
+    /// Same result as [`super::portable::fold_field_round`].
+    pub(crate) fn fold_field_round(
+        self,
+        a: &[u128],
+        b: &[u128],
+        r: u128,
+        out_a: &mut [u128],
+        out_b: &mut [u128],
+        e_lo: &[u128],
+    ) -> (u128, u128) {
+        assert!(out_a.len() == 2 * e_lo.len() && out_b.len() == out_a.len());
+        assert!(a.len() == 2 * out_a.len() && b.len() == a.len());
+        // SAFETY: as in `round_field`.
+        unsafe { fold_field_round_avx512(self.clmul(), a, b, r, out_a, out_b, e_lo) }
+    }
+}
+
+/// Four unreduced products, one per 128-bit lane: (low, middle, high).
+#[inline(always)]
+fn mul_wide4(x: __m512i, y: __m512i) -> (__m512i, __m512i, __m512i) {
+    // SAFETY: only reached from functions enabling avx512f and vpclmulqdq.
+    unsafe {
+        let lo = _mm512_clmulepi64_epi128::<0x00>(x, y);
+        let hi = _mm512_clmulepi64_epi128::<0x11>(x, y);
+        let mid = _mm512_xor_si512(
+            _mm512_clmulepi64_epi128::<0x01>(x, y),
+            _mm512_clmulepi64_epi128::<0x10>(x, y),
+        );
+        (lo, mid, hi)
+    }
+}
+
+#[inline(always)]
+fn xor3(a: (__m512i, __m512i, __m512i), b: (__m512i, __m512i, __m512i)) -> (__m512i, __m512i, __m512i) {
+    // SAFETY: only reached from functions enabling avx512f.
+    unsafe {
+        (
+            _mm512_xor_si512(a.0, b.0),
+            _mm512_xor_si512(a.1, b.1),
+            _mm512_xor_si512(a.2, b.2),
+        )
+    }
+}
+
+/// Lane-wise version of `Clmul::reduce`.
+#[inline(always)]
+fn reduce4(w: (__m512i, __m512i, __m512i)) -> __m512i {
+    // SAFETY: only reached from functions enabling avx512f, avx512bw and vpclmulqdq.
+    unsafe {
+        let (lo, mid, hi) = w;
+        let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(mid));
+        let hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(mid));
+        let p = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
+        let t = _mm512_clmulepi64_epi128::<0x01>(hi, p);
+        let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(t));
+        let h0 = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(t));
+        _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(h0, p))
+    }
+}
+
+#[inline(always)]
+fn load4(x: &[u128]) -> __m512i {
+    assert!(x.len() >= 4);
+    // SAFETY: 64 in-bounds bytes (checked above); avx512f is enabled by the caller.
+    unsafe { _mm512_loadu_si512(x.as_ptr().cast()) }
+}
+
+#[inline(always)]
+fn store4(x: &mut [u128], v: __m512i) {
+    assert!(x.len() >= 4);
+    // SAFETY: as in `load4`.
+    unsafe { _mm512_storeu_si512(x.as_mut_ptr().cast(), v) }
+}
+
+/// From eight consecutive elements (two registers), the four at even and
+/// the four at odd positions.
+#[inline(always)]
+fn split_pairs(u: __m512i, v: __m512i) -> (__m512i, __m512i) {
+    // SAFETY: only reached from functions enabling avx512f.
+    unsafe {
+        (
+            _mm512_shuffle_i64x2::<0b10_00_10_00>(u, v),
+            _mm512_shuffle_i64x2::<0b11_01_11_01>(u, v),
+        )
+    }
+}
+
+/// The XOR of the four lanes.
+#[inline(always)]
+fn lane_sum(v: __m512i) -> u128 {
+    // SAFETY: only reached from functions enabling avx512f.
+    unsafe {
+        let x = _mm_xor_si128(
+            _mm_xor_si128(
+                _mm512_extracti32x4_epi32::<0>(v),
+                _mm512_extracti32x4_epi32::<1>(v),
+            ),
+            _mm_xor_si128(
+                _mm512_extracti32x4_epi32::<2>(v),
+                _mm512_extracti32x4_epi32::<3>(v),
+            ),
+        );
+        Clmul(()).store(x)
+    }
+}
+
+/// Round sums of four pairs given as even and odd elements.
+#[inline(always)]
+fn add_pairs4(
+    sums: &mut [(__m512i, __m512i, __m512i); 2],
+    e: __m512i,
+    (ae, ao): (__m512i, __m512i),
+    (be, bo): (__m512i, __m512i),
+) {
+    // SAFETY: only reached from functions enabling avx512f, avx512bw and vpclmulqdq.
+    unsafe {
+        let p0 = reduce4(mul_wide4(ae, be));
+        let p2 = reduce4(mul_wide4(_mm512_xor_si512(ae, ao), _mm512_xor_si512(be, bo)));
+        sums[0] = xor3(sums[0], mul_wide4(e, p0));
+        sums[1] = xor3(sums[1], mul_wide4(e, p2));
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,pclmulqdq,sse2")]
+fn round_field_avx512(m: Clmul, a: &[u128], b: &[u128], e_lo: &[u128]) -> (u128, u128) {
+    let zero = _mm512_setzero_si512();
+    let mut sums = [(zero, zero, zero); 2];
+    let groups = e_lo.len() / 4;
+    for g in 0..groups {
+        let sa = split_pairs(load4(&a[8 * g..]), load4(&a[8 * g + 4..]));
+        let sb = split_pairs(load4(&b[8 * g..]), load4(&b[8 * g + 4..]));
+        add_pairs4(&mut sums, load4(&e_lo[4 * g..]), sa, sb);
+    }
+    let (t0, t2) = round_with(m, &a[8 * groups..], &b[8 * groups..], &e_lo[4 * groups..]);
+    (lane_sum(reduce4(sums[0])) ^ t0, lane_sum(reduce4(sums[1])) ^ t2)
+}
+
+#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,pclmulqdq,sse2")]
+#[allow(clippy::too_many_arguments)]
+fn fold_field_round_avx512(
+    m: Clmul,
+    a: &[u128],
+    b: &[u128],
+    r: u128,
+    out_a: &mut [u128],
+    out_b: &mut [u128],
+    e_lo: &[u128],
+) -> (u128, u128) {
+    let rv = _mm512_broadcast_i32x4(m.load(&r));
+    // Eight outputs from sixteen inputs, as two registers of four.
+    let fold8 = |src: &[u128]| {
+        let half = |s: &[u128]| {
+            let (ev, od) = split_pairs(load4(s), load4(&s[4..]));
+            _mm512_xor_si512(ev, reduce4(mul_wide4(rv, _mm512_xor_si512(ev, od))))
+        };
+        (half(src), half(&src[8..]))
+    };
+    let zero = _mm512_setzero_si512();
+    let mut sums = [(zero, zero, zero); 2];
+    let groups = e_lo.len() / 4;
+    for g in 0..groups {
+        let fa = fold8(&a[16 * g..]);
+        let fb = fold8(&b[16 * g..]);
+        store4(&mut out_a[8 * g..], fa.0);
+        store4(&mut out_a[8 * g + 4..], fa.1);
+        store4(&mut out_b[8 * g..], fb.0);
+        store4(&mut out_b[8 * g + 4..], fb.1);
+        add_pairs4(
+            &mut sums,
+            load4(&e_lo[4 * g..]),
+            split_pairs(fa.0, fa.1),
+            split_pairs(fb.0, fb.1),
+        );
+    }
+    let load = |i: usize| {
+        let (a, b) = (&a[16 * groups..], &b[16 * groups..]);
+        (
+            (m.load(&a[2 * i]), m.load(&a[2 * i + 1])),
+            (m.load(&b[2 * i]), m.load(&b[2 * i + 1])),
+        )
+    };
+    let (t0, t2) = fold_round_with(
+        m,
+        load,
+        r,
+        &mut out_a[8 * groups..],
+        &mut out_b[8 * groups..],
+        &e_lo[4 * groups..],
+    );
+    (lane_sum(reduce4(sums[0])) ^ t0, lane_sum(reduce4(sums[1])) ^ t2)
+}
