@@ -1,12 +1,15 @@
 //! Leaf hashing timing for the level-0 commitment (release mode):
 //! `2^log_leaves` leaves of `leaf_elems` field elements, SHA-256
-//! (`merkle::hash_leaf_fields`, SHA-NI when the CPU has it) against BLAKE3
-//! on the same bytes, single-threaded.
+//! (`merkle::hash_leaf_fields`, SHA-NI when the CPU has it), the many-leaf
+//! hasher (`sha256_multi::hash_leaves_chunked`, AVX-512 sixteen leaves at a
+//! time when the CPU has it; `STARLING_FORCE_PORTABLE=1` forces the portable
+//! path) and BLAKE3 on the same bytes, single-threaded.
 //! Usage: `cargo run --release -p starling-crypto --example leaf_hash_timing -- [log_leaves] [leaf_elems]`
 
 use std::time::Instant;
 
 use starling_crypto::merkle::hash_leaf_fields;
+use starling_crypto::sha256_multi;
 use starling_field::Gf128;
 
 fn main() {
@@ -21,6 +24,10 @@ fn main() {
         let t = Instant::now();
         let h: Vec<_> = data.chunks(leaf).map(hash_leaf_fields).collect();
         let sha = t.elapsed();
+        let t = Instant::now();
+        let multi = sha256_multi::hash_leaves_chunked(Gf128::slice_as_bytes(&data), leaf * 16);
+        let sha_multi = t.elapsed();
+        assert_eq!(multi, h, "multi-buffer digests differ");
         let t = Instant::now();
         let b: Vec<_> = data
             .chunks(leaf)
@@ -46,10 +53,12 @@ fn main() {
             .collect();
         let blake_one = t.elapsed();
         println!(
-            "rep {rep}: {} leaves x {} B: sha256 {sha:?} ({:.0} MB/s), blake3 {blake:?} ({:.0} MB/s), blake3 one-shot incl. copy {blake_one:?} [{} {} {}]",
+            "rep {rep}: {} leaves x {} B: sha256 {sha:?} ({:.0} MB/s), sha256 x16 [{:?}] {sha_multi:?} ({:.0} MB/s), blake3 {blake:?} ({:.0} MB/s), blake3 one-shot incl. copy {blake_one:?} [{} {} {}]",
             h.len(),
             leaf * 16,
             mb / sha.as_secs_f64(),
+            sha256_multi::backend(),
+            mb / sha_multi.as_secs_f64(),
             mb / blake.as_secs_f64(),
             h[0][0],
             b[0][0],

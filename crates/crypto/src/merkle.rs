@@ -37,7 +37,9 @@ pub enum MerkleError {
     RootMismatch,
 }
 
-/// Hash of a leaf holding `data`.
+/// Hash of a leaf holding `data`. To hash many leaves of one length, see
+/// [`crate::sha256_multi::hash_leaves_chunked`] (same digests, SIMD when the
+/// CPU has it).
 pub fn hash_leaf(data: &[u8]) -> Digest {
     let mut h = Sha256::new();
     h.update([0u8]);
@@ -62,7 +64,7 @@ pub fn hash_leaf_fields(data: &[Gf128]) -> Digest {
 }
 
 /// SHA-256's initial state (FIPS 180-4, 5.3.3).
-const SHA256_IV: [u32; 8] = [
+pub(crate) const SHA256_IV: [u32; 8] = [
     0x6a09_e667,
     0xbb67_ae85,
     0x3c6e_f372,

@@ -1,13 +1,13 @@
-//! Proof-of-work grinding before a challenge.
+//! Proof-of-work grinding before a challenge ([`crate::Transcript::grind`]).
 //!
 //! The nonce is valid when `SHA-256("starling/pow" || state || nonce)` starts
 //! with `bits` zero bits (read as a little-endian u64, its low bits), where
 //! `state` is the transcript state just before the nonce is absorbed. One
 //! SHA-256 block per attempt keeps the prover's search cheap.
 
+use crate::Digest;
 use rayon::prelude::*;
 use sha2::{Digest as _, Sha256};
-use starling_crypto::Digest;
 
 fn pow_value(state: &Digest, nonce: u64) -> u64 {
     let mut h = Sha256::new();

@@ -63,6 +63,25 @@ impl Transcript {
         self.absorb_bytes(label, &bytes);
     }
 
+    /// Proof of work before the next challenge: finds a nonce meeting `bits`
+    /// of difficulty for the current state ([`crate::pow`]), absorbs it and
+    /// returns it for the proof. With `bits = 0` the nonce is 0 and costs nothing.
+    pub fn grind(&mut self, label: &[u8], bits: u32) -> u64 {
+        let nonce = crate::pow::grind(&self.state, bits);
+        self.absorb_u64(label, nonce);
+        nonce
+    }
+
+    /// The verifier's side of [`Transcript::grind`]: false when `nonce` does
+    /// not meet the difficulty; otherwise absorbs it like the prover did.
+    pub fn check_grind(&mut self, label: &[u8], bits: u32, nonce: u64) -> bool {
+        if !crate::pow::check(&self.state, nonce, bits) {
+            return false;
+        }
+        self.absorb_u64(label, nonce);
+        true
+    }
+
     /// Squeezes 32 challenge bytes.
     pub fn challenge_bytes(&mut self, label: &[u8]) -> Digest {
         let mut h = Sha256::new();
@@ -146,6 +165,19 @@ mod tests {
         b.absorb_bytes(b"x", b"a");
         b.absorb_bytes(b"x", b"bc");
         assert_ne!(a.state(), b.state());
+    }
+
+    #[test]
+    fn grinding_round_trips_and_rejects_bad_nonces() {
+        let mut p = Transcript::new(b"t");
+        let mut v = p.clone();
+        let nonce = p.grind(b"pow", 8);
+        assert!(v.clone().check_grind(b"pow", 8, nonce));
+        assert!(v.check_grind(b"pow", 8, nonce));
+        assert_eq!(p.state(), v.state());
+        // Some nonce below 64 fails 8 bits of difficulty (each passes with 1/256).
+        let fresh = Transcript::new(b"t");
+        assert!((0..64).any(|n| !fresh.clone().check_grind(b"pow", 8, n)));
     }
 
     #[test]

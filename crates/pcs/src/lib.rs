@@ -6,7 +6,6 @@ mod commit;
 mod error;
 pub mod ligerito;
 pub mod params;
-mod pow;
 pub mod ring_switch;
 pub mod security;
 mod sumcheck;

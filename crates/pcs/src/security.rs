@@ -49,6 +49,17 @@ impl SecurityProfile {
         }
     }
 
+    /// Bits of proof of work before each one-shot challenge of the PIOP (the
+    /// zerocheck's batching point and skip point, the public-value point).
+    /// Their Schwartz–Zippel terms are within a factor 2^7 of 2^-128, so
+    /// without it the secure total could not reach 120 bits.
+    pub fn piop_grinding_bits(self) -> u32 {
+        match self {
+            SecurityProfile::Default => 0,
+            SecurityProfile::Secure => 8,
+        }
+    }
+
     /// The profile with this [`SecurityProfile::id`], if any.
     pub fn from_id(id: u8) -> Option<Self> {
         match id {

@@ -9,7 +9,6 @@ use starling_poly::sumcheck_round::QuadraticRound;
 
 use super::*;
 use crate::commit::{CommittedLevel, ProverData};
-use crate::pow;
 use crate::sumcheck::{product_round, PairTable};
 use crate::PcsError;
 
@@ -146,8 +145,7 @@ pub(crate) fn prove_with_first_round(
             let round = pending.take().unwrap_or_else(|| tables.round());
             absorb_round(transcript, &round);
             if lp.grinding_bits > 0 {
-                let nonce = pow::grind(&transcript.state(), lp.grinding_bits);
-                transcript.absorb_u64(LABEL_POW, nonce);
+                let nonce = transcript.grind(LABEL_POW, lp.grinding_bits);
                 pow_nonces.push(nonce);
             }
             let s = transcript.challenge_field(LABEL_FOLD);

@@ -8,7 +8,6 @@ use starling_poly::multilinear::{eq_table, evaluate};
 use starling_poly::reed_solomon::ReedSolomon;
 
 use super::*;
-use crate::pow;
 use crate::PcsError;
 
 /// The query checks of one level folded into the weight: `(q, beta_q)`.
@@ -43,10 +42,9 @@ pub fn verify(
             absorb_round(transcript, round);
             if lp.grinding_bits > 0 {
                 let nonce = pr.pow_nonces[r];
-                if !pow::check(&transcript.state(), nonce, lp.grinding_bits) {
+                if !transcript.check_grind(LABEL_POW, lp.grinding_bits, nonce) {
                     return Err(PcsError::ProofOfWork { level: i });
                 }
-                transcript.absorb_u64(LABEL_POW, nonce);
             }
             let c = transcript.challenge_field(LABEL_FOLD);
             claim = round.next_claim(claim, c);
