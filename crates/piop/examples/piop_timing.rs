@@ -38,10 +38,10 @@ fn main() {
     );
 
     let t = Instant::now();
-    let (zp, zout) = zerocheck::prove(shape, &a, &b, &z, &mut Transcript::new(b"timing"));
+    let (zp, zout) = zerocheck::prove(shape, &a, &b, &z, 0, &mut Transcript::new(b"timing"));
     println!("zerocheck prove  {:>8.1} ms", t.elapsed().as_secs_f64() * 1e3);
     let t = Instant::now();
-    zerocheck::verify(shape, &zp, &mut Transcript::new(b"timing")).expect("verifies");
+    zerocheck::verify(shape, &zp, 0, &mut Transcript::new(b"timing")).expect("verifies");
     println!("zerocheck verify {:>8.3} ms", t.elapsed().as_secs_f64() * 1e3);
 
     // The zerocheck's point, with values made true for these random matrices

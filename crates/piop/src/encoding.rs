@@ -42,6 +42,13 @@ impl<'a> ByteReader<'a> {
         (0..count).map(|_| self.read_field()).collect()
     }
 
+    /// Reads a little-endian `u64`.
+    pub fn read_u64(&mut self) -> Result<u64, PiopError> {
+        let (head, tail) = self.rest.split_first_chunk::<8>().ok_or(PiopError::Truncated)?;
+        self.rest = tail;
+        Ok(u64::from_le_bytes(*head))
+    }
+
     /// Bytes not yet read.
     pub fn remaining(&self) -> usize {
         self.rest.len()

@@ -31,6 +31,9 @@ pub enum PiopError {
     /// evaluations of A z and B z.
     #[error("zerocheck rejected: final sumcheck check failed (eq(tau', r') * A(r') * B(r') differs from the reduced claim)")]
     ZerocheckFinalCheck,
+    /// A proof-of-work nonce does not meet the difficulty.
+    #[error("zerocheck rejected: the proof of work before {0} is invalid")]
+    ProofOfWork(&'static str),
     /// The lincheck's last sumcheck round does not match M(r_y) * zf(r_y).
     #[error(
         "lincheck rejected: final sumcheck check failed (M(r_y) * zf(r_y) differs from the reduced claim)"

@@ -108,8 +108,14 @@ pub fn claim(
 ///   two multilinears in `n + p` variables is nonzero and has total degree at
 ///   most `n + p`, so it vanishes at the random point with probability at
 ///   most `(n + p) / |F|` (Schwartz–Zippel).
-pub fn soundness_terms(shape: Shape, p: usize) -> Vec<(&'static str, f64)> {
-    vec![("public point", log2_error((shape.n() + p) as f64, 0.0))]
+///
+/// `grinding_bits` of proof of work done by the caller immediately before
+/// [`claim`] draws the point divide the term by `2^grinding_bits`.
+pub fn soundness_terms(shape: Shape, p: usize, grinding_bits: u32) -> Vec<(&'static str, f64)> {
+    vec![(
+        "public point",
+        log2_error((shape.n() + p) as f64, 0.0) - grinding_bits as f64,
+    )]
 }
 
 #[cfg(test)]
@@ -178,7 +184,7 @@ mod tests {
     #[test]
     fn soundness_term_matches_hand_computation() {
         // n = 14, p = 9: 23 / 2^128, log2 23 = 4.523561956.
-        let t = soundness_terms(Shape::new(14, 15).unwrap(), 9);
+        let t = soundness_terms(Shape::new(14, 15).unwrap(), 9, 0);
         assert!((t[0].1 - (4.523561956 - 128.0)).abs() < 1e-6);
     }
 }

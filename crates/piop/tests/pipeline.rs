@@ -103,7 +103,7 @@ fn prove_all(
     public_words: &[u64],
 ) -> (Vec<u8>, Claims) {
     let mut t = transcript();
-    let (zp, zero) = zerocheck::prove(shape, &batch.a, &batch.b, &batch.z, &mut t);
+    let (zp, zero) = zerocheck::prove(shape, &batch.a, &batch.b, &batch.z, 0, &mut t);
     let (lp, lin) = lincheck::prove(shape, a0, b0, &batch.z, &LincheckClaim::from(&zero), &mut t);
     let public = public::claim(shape, p, public_words, &mut t).unwrap();
     let mut bytes = zp.to_bytes();
@@ -124,7 +124,7 @@ fn verify_all(
     let lp = lincheck::Proof::read(shape, &mut reader)?;
     reader.finish()?;
     let mut t = transcript();
-    let zero = zerocheck::verify(shape, &zp, &mut t)?;
+    let zero = zerocheck::verify(shape, &zp, 0, &mut t)?;
     let lin = lincheck::verify(shape, a0, b0, &LincheckClaim::from(&zero), &lp, &mut t)?;
     let public = public::claim(shape, p, public_words, &mut t)?;
     Ok(Claims { zero, lin, public })

@@ -26,7 +26,7 @@ pub struct ProofFile {
 type SectionSizes = Vec<(&'static str, usize)>;
 
 /// Names of the proof sections, in file order.
-const SECTIONS: [&str; 4] = ["commitment", "zerocheck", "lincheck", "opening"];
+const SECTIONS: [&str; 5] = ["commitment", "grinding", "zerocheck", "lincheck", "opening"];
 
 impl ProofFile {
     /// Encodes the file.
@@ -40,6 +40,7 @@ impl ProofFile {
         );
         format::write_sha256_statement(&mut w, &self.statement);
         w.section(&self.proof.commitment.root);
+        w.section(&self.proof.public_nonce.to_le_bytes());
         w.section(&self.proof.zerocheck.to_bytes());
         w.section(&self.proof.lincheck.to_bytes());
         w.section(&self.proof.opening.to_bytes());
@@ -74,16 +75,23 @@ impl ProofFile {
         let root: [u8; 32] = root_bytes
             .try_into()
             .map_err(|_| Error::Malformed("commitment is not 32 bytes".into()))?;
-        let zc = zerocheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 1)?)
+        let nonce_bytes = take_section(&mut r, &mut sizes, 1)?;
+        let public_nonce = u64::from_le_bytes(
+            nonce_bytes
+                .try_into()
+                .map_err(|_| Error::Malformed("the grinding section is not one 8-byte nonce".into()))?,
+        );
+        let zc = zerocheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 2)?)
             .map_err(|e| bad("zerocheck", &e))?;
-        let lc = lincheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 2)?)
+        let lc = lincheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 3)?)
             .map_err(|e| bad("lincheck", &e))?;
         let opening =
-            bits::Proof::from_bytes(&params.pcs, OPENED_CLAIMS, take_section(&mut r, &mut sizes, 3)?)
+            bits::Proof::from_bytes(&params.pcs, OPENED_CLAIMS, take_section(&mut r, &mut sizes, 4)?)
                 .map_err(|e| bad("opening", &e))?;
         r.finish()?;
         let proof = Proof {
             commitment: starling_pcs::Commitment { root },
+            public_nonce,
             zerocheck: zc,
             lincheck: lc,
             opening,

@@ -22,6 +22,9 @@ use crate::{Error, Profile, Timings};
 /// Transcript protocol label; changes with any change to the protocol.
 const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v1";
 
+/// Transcript label of the proof of work before the public-value point.
+const LABEL_POW_PUBLIC: &[u8] = b"pow/public";
+
 /// The SHA-256 circuit and its matrices, built once per process.
 pub(crate) struct Sha256Circuit {
     pub(crate) gadget: Sha256Compression,
@@ -56,6 +59,9 @@ pub(crate) fn sha256_circuit() -> &'static Sha256Circuit {
 pub struct Proof {
     /// Merkle root of the committed witness.
     pub commitment: Commitment,
+    /// Proof-of-work nonce before the public-value point (zero under the
+    /// default profile, which does not grind; the zerocheck holds its own).
+    pub public_nonce: u64,
     /// Zerocheck of (Az)∘(Bz) = z.
     pub zerocheck: zerocheck::Proof,
     /// Lincheck of the claims on Az and Bz.
@@ -90,10 +96,11 @@ pub(crate) fn batch_params(count: usize, profile: Profile) -> Result<BatchParams
 /// Every error term of the whole protocol for this batch.
 pub(crate) fn security(params: &BatchParams) -> SecurityReport {
     let mut r = params.pcs.security_report_with_ring_switch(OPENED_CLAIMS);
-    let piop_terms = zerocheck::soundness_terms(params.shape)
+    let grind = params.pcs.profile().piop_grinding_bits();
+    let piop_terms = zerocheck::soundness_terms(params.shape, grind)
         .into_iter()
         .chain(lincheck::soundness_terms(params.shape))
-        .chain(public::soundness_terms(params.shape, params.p));
+        .chain(public::soundness_terms(params.shape, params.p, grind));
     for (name, log2) in piop_terms {
         r.add(name, log2);
     }
@@ -190,8 +197,9 @@ pub(crate) fn prove_statement(
     let mut transcript = Transcript::new(PROTOCOL_ID);
     bind_statement(&mut transcript, profile, &statement, &params, &commitment);
 
+    let grind_bits = profile.piop_grinding_bits();
     let (zerocheck_proof, zc) = timings.phase("zerocheck", progress, || {
-        zerocheck::prove(shape, &a, &b, z, &mut transcript)
+        zerocheck::prove(shape, &a, &b, z, grind_bits, &mut transcript)
     });
     drop((a, b));
     let (lincheck_proof, lincheck_claim) = timings.phase("lincheck", progress, || {
@@ -204,6 +212,7 @@ pub(crate) fn prove_statement(
             &mut transcript,
         )
     });
+    let public_nonce = transcript.grind(LABEL_POW_PUBLIC, grind_bits);
     let public_claim = timings.phase("public", progress, || {
         let table = sha256_public_words(circuit.gadget.r1cs(), &statement, n);
         public::claim(shape, params.p, &table, &mut transcript).map_err(|e| Error::Input(e.to_string()))
@@ -221,6 +230,7 @@ pub(crate) fn prove_statement(
 
     let proof = Proof {
         commitment,
+        public_nonce,
         zerocheck: zerocheck_proof,
         lincheck: lincheck_proof,
         opening,
@@ -261,8 +271,9 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
         &params,
         &proof.commitment,
     );
-    let zc =
-        zerocheck::verify(shape, &proof.zerocheck, &mut transcript).map_err(|e| reject("zerocheck", &e))?;
+    let grind_bits = file.profile.piop_grinding_bits();
+    let zc = zerocheck::verify(shape, &proof.zerocheck, grind_bits, &mut transcript)
+        .map_err(|e| reject("zerocheck", &e))?;
     let lincheck_claim = lincheck::verify(
         shape,
         &circuit.a0,
@@ -273,6 +284,11 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
     )
     .map_err(|e| reject("lincheck", &e))?;
     let table = sha256_public_words(circuit.gadget.r1cs(), statement, shape.n() as u32);
+    if !transcript.check_grind(LABEL_POW_PUBLIC, grind_bits, proof.public_nonce) {
+        return Err(Error::Rejected(
+            "proof of work before the public-value point is invalid".into(),
+        ));
+    }
     let public_claim =
         public::claim(shape, params.p, &table, &mut transcript).map_err(|e| reject("public values", &e))?;
     let claims = [
@@ -290,4 +306,25 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
     )
     .map_err(|e| reject("opening", &e))?;
     Ok(Verified::new(file, security(&params).bits()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The calculator's totals for the whole protocol at every batch size a
+    /// proof file may have: at least 100 bits (default) and 120 (secure).
+    #[test]
+    fn both_profiles_meet_their_totals_at_every_size() {
+        for log_count in 0..=24usize {
+            for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
+                let params = batch_params(1 << log_count, profile).unwrap();
+                let bits = security(&params).bits();
+                assert!(
+                    bits >= target,
+                    "2^{log_count} compressions, {profile:?}: {bits:.2} bits"
+                );
+            }
+        }
+    }
 }

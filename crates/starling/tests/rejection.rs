@@ -32,7 +32,7 @@ fn sections(bytes: &[u8]) -> Vec<(&'static str, std::ops::Range<usize>)> {
     let statement_end = header + N * 128;
     let mut out = vec![("header", 0..header), ("statement", header..statement_end)];
     let mut at = statement_end;
-    for name in ["commitment", "zerocheck", "lincheck", "opening"] {
+    for name in ["commitment", "grinding", "zerocheck", "lincheck", "opening"] {
         let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
         out.push((name, at..at + 4 + len));
         at += 4 + len;

@@ -48,6 +48,8 @@ pub(crate) const LABEL_R0: &[u8] = b"zerocheck/r0";
 pub(crate) const LABEL_ROUND: &[u8] = b"zerocheck/round";
 pub(crate) const LABEL_R: &[u8] = b"zerocheck/r";
 pub(crate) const LABEL_EVALS: &[u8] = b"zerocheck/evals";
+pub(crate) const LABEL_POW_TAU: &[u8] = b"zerocheck/pow-tau";
+pub(crate) const LABEL_POW_R0: &[u8] = b"zerocheck/pow-r0";
 
 /// One sumcheck round after Gruen's factoring: `q(0)` and the `X^2`
 /// coefficient of the quadratic `q_j`.
@@ -70,9 +72,12 @@ impl GruenRound {
     }
 }
 
-/// A zerocheck proof: `(64 + 63 + 2 (l - 6) + 2)` field elements.
+/// A zerocheck proof: two proof-of-work nonces and
+/// `(64 + 63 + 2 (l - 6) + 2)` field elements.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proof {
+    /// Proof-of-work nonces before `tau'` and before `r0` (0 without grinding).
+    pub pow_nonces: [u64; 2],
     /// `v_y = P_z(s_y)` for `y < 64`.
     pub v: Vec<Gf128>,
     /// `P_ab(embed(e))` for `64 <= e < 127`.
@@ -93,7 +98,7 @@ impl Proof {
 
     /// Size in bytes of a proof for `shape`.
     pub fn num_bytes(shape: Shape) -> usize {
-        16 * Self::num_fields(shape)
+        16 + 16 * Self::num_fields(shape)
     }
 
     pub(crate) fn check_lengths(&self, shape: Shape) -> Result<(), PiopError> {
@@ -112,6 +117,9 @@ impl Proof {
 
     /// Appends the proof to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
+        for n in self.pow_nonces {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
         write_fields(out, &self.v);
         write_fields(out, &self.p_extra);
         for r in &self.rounds {
@@ -122,6 +130,7 @@ impl Proof {
 
     /// Reads a proof for `shape` from `reader`.
     pub fn read(shape: Shape, reader: &mut ByteReader<'_>) -> Result<Self, PiopError> {
+        let pow_nonces = [reader.read_u64()?, reader.read_u64()?];
         let v = reader.read_fields(SKIP_SIZE)?;
         let p_extra = reader.read_fields(EXTRA_POINTS)?;
         let rounds = (0..shape.word_vars())
@@ -135,6 +144,7 @@ impl Proof {
         let a_eval = reader.read_field()?;
         let b_eval = reader.read_field()?;
         Ok(Proof {
+            pow_nonces,
             v,
             p_extra,
             rounds,
@@ -146,7 +156,7 @@ impl Proof {
     /// The proof as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out =
-            Vec::with_capacity(16 * (self.v.len() + self.p_extra.len() + 2 * self.rounds.len() + 2));
+            Vec::with_capacity(16 + 16 * (self.v.len() + self.p_extra.len() + 2 * self.rounds.len() + 2));
         self.write(&mut out);
         out
     }
@@ -243,18 +253,23 @@ impl Output {
 ///   `3 / |F|` per round over `l - 6` rounds (Lund–Fortnow–Karloff–Nisan;
 ///   Thaler, "Proofs, Arguments, and Zero-Knowledge", §4.1). The
 ///   normalised check on `q_j` alone would give 2; we count 3.
-pub fn soundness_terms(shape: Shape) -> Vec<(&'static str, f64)> {
+/// * Grinding: `grinding_bits` of proof of work precede the draws of `tau'`
+///   and of `r0`, so each attempt at a lucky challenge costs `2^grinding_bits`
+///   hashes; the two terms are divided by that (the accounting of the
+///   calculator in `starling-pcs`, as for the PCS folds).
+pub fn soundness_terms(shape: Shape, grinding_bits: u32) -> Vec<(&'static str, f64)> {
     let m = shape.word_vars() as f64;
+    let g = grinding_bits as f64;
     vec![
-        ("zerocheck tau batching", log2_error(m, 1.0)),
-        ("zerocheck univariate skip", log2_error(126.0, 0.0)),
+        ("zerocheck tau batching", log2_error(m, 1.0) - g),
+        ("zerocheck univariate skip", log2_error(126.0, 0.0) - g),
         ("zerocheck sumcheck rounds", log2_error(3.0 * m, 0.0)),
     ]
 }
 
 /// log2 of the zerocheck's total soundness error (sum of [`soundness_terms`]).
-pub fn soundness_log2(shape: Shape) -> f64 {
-    crate::soundness::log2_sum(&soundness_terms(shape))
+pub fn soundness_log2(shape: Shape, grinding_bits: u32) -> f64 {
+    crate::soundness::log2_sum(&soundness_terms(shape, grinding_bits))
 }
 
 #[cfg(test)]

@@ -387,14 +387,25 @@ pub(crate) fn sumcheck(
 ///
 /// The caller has absorbed the statement and the commitment into
 /// `transcript`. Panics if a vector's length does not match `shape`.
-pub fn prove(shape: Shape, a: &[u64], b: &[u64], z: &[u64], transcript: &mut Transcript) -> (Proof, Output) {
+///
+/// `grinding_bits` of proof of work precede the draws of `tau'` and `r0`.
+pub fn prove(
+    shape: Shape,
+    a: &[u64],
+    b: &[u64],
+    z: &[u64],
+    grinding_bits: u32,
+    transcript: &mut Transcript,
+) -> (Proof, Output) {
     let kernels = Kernels::get();
     let m = shape.word_vars();
+    let tau_nonce = transcript.grind(super::LABEL_POW_TAU, grinding_bits);
     let tau = challenge_nonzero_point(transcript, super::LABEL_TAU, m);
 
     let (v, p_extra) = skip_messages_with(kernels, shape, a, b, z, &tau);
     transcript.absorb_fields(LABEL_V, &v);
     transcript.absorb_fields(LABEL_P, &p_extra);
+    let r0_nonce = transcript.grind(super::LABEL_POW_R0, grinding_bits);
     let r0 = transcript.challenge_field(LABEL_R0);
     let lagrange = lagrange_weights(r0);
     let z_value: Gf128 = lagrange.iter().zip(&v).map(|(l, x)| *l * *x).sum();
@@ -403,6 +414,7 @@ pub fn prove(shape: Shape, a: &[u64], b: &[u64], z: &[u64], transcript: &mut Tra
     transcript.absorb_fields(LABEL_EVALS, &[a_eval, b_eval]);
 
     let proof = Proof {
+        pow_nonces: [tau_nonce, r0_nonce],
         v,
         p_extra,
         rounds,

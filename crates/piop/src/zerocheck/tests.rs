@@ -184,8 +184,8 @@ fn honest_round_trips() {
     for (i, &(n, k)) in SHAPES.iter().enumerate() {
         let shape = Shape::new(n, k).unwrap();
         let (a, b, z) = valid_witness(shape, i as u64);
-        let (proof, out) = prove(shape, &a, &b, &z, &mut transcript());
-        let checked = verify(shape, &proof, &mut transcript()).expect("honest proof verifies");
+        let (proof, out) = prove(shape, &a, &b, &z, 0, &mut transcript());
+        let checked = verify(shape, &proof, 0, &mut transcript()).expect("honest proof verifies");
         assert_eq!(out, checked);
         assert_eq!(proof.to_bytes().len(), Proof::num_bytes(shape));
         // The claims left for later steps are true statements about a, b, z.
@@ -219,8 +219,8 @@ fn transcripts_agree_after_the_protocol() {
     let (a, b, z) = valid_witness(shape, 11);
     let mut tp = transcript();
     let mut tv = transcript();
-    let (proof, _) = prove(shape, &a, &b, &z, &mut tp);
-    verify(shape, &proof, &mut tv).unwrap();
+    let (proof, _) = prove(shape, &a, &b, &z, 0, &mut tp);
+    verify(shape, &proof, 0, &mut tv).unwrap();
     assert_eq!(tp.state(), tv.state());
 }
 
@@ -259,10 +259,10 @@ fn all_mutations(proof: &Proof) -> Vec<(String, Proof)> {
 fn every_altered_message_is_rejected() {
     let shape = Shape::new(7, 3).unwrap();
     let (a, b, z) = valid_witness(shape, 5);
-    let (proof, _) = prove(shape, &a, &b, &z, &mut transcript());
+    let (proof, _) = prove(shape, &a, &b, &z, 0, &mut transcript());
     for (what, bad) in all_mutations(&proof) {
         assert_eq!(
-            verify(shape, &bad, &mut transcript()),
+            verify(shape, &bad, 0, &mut transcript()),
             Err(PiopError::ZerocheckFinalCheck),
             "altered {what}"
         );
@@ -270,15 +270,43 @@ fn every_altered_message_is_rejected() {
 }
 
 #[test]
+fn proof_of_work_is_checked() {
+    let shape = Shape::new(7, 2).unwrap();
+    let (a, b, z) = valid_witness(shape, 8);
+    let (proof, _) = prove(shape, &a, &b, &z, 8, &mut transcript());
+    verify(shape, &proof, 8, &mut transcript()).expect("honest proof with grinding verifies");
+    // Other nonces before tau' and before r0: every one is rejected, and
+    // most (each passes 8 bits with probability 1/256) by the work check.
+    for (which, name) in [(0, "tau'"), (1, "r0")] {
+        let mut by_work = 0;
+        for k in 1..=16u64 {
+            let mut bad = proof.clone();
+            bad.pow_nonces[which] = proof.pow_nonces[which].wrapping_add(k);
+            match verify(shape, &bad, 8, &mut transcript()) {
+                Err(PiopError::ProofOfWork(what)) => {
+                    assert_eq!(what, name);
+                    by_work += 1;
+                }
+                Err(_) => {}
+                Ok(_) => panic!("altered nonce {which} accepted"),
+            }
+        }
+        assert!(by_work > 0, "no altered nonce {which} failed the work check");
+    }
+    // A verifier asking for more work than was done rejects.
+    assert!(verify(shape, &proof, 24, &mut transcript()).is_err());
+}
+
+#[test]
 fn every_flipped_proof_byte_is_rejected() {
     let shape = Shape::new(7, 1).unwrap();
     let (a, b, z) = valid_witness(shape, 6);
-    let bytes = prove(shape, &a, &b, &z, &mut transcript()).0.to_bytes();
+    let bytes = prove(shape, &a, &b, &z, 0, &mut transcript()).0.to_bytes();
     for i in 0..bytes.len() {
         let mut bad = bytes.clone();
         bad[i] ^= 1 << (i % 8);
         let proof = Proof::from_bytes(shape, &bad).expect("every byte string of the right length decodes");
-        assert!(verify(shape, &proof, &mut transcript()).is_err(), "byte {i}");
+        assert!(verify(shape, &proof, 0, &mut transcript()).is_err(), "byte {i}");
     }
 }
 
@@ -286,7 +314,7 @@ fn every_flipped_proof_byte_is_rejected() {
 fn decoding_never_panics() {
     let shape = Shape::new(8, 2).unwrap();
     let (a, b, z) = valid_witness(shape, 8);
-    let (proof, _) = prove(shape, &a, &b, &z, &mut transcript());
+    let (proof, _) = prove(shape, &a, &b, &z, 0, &mut transcript());
     let bytes = proof.to_bytes();
     assert_eq!(Proof::from_bytes(shape, &bytes).unwrap(), proof);
     for len in [0, 1, 15, 16, bytes.len() - 1] {
@@ -301,7 +329,7 @@ fn decoding_never_panics() {
     let mut short = proof.clone();
     short.rounds.pop();
     assert!(matches!(
-        verify(shape, &short, &mut transcript()),
+        verify(shape, &short, 0, &mut transcript()),
         Err(PiopError::WrongLength { .. })
     ));
 }
@@ -325,9 +353,9 @@ fn one_violated_row_is_rejected() {
                 let bit = (0..64).cycle().skip(bit).find(|&i| (ones >> i) & 1 == 1).unwrap();
                 a2[word] ^= 1 << bit;
             }
-            let (proof, _) = prove(shape, &a2, &b, &z2, &mut transcript());
+            let (proof, _) = prove(shape, &a2, &b, &z2, 0, &mut transcript());
             assert_eq!(
-                verify(shape, &proof, &mut transcript()),
+                verify(shape, &proof, 0, &mut transcript()),
                 Err(PiopError::ZerocheckFinalCheck),
                 "shape ({n}, {k}) trial {trial}"
             );
@@ -343,8 +371,8 @@ fn lying_about_z_moves_the_error_into_the_z_claim() {
     let (a, b, z) = valid_witness(shape, 9);
     let mut committed = z.clone();
     committed[3] ^= 1 << 17;
-    let (proof, out) = prove(shape, &a, &b, &z, &mut transcript());
-    let checked = verify(shape, &proof, &mut transcript()).unwrap();
+    let (proof, out) = prove(shape, &a, &b, &z, 0, &mut transcript());
+    let checked = verify(shape, &proof, 0, &mut transcript()).unwrap();
     assert!(checked.z_claim().holds_for(shape, &z));
     assert!(!checked.z_claim().holds_for(shape, &committed));
     assert_eq!(out, checked);
@@ -355,10 +383,10 @@ fn each_message_changes_every_later_challenge() {
     let shape = Shape::new(7, 3).unwrap();
     let m = shape.word_vars();
     let (a, b, z) = valid_witness(shape, 12);
-    let (proof, _) = prove(shape, &a, &b, &z, &mut transcript());
+    let (proof, _) = prove(shape, &a, &b, &z, 0, &mut transcript());
     let run = |p: &Proof| {
         let mut t = transcript();
-        let rep = replay(shape, p, &mut t).unwrap();
+        let rep = replay(shape, p, 0, &mut t).unwrap();
         (rep.output, t.state())
     };
     let (base, base_state) = run(&proof);
@@ -401,7 +429,7 @@ fn each_message_changes_every_later_challenge() {
 fn packed_claim_has_the_same_value() {
     let shape = Shape::new(8, 2).unwrap();
     let (a, b, z) = valid_witness(shape, 13);
-    let (_, out) = prove(shape, &a, &b, &z, &mut transcript());
+    let (_, out) = prove(shape, &a, &b, &z, 0, &mut transcript());
     let claim = out.z_claim();
     let packed = claim.to_packed();
     assert_eq!(packed.lambda.len(), 128);
@@ -440,10 +468,10 @@ fn soundness_terms_match_hand_computation() {
     // log2 23 = 4.523561956, log2 126 = 6.977279923, log2 69 = 6.108524457,
     // log2 218 = 7.768184325.
     let shape = Shape::new(14, 15).unwrap();
-    let t = soundness_terms(shape);
+    let t = soundness_terms(shape, 0);
     let want = [4.523561956 - 128.0, 6.977279923 - 128.0, 6.108524457 - 128.0];
     for ((_, got), w) in t.iter().zip(want) {
         assert!((got - w).abs() < 1e-6, "{got} vs {w}");
     }
-    assert!((soundness_log2(shape) - (7.768184325 - 128.0)).abs() < 1e-6);
+    assert!((soundness_log2(shape, 0) - (7.768184325 - 128.0)).abs() < 1e-6);
 }

@@ -5,7 +5,9 @@ use starling_crypto::Transcript;
 use starling_field::Gf128;
 
 use super::{Output, Proof};
-use super::{LABEL_EVALS, LABEL_P, LABEL_R, LABEL_R0, LABEL_ROUND, LABEL_TAU, LABEL_V};
+use super::{
+    LABEL_EVALS, LABEL_P, LABEL_POW_R0, LABEL_POW_TAU, LABEL_R, LABEL_R0, LABEL_ROUND, LABEL_TAU, LABEL_V,
+};
 use crate::skip::{batch_invert, interpolate, lagrange_weights, INTERPOLATION_POINTS, SKIP_SIZE};
 use crate::{challenge_nonzero_point, PiopError, Shape};
 
@@ -17,12 +19,23 @@ pub(crate) struct Replay {
     pub(crate) final_claim: Gf128,
 }
 
-pub(crate) fn replay(shape: Shape, proof: &Proof, transcript: &mut Transcript) -> Result<Replay, PiopError> {
+pub(crate) fn replay(
+    shape: Shape,
+    proof: &Proof,
+    grinding_bits: u32,
+    transcript: &mut Transcript,
+) -> Result<Replay, PiopError> {
     proof.check_lengths(shape)?;
     let m = shape.word_vars();
+    if !transcript.check_grind(LABEL_POW_TAU, grinding_bits, proof.pow_nonces[0]) {
+        return Err(PiopError::ProofOfWork("tau'"));
+    }
     let tau = challenge_nonzero_point(transcript, LABEL_TAU, m);
     transcript.absorb_fields(LABEL_V, &proof.v);
     transcript.absorb_fields(LABEL_P, &proof.p_extra);
+    if !transcript.check_grind(LABEL_POW_R0, grinding_bits, proof.pow_nonces[1]) {
+        return Err(PiopError::ProofOfWork("r0"));
+    }
     let r0 = transcript.challenge_field(LABEL_R0);
 
     let mut values = [Gf128::ZERO; INTERPOLATION_POINTS];
@@ -64,8 +77,16 @@ pub(crate) fn replay(shape: Shape, proof: &Proof, transcript: &mut Transcript) -
 
 /// Verifies a zerocheck proof; on success returns the claims on `a`, `b`
 /// and `z` (as [`Output`]) that the later steps must discharge.
-pub fn verify(shape: Shape, proof: &Proof, transcript: &mut Transcript) -> Result<Output, PiopError> {
-    let replay = replay(shape, proof, transcript)?;
+///
+/// `grinding_bits` must be the prover's: the proof-of-work nonces before
+/// `tau'` and `r0` are checked against it.
+pub fn verify(
+    shape: Shape,
+    proof: &Proof,
+    grinding_bits: u32,
+    transcript: &mut Transcript,
+) -> Result<Output, PiopError> {
+    let replay = replay(shape, proof, grinding_bits, transcript)?;
     // claim == eq(tau', r') A(r') B(r'), with the eq product already divided out.
     if replay.final_claim != proof.a_eval * proof.b_eval {
         return Err(PiopError::ZerocheckFinalCheck);
