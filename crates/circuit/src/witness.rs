@@ -175,12 +175,45 @@ impl R1cs {
     ) -> Result<BatchWitness, WitnessError> {
         let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
         let mut words = vec![0u64; self.num_wires() * words_per_wire];
-        match block_lanes(words_per_wire) {
-            2 => self.generate_blocks::<2>(words_per_wire, public_inputs, private_inputs, &mut words),
-            4 => self.generate_blocks::<4>(words_per_wire, public_inputs, private_inputs, &mut words),
-            _ => self.generate_blocks::<8>(words_per_wire, public_inputs, private_inputs, &mut words),
-        }
+        self.generate(words_per_wire, public_inputs, private_inputs, &mut words, None);
         Ok(BatchWitness { k: self.k, n, words })
+    }
+
+    /// The batch witness together with its linear forms `a = A z` and
+    /// `b = B z` (as [`R1cs::linear_forms`] gives them), from one pass: the
+    /// generator computes both forms of every row on its way anyway.
+    pub fn generate_witness_with_forms(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+    ) -> Result<(BatchWitness, Vec<u64>, Vec<u64>), WitnessError> {
+        let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
+        let len = self.num_wires() * words_per_wire;
+        let (mut words, mut a, mut b) = (vec![0u64; len], vec![0u64; len], vec![0u64; len]);
+        self.generate(
+            words_per_wire,
+            public_inputs,
+            private_inputs,
+            &mut words,
+            Some((&mut a, &mut b)),
+        );
+        Ok((BatchWitness { k: self.k, n, words }, a, b))
+    }
+
+    fn generate(
+        &self,
+        words_per_wire: usize,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        out: &mut [u64],
+        forms: Option<(&mut [u64], &mut [u64])>,
+    ) {
+        match block_lanes(words_per_wire) {
+            2 => self.generate_blocks::<2>(words_per_wire, public_inputs, private_inputs, out, forms),
+            4 => self.generate_blocks::<4>(words_per_wire, public_inputs, private_inputs, out, forms),
+            _ => self.generate_blocks::<8>(words_per_wire, public_inputs, private_inputs, out, forms),
+        }
     }
 
     fn generate_blocks<const L: usize>(
@@ -189,19 +222,54 @@ impl R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
         out: &mut [u64],
+        mut forms: Option<(&mut [u64], &mut [u64])>,
     ) {
         // Padding wires are never written, so they stay zero in every block.
         let mut buf = vec![[0u64; L]; self.num_wires()];
+        // Rows the evaluation order does not visit (constant, inputs,
+        // padding): their forms are taken from the finished block.
+        let mut visited = vec![false; self.num_wires()];
+        for &w in &self.eval_order {
+            visited[w as usize] = true;
+        }
+        let others: Vec<usize> = (0..self.num_wires()).filter(|&w| !visited[w]).collect();
+        let mut form_bufs = forms.as_ref().map(|_| {
+            (
+                vec![[0u64; L]; self.num_wires()],
+                vec![[0u64; L]; self.num_wires()],
+            )
+        });
         for block in (0..words_per_wire).step_by(L) {
-            self.evaluate_block(block, words_per_wire, public_inputs, private_inputs, &mut buf);
+            self.evaluate_block(
+                block,
+                words_per_wire,
+                public_inputs,
+                private_inputs,
+                &mut buf,
+                form_bufs
+                    .as_mut()
+                    .map(|(a, b)| (a.as_mut_slice(), b.as_mut_slice())),
+            );
             for (wire, lanes) in buf.iter().enumerate() {
                 let start = wire * words_per_wire + block;
                 out[start..start + L].copy_from_slice(lanes);
             }
+            if let (Some((a_out, b_out)), Some((a_buf, b_buf))) = (forms.as_mut(), form_bufs.as_mut()) {
+                for &wire in &others {
+                    a_buf[wire] = xor_row(&buf, self.a.row(wire));
+                    b_buf[wire] = xor_row(&buf, self.b.row(wire));
+                }
+                for wire in 0..self.num_wires() {
+                    let start = wire * words_per_wire + block;
+                    a_out[start..start + L].copy_from_slice(&a_buf[wire]);
+                    b_out[start..start + L].copy_from_slice(&b_buf[wire]);
+                }
+            }
         }
     }
 
-    /// Evaluates words `block .. block + L` of every wire into `buf`.
+    /// Evaluates words `block .. block + L` of every wire into `buf`, and the
+    /// two forms of every evaluated row into `forms` when asked.
     fn evaluate_block<const L: usize>(
         &self,
         block: usize,
@@ -209,6 +277,7 @@ impl R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
         buf: &mut [[u64; L]],
+        mut forms: Option<(&mut [[u64; L]], &mut [[u64; L]])>,
     ) {
         buf[0] = [u64::MAX; L];
         for j in 0..self.num_public_inputs() {
@@ -224,6 +293,10 @@ impl R1cs {
             let a = xor_row(buf, self.a.row(w));
             let b = xor_row(buf, self.b.row(w));
             buf[w] = std::array::from_fn(|l| a[l] & b[l]);
+            if let Some((fa, fb)) = forms.as_mut() {
+                fa[w] = a;
+                fb[w] = b;
+            }
         }
     }
 

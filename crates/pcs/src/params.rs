@@ -37,8 +37,14 @@ pub struct PcsParams {
     levels: Vec<LevelParams>,
 }
 
-/// Rate of level 0 (prover cost grows with 2^R there) and the rates tried later.
-const LEVEL0_LOG_INV_RATE: usize = 2;
+/// Rate of level 0 (prover cost grows with 2^R there: at rate 1/2 the
+/// commitment's NTT, codeword memory and leaf hashing are half those at 1/4,
+/// for about 100 KB more proof at 2^22 elements) and the rates tried later.
+const LEVEL0_LOG_INV_RATE: usize = 1;
+/// Below this many message variables rate 1/2 decodes too few errors to be
+/// worth it (none at all for a 1-symbol message), so level 0 uses rate 1/4.
+const LEVEL0_MIN_LOG_MSG_AT_HALF_RATE: usize = 4;
+const LEVEL0_SMALL_LOG_INV_RATE: usize = 2;
 const LATER_LOG_INV_RATES: [usize; 3] = [2, 3, 4];
 /// Row variables of level 0 (1 KiB leaves) and the largest tried later.
 const LEVEL0_LOG_ROWS: usize = 6;
@@ -57,7 +63,12 @@ impl PcsParams {
         // size, then size queries and grinding for the actual level count.
         let guess = per_term_budget(num_vars, profile, 3);
         let shape = best_shape(num_vars - k0, guess);
-        let mut shapes = vec![(k0, LEVEL0_LOG_INV_RATE)];
+        let r0 = if num_vars - k0 >= LEVEL0_MIN_LOG_MSG_AT_HALF_RATE {
+            LEVEL0_LOG_INV_RATE
+        } else {
+            LEVEL0_SMALL_LOG_INV_RATE
+        };
+        let mut shapes = vec![(k0, r0)];
         shapes.extend(shape);
         let budget = per_term_budget(num_vars, profile, shapes.len());
         let mut levels = Vec::with_capacity(shapes.len());
@@ -251,7 +262,9 @@ fn level_bytes(log_msg: usize, k: usize, r: usize, t: usize, g: u32) -> usize {
     let depth = log_msg + r;
     let paths = (depth as f64 - (t as f64).log2()).max(0.0);
     let siblings = (t as f64 * paths) as usize;
-    32 * k + if g > 0 { 8 * k } else { 0 } + 32 + t * (16 << k) + 32 * siblings + 8
+    (32 * k + if g > 0 { 8 * k } else { 0 } + 32 + 8)
+        .saturating_add(t.saturating_mul(16 << k))
+        .saturating_add(32usize.saturating_mul(siblings))
 }
 
 fn final_bytes(log_len: usize) -> usize {

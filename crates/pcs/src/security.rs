@@ -211,8 +211,14 @@ pub fn query_log2(log_msg: usize, log_inv_rate: usize, queries: usize) -> f64 {
 }
 
 /// Smallest number of queries with [`query_log2`] at most `log2_target`.
+///
+/// A code that decodes no error at all (`e = 0`) gains nothing from queries;
+/// the answer is then `usize::MAX`, which parameter validation refuses.
 pub fn queries_for(log_msg: usize, log_inv_rate: usize, log2_target: f64) -> usize {
     let per = -query_log2(log_msg, log_inv_rate, 1);
+    if per <= 0.0 {
+        return usize::MAX;
+    }
     let mut t = (-log2_target / per).ceil().max(1.0) as usize;
     while query_log2(log_msg, log_inv_rate, t) > log2_target {
         t += 1;

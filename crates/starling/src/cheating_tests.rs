@@ -22,7 +22,7 @@ fn prove_tampered(statement: Sha256Statement, tamper: &dyn Fn(&mut [u64])) -> Re
         Profile::Default,
         &mut |_| {},
         Timings::default(),
-        tamper,
+        Some(tamper),
     )?;
     // The file must also survive encoding; rejection must come from verify.
     let file = crate::ProofFile::from_bytes(&proved.file.to_bytes())?;

@@ -156,34 +156,35 @@ pub fn prove_sha256(
     }
     let mut timings = Timings::default();
     let statement = timings.phase("outputs", progress, || Sha256Statement::compute(inputs));
-    prove_statement(statement, profile, progress, timings, &|_| {})
+    prove_statement(statement, profile, progress, timings, None)
 }
 
-/// Proves `statement` with the witness its inputs generate. `tamper` sees the
-/// witness words before anything is committed: the identity for real proofs;
-/// tests use it to play a cheating prover.
+/// Proves `statement` with the witness its inputs generate. `tamper`, when
+/// given, changes the witness words before anything is committed (the linear
+/// forms are then recomputed from them): tests use it to play a cheating
+/// prover; real proofs pass `None`.
 pub(crate) fn prove_statement(
     statement: Sha256Statement,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     mut timings: Timings,
-    tamper: &dyn Fn(&mut [u64]),
+    tamper: Option<&dyn Fn(&mut [u64])>,
 ) -> Result<Proved, Error> {
     let circuit = sha256_circuit();
     let params = batch_params(statement.len(), profile)?;
     let shape = params.shape;
     let n = shape.n() as u32;
 
-    let mut witness = timings.phase("witness", progress, || {
+    let (mut witness, mut a, mut b) = timings.phase("witness", progress, || {
         circuit
             .gadget
-            .generate_witness(n, &padded_inputs(&statement, n))
+            .generate_witness_with_forms(n, &padded_inputs(&statement, n))
             .map_err(|e| Error::Input(e.to_string()))
     })?;
-    tamper(witness.words_mut());
-    let (a, b) = timings.phase("linear forms", progress, || {
-        circuit.gadget.r1cs().linear_forms(&witness)
-    });
+    if let Some(tamper) = tamper {
+        tamper(witness.words_mut());
+        (a, b) = circuit.gadget.r1cs().linear_forms(&witness);
+    }
     let z = witness.words();
 
     let (commitment, prover_data) = timings.phase("commit", progress, || {
