@@ -113,6 +113,9 @@ fn block_lanes(words_per_wire: usize) -> usize {
     words_per_wire.min(8)
 }
 
+/// One block's `A z` and `B z` lanes for every wire.
+type FormBlocks<'a, const L: usize> = (&'a mut [[u64; L]], &'a mut [[u64; L]]);
+
 #[inline(always)]
 fn xor_row<const L: usize>(buf: &[[u64; L]], row: &[u32]) -> [u64; L] {
     let mut acc = [0u64; L];
@@ -277,7 +280,7 @@ impl R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
         buf: &mut [[u64; L]],
-        mut forms: Option<(&mut [[u64; L]], &mut [[u64; L]])>,
+        mut forms: Option<FormBlocks<'_, L>>,
     ) {
         buf[0] = [u64::MAX; L];
         for j in 0..self.num_public_inputs() {

@@ -159,6 +159,9 @@ pub fn prove_sha256(
     prove_statement(statement, profile, progress, timings, None)
 }
 
+/// A change a test-only cheating prover makes to the witness words.
+pub(crate) type WitnessTamper<'a> = &'a dyn Fn(&mut [u64]);
+
 /// Proves `statement` with the witness its inputs generate. `tamper`, when
 /// given, changes the witness words before anything is committed (the linear
 /// forms are then recomputed from them): tests use it to play a cheating
@@ -168,7 +171,7 @@ pub(crate) fn prove_statement(
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     mut timings: Timings,
-    tamper: Option<&dyn Fn(&mut [u64])>,
+    tamper: Option<WitnessTamper<'_>>,
 ) -> Result<Proved, Error> {
     let circuit = sha256_circuit();
     let params = batch_params(statement.len(), profile)?;
