@@ -177,15 +177,18 @@ pub fn proximity_parameter(log_msg: usize, log_inv_rate: usize) -> (f64, f64) {
 /// Proximity gap of the `folds`-fold tensor (sumcheck) combination of the rows
 /// of an interleaved RS code, with `grinding_bits` of work before each fold.
 ///
-/// Source: Diamond–Posen, "Proximity Testing with Logarithmic Randomness"
-/// (CiC 2024), Theorem 2: if the interleaved word is more than `e`-far from the
-/// interleaved code, the tensor combination with `folds` random challenges is
-/// `e`-close with probability at most `2 * folds * e / |F|` (`e <= (d-1)/3`,
-/// any linear code). In the unique decoding regime of RS codes the line
-/// proximity gap is BCIKS20 ("Proximity Gaps for Reed–Solomon Codes", JACM
-/// 2023), Theorem 4.1 (error `n / |F|` per line); lifting it through the same
-/// fold-by-fold induction of Diamond–Posen gives `2 * folds * n / |F|`, which
-/// also dominates the `(d-1)/3` bound.
+/// Sources: for `e <= (d-1)/3` and any linear code, Diamond–Posen,
+/// "Proximity Testing with Logarithmic Randomness" (CiC 2024), Theorem 2:
+/// the tensor combination with `folds` random challenges of a word more than
+/// `e`-far from the interleaved code is `e`-close with probability at most
+/// `2 * folds * e / |F|`. Up to the unique decoding radius of Reed–Solomon
+/// codes: Diamond–Gruen, "Proximity Gaps in Interleaved Codes" (2025),
+/// Theorem 3.1 (line gaps lift to interleavings) and Corollary 3.7 (tensor
+/// gaps for RS codes, through Theorem 3.6 of Arnon–Efron–Reichman), starting
+/// from the line gap of BCIKS20 ("Proximity Gaps for Reed–Solomon Codes",
+/// JACM 2023) Theorem 4.1, error `n / |F|` per line. We charge
+/// `2 * folds * n / |F|`, which is at least what these give and dominates
+/// the `(d-1)/3` bound.
 pub fn proximity_gap_log2(folds: usize, log_msg: usize, log_inv_rate: usize, grinding_bits: u32) -> f64 {
     if folds == 0 {
         return f64::NEG_INFINITY;
