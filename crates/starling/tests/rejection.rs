@@ -134,3 +134,24 @@ fn truncated_and_random_files_are_errors() {
     huge[12..20].copy_from_slice(&u64::MAX.to_le_bytes());
     assert!(matches!(accepts(&huge), Err(Error::Malformed(_))));
 }
+
+#[test]
+fn secure_proofs_check_their_proof_of_work() {
+    let proved = prove_sha256(random_sha256_inputs(1, 5), Profile::Secure, &mut |_| {}).unwrap();
+    assert!(verify(&proved.file).is_ok());
+    // Other public-point nonces: all rejected (most by the work check itself).
+    for k in 1..=8u64 {
+        let mut f = proved.file.clone();
+        f.proof.public_nonce = f.proof.public_nonce.wrapping_add(k);
+        assert!(matches!(verify(&f), Err(Error::Rejected(_))), "nonce + {k}");
+    }
+    // The zerocheck's nonces, the same way.
+    for which in 0..2 {
+        let mut f = proved.file.clone();
+        f.proof.zerocheck.pow_nonces[which] ^= 1;
+        assert!(
+            matches!(verify(&f), Err(Error::Rejected(_))),
+            "zerocheck nonce {which}"
+        );
+    }
+}
