@@ -1,11 +1,29 @@
-//! Times batched BLAKE3 and Keccak-f[1600] witness generation (release
-//! mode): `cargo run --release -p starling-circuit --example
+//! Times batched witness generation for SHA-256, BLAKE3 and Keccak-f[1600]
+//! (release mode): `cargo run --release -p starling-circuit --example
 //! hash_witness_timing [n]`.
 
 use std::time::Instant;
 
 use starling_circuit::blake3::{Blake3Compression, Blake3Input};
 use starling_circuit::keccak::KeccakF1600;
+use starling_circuit::sha256::Sha256Compression;
+use starling_circuit::R1cs;
+
+/// Times the input transposition and the witness of one batch and prints them.
+fn time_batch(name: &str, unit: &str, r1cs: &R1cs, n: u32, transpose: impl FnOnce() -> Vec<u64>) {
+    let t0 = Instant::now();
+    let sliced = transpose();
+    let t1 = Instant::now();
+    let witness = r1cs.generate_witness(n, &sliced, &[]).expect("valid inputs");
+    let t2 = Instant::now();
+    println!(
+        "{name} N = 2^{n}: input transpose {:?}, witness {:?} ({:.0} {unit}/s, {} MiB)",
+        t1 - t0,
+        t2 - t1,
+        (1u64 << n) as f64 / (t2 - t1).as_secs_f64(),
+        (witness.words().len() * 8) >> 20,
+    );
+}
 
 fn main() {
     let n: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(14);
@@ -18,6 +36,19 @@ fn main() {
         state
     };
 
+    let sha = Sha256Compression::new();
+    let instances: Vec<([u32; 8], [u8; 64])> = (0..count)
+        .map(|_| {
+            (
+                std::array::from_fn(|_| next() as u32),
+                std::array::from_fn(|_| next() as u8),
+            )
+        })
+        .collect();
+    time_batch("SHA-256", "compressions", sha.r1cs(), n, || {
+        Sha256Compression::batch_public_inputs(n, &instances)
+    });
+
     let blake3 = Blake3Compression::new();
     let inputs: Vec<Blake3Input> = (0..count)
         .map(|_| Blake3Input {
@@ -28,38 +59,13 @@ fn main() {
             flags: 11,
         })
         .collect();
-    let t0 = Instant::now();
-    let sliced = Blake3Compression::batch_public_inputs(n, &inputs);
-    let t1 = Instant::now();
-    let witness = blake3
-        .r1cs()
-        .generate_witness(n, &sliced, &[])
-        .expect("valid inputs");
-    let t2 = Instant::now();
-    println!(
-        "BLAKE3 N = 2^{n}: input transpose {:?}, witness {:?} ({:.0} compressions/s, {} MiB)",
-        t1 - t0,
-        t2 - t1,
-        count as f64 / (t2 - t1).as_secs_f64(),
-        (witness.words().len() * 8) >> 20,
-    );
-    drop(witness);
+    time_batch("BLAKE3", "compressions", blake3.r1cs(), n, || {
+        Blake3Compression::batch_public_inputs(n, &inputs)
+    });
 
     let keccak = KeccakF1600::new();
     let states: Vec<[u64; 25]> = (0..count).map(|_| std::array::from_fn(|_| next())).collect();
-    let t0 = Instant::now();
-    let sliced = KeccakF1600::batch_public_inputs(n, &states);
-    let t1 = Instant::now();
-    let witness = keccak
-        .r1cs()
-        .generate_witness(n, &sliced, &[])
-        .expect("valid inputs");
-    let t2 = Instant::now();
-    println!(
-        "Keccak-f[1600] N = 2^{n}: input transpose {:?}, witness {:?} ({:.0} permutations/s, {} MiB)",
-        t1 - t0,
-        t2 - t1,
-        count as f64 / (t2 - t1).as_secs_f64(),
-        (witness.words().len() * 8) >> 20,
-    );
+    time_batch("Keccak-f[1600]", "permutations", keccak.r1cs(), n, || {
+        KeccakF1600::batch_public_inputs(n, &states)
+    });
 }
