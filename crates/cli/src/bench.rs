@@ -2,34 +2,78 @@
 //! report what it cost, next to native hashing measured in the same run.
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use starling::inputs::random_sha256_inputs;
-use starling::statement::Sha256Input;
-use starling::Profile;
+use starling::inputs::{format_output_row, random_inputs};
+use starling::{Profile, StatementCircuit, StatementKind};
 
-use crate::{native_sha256, BenchArgs, Failure};
+use crate::{native_sha256, unreadable, BenchArgs, Failure};
 
 /// The fixed seed of benchmark and demo inputs.
 const SEED: u64 = 0x5354_4152_4c49_4e47;
 
-/// Best-of-5 nanoseconds per compression of `f` over `inputs`.
-fn ns_per_compression(inputs: &[Sha256Input], f: impl Fn(&mut [u32; 8], &[u8; 64])) -> f64 {
-    let rounds = (200_000 / inputs.len().max(1)).max(1);
+/// Best-of-5 nanoseconds per call of `f` on each of `items`.
+fn ns_per_call<T: Clone>(items: &[T], f: impl Fn(&mut T)) -> f64 {
+    let rounds = (200_000 / items.len().max(1)).max(1);
     let mut best = f64::INFINITY;
     for _ in 0..5 {
         let start = Instant::now();
         for _ in 0..rounds {
-            for inp in inputs {
-                let mut state = inp.cv;
-                f(&mut state, &inp.block);
-                black_box(state);
+            for item in items {
+                let mut x = item.clone();
+                f(&mut x);
+                black_box(x);
             }
         }
-        let ns = start.elapsed().as_nanos() as f64 / (rounds * inputs.len()) as f64;
+        let ns = start.elapsed().as_nanos() as f64 / (rounds * items.len()) as f64;
         best = best.min(ns);
     }
     best
+}
+
+/// Native cost of one instance on the first input rows: the portable
+/// implementation, and the hardware one where the hash has one (SHA-NI).
+fn native_ns(circuit: &StatementCircuit, rows: &[u64]) -> (f64, Option<f64>) {
+    let sample = rows.chunks_exact(circuit.input_words()).take(4096);
+    match circuit.kind() {
+        StatementKind::Sha256 => {
+            // Row words 0..8 are the cv, 8..24 the block words (big-endian in the block).
+            let items: Vec<([u32; 8], [u8; 64])> = sample
+                .map(|r| {
+                    let word = |w: usize| (r[w / 2] >> (32 * (w % 2))) as u32;
+                    let mut block = [0u8; 64];
+                    for (j, chunk) in block.chunks_exact_mut(4).enumerate() {
+                        chunk.copy_from_slice(&word(8 + j).to_be_bytes());
+                    }
+                    (std::array::from_fn(word), block)
+                })
+                .collect();
+            let portable = ns_per_call(&items, |(cv, block)| native_sha256::compress(cv, block));
+            let hw = ns_per_call(&items, |(cv, block)| sha2::compress256(cv, &[(*block).into()]));
+            (portable, Some(hw))
+        }
+        StatementKind::Blake3 => {
+            // One keyed hash of a 64-byte message is exactly one compression
+            // (cv = key, flags CHUNK_START | CHUNK_END | ROOT | KEYED_HASH);
+            // the crate is built with `pure`, its portable implementation.
+            let items: Vec<([u8; 32], [u8; 64])> = sample
+                .map(|r| {
+                    let bytes: Vec<u8> = r[..12].iter().flat_map(|w| w.to_le_bytes()).collect();
+                    (bytes[..32].try_into().unwrap(), bytes[32..96].try_into().unwrap())
+                })
+                .collect();
+            let portable = ns_per_call(&items, |(key, block)| {
+                black_box(blake3::keyed_hash(key, block));
+            });
+            (portable, None)
+        }
+        StatementKind::KeccakF1600 => {
+            let items: Vec<[u64; 25]> = sample.map(|r| r.try_into().unwrap()).collect();
+            (ns_per_call(&items, keccak::f1600), None)
+        }
+        StatementKind::Circuit => unreachable!("benchmarks are for the built-in hashes"),
+    }
 }
 
 /// Peak resident set size of this process, from /proc (0 where unavailable).
@@ -55,22 +99,19 @@ fn verify_time(file: &starling::ProofFile) -> Result<Duration, Failure> {
     Ok(times[times.len() / 2])
 }
 
-pub(crate) fn sha256(args: &BenchArgs) -> Result<(), Failure> {
+/// `starling bench HASH`: prove and verify random inputs, report the costs.
+pub(crate) fn run(circuit: &Arc<StatementCircuit>, args: &BenchArgs) -> Result<(), Failure> {
     if args.count == 0 {
-        return Err(Failure {
-            code: 2,
-            message: "--count must be at least 1".into(),
-        });
+        return Err(unreadable("--count must be at least 1".into()));
     }
+    let kind = circuit.kind();
     let profile: Profile = args.profile.into();
-    let inputs = random_sha256_inputs(args.count, SEED);
-    let sample = &inputs[..inputs.len().min(4096)];
-    let native_ns = ns_per_compression(sample, native_sha256::compress);
-    let native_hw_ns = ns_per_compression(sample, |s, b| sha2::compress256(s, &[(*b).into()]));
+    let inputs = random_inputs(circuit, args.count, SEED);
+    let (native_ns, native_hw_ns) = native_ns(circuit, &inputs);
 
     let mut quiet = |_: &str| {};
     let start = Instant::now();
-    let proved = starling::prove_sha256(inputs, profile, &mut quiet)?;
+    let proved = starling::prove(circuit, args.count, inputs, profile, &mut quiet)?;
     let prove_s = start.elapsed().as_secs_f64();
     let file_bytes = proved.file.to_bytes().len();
     let proof_bytes = proved.file.proof_len();
@@ -87,7 +128,7 @@ pub(crate) fn sha256(args: &BenchArgs) -> Result<(), Failure> {
             phases.insert(name.to_string(), serde_json::json!(d.as_secs_f64()));
         }
         let obj = serde_json::json!({
-            "hash": "sha256",
+            "hash": kind.name(),
             "count": args.count,
             "threads": threads,
             "prove_s": prove_s,
@@ -105,14 +146,22 @@ pub(crate) fn sha256(args: &BenchArgs) -> Result<(), Failure> {
         });
         println!("{obj}");
     } else {
-        println!("hash            sha256 compression ({} profile)", profile.name());
+        let noun = kind.instance_noun();
+        println!(
+            "hash            {} {noun} ({} profile)",
+            kind.name(),
+            profile.name()
+        );
         println!("count           {}", args.count);
         println!("threads         {threads}");
         println!("prove           {prove_s:.3} s  ({hashes_per_s:.0} hashes/s)");
         for (name, d) in proved.timings.phases() {
             println!("  {name:<14}{:.3} s", d.as_secs_f64());
         }
-        println!("native          {native_ns:.1} ns/compression (portable), {native_hw_ns:.1} ns (SHA-NI)");
+        match native_hw_ns {
+            Some(hw) => println!("native          {native_ns:.1} ns/{noun} (portable), {hw:.1} ns (SHA-NI)"),
+            None => println!("native          {native_ns:.1} ns/{noun} (portable)"),
+        }
         println!("overhead        {overhead:.0}x portable native hashing");
         println!("proof           {proof_bytes} bytes (file with public values: {file_bytes} bytes)");
         println!("verify          {verify_ms:.2} ms");
@@ -125,11 +174,11 @@ pub(crate) fn sha256(args: &BenchArgs) -> Result<(), Failure> {
 pub(crate) fn demo() -> Result<(), Failure> {
     const COUNT: usize = 4096;
     println!("Starling demo: proving {COUNT} SHA-256 compressions (random inputs, fixed seed).");
-    let inputs = random_sha256_inputs(COUNT, SEED);
-    let first = inputs[0];
+    let circuit = StatementCircuit::builtin(StatementKind::Sha256).expect("built in");
+    let inputs = random_inputs(&circuit, COUNT, SEED);
     let mut progress = |msg: &str| println!("  {msg}");
     let start = Instant::now();
-    let proved = starling::prove_sha256(inputs, Profile::Default, &mut progress)?;
+    let proved = starling::prove(&circuit, COUNT, inputs, Profile::Default, &mut progress)?;
     let prove_s = start.elapsed().as_secs_f64();
     let bytes = proved.file.to_bytes();
     println!(
@@ -146,9 +195,8 @@ pub(crate) fn demo() -> Result<(), Failure> {
         start.elapsed().as_secs_f64() * 1e3,
         verified.security_bits()
     );
-    let out = first.output();
-    let hex: String = out.iter().map(|w| format!("{w:08x}")).collect();
-    println!("First output (cv + F(cv, block)) = {hex}");
+    let first = format_output_row(&circuit, verified.statement().output_row(0));
+    println!("First output (cv + F(cv, block)) = {first}");
     println!("Every input and output of the {COUNT} compressions is bound by the proof.");
     Ok(())
 }

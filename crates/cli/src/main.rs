@@ -11,8 +11,10 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use starling::{Error, Profile, ProofFile};
+use starling::{Error, Profile, ProofFile, StatementCircuit, StatementKind};
 
 #[derive(Parser)]
 #[command(
@@ -36,11 +38,13 @@ enum Command {
     Verify {
         /// The proof file.
         proof: PathBuf,
-        /// After OK, print the N outputs (one hex line each, in input order).
+        /// After OK, print the N outputs (one line each, in input order, in
+        /// the statement kind's text format).
         #[arg(long)]
         print_outputs: bool,
     },
-    /// Describe a proof file: statement, N, profile, security, section sizes.
+    /// Describe a proof file: statement, N, utilisation, profile, security,
+    /// section sizes.
     Inspect {
         /// The proof file.
         proof: PathBuf,
@@ -60,19 +64,43 @@ enum Command {
 
 #[derive(Subcommand)]
 enum ProveWhat {
-    /// N SHA-256 compressions: output = cv + F(cv, block).
+    /// N SHA-256 compressions: output = cv + F(cv, block). Input lines:
+    /// `CV BLOCK`, 64 and 128 hex digits (big-endian words).
     Sha256(ProveArgs),
+    /// N BLAKE3 compressions, the full 16-word output. Input lines:
+    /// `CV BLOCK COUNTER BLOCK_LEN FLAGS`, 64 and 128 hex digits
+    /// (little-endian words), then three decimals.
+    Blake3(ProveArgs),
+    /// N Keccak-f[1600] permutations. Input lines: 400 hex digits, the 200
+    /// state bytes (lane x+5y at bytes 8(x+5y).., little-endian lanes).
+    #[command(name = "keccak-f1600")]
+    KeccakF1600(ProveArgs),
+    /// N evaluations of a Bristol Fashion circuit. Input lines: the
+    /// circuit's input values in order, each the big-endian hex of the
+    /// integer whose bit b is the value's wire b, exactly ceil(bits/4) digits.
+    Circuit {
+        /// The circuit, in Bristol Fashion (gates XOR, AND, INV/NOT, EQ, EQW, MAND).
+        #[arg(long, value_name = "CIRCUIT")]
+        bristol: PathBuf,
+        #[command(flatten)]
+        args: ProveArgs,
+    },
 }
 
 #[derive(Subcommand)]
 enum BenchWhat {
     /// SHA-256 compressions.
     Sha256(BenchArgs),
+    /// BLAKE3 compressions.
+    Blake3(BenchArgs),
+    /// Keccak-f[1600] permutations.
+    #[command(name = "keccak-f1600")]
+    KeccakF1600(BenchArgs),
 }
 
 #[derive(Args)]
 struct ProveArgs {
-    /// Inputs file (`-` for stdin): one `CV BLOCK` per line in hex.
+    /// Inputs file (`-` for stdin): one instance per line (see above).
     #[arg(long, conflicts_with = "random", required_unless_present = "random")]
     inputs: Option<String>,
     /// Generate N random inputs instead of reading a file.
@@ -94,22 +122,22 @@ struct ProveArgs {
 
 #[derive(Args)]
 pub(crate) struct BenchArgs {
-    /// Number of compressions.
+    /// Number of instances N.
     #[arg(long)]
-    count: usize,
+    pub(crate) count: usize,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Security profile.
     #[arg(long, value_enum, default_value_t = ProfileArg::Default)]
-    profile: ProfileArg,
+    pub(crate) profile: ProfileArg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum ProfileArg {
+pub(crate) enum ProfileArg {
     Default,
     Secure,
 }
@@ -124,9 +152,9 @@ impl From<ProfileArg> for Profile {
 }
 
 /// A failure with its exit code.
-struct Failure {
-    code: u8,
-    message: String,
+pub(crate) struct Failure {
+    pub(crate) code: u8,
+    pub(crate) message: String,
 }
 
 impl From<Error> for Failure {
@@ -142,7 +170,7 @@ impl From<Error> for Failure {
     }
 }
 
-fn unreadable(message: String) -> Failure {
+pub(crate) fn unreadable(message: String) -> Failure {
     Failure { code: 2, message }
 }
 
@@ -183,16 +211,25 @@ fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
 
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
-        Command::Prove {
-            what: ProveWhat::Sha256(args),
-        } => prove_sha256(args),
+        Command::Prove { what } => {
+            let (circuit, args) = match what {
+                ProveWhat::Sha256(args) => (builtin(StatementKind::Sha256), args),
+                ProveWhat::Blake3(args) => (builtin(StatementKind::Blake3), args),
+                ProveWhat::KeccakF1600(args) => (builtin(StatementKind::KeccakF1600), args),
+                ProveWhat::Circuit { bristol, args } => (read_bristol(&bristol)?, args),
+            };
+            prove(&circuit, args)
+        }
         Command::Verify { proof, print_outputs } => verify(&proof, print_outputs),
         Command::Inspect { proof } => inspect(&proof),
-        Command::Bench {
-            what: BenchWhat::Sha256(args),
-        } => {
+        Command::Bench { what } => {
+            let (kind, args) = match what {
+                BenchWhat::Sha256(args) => (StatementKind::Sha256, args),
+                BenchWhat::Blake3(args) => (StatementKind::Blake3, args),
+                BenchWhat::KeccakF1600(args) => (StatementKind::KeccakF1600, args),
+            };
             set_threads(args.threads)?;
-            bench::sha256(&args)
+            bench::run(&builtin(kind), &args)
         }
         Command::Demo { threads } => {
             set_threads(threads)?;
@@ -213,15 +250,29 @@ fn read_input_text(path: &str) -> Result<String, Failure> {
     }
 }
 
-fn prove_sha256(args: ProveArgs) -> Result<(), Failure> {
+fn builtin(kind: StatementKind) -> Arc<StatementCircuit> {
+    StatementCircuit::builtin(kind).expect("a built-in hash kind")
+}
+
+/// Reads and compiles a Bristol circuit; errors name the file and line.
+fn read_bristol(path: &PathBuf) -> Result<Arc<StatementCircuit>, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
+    StatementCircuit::from_bristol(&text).map_err(|e| unreadable(format!("{}: {e}", path.display())))
+}
+
+fn prove(circuit: &Arc<StatementCircuit>, args: ProveArgs) -> Result<(), Failure> {
     set_threads(args.threads)?;
-    let inputs = match (&args.inputs, args.random) {
-        (Some(path), None) => starling::inputs::parse_sha256_inputs(&read_input_text(path)?)?,
+    let (count, rows) = match (&args.inputs, args.random) {
+        (Some(path), None) => starling::inputs::parse_inputs(circuit, &read_input_text(path)?)?,
         (None, Some(n)) => {
             if n == 0 {
                 return Err(unreadable("--random: N must be at least 1".into()));
             }
-            starling::inputs::random_sha256_inputs(n, args.seed.unwrap_or(0))
+            (
+                n,
+                starling::inputs::random_inputs(circuit, n, args.seed.unwrap_or(0)),
+            )
         }
         _ => {
             return Err(unreadable(
@@ -229,14 +280,16 @@ fn prove_sha256(args: ProveArgs) -> Result<(), Failure> {
             ))
         }
     };
-    let n = inputs.len();
     let mut progress = |msg: &str| eprintln!("{msg}");
-    let proved = starling::prove_sha256(inputs, args.profile.into(), &mut progress)?;
+    let proved = starling::prove(circuit, count, rows, args.profile.into(), &mut progress)?;
     let bytes = proved.file.to_bytes();
     std::fs::write(&args.out, &bytes)
         .map_err(|e| unreadable(format!("cannot write {}: {e}", args.out.display())))?;
+    let kind = circuit.kind();
     eprintln!(
-        "proved {n} SHA-256 compressions in {:.3} s; wrote {} bytes to {}",
+        "proved {count} {} {}s in {:.3} s; wrote {} bytes to {}",
+        kind.name(),
+        kind.instance_noun(),
         proved.timings.total().as_secs_f64(),
         bytes.len(),
         args.out.display()
@@ -259,7 +312,7 @@ fn verify(path: &PathBuf, print_outputs: bool) -> Result<(), Failure> {
     let _ = writeln!(
         out,
         "OK {} N={} profile={} security={:.1} bits verified in {ms:.2} ms",
-        verified.kind_name(),
+        verified.kind().name(),
         verified.len(),
         verified.profile().name(),
         verified.security_bits()

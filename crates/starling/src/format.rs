@@ -3,17 +3,28 @@
 //! ```text
 //! magic    8 bytes  "STARLING"
 //! version  u16 LE   1
-//! kind     u8       1 = SHA-256 compression batch
+//! kind     u8       1 = sha256, 2 = blake3, 3 = keccak-f1600, 4 = circuit
 //! profile  u8       0 = default, 1 = secure
 //! count    u64 LE   N, 1 <= N <= MAX_INSTANCES
-//! statement         N x (cv 32 bytes, block 64 bytes, output 32 bytes),
-//!                   words big-endian as SHA-256 writes them
+//! circuit           kind 4 only: u32 LE length, the Bristol Fashion text
+//! statement         N x (input bytes, output bytes) of each instance
 //! sections          for each proof part in order: u32 LE length, bytes
 //! ```
+//!
+//! The public values of an instance are its input and output bits. SHA-256
+//! writes them as SHA-256 does: 32-bit words big-endian (cv 32 bytes, block
+//! 64, output 32). The other kinds write bit `j` as bit `j mod 8` of byte
+//! `j / 8`, which is BLAKE3's and Keccak's own little-endian byte order
+//! (BLAKE3: cv 32, block 64, counter 8, block length 4, flags 4, output 64
+//! bytes; Keccak: state 200, output 200 bytes); bits past the width in the
+//! last byte must be zero.
 //! Decoding never panics and never allocates more than the file's own size
 //! justifies: every length is checked against the bytes that remain.
 
-use crate::statement::{Sha256Input, Sha256Statement};
+use std::sync::Arc;
+
+use crate::circuits::StatementCircuit;
+use crate::statement::{Statement, StatementKind};
 use crate::Error;
 
 /// File magic.
@@ -22,28 +33,6 @@ pub const MAGIC: &[u8; 8] = b"STARLING";
 pub const VERSION: u16 = 1;
 /// Largest batch a proof file may claim (2^24 compressions).
 pub const MAX_INSTANCES: u64 = 1 << 24;
-
-/// Statement kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatementKind {
-    /// N SHA-256 compressions with feed-forward.
-    Sha256Compression,
-}
-
-impl StatementKind {
-    fn code(self) -> u8 {
-        match self {
-            StatementKind::Sha256Compression => 1,
-        }
-    }
-
-    /// The name shown to users.
-    pub fn name(self) -> &'static str {
-        match self {
-            StatementKind::Sha256Compression => "sha256",
-        }
-    }
-}
 
 /// Writes little-endian integers and length-prefixed sections.
 #[derive(Default)]
@@ -66,6 +55,10 @@ impl ByteWriter {
     }
     /// Appends a u16.
     pub fn u16(&mut self, v: u16) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    /// Appends a u32.
+    pub fn u32(&mut self, v: u32) {
         self.buf.extend_from_slice(&v.to_le_bytes());
     }
     /// Appends a u64.
@@ -141,53 +134,111 @@ impl<'a> ByteReader<'a> {
 /// Bytes of the header: magic, version, kind, profile, count.
 pub const HEADER_BYTES: usize = 8 + 2 + 1 + 1 + 8;
 
-/// Bytes of one instance in the statement: cv, block, output.
-pub const SHA256_INSTANCE_BYTES: usize = 32 + 64 + 32;
+/// Bytes of `bits` public bits of one instance.
+pub fn row_bytes(bits: usize) -> usize {
+    bits.div_ceil(8)
+}
 
-/// Writes the statement's public values.
-pub fn write_sha256_statement(w: &mut ByteWriter, st: &Sha256Statement) {
-    for (inp, out) in st.inputs.iter().zip(&st.outputs) {
-        for word in inp.cv {
-            w.bytes(&word.to_be_bytes());
-        }
-        w.bytes(&inp.block);
-        for word in out {
-            w.bytes(&word.to_be_bytes());
-        }
+/// Bytes of the statement of `count` instances of `circuit`.
+pub fn statement_bytes(circuit: &StatementCircuit, count: usize) -> usize {
+    count * (row_bytes(circuit.input_bits()) + row_bytes(circuit.output_bits()))
+}
+
+/// Which little-endian byte of a row the `i`-th byte in `kind`'s order is.
+fn byte_position(kind: StatementKind, i: usize) -> usize {
+    match kind {
+        // 32-bit words big-endian.
+        StatementKind::Sha256 => (i & !3) | (3 - (i & 3)),
+        _ => i,
     }
 }
 
-/// Reads `count` instances of public values.
-pub fn read_sha256_statement(r: &mut ByteReader<'_>, count: u64) -> Result<Sha256Statement, Error> {
+/// The `row_bytes(bits)` bytes of a row in `kind`'s byte order.
+pub fn row_to_bytes(kind: StatementKind, row: &[u64], bits: usize) -> Vec<u8> {
+    (0..row_bytes(bits))
+        .map(|i| {
+            let j = byte_position(kind, i);
+            (row[j / 8] >> (8 * (j % 8))) as u8
+        })
+        .collect()
+}
+
+/// Appends to `out` the row whose bytes in `kind`'s order are `bytes`.
+pub fn append_row_from_bytes(kind: StatementKind, bytes: &[u8], out: &mut Vec<u64>) {
+    let first = out.len();
+    out.resize(first + bytes.len().div_ceil(8), 0);
+    for (i, &byte) in bytes.iter().enumerate() {
+        let j = byte_position(kind, i);
+        out[first + j / 8] |= u64::from(byte) << (8 * (j % 8));
+    }
+}
+
+/// Appends one row of `bits` bits in the file's byte order for `kind`.
+fn write_row(w: &mut ByteWriter, kind: StatementKind, row: &[u64], bits: usize) {
+    w.bytes(&row_to_bytes(kind, row, bits));
+}
+
+/// The public values of a statement in file order, as the transcript binds them.
+pub fn statement_bytes_of(st: &Statement) -> Vec<u8> {
+    let mut w = ByteWriter::new();
+    write_statement(&mut w, st);
+    w.finish()
+}
+
+/// Writes the statement's public values.
+pub fn write_statement(w: &mut ByteWriter, st: &Statement) {
+    let circuit = st.circuit();
+    for i in 0..st.len() {
+        write_row(w, st.kind(), st.input_row(i), circuit.input_bits());
+        write_row(w, st.kind(), st.output_row(i), circuit.output_bits());
+    }
+}
+
+/// Reads `count` instances of public values of `circuit`.
+pub fn read_statement(
+    r: &mut ByteReader<'_>,
+    circuit: Arc<StatementCircuit>,
+    count: u64,
+) -> Result<Statement, Error> {
+    check_count(count)?;
+    let count = count as usize;
+    let (in_bytes, out_bytes) = (row_bytes(circuit.input_bits()), row_bytes(circuit.output_bits()));
+    // Check the whole statement is present before allocating for it.
+    let all = r.bytes(statement_bytes(&circuit, count), "the statement")?;
+    let mut inputs = Vec::with_capacity(count * circuit.input_words());
+    let mut outputs = Vec::with_capacity(count * circuit.output_words());
+    let kind = circuit.kind();
+    if in_bytes + out_bytes > 0 {
+        for chunk in all.chunks_exact(in_bytes + out_bytes) {
+            append_row_from_bytes(kind, &chunk[..in_bytes], &mut inputs);
+            append_row_from_bytes(kind, &chunk[in_bytes..], &mut outputs);
+        }
+    }
+    Statement::from_rows(circuit, count, inputs, outputs)
+        .ok_or_else(|| Error::Malformed("the statement sets bits past a value's width".into()))
+}
+
+fn check_count(count: u64) -> Result<(), Error> {
     if count == 0 || count > MAX_INSTANCES {
         return Err(Error::Malformed(format!(
             "batch size {count} is outside 1..={MAX_INSTANCES}"
         )));
     }
-    let count = count as usize;
-    // Check the whole statement is present before allocating for it.
-    let all = r.bytes(count * SHA256_INSTANCE_BYTES, "the statement")?;
-    let mut inputs = Vec::with_capacity(count);
-    let mut outputs = Vec::with_capacity(count);
-    for chunk in all.chunks_exact(SHA256_INSTANCE_BYTES) {
-        let words = |b: &[u8]| {
-            let mut w = [0u32; 8];
-            for (i, x) in w.iter_mut().enumerate() {
-                *x = u32::from_be_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
-            }
-            w
-        };
-        let cv = words(&chunk[..32]);
-        let mut block = [0u8; 64];
-        block.copy_from_slice(&chunk[32..96]);
-        inputs.push(Sha256Input { cv, block });
-        outputs.push(words(&chunk[96..128]));
-    }
-    Ok(Sha256Statement { inputs, outputs })
+    Ok(())
 }
 
-/// Reads and checks the header; returns (kind, profile code, count).
-pub fn read_header(r: &mut ByteReader<'_>) -> Result<(StatementKind, u8, u64), Error> {
+/// The parsed header.
+pub struct Header {
+    /// Statement kind.
+    pub kind: StatementKind,
+    /// Profile code.
+    pub profile: u8,
+    /// N.
+    pub count: u64,
+}
+
+/// Reads and checks the header.
+pub fn read_header(r: &mut ByteReader<'_>) -> Result<Header, Error> {
     let magic = r.bytes(8, "the magic")?;
     if magic != MAGIC {
         return Err(Error::Malformed("not a Starling proof file (bad magic)".into()));
@@ -198,13 +249,13 @@ pub fn read_header(r: &mut ByteReader<'_>) -> Result<(StatementKind, u8, u64), E
             "proof format version {version} is not supported (this build reads {VERSION})"
         )));
     }
-    let kind = match r.u8("the statement kind")? {
-        1 => StatementKind::Sha256Compression,
-        k => return Err(Error::Malformed(format!("unknown statement kind {k}"))),
-    };
+    let code = r.u8("the statement kind")?;
+    let kind = StatementKind::from_code(code)
+        .ok_or_else(|| Error::Malformed(format!("unknown statement kind {code}")))?;
     let profile = r.u8("the profile")?;
     let count = r.u64("the batch size")?;
-    Ok((kind, profile, count))
+    check_count(count)?;
+    Ok(Header { kind, profile, count })
 }
 
 /// Writes the header.
@@ -214,4 +265,28 @@ pub fn write_header(w: &mut ByteWriter, kind: StatementKind, profile: u8, count:
     w.u8(kind.code());
     w.u8(profile);
     w.u64(count);
+}
+
+/// Writes the circuit part: the Bristol text of a `circuit` statement,
+/// nothing for the built-in kinds.
+pub fn write_circuit(w: &mut ByteWriter, circuit: &StatementCircuit) {
+    if let Some(text) = circuit.bristol_text() {
+        w.section(text.as_bytes());
+    }
+}
+
+/// Reads the circuit part for `kind` and compiles it.
+pub fn read_circuit(r: &mut ByteReader<'_>, kind: StatementKind) -> Result<Arc<StatementCircuit>, Error> {
+    if let Some(circuit) = StatementCircuit::builtin(kind) {
+        return Ok(circuit);
+    }
+    let bytes = r.section("the circuit")?;
+    let text =
+        std::str::from_utf8(bytes).map_err(|_| Error::Malformed("the circuit is not UTF-8 text".into()))?;
+    StatementCircuit::from_bristol(text).map_err(|e| Error::Malformed(format!("the circuit: {e}")))
+}
+
+/// Bytes of the circuit part of a file.
+pub fn circuit_bytes(circuit: &StatementCircuit) -> usize {
+    circuit.bristol_text().map_or(0, |t| 4 + t.len())
 }

@@ -3,6 +3,7 @@
 
 #[cfg(test)]
 mod cheating_tests;
+mod circuits;
 mod error;
 pub mod format;
 pub mod inputs;
@@ -12,8 +13,10 @@ mod public_table;
 pub mod statement;
 mod timings;
 
+pub use circuits::StatementCircuit;
 pub use error::Error;
 pub use proof_file::{inspect, security_bits, security_report, ProofFile, Verified};
-pub use protocol::{prove_sha256, verify, Proved};
+pub use protocol::{prove, verify, Proved};
 pub use starling_pcs::SecurityProfile as Profile;
+pub use statement::{Statement, StatementKind};
 pub use timings::Timings;

@@ -6,9 +6,10 @@ use std::fmt::Write as _;
 use starling_pcs::{bits, SecurityReport};
 use starling_piop::{lincheck, zerocheck};
 
-use crate::format::{self, ByteReader, ByteWriter, StatementKind};
+use crate::format::{self, ByteReader, ByteWriter};
+use crate::inputs::format_output_row;
 use crate::protocol::{batch_params, security, Proof, OPENED_CLAIMS};
-use crate::statement::Sha256Statement;
+use crate::statement::{Statement, StatementKind};
 use crate::{Error, Profile};
 
 /// A statement and its proof, as stored in a file.
@@ -17,7 +18,7 @@ pub struct ProofFile {
     /// Security profile the proof was made for.
     pub profile: Profile,
     /// The public values.
-    pub statement: Sha256Statement,
+    pub statement: Statement,
     /// The proof.
     pub proof: Proof,
 }
@@ -34,11 +35,12 @@ impl ProofFile {
         let mut w = ByteWriter::new();
         format::write_header(
             &mut w,
-            StatementKind::Sha256Compression,
+            self.statement.kind(),
             self.profile.id(),
             self.statement.len() as u64,
         );
-        format::write_sha256_statement(&mut w, &self.statement);
+        format::write_circuit(&mut w, self.statement.circuit());
+        format::write_statement(&mut w, &self.statement);
         w.section(&self.proof.commitment.root);
         w.section(&self.proof.public_nonce.to_le_bytes());
         w.section(&self.proof.zerocheck.to_bytes());
@@ -47,10 +49,18 @@ impl ProofFile {
         w.finish()
     }
 
-    /// Bytes of the proof proper: the file without its header and statement
-    /// (the public values, which the user has anyway).
+    /// Bytes of the proof proper: the file without its header, circuit and
+    /// statement (the public values, which the user has anyway).
     pub fn proof_len(&self) -> usize {
-        self.to_bytes().len() - format::HEADER_BYTES - self.statement.len() * format::SHA256_INSTANCE_BYTES
+        self.to_bytes().len() - self.public_len()
+    }
+
+    /// Bytes of the header, the circuit and the statement.
+    fn public_len(&self) -> usize {
+        let circuit = self.statement.circuit();
+        format::HEADER_BYTES
+            + format::circuit_bytes(circuit)
+            + format::statement_bytes(circuit, self.statement.len())
     }
 
     /// Decodes untrusted bytes; never panics.
@@ -61,16 +71,18 @@ impl ProofFile {
     /// Decodes and also returns the size of each section.
     fn decode(bytes: &[u8]) -> Result<(Self, SectionSizes), Error> {
         let mut r = ByteReader::new(bytes);
-        let (_kind, profile_id, count) = format::read_header(&mut r)?;
-        let profile = Profile::from_id(profile_id)
-            .ok_or_else(|| Error::Malformed(format!("unknown security profile {profile_id}")))?;
-        let statement = format::read_sha256_statement(&mut r, count)?;
-        let params = batch_params(statement.len(), profile)?;
+        let header = format::read_header(&mut r)?;
+        let profile = Profile::from_id(header.profile)
+            .ok_or_else(|| Error::Malformed(format!("unknown security profile {}", header.profile)))?;
+        let circuit = format::read_circuit(&mut r, header.kind)?;
+        let statement = format::read_statement(&mut r, circuit.clone(), header.count)?;
+        let params = batch_params(&circuit, statement.len(), profile)?;
         let bad = |what: &str, e: &dyn std::fmt::Display| Error::Malformed(format!("{what}: {e}"));
-        let mut sizes = vec![
-            ("header", format::HEADER_BYTES),
-            ("statement", statement.len() * format::SHA256_INSTANCE_BYTES),
-        ];
+        let mut sizes = vec![("header", format::HEADER_BYTES)];
+        if header.kind == StatementKind::Circuit {
+            sizes.push(("circuit", format::circuit_bytes(&circuit)));
+        }
+        sizes.push(("statement", format::statement_bytes(&circuit, statement.len())));
         let root_bytes = take_section(&mut r, &mut sizes, 0)?;
         let root: [u8; 32] = root_bytes
             .try_into()
@@ -116,7 +128,7 @@ fn take_section<'a>(r: &mut ByteReader<'a>, sizes: &mut SectionSizes, i: usize) 
 
 /// What a successful verification established.
 pub struct Verified {
-    statement: Sha256Statement,
+    statement: Statement,
     profile: Profile,
     security_bits: f64,
 }
@@ -130,9 +142,9 @@ impl Verified {
         }
     }
 
-    /// Statement kind name (`sha256`).
-    pub fn kind_name(&self) -> &'static str {
-        StatementKind::Sha256Compression.name()
+    /// The statement kind.
+    pub fn kind(&self) -> StatementKind {
+        self.statement.kind()
     }
 
     /// N.
@@ -156,23 +168,26 @@ impl Verified {
     }
 
     /// The proved statement.
-    pub fn statement(&self) -> &Sha256Statement {
+    pub fn statement(&self) -> &Statement {
         &self.statement
     }
 
-    /// The outputs, one 64-hex-digit line each, in input order.
+    /// The outputs, one line each in input order, in the kind's text format
+    /// (see [`crate::inputs`]).
     pub fn output_lines(&self) -> Vec<String> {
-        self.statement
-            .outputs
-            .iter()
-            .map(|o| o.iter().map(|w| format!("{w:08x}")).collect())
+        (0..self.statement.len())
+            .map(|i| format_output_row(self.statement.circuit(), self.statement.output_row(i)))
             .collect()
     }
 }
 
 /// Every error term of the protocol for this proof's size and profile.
 pub fn security_report(file: &ProofFile) -> Result<SecurityReport, Error> {
-    Ok(security(&batch_params(file.statement.len(), file.profile)?))
+    Ok(security(&batch_params(
+        file.statement.circuit(),
+        file.statement.len(),
+        file.profile,
+    )?))
 }
 
 /// Total provable security in bits for this proof's size and profile.
@@ -185,18 +200,37 @@ pub fn inspect(file: &ProofFile) -> String {
     let bytes = file.to_bytes();
     let sizes = ProofFile::decode(&bytes).map(|(_, s)| s).unwrap_or_default();
     let mut out = String::new();
+    let circuit = file.statement.circuit();
+    let count = file.statement.len();
+    let kind = circuit.kind();
     let _ = writeln!(
         out,
-        "statement      {} compression batch",
-        StatementKind::Sha256Compression.name()
+        "statement      {} ({} batch)",
+        kind.name(),
+        kind.instance_noun()
     );
-    let _ = writeln!(out, "N              {}", file.statement.len());
-    if let Ok(params) = batch_params(file.statement.len(), file.profile) {
+    if kind == StatementKind::Circuit {
+        let _ = writeln!(out, "circuit digest {}", hex::encode(circuit.digest()));
+        let _ = writeln!(out, "circuit        {} AND rows", circuit.r1cs().and_rows());
+    }
+    let _ = writeln!(out, "N              {count}");
+    if let Ok(params) = batch_params(circuit, count, file.profile) {
+        let r1cs = circuit.r1cs();
         let _ = writeln!(
             out,
             "padded to      2^{} instances of 2^{} wires",
             params.shape.n(),
             params.shape.k()
+        );
+        let slots = 1usize << params.shape.n();
+        let _ = writeln!(
+            out,
+            "utilisation    {:.1}% of committed bits useful ({} of {} wires per instance, {} of {} instances)",
+            100.0 * circuit.wire_utilisation() * count as f64 / slots as f64,
+            r1cs.committed_wires(),
+            r1cs.num_wires(),
+            count,
+            slots
         );
     }
     let _ = writeln!(out, "profile        {}", file.profile.name());

@@ -4,19 +4,21 @@
 //! statement and the commitment root; zerocheck; lincheck; the public-value
 //! claim; ring switching and one batched opening of the three claims on z.
 
-use std::sync::OnceLock;
+use std::sync::Arc;
 
-use starling_circuit::sha256::Sha256Compression;
 use starling_crypto::Transcript;
 use starling_field::Gf128;
 use starling_pcs::{bits, Commitment, PcsParams, SecurityReport};
 use starling_piop::lincheck::{self, LincheckClaim};
-use starling_piop::{public, zerocheck, Shape, SparseMatrix};
+use starling_piop::{public, zerocheck, Shape};
 
-use crate::format::{self, ByteWriter, StatementKind};
+use starling_circuit::layout::{slice_instances, unslice_instances};
+
+use crate::circuits::StatementCircuit;
+use crate::format;
 use crate::proof_file::{ProofFile, Verified};
-use crate::public_table::{log_instances, padded_inputs, sha256_public_words};
-use crate::statement::{Sha256Input, Sha256Statement};
+use crate::public_table::{log_instances, padded_input_rows, public_words};
+use crate::statement::Statement;
 use crate::{Error, Profile, Timings};
 
 /// Transcript protocol label; changes with any change to the protocol.
@@ -24,35 +26,6 @@ const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v1";
 
 /// Transcript label of the proof of work before the public-value point.
 const LABEL_POW_PUBLIC: &[u8] = b"pow/public";
-
-/// The SHA-256 circuit and its matrices, built once per process.
-pub(crate) struct Sha256Circuit {
-    pub(crate) gadget: Sha256Compression,
-    pub(crate) a0: SparseMatrix,
-    pub(crate) b0: SparseMatrix,
-    pub(crate) digest: [u8; 32],
-}
-
-pub(crate) fn sha256_circuit() -> &'static Sha256Circuit {
-    static CIRCUIT: OnceLock<Sha256Circuit> = OnceLock::new();
-    CIRCUIT.get_or_init(|| {
-        let gadget = Sha256Compression::new();
-        let r1cs = gadget.r1cs();
-        let a = r1cs.a();
-        let b = r1cs.b();
-        let a0 = SparseMatrix::from_csr(a.offsets().to_vec(), a.indices().to_vec())
-            .expect("the SHA-256 circuit's A matrix is well formed");
-        let b0 = SparseMatrix::from_csr(b.offsets().to_vec(), b.indices().to_vec())
-            .expect("the SHA-256 circuit's B matrix is well formed");
-        let digest = r1cs.digest();
-        Sha256Circuit {
-            gadget,
-            a0,
-            b0,
-            digest,
-        }
-    })
-}
 
 /// The proof proper (everything after the statement in the file).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,9 +53,12 @@ pub(crate) struct BatchParams {
 /// Number of claims on z opened at the end: zerocheck, lincheck, public.
 pub(crate) const OPENED_CLAIMS: usize = 3;
 
-pub(crate) fn batch_params(count: usize, profile: Profile) -> Result<BatchParams, Error> {
-    let circuit = sha256_circuit();
-    let r1cs = circuit.gadget.r1cs();
+pub(crate) fn batch_params(
+    circuit: &StatementCircuit,
+    count: usize,
+    profile: Profile,
+) -> Result<BatchParams, Error> {
+    let r1cs = circuit.r1cs();
     let n = log_instances(count) as usize;
     let shape = Shape::new(n, r1cs.k() as usize).map_err(|e| Error::Malformed(e.to_string()))?;
     let pcs = PcsParams::new(shape.l() - 7, profile).map_err(|e| Error::Malformed(e.to_string()))?;
@@ -111,23 +87,22 @@ pub(crate) fn security(params: &BatchParams) -> SecurityReport {
 fn bind_statement(
     transcript: &mut Transcript,
     profile: Profile,
-    statement: &Sha256Statement,
+    statement: &Statement,
     params: &BatchParams,
     commitment: &Commitment,
 ) {
+    let circuit = statement.circuit();
     transcript.absorb_u64(b"format version", format::VERSION as u64);
-    transcript.absorb_bytes(
-        b"statement kind",
-        StatementKind::Sha256Compression.name().as_bytes(),
-    );
+    transcript.absorb_bytes(b"statement kind", statement.kind().name().as_bytes());
     transcript.absorb_u64(b"profile", profile.id() as u64);
     transcript.absorb_bytes(b"pcs parameters", &params.pcs.transcript_bytes());
-    transcript.absorb_bytes(b"circuit digest", &sha256_circuit().digest);
+    // The digest fixes the constraint system; a Bristol circuit's text also
+    // fixes how its inputs and outputs are split into values.
+    transcript.absorb_bytes(b"circuit digest", &circuit.digest());
+    transcript.absorb_bytes(b"circuit text", circuit.bristol_text().unwrap_or("").as_bytes());
     transcript.absorb_u64(b"instances", statement.len() as u64);
     transcript.absorb_u64(b"log padded instances", params.shape.n() as u64);
-    let mut public = ByteWriter::new();
-    format::write_sha256_statement(&mut public, statement);
-    transcript.absorb_bytes(b"public values", &public.finish());
+    transcript.absorb_bytes(b"public values", &format::statement_bytes_of(statement));
     transcript.absorb_bytes(b"commitment", &commitment.root);
 }
 
@@ -139,56 +114,112 @@ pub struct Proved {
     pub timings: Timings,
 }
 
-/// Proves N SHA-256 compressions; every input and output is public.
-pub fn prove_sha256(
-    inputs: Vec<Sha256Input>,
+/// Proves `count` evaluations of `circuit` on the given input rows
+/// (`count * circuit.input_words()` words, instance after instance; see
+/// [`Statement`]). Every input and output is public: the outputs are
+/// computed here and stored in the proof file.
+pub fn prove(
+    circuit: &Arc<StatementCircuit>,
+    count: usize,
+    inputs: Vec<u64>,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Proved, Error> {
-    if inputs.is_empty() {
+    prove_with(circuit, count, inputs, profile, progress, &Tamper::default())
+}
+
+/// Changes a test-only cheating prover makes: to the witness words before
+/// anything is committed (the linear forms are then recomputed from them),
+/// and to the statement it claims. Real proofs change nothing.
+#[derive(Default)]
+pub(crate) struct Tamper<'a> {
+    pub(crate) witness: Option<WitnessTamper<'a>>,
+    pub(crate) statement: Option<&'a dyn Fn(&mut Statement)>,
+}
+
+/// A change to the witness words.
+pub(crate) type WitnessTamper<'a> = &'a dyn Fn(&mut [u64]);
+
+pub(crate) fn prove_with(
+    circuit: &Arc<StatementCircuit>,
+    count: usize,
+    inputs: Vec<u64>,
+    profile: Profile,
+    progress: &mut dyn FnMut(&str),
+    tamper: &Tamper<'_>,
+) -> Result<Proved, Error> {
+    let noun = circuit.kind().instance_noun();
+    if count == 0 {
         return Err(Error::Input("no inputs: N must be at least 1".into()));
     }
-    if inputs.len() as u64 > format::MAX_INSTANCES {
+    if count as u64 > format::MAX_INSTANCES {
         return Err(Error::Input(format!(
-            "at most {} compressions per proof",
+            "at most {} {noun}s per proof",
             format::MAX_INSTANCES
         )));
     }
+    // Outputs are filled in from the witness below.
+    let placeholder = vec![0u64; count * circuit.output_words()];
+    let statement = Statement::from_rows(circuit.clone(), count, inputs, placeholder).ok_or_else(|| {
+        Error::Input(format!(
+            "the inputs are not {count} rows of {} bits",
+            circuit.input_bits()
+        ))
+    })?;
     let mut timings = Timings::default();
-    let statement = timings.phase("outputs", progress, || Sha256Statement::compute(inputs));
-    prove_statement(statement, profile, progress, timings, None)
+    let params = batch_params(circuit, count, profile)?;
+    let shape = params.shape;
+    let n = shape.n() as u32;
+    let r1cs = circuit.r1cs();
+
+    let (mut witness, mut a, mut b) = timings.phase("witness", progress, || {
+        let sliced = slice_instances(1 << n, circuit.input_bits(), &padded_input_rows(&statement, n));
+        r1cs.generate_witness_with_forms(n, &sliced, &[])
+            .map_err(|e| Error::Input(e.to_string()))
+    })?;
+    let outputs = timings.phase("outputs", progress, || {
+        let mut rows = unslice_instances(1 << n, circuit.output_bits(), r1cs.public_outputs(&witness));
+        rows.truncate(count * circuit.output_words());
+        rows
+    });
+    let mut statement =
+        Statement::from_rows(circuit.clone(), count, statement.input_rows().to_vec(), outputs)
+            .expect("the witness's outputs have the circuit's width");
+    if let Some(f) = tamper.statement {
+        f(&mut statement);
+    }
+    if let Some(f) = tamper.witness {
+        f(witness.words_mut());
+        (a, b) = r1cs.linear_forms(&witness);
+    }
+    prove_statement(
+        statement,
+        &params,
+        witness.words(),
+        a,
+        b,
+        profile,
+        progress,
+        timings,
+    )
 }
 
-/// A change a test-only cheating prover makes to the witness words.
-pub(crate) type WitnessTamper<'a> = &'a dyn Fn(&mut [u64]);
-
-/// Proves `statement` with the witness its inputs generate. `tamper`, when
-/// given, changes the witness words before anything is committed (the linear
-/// forms are then recomputed from them): tests use it to play a cheating
-/// prover; real proofs pass `None`.
-pub(crate) fn prove_statement(
-    statement: Sha256Statement,
+/// Commits to the witness `z` with linear forms `a = Az`, `b = Bz`, and
+/// proves that it satisfies the circuit and agrees with `statement`.
+#[allow(clippy::too_many_arguments)]
+fn prove_statement(
+    statement: Statement,
+    params: &BatchParams,
+    z: &[u64],
+    a: Vec<u64>,
+    b: Vec<u64>,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     mut timings: Timings,
-    tamper: Option<WitnessTamper<'_>>,
 ) -> Result<Proved, Error> {
-    let circuit = sha256_circuit();
-    let params = batch_params(statement.len(), profile)?;
+    let circuit = statement.circuit().clone();
     let shape = params.shape;
     let n = shape.n() as u32;
-
-    let (mut witness, mut a, mut b) = timings.phase("witness", progress, || {
-        circuit
-            .gadget
-            .generate_witness_with_forms(n, &padded_inputs(&statement, n))
-            .map_err(|e| Error::Input(e.to_string()))
-    })?;
-    if let Some(tamper) = tamper {
-        tamper(witness.words_mut());
-        (a, b) = circuit.gadget.r1cs().linear_forms(&witness);
-    }
-    let z = witness.words();
 
     let (commitment, prover_data) = timings.phase("commit", progress, || {
         let packed: Vec<Gf128> = z
@@ -199,7 +230,7 @@ pub(crate) fn prove_statement(
     })?;
 
     let mut transcript = Transcript::new(PROTOCOL_ID);
-    bind_statement(&mut transcript, profile, &statement, &params, &commitment);
+    bind_statement(&mut transcript, profile, &statement, params, &commitment);
 
     let grind_bits = profile.piop_grinding_bits();
     let (zerocheck_proof, zc) = timings.phase("zerocheck", progress, || {
@@ -209,8 +240,8 @@ pub(crate) fn prove_statement(
     let (lincheck_proof, lincheck_claim) = timings.phase("lincheck", progress, || {
         lincheck::prove(
             shape,
-            &circuit.a0,
-            &circuit.b0,
+            circuit.a0(),
+            circuit.b0(),
             z,
             &LincheckClaim::from(&zc),
             &mut transcript,
@@ -218,7 +249,7 @@ pub(crate) fn prove_statement(
     });
     let public_nonce = transcript.grind(LABEL_POW_PUBLIC, grind_bits);
     let public_claim = timings.phase("public", progress, || {
-        let table = sha256_public_words(circuit.gadget.r1cs(), &statement, n);
+        let table = public_words(&statement, n);
         public::claim(shape, params.p, &table, &mut transcript).map_err(|e| Error::Input(e.to_string()))
     })?;
     let claims = [
@@ -260,9 +291,9 @@ fn convert_claim(c: starling_piop::PackedClaim) -> starling_pcs::PackedClaim {
 
 /// Checks a proof file; on success the statement in it is proved.
 pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
-    let circuit = sha256_circuit();
     let statement = &file.statement;
-    let params = batch_params(statement.len(), file.profile)?;
+    let circuit = statement.circuit();
+    let params = batch_params(circuit, statement.len(), file.profile)?;
     let shape = params.shape;
     let proof = &file.proof;
     let reject = |what: &str, e: &dyn std::fmt::Display| Error::Rejected(format!("{what}: {e}"));
@@ -280,14 +311,14 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
         .map_err(|e| reject("zerocheck", &e))?;
     let lincheck_claim = lincheck::verify(
         shape,
-        &circuit.a0,
-        &circuit.b0,
+        circuit.a0(),
+        circuit.b0(),
         &LincheckClaim::from(&zc),
         &proof.lincheck,
         &mut transcript,
     )
     .map_err(|e| reject("lincheck", &e))?;
-    let table = sha256_public_words(circuit.gadget.r1cs(), statement, shape.n() as u32);
+    let table = public_words(statement, shape.n() as u32);
     if !transcript.check_grind(LABEL_POW_PUBLIC, grind_bits, proof.public_nonce) {
         return Err(Error::Rejected(
             "proof of work before the public-value point is invalid".into(),
@@ -315,19 +346,28 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::statement::StatementKind;
 
     /// The calculator's totals for the whole protocol at every batch size a
     /// proof file may have: at least 100 bits (default) and 120 (secure).
     #[test]
     fn both_profiles_meet_their_totals_at_every_size() {
-        for log_count in 0..=24usize {
-            for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
-                let params = batch_params(1 << log_count, profile).unwrap();
-                let bits = security(&params).bits();
-                assert!(
-                    bits >= target,
-                    "2^{log_count} compressions, {profile:?}: {bits:.2} bits"
-                );
+        let kinds = [
+            StatementKind::Sha256,
+            StatementKind::Blake3,
+            StatementKind::KeccakF1600,
+        ];
+        for kind in kinds {
+            let circuit = StatementCircuit::builtin(kind).unwrap();
+            for log_count in 0..=24usize {
+                for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
+                    let params = batch_params(&circuit, 1 << log_count, profile).unwrap();
+                    let bits = security(&params).bits();
+                    assert!(
+                        bits >= target,
+                        "{kind:?}, 2^{log_count} instances, {profile:?}: {bits:.2} bits"
+                    );
+                }
             }
         }
     }

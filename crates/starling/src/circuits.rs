@@ -1,0 +1,188 @@
+//! The circuit behind each statement kind, with what prover and verifier
+//! derive from it once: the lincheck matrices, the digest the transcript
+//! binds, and the outputs of the all-zero padding instance.
+//!
+//! The three hash circuits are built once per process. A `circuit`
+//! statement carries its Bristol Fashion text in the proof file, so the
+//! verifier compiles the very circuit the proof is about.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use starling_circuit::layout::{pack_bits, words_for_bits};
+use starling_circuit::{
+    Blake3Compression, BristolCircuit, BristolR1cs, KeccakF1600, R1cs, Sha256Compression,
+};
+use starling_piop::SparseMatrix;
+
+use crate::statement::StatementKind;
+
+/// A Bristol circuit as the user gave it, with its input and output widths.
+struct BristolSource {
+    text: String,
+    input_sizes: Vec<usize>,
+    output_sizes: Vec<usize>,
+}
+
+/// A compiled statement circuit.
+pub struct StatementCircuit {
+    kind: StatementKind,
+    r1cs: R1cs,
+    a0: SparseMatrix,
+    b0: SparseMatrix,
+    digest: [u8; 32],
+    padding_output: Vec<u64>,
+    bristol: Option<BristolSource>,
+}
+
+impl StatementCircuit {
+    fn new(kind: StatementKind, r1cs: R1cs, bristol: Option<BristolSource>) -> Result<Self, String> {
+        if r1cs.num_private_inputs() != 0 {
+            return Err("statement circuits have no private inputs".into());
+        }
+        let matrix = |rows: &starling_circuit::SparseRows| {
+            SparseMatrix::from_csr(rows.offsets().to_vec(), rows.indices().to_vec())
+                .map_err(|e| e.to_string())
+        };
+        let (a0, b0) = (matrix(r1cs.a())?, matrix(r1cs.b())?);
+        // The all-zero padding instance: its outputs are public values both
+        // sides compute.
+        let z = r1cs.evaluate_instance(&vec![false; r1cs.num_public_inputs()], &[]);
+        let out_bits: Vec<bool> = (0..r1cs.num_public_outputs())
+            .map(|j| z[r1cs.public_output_wire(j)])
+            .collect();
+        let padding_output = pack_bits(&out_bits);
+        Ok(StatementCircuit {
+            kind,
+            digest: r1cs.digest(),
+            r1cs,
+            a0,
+            b0,
+            padding_output,
+            bristol,
+        })
+    }
+
+    /// The circuit of a built-in hash kind; `None` for [`StatementKind::Circuit`].
+    pub fn builtin(kind: StatementKind) -> Option<Arc<StatementCircuit>> {
+        static SHA256: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        static BLAKE3: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        static KECCAK: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        let (cell, build): (_, fn() -> R1cs) = match kind {
+            StatementKind::Sha256 => (&SHA256, || Sha256Compression::new().into_r1cs()),
+            StatementKind::Blake3 => (&BLAKE3, || Blake3Compression::new().into_r1cs()),
+            StatementKind::KeccakF1600 => (&KECCAK, || KeccakF1600::new().into_r1cs()),
+            StatementKind::Circuit => return None,
+        };
+        let circuit = cell.get_or_init(|| {
+            Arc::new(
+                StatementCircuit::new(kind, build(), None).expect("the built-in circuits are well formed"),
+            )
+        });
+        Some(circuit.clone())
+    }
+
+    /// Compiles a Bristol Fashion circuit. Errors name the offending line.
+    pub fn from_bristol(text: &str) -> Result<Arc<StatementCircuit>, String> {
+        let parsed = BristolCircuit::parse(text).map_err(|e| e.to_string())?;
+        let compiled = BristolR1cs::new(&parsed).map_err(|e| e.to_string())?;
+        let source = BristolSource {
+            text: text.to_owned(),
+            input_sizes: compiled.input_sizes().to_vec(),
+            output_sizes: compiled.output_sizes().to_vec(),
+        };
+        Ok(Arc::new(StatementCircuit::new(
+            StatementKind::Circuit,
+            compiled.into_r1cs(),
+            Some(source),
+        )?))
+    }
+
+    /// The statement kind.
+    pub fn kind(&self) -> StatementKind {
+        self.kind
+    }
+
+    /// The compiled constraint system of one instance.
+    pub fn r1cs(&self) -> &R1cs {
+        &self.r1cs
+    }
+
+    /// `A` as the lincheck takes it.
+    pub(crate) fn a0(&self) -> &SparseMatrix {
+        &self.a0
+    }
+
+    /// `B` as the lincheck takes it.
+    pub(crate) fn b0(&self) -> &SparseMatrix {
+        &self.b0
+    }
+
+    /// The canonical digest of the constraint system.
+    pub fn digest(&self) -> [u8; 32] {
+        self.digest
+    }
+
+    /// Public input bits per instance.
+    pub fn input_bits(&self) -> usize {
+        self.r1cs.num_public_inputs()
+    }
+
+    /// Public output bits per instance.
+    pub fn output_bits(&self) -> usize {
+        self.r1cs.num_public_outputs()
+    }
+
+    /// Words of one input row.
+    pub fn input_words(&self) -> usize {
+        words_for_bits(self.input_bits())
+    }
+
+    /// Words of one output row.
+    pub fn output_words(&self) -> usize {
+        words_for_bits(self.output_bits())
+    }
+
+    /// The output row of the all-zero input (the padding instance).
+    pub fn padding_output(&self) -> &[u64] {
+        &self.padding_output
+    }
+
+    /// The Bristol text of a `circuit` statement.
+    pub fn bristol_text(&self) -> Option<&str> {
+        self.bristol.as_ref().map(|b| b.text.as_str())
+    }
+
+    /// Bit widths of a Bristol circuit's inputs, in order.
+    pub fn bristol_input_sizes(&self) -> Option<&[usize]> {
+        self.bristol.as_ref().map(|b| b.input_sizes.as_slice())
+    }
+
+    /// Bit widths of a Bristol circuit's outputs, in order.
+    pub fn bristol_output_sizes(&self) -> Option<&[usize]> {
+        self.bristol.as_ref().map(|b| b.output_sizes.as_slice())
+    }
+
+    /// Fraction of each instance's `2^k` committed wires that are not padding.
+    pub fn wire_utilisation(&self) -> f64 {
+        self.r1cs.committed_wires() as f64 / self.r1cs.num_wires() as f64
+    }
+}
+
+impl PartialEq for StatementCircuit {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.digest == other.digest && self.bristol_text() == other.bristol_text()
+    }
+}
+
+impl Eq for StatementCircuit {}
+
+impl fmt::Debug for StatementCircuit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StatementCircuit")
+            .field("kind", &self.kind)
+            .field("k", &self.r1cs.k())
+            .field("digest", &hex::encode(self.digest))
+            .finish()
+    }
+}
