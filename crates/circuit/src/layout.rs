@@ -46,19 +46,33 @@ pub fn words_for_bits(bits: usize) -> usize {
 /// `bits * num_instances / 64` words; bits beyond `bits` in the last word of
 /// a row are ignored.
 pub fn slice_instances(num_instances: usize, bits: usize, rows: &[u64]) -> Vec<u64> {
+    let wpi = words_for_bits(bits);
+    assert_eq!(rows.len(), num_instances * wpi, "row data has the wrong length");
+    let mut out = vec![0u64; bits * (num_instances / 64)];
+    slice_instances_into(num_instances, bits, |i| &rows[i * wpi..(i + 1) * wpi], &mut out);
+    out
+}
+
+/// [`slice_instances`] with the rows given by a function (instance →
+/// its `ceil(bits / 64)` words) and the result written into `out`, which
+/// must hold exactly `bits * num_instances / 64` words.
+pub fn slice_instances_into<'a>(
+    num_instances: usize,
+    bits: usize,
+    row: impl Fn(usize) -> &'a [u64],
+    out: &mut [u64],
+) {
     assert!(
         num_instances.is_multiple_of(64),
         "instance count must be a multiple of 64"
     );
-    let wpi = words_for_bits(bits);
-    assert_eq!(rows.len(), num_instances * wpi, "row data has the wrong length");
     let groups = num_instances / 64;
-    let mut out = vec![0u64; bits * groups];
+    assert_eq!(out.len(), bits * groups, "output has the wrong length");
     let mut block = [0u64; 64];
     for g in 0..groups {
-        for col in 0..wpi {
+        for col in 0..words_for_bits(bits) {
             for (r, slot) in block.iter_mut().enumerate() {
-                *slot = rows[(g * 64 + r) * wpi + col];
+                *slot = row(g * 64 + r)[col];
             }
             transpose64(&mut block);
             let first_bit = col * 64;
@@ -71,7 +85,6 @@ pub fn slice_instances(num_instances: usize, bits: usize, rows: &[u64]) -> Vec<u
             }
         }
     }
-    out
 }
 
 /// Inverse of [`slice_instances`]: per-instance rows (`ceil(bits / 64)` words

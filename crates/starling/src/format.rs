@@ -144,54 +144,77 @@ pub fn statement_bytes(circuit: &StatementCircuit, count: usize) -> usize {
     count * (row_bytes(circuit.input_bits()) + row_bytes(circuit.output_bits()))
 }
 
-/// Which little-endian byte of a row the `i`-th byte in `kind`'s order is.
-fn byte_position(kind: StatementKind, i: usize) -> usize {
-    match kind {
-        // 32-bit words big-endian.
-        StatementKind::Sha256 => (i & !3) | (3 - (i & 3)),
-        _ => i,
+/// Appends the `row_bytes(bits)` bytes of a row in `kind`'s byte order:
+/// little-endian, except SHA-256's big-endian 32-bit words.
+fn extend_row_bytes(out: &mut Vec<u8>, kind: StatementKind, row: &[u64], bits: usize) {
+    let len = row_bytes(bits);
+    let start = out.len();
+    for &word in row {
+        match kind {
+            StatementKind::Sha256 => {
+                out.extend_from_slice(&(word as u32).to_be_bytes());
+                out.extend_from_slice(&((word >> 32) as u32).to_be_bytes());
+            }
+            _ => out.extend_from_slice(&word.to_le_bytes()),
+        }
     }
+    out.truncate(start + len);
 }
 
 /// The `row_bytes(bits)` bytes of a row in `kind`'s byte order.
 pub fn row_to_bytes(kind: StatementKind, row: &[u64], bits: usize) -> Vec<u8> {
-    (0..row_bytes(bits))
-        .map(|i| {
-            let j = byte_position(kind, i);
-            (row[j / 8] >> (8 * (j % 8))) as u8
-        })
-        .collect()
+    let mut out = Vec::with_capacity(row.len() * 8);
+    extend_row_bytes(&mut out, kind, row, bits);
+    out
 }
 
 /// Appends to `out` the row whose bytes in `kind`'s order are `bytes`.
 pub fn append_row_from_bytes(kind: StatementKind, bytes: &[u8], out: &mut Vec<u64>) {
-    let first = out.len();
-    out.resize(first + bytes.len().div_ceil(8), 0);
-    for (i, &byte) in bytes.iter().enumerate() {
-        let j = byte_position(kind, i);
-        out[first + j / 8] |= u64::from(byte) << (8 * (j % 8));
+    for chunk in bytes.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        out.push(match kind {
+            StatementKind::Sha256 => {
+                let lo = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+                let hi = u32::from_be_bytes([word[4], word[5], word[6], word[7]]);
+                u64::from(lo) | (u64::from(hi) << 32)
+            }
+            _ => u64::from_le_bytes(word),
+        });
     }
 }
 
-/// Appends one row of `bits` bits in the file's byte order for `kind`.
-fn write_row(w: &mut ByteWriter, kind: StatementKind, row: &[u64], bits: usize) {
-    w.bytes(&row_to_bytes(kind, row, bits));
+/// SHA-256 of the statement's public values in file order, computed a row
+/// at a time (the transcript binds this digest; at 2^14 Keccak states the
+/// values are 6.5 MB, which it need not hold as bytes).
+pub fn statement_digest(st: &Statement) -> [u8; 32] {
+    use sha2::Digest;
+    let circuit = st.circuit();
+    let mut hasher = sha2::Sha256::new();
+    let mut buf = Vec::with_capacity(8 * (circuit.input_words() + circuit.output_words()));
+    for i in 0..st.len() {
+        buf.clear();
+        extend_row_bytes(&mut buf, st.kind(), st.input_row(i), circuit.input_bits());
+        extend_row_bytes(&mut buf, st.kind(), st.output_row(i), circuit.output_bits());
+        hasher.update(&buf);
+    }
+    hasher.finalize().into()
 }
 
-/// The public values of a statement in file order, as the transcript binds them.
+/// The public values of a statement in file order.
 pub fn statement_bytes_of(st: &Statement) -> Vec<u8> {
-    let mut w = ByteWriter::new();
-    write_statement(&mut w, st);
-    w.finish()
+    let circuit = st.circuit();
+    let mut out = Vec::with_capacity(statement_bytes(circuit, st.len()) + 8);
+    for i in 0..st.len() {
+        extend_row_bytes(&mut out, st.kind(), st.input_row(i), circuit.input_bits());
+        extend_row_bytes(&mut out, st.kind(), st.output_row(i), circuit.output_bits());
+    }
+    out
 }
 
 /// Writes the statement's public values.
 pub fn write_statement(w: &mut ByteWriter, st: &Statement) {
-    let circuit = st.circuit();
-    for i in 0..st.len() {
-        write_row(w, st.kind(), st.input_row(i), circuit.input_bits());
-        write_row(w, st.kind(), st.output_row(i), circuit.output_bits());
-    }
+    w.bytes(&statement_bytes_of(st));
 }
 
 /// Reads `count` instances of public values of `circuit`.

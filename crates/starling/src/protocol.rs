@@ -102,7 +102,7 @@ fn bind_statement(
     transcript.absorb_bytes(b"circuit text", circuit.bristol_text().unwrap_or("").as_bytes());
     transcript.absorb_u64(b"instances", statement.len() as u64);
     transcript.absorb_u64(b"log padded instances", params.shape.n() as u64);
-    transcript.absorb_bytes(b"public values", &format::statement_bytes_of(statement));
+    transcript.absorb_bytes(b"public values digest", &format::statement_digest(statement));
     transcript.absorb_bytes(b"commitment", &commitment.root);
 }
 

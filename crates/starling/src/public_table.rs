@@ -6,7 +6,7 @@
 //! from the circuit. The table uses the witness layout restricted to wires
 //! `[0, 2^p)`: word `w + (N/64) * wire`, bit = instance mod 64.
 
-use starling_circuit::layout::slice_instances;
+use starling_circuit::layout::slice_instances_into;
 
 use crate::statement::Statement;
 
@@ -26,18 +26,6 @@ pub fn padded_input_rows(statement: &Statement, n: u32) -> Vec<u64> {
     rows
 }
 
-/// The output rows of all `2^n` instances, the padding ones the circuit's
-/// output on the all-zero input.
-fn padded_output_rows(statement: &Statement, n: u32) -> Vec<u64> {
-    let circuit = statement.circuit();
-    let mut rows = Vec::with_capacity((1usize << n) * circuit.output_words());
-    rows.extend_from_slice(statement.output_rows());
-    for _ in statement.len()..1usize << n {
-        rows.extend_from_slice(circuit.padding_output());
-    }
-    rows
-}
-
 /// The public-wire table of a padded batch.
 pub fn public_words(statement: &Statement, n: u32) -> Vec<u64> {
     let circuit = statement.circuit();
@@ -47,23 +35,35 @@ pub fn public_words(statement: &Statement, n: u32) -> Vec<u64> {
     let mut table = vec![0u64; groups << r1cs.p()];
     // Wire 0: the constant 1 in every instance.
     table[..groups].fill(u64::MAX);
-    let mut place = |first_wire: usize, bits: usize, rows: &[u64]| {
-        let sliced = slice_instances(count, bits, rows);
-        table[first_wire * groups..first_wire * groups + sliced.len()].copy_from_slice(&sliced);
-    };
-    if circuit.input_bits() > 0 {
-        place(
-            r1cs.public_input_wire(0),
-            circuit.input_bits(),
-            &padded_input_rows(statement, n),
-        );
-    }
-    if circuit.output_bits() > 0 {
-        place(
-            r1cs.public_output_wire(0),
-            circuit.output_bits(),
-            &padded_output_rows(statement, n),
-        );
-    }
+    // Inputs, then outputs, sliced straight into their wires; the padding
+    // instances have all-zero inputs and the circuit's outputs on them.
+    let (in_bits, out_bits) = (circuit.input_bits(), circuit.output_bits());
+    let zero_row = vec![0u64; circuit.input_words()];
+    let first = r1cs.public_input_wire(0) * groups;
+    slice_instances_into(
+        count,
+        in_bits,
+        |i| {
+            if i < statement.len() {
+                statement.input_row(i)
+            } else {
+                &zero_row
+            }
+        },
+        &mut table[first..first + in_bits * groups],
+    );
+    let first = r1cs.public_output_wire(0) * groups;
+    slice_instances_into(
+        count,
+        out_bits,
+        |i| {
+            if i < statement.len() {
+                statement.output_row(i)
+            } else {
+                circuit.padding_output()
+            }
+        },
+        &mut table[first..first + out_bits * groups],
+    );
     table
 }
