@@ -2,6 +2,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod backend;
+pub mod bit_matrix;
 mod gf128;
 mod gf8;
 mod linear_map;

@@ -27,6 +27,7 @@
 
 use rayon::prelude::*;
 use starling_crypto::Transcript;
+use starling_field::bit_matrix::{self, BitSumWeights, SliceMap};
 use starling_field::trace::dual_basis;
 use starling_field::{backend, Gf128};
 use starling_poly::multilinear::{eq_eval, eq_table};
@@ -151,6 +152,12 @@ pub fn bit_evaluations(table: &[Gf128], point: &[Gf128]) -> BitEvaluations {
 /// [`bit_evaluations`] for several points, up to [`GROUP`] per pass over the table.
 fn bit_evaluations_batch(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvaluations> {
     let mut out = Vec::with_capacity(points.len());
+    if bit_matrix::accelerated() {
+        for group in points.chunks(GROUP) {
+            out.extend(bit_evaluations_matrix(table, group));
+        }
+        return out;
+    }
     for group in points.chunks(GROUP) {
         match group.len() {
             1 => out.extend(bit_evaluations_group::<1>(table, group)),
@@ -324,6 +331,49 @@ fn bit_evaluations_group<const K: usize>(table: &[Gf128], points: &[&[Gf128]]) -
     acc.s.map(|s| s.map(Gf128::new))
 }
 
+/// Low variables of the chunks of [`bit_evaluations_matrix`].
+const LOG_MATRIX_CHUNK: usize = 13;
+
+/// Bit evaluations of up to [`GROUP`] points as bit-matrix products
+/// (`starling_field::bit_matrix::add_bit_sums`, GFNI): per chunk (fixed
+/// `x_hi`), `sum_{x_lo} bit_u(f[x]) eq(R_lo, x_lo)` for all `u` at once, then
+/// times `eq(R_hi, x_hi)`. Same result as [`bit_evaluations_group`].
+fn bit_evaluations_matrix(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvaluations> {
+    let num_vars = points[0].len();
+    let lo = num_vars.min(LOG_MATRIX_CHUNK);
+    let weights: Vec<BitSumWeights> = points
+        .iter()
+        .map(|p| BitSumWeights::new(Gf128::as_u128_slice(&eq_table(&p[..lo]))))
+        .collect();
+    let refs: Vec<&BitSumWeights> = weights.iter().collect();
+    let eq_hi: Vec<Vec<Gf128>> = points.iter().map(|p| eq_table(&p[lo..])).collect();
+    let k = points.len();
+    let zero = || vec![[0u128; 128]; k];
+    let sums = table
+        .par_chunks(1 << lo)
+        .enumerate()
+        .fold(zero, |mut acc, (h, chunk)| {
+            let mut part = zero();
+            bit_matrix::add_bit_sums(Gf128::as_u128_slice(chunk), &refs, &mut part);
+            for ((a, p), hi) in acc.iter_mut().zip(part.iter_mut()).zip(&eq_hi) {
+                backend::scale_slice(p, hi[h].to_bits());
+                for (x, y) in a.iter_mut().zip(p.iter()) {
+                    *x ^= *y;
+                }
+            }
+            acc
+        })
+        .reduce(zero, |mut a, b| {
+            for (x, y) in a.iter_mut().zip(&b) {
+                for (u, v) in x.iter_mut().zip(y) {
+                    *u ^= *v;
+                }
+            }
+            a
+        });
+    sums.into_iter().map(|s| s.map(Gf128::new)).collect()
+}
+
 /// The bit transpose: `t_v = sum_u bit_v(s_u) x^u`.
 pub fn transpose_bits(s: &BitEvaluations) -> BitEvaluations {
     let mut t = [0u128; 128];
@@ -393,6 +443,20 @@ fn opening_weights(
     r2: &[Gf128],
     gammas: &[Gf128],
 ) -> (Vec<Gf128>, Option<QuadraticRound>) {
+    if bit_matrix::accelerated() {
+        opening_weights_matrix(table, claims, r2, gammas)
+    } else {
+        opening_weights_bytes(table, claims, r2, gammas)
+    }
+}
+
+/// [`opening_weights`] by byte tables (the path without GFNI).
+fn opening_weights_bytes(
+    table: &[Gf128],
+    claims: &[PackedClaim],
+    r2: &[Gf128],
+    gammas: &[Gf128],
+) -> (Vec<Gf128>, Option<QuadraticRound>) {
     let num_vars = table.len().trailing_zeros() as usize;
     let lo = num_vars.min(LOG_CHUNK);
     let eq_r2 = eq_table(r2);
@@ -443,6 +507,57 @@ fn opening_weights(
             },
         )
         .map(|(sums, _, _)| sums)
+        .reduce(RoundSums::new, RoundSums::merge);
+    let first_round = (table.len() >= 2).then(|| sums.finish());
+    (weights, first_round)
+}
+
+/// [`opening_weights`] with the maps applied as bit-matrix products
+/// (`starling_field::bit_matrix::apply_maps_sum`, GFNI), all claims of a run
+/// together.
+fn opening_weights_matrix(
+    table: &[Gf128],
+    claims: &[PackedClaim],
+    r2: &[Gf128],
+    gammas: &[Gf128],
+) -> (Vec<Gf128>, Option<QuadraticRound>) {
+    let num_vars = table.len().trailing_zeros() as usize;
+    let lo = num_vars.min(LOG_CHUNK);
+    let eq_r2 = eq_table(r2);
+    let maps: Vec<SliceMap> = gammas
+        .iter()
+        .map(|&gamma| SliceMap::new(&core::array::from_fn(|v| gamma * eq_r2[v])))
+        .collect();
+    let map_refs: Vec<&SliceMap> = maps.iter().collect();
+    let eq_lo: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[..lo])).collect();
+    let eq_hi: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[lo..])).collect();
+    let run = RUN.min(1 << lo);
+    let k = claims.len();
+
+    let mut weights = vec![Gf128::ZERO; table.len()];
+    let sums = weights
+        .par_chunks_mut(1 << lo)
+        .zip(table.par_chunks(1 << lo))
+        .enumerate()
+        .fold(
+            || (RoundSums::new(), vec![vec![0u128; run]; k]),
+            |(mut sums, mut e), (h, (out, f))| {
+                for (start, (out_run, f_run)) in out.chunks_mut(run).zip(f.chunks(run)).enumerate() {
+                    let start = start * run;
+                    for ((ek, lo_k), hi_k) in e.iter_mut().zip(&eq_lo).zip(&eq_hi) {
+                        ek.copy_from_slice(Gf128::as_u128_slice(&lo_k[start..start + run]));
+                        backend::scale_slice(ek, hi_k[h].to_bits());
+                    }
+                    let inputs: Vec<&[u128]> = e.iter().map(Vec::as_slice).collect();
+                    bit_matrix::apply_maps_sum(&map_refs, &inputs, Gf128::as_u128_slice_mut(out_run));
+                    if out_run.len() >= 2 {
+                        sums.add(f_run, out_run);
+                    }
+                }
+                (sums, e)
+            },
+        )
+        .map(|(sums, _)| sums)
         .reduce(RoundSums::new, RoundSums::merge);
     let first_round = (table.len() >= 2).then(|| sums.finish());
     (weights, first_round)
@@ -517,6 +632,32 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn matrix_paths_match_byte_paths() {
+        for num_vars in [0usize, 3, 6, 12, 14] {
+            let table = pseudo_random(1 << num_vars, 7);
+            let claims: Vec<PackedClaim> = (0..3)
+                .map(|k| PackedClaim {
+                    lambda: pseudo_random(128, 50 + k),
+                    point: pseudo_random(num_vars, 60 + k),
+                    value: Gf128::ZERO,
+                })
+                .collect();
+            let points: Vec<&[Gf128]> = claims.iter().map(|c| c.point.as_slice()).collect();
+            assert_eq!(
+                bit_evaluations_matrix(&table, &points).as_slice(),
+                bit_evaluations_group::<3>(&table, &points).as_slice(),
+                "L = {num_vars}"
+            );
+            let (r2, gammas) = (pseudo_random(7, 70), pseudo_random(3, 71));
+            assert_eq!(
+                opening_weights_matrix(&table, &claims, &r2, &gammas),
+                opening_weights_bytes(&table, &claims, &r2, &gammas),
+                "L = {num_vars}"
+            );
         }
     }
 

@@ -39,11 +39,55 @@ fn check(shape: Shape, p: usize, words: usize) -> Result<(), PiopError> {
     Ok(())
 }
 
-/// `sum_{inst, w < 2^p} eq(rho_inst, inst) eq(rho_pub, w) pub(inst, w)`.
+/// Writes the public table of one group of 64 instances: called with the
+/// group index `g` and `2^p` words, it sets word `w` to the bits of public
+/// wire `w` of instances `64 g .. 64 g + 63` (bit `i` = instance `64 g + i`).
+pub type GroupFill<'a> = &'a mut dyn FnMut(usize, &mut [u64]);
+
+/// `sum_{inst, w < 2^p} eq(rho_inst, inst) eq(rho_pub, w) pub(inst, w)`,
+/// with the table given one group of 64 instances at a time, so that nobody
+/// needs to hold it whole.
 ///
-/// `public_words` holds, for each public wire in order, the `N / 64` words of
-/// its instance bits (the first `(N/64) 2^p` words of an honest `z`). Cost:
-/// per word eight byte lookups and one product; scalar, no threads.
+/// Cost: per nonzero word eight byte lookups and one product, per group one
+/// more product; scalar, no threads.
+pub fn evaluate_by_groups(
+    shape: Shape,
+    p: usize,
+    fill: GroupFill<'_>,
+    rho_inst: &[Gf128],
+    rho_pub: &[Gf128],
+) -> Result<Gf128, PiopError> {
+    if p > shape.k() {
+        return Err(PiopError::BadShape(
+            "the public block must fit in the wires (p <= k)",
+        ));
+    }
+    if rho_inst.len() != shape.n() || rho_pub.len() != p {
+        return Err(PiopError::BadShape("public point must have n + p coordinates"));
+    }
+    let weights = InstanceWeights::from_point(rho_inst);
+    let tables = weights.byte_tables();
+    let eq_hi = eq_table(&weights.point_hi);
+    let eq_pub = eq_table(rho_pub);
+    let mut words = vec![0u64; 1 << p];
+    let mut v = Gf128::ZERO;
+    for (g, &e) in eq_hi.iter().enumerate() {
+        words.fill(0);
+        fill(g, &mut words);
+        let s: Gf128 = words
+            .iter()
+            .zip(&eq_pub)
+            .filter(|(&w, _)| w != 0)
+            .map(|(&w, &ew)| ew * weigh_word(&tables, w))
+            .sum();
+        v += e * s;
+    }
+    Ok(v)
+}
+
+/// [`evaluate_by_groups`] over a whole table: `public_words` holds, for each
+/// public wire in order, the `N / 64` words of its instance bits (the first
+/// `(N/64) 2^p` words of an honest `z`).
 pub fn evaluate(
     shape: Shape,
     p: usize,
@@ -52,47 +96,37 @@ pub fn evaluate(
     rho_pub: &[Gf128],
 ) -> Result<Gf128, PiopError> {
     check(shape, p, public_words.len())?;
-    if rho_inst.len() != shape.n() || rho_pub.len() != p {
-        return Err(PiopError::BadShape("public point must have n + p coordinates"));
+    evaluate_by_groups(shape, p, &mut table_fill(shape, public_words), rho_inst, rho_pub)
+}
+
+/// The [`GroupFill`] of a whole table.
+fn table_fill(shape: Shape, public_words: &[u64]) -> impl FnMut(usize, &mut [u64]) + '_ {
+    let per_wire = shape.words_per_wire();
+    move |g, words| {
+        for (w, word) in words.iter_mut().enumerate() {
+            *word = public_words[w * per_wire + g];
+        }
     }
-    let weights = InstanceWeights::from_point(rho_inst);
-    let tables = weights.byte_tables();
-    let eq_hi = eq_table(&weights.point_hi);
-    let eq_pub = eq_table(rho_pub);
-    let v = public_words
-        .chunks_exact(shape.words_per_wire())
-        .zip(&eq_pub)
-        .map(|(wire_words, &ew)| {
-            let s: Gf128 = wire_words
-                .iter()
-                .zip(&eq_hi)
-                .map(|(&w, &e)| {
-                    if w == 0 {
-                        Gf128::ZERO
-                    } else {
-                        e * weigh_word(&tables, w)
-                    }
-                })
-                .sum();
-            ew * s
-        })
-        .sum();
-    Ok(v)
 }
 
 /// Draws `(rho_inst, rho_pub)` and returns the claim on `z` that binds the
-/// public table: instance point `rho_inst`, wire point `(rho_pub, 0, .., 0)`.
-/// Prover and verifier call it alike (the public table is known to both).
-pub fn claim(
+/// public table, given one group at a time: instance point `rho_inst`, wire
+/// point `(rho_pub, 0, .., 0)`. Prover and verifier call it alike (the public
+/// table is known to both).
+pub fn claim_by_groups(
     shape: Shape,
     p: usize,
-    public_words: &[u64],
+    fill: GroupFill<'_>,
     transcript: &mut Transcript,
 ) -> Result<EvalClaim, PiopError> {
-    check(shape, p, public_words.len())?;
+    if p > shape.k() {
+        return Err(PiopError::BadShape(
+            "the public block must fit in the wires (p <= k)",
+        ));
+    }
     let rho_inst = transcript.challenge_fields(LABEL_RHO_INST, shape.n());
     let rho_pub = transcript.challenge_fields(LABEL_RHO_PUB, p);
-    let value = evaluate(shape, p, public_words, &rho_inst, &rho_pub)?;
+    let value = evaluate_by_groups(shape, p, fill, &rho_inst, &rho_pub)?;
     let mut wire_point = rho_pub;
     wire_point.resize(shape.k(), Gf128::ZERO);
     Ok(EvalClaim {
@@ -100,6 +134,17 @@ pub fn claim(
         wire_point,
         value,
     })
+}
+
+/// [`claim_by_groups`] over a whole table laid out as for [`evaluate`].
+pub fn claim(
+    shape: Shape,
+    p: usize,
+    public_words: &[u64],
+    transcript: &mut Transcript,
+) -> Result<EvalClaim, PiopError> {
+    check(shape, p, public_words.len())?;
+    claim_by_groups(shape, p, &mut table_fill(shape, public_words), transcript)
 }
 
 /// The public-value claim's soundness error terms, as `(what, log2 of the error)`.

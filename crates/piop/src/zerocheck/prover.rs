@@ -17,8 +17,9 @@
 //! reads them again and writes `A`, `B` at half length while computing round
 //! 1; each later fold writes the next, half as long, while computing the
 //! next round (`eq` split in a low and a high table, Gruen's factoring; the
-//! low sums stay unreduced). Two buffers per vector (`2^(l-7)` and `2^(l-8)`
-//! elements) serve all rounds, so no field vector is longer than `2^(l-7)`.
+//! low sums stay unreduced). The field folds run in place, so one buffer of
+//! `2^(l-7)` elements per vector serves all rounds and no field vector is
+//! longer than that.
 
 use std::sync::OnceLock;
 
@@ -294,9 +295,71 @@ fn fold_bits(
     )
 }
 
-/// Folds the field vectors at `r` into `out_a`, `out_b` (half as long) and
-/// returns the next round's message (over `tau_next`).
-fn fold_field(
+/// Output entries of the first phase of an in-place fold (folded from a
+/// copy of its inputs; see [`fold_field_in_place`]).
+const IN_PLACE_SEED: usize = 1 << 12;
+
+/// Folds the field vectors `a`, `b` at `r` in place: entry `i` of the folded
+/// vectors (half as long) overwrites entry `i`, and the folded halves are
+/// `a[..len / 2]`, `b[..len / 2]`. Returns the next round's message (over
+/// `tau_next`).
+///
+/// Output `i` reads inputs `2i` and `2i + 1`, so the outputs in `[s, 2s)` only
+/// overwrite inputs of outputs below `s`: after a first phase `[0, s)` folded
+/// from a copy, the phases `[s, 2s)`, `[2s, 4s)`, .. each read and write
+/// disjoint slices and run in parallel, block by block, exactly as the
+/// out-of-place fold would.
+fn fold_field_in_place(
+    kernels: Kernels,
+    a: &mut [u128],
+    b: &mut [u128],
+    r: Gf128,
+    tau_next: &[Gf128],
+) -> GruenRound {
+    let half = a.len() / 2;
+    assert!(b.len() == a.len() && 2 * half == a.len());
+    let (e_lo, e_hi) = split_eq(tau_next);
+    let block = 2 * e_lo.len();
+    assert_eq!(half, block * e_hi.len());
+    // Outputs starting at block `first`, from inputs that do not overlap them.
+    let run = |out_a: &mut [u128], out_b: &mut [u128], in_a: &[u128], in_b: &[u128], first: usize| {
+        out_a
+            .par_chunks_mut(block)
+            .zip(out_b.par_chunks_mut(block))
+            .zip(in_a.par_chunks(2 * block).zip(in_b.par_chunks(2 * block)))
+            .enumerate()
+            .map(|(i, ((oa, ob), (ca, cb)))| {
+                scaled(
+                    e_hi[first + i],
+                    kernels.fold_field_round(ca, cb, r.to_bits(), oa, ob, &e_lo),
+                )
+            })
+            .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums)
+    };
+    let seed = IN_PLACE_SEED.max(block).min(half);
+    let (copy_a, copy_b) = (a[..2 * seed].to_vec(), b[..2 * seed].to_vec());
+    let mut sums = run(&mut a[..seed], &mut b[..seed], &copy_a, &copy_b, 0);
+    let mut start = seed;
+    while start < half {
+        let end = (2 * start).min(half);
+        let (lo_a, hi_a) = a.split_at_mut(2 * start);
+        let (lo_b, hi_b) = b.split_at_mut(2 * start);
+        let part = run(
+            &mut lo_a[start..end],
+            &mut lo_b[start..end],
+            &hi_a[..2 * (end - start)],
+            &hi_b[..2 * (end - start)],
+            start / block,
+        );
+        sums = add_sums(sums, part);
+        start = end;
+    }
+    to_round(sums)
+}
+
+/// The out-of-place fold [`fold_field_in_place`] must agree with.
+#[cfg(test)]
+pub(crate) fn fold_field(
     kernels: Kernels,
     a: &[u128],
     b: &[u128],
@@ -318,6 +381,22 @@ fn fold_field(
             })
             .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums),
     )
+}
+
+/// In-place fold of copies of `a`, `b`: the folded halves and the round.
+#[cfg(test)]
+pub(crate) fn fold_field_in_place_copy(
+    kernels: Kernels,
+    a: &[u128],
+    b: &[u128],
+    r: Gf128,
+    tau_next: &[Gf128],
+) -> (Vec<u128>, Vec<u128>, GruenRound) {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    let round = fold_field_in_place(kernels, &mut a, &mut b, r, tau_next);
+    a.truncate(a.len() / 2);
+    b.truncate(b.len() / 2);
+    (a, b, round)
 }
 
 /// `x0 + r (x0 + x1)`.
@@ -358,7 +437,6 @@ pub(crate) fn sumcheck(
     }
     let mut len = a.len() / 2;
     let (mut cur_a, mut cur_b) = (vec![0u128; len], vec![0u128; len]);
-    let (mut next_a, mut next_b) = (vec![0u128; len / 2], vec![0u128; len / 2]);
     let mut round = fold_bits(kernels, &weighing, a, b, r, &tau[2..], &mut cur_a, &mut cur_b);
     for j in 1..m {
         r = send(round);
@@ -366,19 +444,8 @@ pub(crate) fn sumcheck(
             let f = |v: &[u128]| fold_pair(Gf128::new(v[0]), Gf128::new(v[1]), r);
             return (rounds, r_prime, (f(&cur_a), f(&cur_b)));
         }
-        let half = len / 2;
-        round = fold_field(
-            kernels,
-            &cur_a[..len],
-            &cur_b[..len],
-            r,
-            &tau[j + 2..],
-            &mut next_a[..half],
-            &mut next_b[..half],
-        );
-        std::mem::swap(&mut cur_a, &mut next_a);
-        std::mem::swap(&mut cur_b, &mut next_b);
-        len = half;
+        round = fold_field_in_place(kernels, &mut cur_a[..len], &mut cur_b[..len], r, &tau[j + 2..]);
+        len /= 2;
     }
     unreachable!("the last round folds to a single value")
 }

@@ -144,6 +144,26 @@ fn sumcheck_matches_plain_rounds() {
 }
 
 #[test]
+fn in_place_fold_matches_out_of_place() {
+    use super::prover::{fold_field, fold_field_in_place_copy};
+    let mut r = rng(310);
+    // Lengths below, at and well above the first in-place phase.
+    for log_len in [2usize, 3, 5, 12, 13, 14, 15, 17] {
+        let len = 1usize << log_len;
+        let a: Vec<u128> = (0..len).map(|_| r.gen()).collect();
+        let b: Vec<u128> = (0..len).map(|_| r.gen()).collect();
+        let tau_next: Vec<Gf128> = (2..log_len).map(|_| rand_field(&mut r)).collect();
+        let x = rand_field(&mut r);
+        for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
+            let (mut oa, mut ob) = (vec![0u128; len / 2], vec![0u128; len / 2]);
+            let want = fold_field(kernels, &a, &b, x, &tau_next, &mut oa, &mut ob);
+            let got = fold_field_in_place_copy(kernels, &a, &b, x, &tau_next);
+            assert_eq!(got, (oa, ob, want), "len 2^{log_len}, {kernels:?}");
+        }
+    }
+}
+
+#[test]
 fn fold_matches_reference() {
     let mut r = rng(3);
     let words: Vec<u64> = (0..64).map(|_| r.gen()).collect();

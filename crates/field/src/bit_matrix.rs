@@ -1,0 +1,235 @@
+//! Bulk GF(2)-linear algebra on slices of field elements, read as 128-bit
+//! rows of a bit matrix.
+//!
+//! Two operations, each with a plain definition here and a GFNI fast path
+//! (`gf2p8affineqb` multiplies an 8x8 bit matrix by eight bytes at once):
+//!
+//! * [`add_bit_sums`]: `out[u] += sum_x bit u of f[x] * w[x]` for all 128
+//!   `u` — the 128x128 bit-matrix product `W^T F` of the weight rows and the
+//!   data rows. Ring switching's bit evaluations are this with `w = eq`.
+//! * [`apply_maps_sum`]: `out[x] += sum_k M_k(input_k[x])` for GF(2)-linear
+//!   maps `M_k` on GF(2^128) — the product of the data rows by 128x128 bit
+//!   matrices. Ring switching's opening weights are this.
+//!
+//! The fast paths are chosen once per process when the CPU has AVX-512 (F,
+//! BW, VBMI) and GFNI and `STARLING_FORCE_PORTABLE` is not set;
+//! [`accelerated`] says whether they are. `tests/bit_matrix.rs` checks both
+//! paths against the definitions on random inputs.
+
+use std::sync::OnceLock;
+
+use crate::{ByteLinearMap, Gf128};
+
+#[cfg(target_arch = "x86_64")]
+mod gfni;
+
+/// Proof that the CPU has what the GFNI kernels need.
+#[derive(Clone, Copy, Debug)]
+struct Gfni(());
+
+fn detect() -> Option<Gfni> {
+    if crate::backend::portable_forced() {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if gfni::available() {
+        return Some(Gfni(()));
+    }
+    None
+}
+
+fn fast() -> Option<Gfni> {
+    static SELECTED: OnceLock<Option<Gfni>> = OnceLock::new();
+    *SELECTED.get_or_init(detect)
+}
+
+/// True when [`add_bit_sums`] and [`apply_maps_sum`] run the GFNI kernels
+/// (callers with a better portable method of their own can pick it otherwise).
+pub fn accelerated() -> bool {
+    fast().is_some()
+}
+
+/// The 8x8 bit transpose of a `u64` read as eight bytes (bit `8 r + c` is
+/// row `r`, column `c`): bit `8 r + c` goes to `8 c + r`.
+#[inline]
+pub fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
+}
+
+/// Weights prepared for [`add_bit_sums`].
+#[derive(Clone, Debug)]
+pub struct BitSumWeights {
+    weights: Vec<u128>,
+    /// GFNI only: for each group of eight weights `w[8 g + m]` and each byte
+    /// position `i`, the affine matrix whose row `s` (byte `7 - s`) has bit
+    /// `m` equal to bit `8 i + s` of `w[8 g + m]`.
+    cols: Vec<[u64; 16]>,
+}
+
+impl BitSumWeights {
+    /// Prepares `weights` (raw field elements).
+    pub fn new(weights: &[u128]) -> Self {
+        let cols = if fast().is_some() {
+            weight_columns(weights)
+        } else {
+            Vec::new()
+        };
+        BitSumWeights {
+            weights: weights.to_vec(),
+            cols,
+        }
+    }
+
+    /// Number of weights.
+    pub fn len(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// True when there are no weights.
+    pub fn is_empty(&self) -> bool {
+        self.weights.is_empty()
+    }
+}
+
+/// See [`BitSumWeights::cols`].
+fn weight_columns(weights: &[u128]) -> Vec<[u64; 16]> {
+    weights
+        .chunks_exact(8)
+        .map(|group| {
+            core::array::from_fn(|i| {
+                let rows = group.iter().enumerate().fold(0u64, |acc, (m, w)| {
+                    acc | ((((w >> (8 * i)) & 0xff) as u64) << (8 * m))
+                });
+                transpose8(rows).swap_bytes()
+            })
+        })
+        .collect()
+}
+
+/// The definition of [`add_bit_sums`] for one weight vector.
+pub fn add_bit_sums_reference(f: &[u128], w: &[u128], out: &mut [u128; 128]) {
+    assert_eq!(f.len(), w.len());
+    for (&fx, &wx) in f.iter().zip(w) {
+        for (u, o) in out.iter_mut().enumerate() {
+            if (fx >> u) & 1 == 1 {
+                *o ^= wx;
+            }
+        }
+    }
+}
+
+/// For every weight vector `k` and bit `u`:
+/// `out[k][u] += sum_x bit u of f[x] * weights[k][x]`.
+///
+/// Panics unless every weight vector has `f.len()` entries and there is one
+/// output per weight vector.
+pub fn add_bit_sums(f: &[u128], weights: &[&BitSumWeights], out: &mut [[u128; 128]]) {
+    assert_eq!(weights.len(), out.len(), "one output per weight vector");
+    for w in weights {
+        assert_eq!(w.len(), f.len(), "weights and data must have equal lengths");
+    }
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if let Some(token) = fast() {
+        done = gfni::add_bit_sums(token, f, weights, out);
+    }
+    for (w, o) in weights.iter().zip(out.iter_mut()) {
+        add_bit_sums_reference(&f[done..], &w.weights[done..], o);
+    }
+}
+
+/// A GF(2)-linear map on GF(2^128) prepared for [`apply_maps_sum`].
+#[derive(Clone)]
+pub struct SliceMap {
+    map: ByteLinearMap,
+    /// `mats[o][j]`: the affine matrix taking input byte `j` to its part of
+    /// output byte `o` (row `s`, byte `7 - s`, has bit `t` equal to bit
+    /// `8 o + s` of the image of bit `8 j + t`).
+    mats: [[u64; 16]; 16],
+}
+
+impl SliceMap {
+    /// The map sending basis bit `v` (the element `x^v`) to `images[v]`.
+    pub fn new(images: &[Gf128; 128]) -> Self {
+        let mats = core::array::from_fn(|o| {
+            core::array::from_fn(|j| {
+                let mut m = 0u64;
+                for s in 0..8 {
+                    let mut row = 0u8;
+                    for t in 0..8 {
+                        row |= (((images[8 * j + t].to_bits() >> (8 * o + s)) & 1) as u8) << t;
+                    }
+                    m |= (row as u64) << (8 * (7 - s));
+                }
+                m
+            })
+        });
+        SliceMap {
+            map: ByteLinearMap::new(images),
+            mats,
+        }
+    }
+
+    /// Applies the map to one element.
+    pub fn apply(&self, a: Gf128) -> Gf128 {
+        self.map.apply(a)
+    }
+}
+
+/// `out[x] += sum_k maps[k](inputs[k][x])` for every `x`.
+///
+/// Panics unless there is one input per map and every input has
+/// `out.len()` entries.
+pub fn apply_maps_sum(maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) {
+    assert_eq!(maps.len(), inputs.len(), "one input per map");
+    for input in inputs {
+        assert_eq!(
+            input.len(),
+            out.len(),
+            "inputs and output must have equal lengths"
+        );
+    }
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if let Some(token) = fast() {
+        done = gfni::apply_maps_sum(token, maps, inputs, out);
+    }
+    apply_maps_sum_reference(
+        maps,
+        &inputs.iter().map(|v| &v[done..]).collect::<Vec<_>>(),
+        &mut out[done..],
+    );
+}
+
+/// The definition of [`apply_maps_sum`].
+pub fn apply_maps_sum_reference(maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) {
+    for (map, input) in maps.iter().zip(inputs) {
+        for (o, &v) in out.iter_mut().zip(input.iter()) {
+            *o ^= map.apply(Gf128::new(v)).to_bits();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose8_matches_definition() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..100 {
+            let t = transpose8(x);
+            for r in 0..8 {
+                for c in 0..8 {
+                    assert_eq!((x >> (8 * r + c)) & 1, (t >> (8 * c + r)) & 1);
+                }
+            }
+            x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) ^ 0x5555;
+        }
+    }
+}
