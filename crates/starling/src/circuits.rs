@@ -31,6 +31,7 @@ pub struct StatementCircuit {
     a0: SparseMatrix,
     b0: SparseMatrix,
     digest: [u8; 32],
+    zero_input: Vec<u64>,
     padding_output: Vec<u64>,
     bristol: Option<BristolSource>,
 }
@@ -55,6 +56,7 @@ impl StatementCircuit {
         Ok(StatementCircuit {
             kind,
             digest: r1cs.digest(),
+            zero_input: vec![0; words_for_bits(r1cs.num_public_inputs())],
             r1cs,
             a0,
             b0,
@@ -141,6 +143,11 @@ impl StatementCircuit {
     /// Words of one output row.
     pub fn output_words(&self) -> usize {
         words_for_bits(self.output_bits())
+    }
+
+    /// The all-zero input row (the padding instance's).
+    pub fn zero_input(&self) -> &[u64] {
+        &self.zero_input
     }
 
     /// The output row of the all-zero input (the padding instance).

@@ -17,7 +17,7 @@ use starling_circuit::layout::{slice_instances, unslice_instances};
 use crate::circuits::StatementCircuit;
 use crate::format;
 use crate::proof_file::{ProofFile, Verified};
-use crate::public_table::{log_instances, padded_input_rows, public_words};
+use crate::public_table::{fill_group, log_instances, padded_input_rows};
 use crate::statement::Statement;
 use crate::{Error, Profile, Timings};
 
@@ -219,7 +219,6 @@ fn prove_statement(
 ) -> Result<Proved, Error> {
     let circuit = statement.circuit().clone();
     let shape = params.shape;
-    let n = shape.n() as u32;
 
     let (commitment, prover_data) = timings.phase("commit", progress, || {
         let packed: Vec<Gf128> = z
@@ -249,8 +248,9 @@ fn prove_statement(
     });
     let public_nonce = transcript.grind(LABEL_POW_PUBLIC, grind_bits);
     let public_claim = timings.phase("public", progress, || {
-        let table = public_words(&statement, n);
-        public::claim(shape, params.p, &table, &mut transcript).map_err(|e| Error::Input(e.to_string()))
+        let mut fill = |g: usize, words: &mut [u64]| fill_group(&statement, g, words);
+        public::claim_by_groups(shape, params.p, &mut fill, &mut transcript)
+            .map_err(|e| Error::Input(e.to_string()))
     })?;
     let claims = [
         zc.z_claim().to_packed(),
@@ -318,14 +318,14 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
         &mut transcript,
     )
     .map_err(|e| reject("lincheck", &e))?;
-    let table = public_words(statement, shape.n() as u32);
     if !transcript.check_grind(LABEL_POW_PUBLIC, grind_bits, proof.public_nonce) {
         return Err(Error::Rejected(
             "proof of work before the public-value point is invalid".into(),
         ));
     }
-    let public_claim =
-        public::claim(shape, params.p, &table, &mut transcript).map_err(|e| reject("public values", &e))?;
+    let mut fill = |g: usize, words: &mut [u64]| fill_group(statement, g, words);
+    let public_claim = public::claim_by_groups(shape, params.p, &mut fill, &mut transcript)
+        .map_err(|e| reject("public values", &e))?;
     let claims = [
         zc.z_claim().to_packed(),
         lincheck_claim.to_packed(),

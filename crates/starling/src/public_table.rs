@@ -3,10 +3,10 @@
 //!
 //! The batch is padded to `N = 2^n` instances (at least 128: one packed field
 //! element per wire) with all-zero inputs, whose outputs both sides compute
-//! from the circuit. The table uses the witness layout restricted to wires
-//! `[0, 2^p)`: word `w + (N/64) * wire`, bit = instance mod 64.
+//! from the circuit. The table is produced 64 instances at a time, straight
+//! from the statement's rows, as the public-value claim consumes it.
 
-use starling_circuit::layout::slice_instances_into;
+use starling_circuit::layout::transpose64;
 
 use crate::statement::Statement;
 
@@ -26,44 +26,44 @@ pub fn padded_input_rows(statement: &Statement, n: u32) -> Vec<u64> {
     rows
 }
 
-/// The public-wire table of a padded batch.
-pub fn public_words(statement: &Statement, n: u32) -> Vec<u64> {
+/// Writes the public wires of instances `64 g .. 64 g + 63` of the padded
+/// batch, in the layout of `starling_piop::public::GroupFill`: the constant
+/// wire, the input bits, the output bits (the padding instances have
+/// all-zero inputs and the circuit's outputs on them), zeros up to 2^p.
+pub fn fill_group(statement: &Statement, g: usize, words: &mut [u64]) {
     let circuit = statement.circuit();
     let r1cs = circuit.r1cs();
-    let count = 1usize << n;
-    let groups = count / 64;
-    let mut table = vec![0u64; groups << r1cs.p()];
-    // Wire 0: the constant 1 in every instance.
-    table[..groups].fill(u64::MAX);
-    // Inputs, then outputs, sliced straight into their wires; the padding
-    // instances have all-zero inputs and the circuit's outputs on them.
+    words[0] = u64::MAX;
+    let input = |i: usize| {
+        if i < statement.len() {
+            statement.input_row(i)
+        } else {
+            circuit.zero_input()
+        }
+    };
+    let output = |i: usize| {
+        if i < statement.len() {
+            statement.output_row(i)
+        } else {
+            circuit.padding_output()
+        }
+    };
     let (in_bits, out_bits) = (circuit.input_bits(), circuit.output_bits());
-    let zero_row = vec![0u64; circuit.input_words()];
-    let first = r1cs.public_input_wire(0) * groups;
-    slice_instances_into(
-        count,
-        in_bits,
-        |i| {
-            if i < statement.len() {
-                statement.input_row(i)
-            } else {
-                &zero_row
-            }
-        },
-        &mut table[first..first + in_bits * groups],
-    );
-    let first = r1cs.public_output_wire(0) * groups;
-    slice_instances_into(
-        count,
-        out_bits,
-        |i| {
-            if i < statement.len() {
-                statement.output_row(i)
-            } else {
-                circuit.padding_output()
-            }
-        },
-        &mut table[first..first + out_bits * groups],
-    );
-    table
+    let first = r1cs.public_input_wire(0);
+    transpose_group(g, in_bits, input, &mut words[first..first + in_bits]);
+    let first = r1cs.public_output_wire(0);
+    transpose_group(g, out_bits, output, &mut words[first..first + out_bits]);
+}
+
+/// Bit `j` of the rows of instances `64 g ..` as one word per `j < bits`.
+fn transpose_group<'a>(g: usize, bits: usize, row: impl Fn(usize) -> &'a [u64], out: &mut [u64]) {
+    let mut block = [0u64; 64];
+    for col in 0..bits.div_ceil(64) {
+        for (r, slot) in block.iter_mut().enumerate() {
+            *slot = row(64 * g + r)[col];
+        }
+        transpose64(&mut block);
+        let live = (bits - 64 * col).min(64);
+        out[64 * col..64 * col + live].copy_from_slice(&block[..live]);
+    }
 }
