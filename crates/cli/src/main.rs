@@ -6,6 +6,10 @@
 
 mod bench;
 mod native_sha256;
+mod prefault;
+
+#[global_allocator]
+static ALLOCATOR: prefault::PrefaultingAlloc = prefault::PrefaultingAlloc;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
