@@ -6,6 +6,7 @@ pub mod bit_matrix;
 mod gf128;
 mod gf8;
 mod linear_map;
+pub mod scratch;
 pub mod trace;
 
 pub use gf128::Gf128;

@@ -3,7 +3,7 @@
 //! the PIOP.
 
 use starling_crypto::Transcript;
-use starling_field::Gf128;
+use starling_field::{scratch, Gf128};
 
 use crate::commit::{Commitment, ProverData};
 use crate::ligerito::encoding::{put_fields, Reader};
@@ -62,7 +62,11 @@ pub fn prove(
 ) -> Result<Proof, PcsError> {
     let (bit_evaluations, red) = ring_switch::prove(data.table(), claims, transcript)?;
     let opening =
-        ligerito::prove_with_first_round(params, data, red.weights, red.claim, red.first_round, transcript)?;
+        ligerito::prove_with_first_round(params, data, red.weights, red.claim, red.first_round, transcript);
+    // The opening is the prover's last phase: the buffers earlier phases
+    // recycled (`starling_field::scratch`) are not needed any more.
+    scratch::release();
+    let opening = opening?;
     Ok(Proof {
         bit_evaluations,
         opening,

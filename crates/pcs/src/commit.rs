@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use starling_crypto::merkle::hash_leaf_fields;
 use starling_crypto::merkle::MerkleTree;
 use starling_crypto::{sha256_multi, Digest};
-use starling_field::Gf128;
+use starling_field::{scratch, Gf128};
 use starling_poly::reed_solomon::ReedSolomon;
 
 use crate::params::PcsParams;
@@ -39,7 +39,8 @@ impl CommittedLevel {
         let batch = 1usize << log_rows;
         let log_msg = (table.len() / batch).trailing_zeros() as usize;
         let code = ReedSolomon::new(log_msg, log_inv_rate);
-        let mut codeword = vec![Gf128::ZERO; table.len() << log_inv_rate];
+        // Zeroed pages from the allocator, or a buffer an earlier phase recycled.
+        let mut codeword = scratch::zeroed_field(table.len() << log_inv_rate);
         codeword
             .par_chunks_mut(table.len())
             .enumerate()

@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use starling_crypto::Transcript;
 use starling_field::bit_matrix::{self, BitSumWeights, SliceMap};
 use starling_field::trace::dual_basis;
-use starling_field::{backend, Gf128};
+use starling_field::{backend, scratch, Gf128};
 use starling_poly::multilinear::{eq_eval, eq_table};
 use starling_poly::sumcheck_round::QuadraticRound;
 
@@ -477,7 +477,7 @@ fn opening_weights_bytes(
     let eq_hi: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[lo..])).collect();
     let run = RUN.min(1 << lo);
 
-    let mut weights = vec![Gf128::ZERO; table.len()];
+    let mut weights = scratch::zeroed_field(table.len());
     let sums = weights
         .par_chunks_mut(1 << lo)
         .zip(table.par_chunks(1 << lo))
@@ -534,7 +534,7 @@ fn opening_weights_matrix(
     let run = RUN.min(1 << lo);
     let k = claims.len();
 
-    let mut weights = vec![Gf128::ZERO; table.len()];
+    let mut weights = scratch::zeroed_field(table.len());
     let sums = weights
         .par_chunks_mut(1 << lo)
         .zip(table.par_chunks(1 << lo))

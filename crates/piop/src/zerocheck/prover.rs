@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 use starling_crypto::Transcript;
-use starling_field::{subset_sums, ByteLinearMap, Gf128, Gf8};
+use starling_field::{scratch, subset_sums, ByteLinearMap, Gf128, Gf8};
 use starling_poly::multilinear::eq_table;
 
 use super::{GruenRound, Output, Proof};
@@ -436,18 +436,27 @@ pub(crate) fn sumcheck(
         return (rounds, r_prime, evals);
     }
     let mut len = a.len() / 2;
-    let (mut cur_a, mut cur_b) = (vec![0u128; len], vec![0u128; len]);
+    // The buffers go back to the scratch pool for the phases after this one.
+    let (mut cur_a, mut cur_b) = (scratch::zeroed(len), scratch::zeroed(len));
     let mut round = fold_bits(kernels, &weighing, a, b, r, &tau[2..], &mut cur_a, &mut cur_b);
+    let mut evals = None;
     for j in 1..m {
         r = send(round);
         if len == 2 {
             let f = |v: &[u128]| fold_pair(Gf128::new(v[0]), Gf128::new(v[1]), r);
-            return (rounds, r_prime, (f(&cur_a), f(&cur_b)));
+            evals = Some((f(&cur_a), f(&cur_b)));
+            break;
         }
         round = fold_field_in_place(kernels, &mut cur_a[..len], &mut cur_b[..len], r, &tau[j + 2..]);
         len /= 2;
     }
-    unreachable!("the last round folds to a single value")
+    scratch::recycle(cur_a);
+    scratch::recycle(cur_b);
+    (
+        rounds,
+        r_prime,
+        evals.expect("the last round folds to a single value"),
+    )
 }
 
 /// Proves that `a & b == z` bitwise, for word vectors in the batch layout.
