@@ -11,7 +11,7 @@
 //! and then written to its place. Blocks are independent, so a parallel
 //! prover can hand one block range to each thread.
 
-use crate::r1cs::R1cs;
+use crate::r1cs::{R1cs, RowKind};
 use thiserror::Error;
 
 /// Smallest supported `n` (log2 of the instance count).
@@ -112,9 +112,6 @@ impl BatchWitness {
 fn block_lanes(words_per_wire: usize) -> usize {
     words_per_wire.min(8)
 }
-
-/// One block's `A z` and `B z` lanes for every wire.
-type FormBlocks<'a, const L: usize> = (&'a mut [[u64; L]], &'a mut [[u64; L]]);
 
 #[inline(always)]
 fn xor_row<const L: usize>(buf: &[[u64; L]], row: &[u32]) -> [u64; L] {
@@ -227,52 +224,44 @@ impl R1cs {
         out: &mut [u64],
         mut forms: Option<(&mut [u64], &mut [u64])>,
     ) {
-        // Padding wires are never written, so they stay zero in every block.
+        // Padding wires are never written: they, and both their forms, stay
+        // zero in the block buffer and in the zeroed outputs.
         let mut buf = vec![[0u64; L]; self.num_wires()];
-        // Rows the evaluation order does not visit (constant, inputs,
-        // padding): their forms are taken from the finished block.
+        let live: Vec<usize> = (0..self.num_wires())
+            .filter(|&w| self.row_kind(w) != RowKind::Padding)
+            .collect();
+        // Live rows the evaluation order does not visit (the constant and the
+        // inputs): their forms are taken from the finished block.
         let mut visited = vec![false; self.num_wires()];
         for &w in &self.eval_order {
             visited[w as usize] = true;
         }
-        let others: Vec<usize> = (0..self.num_wires()).filter(|&w| !visited[w]).collect();
-        let mut form_bufs = forms.as_ref().map(|_| {
-            (
-                vec![[0u64; L]; self.num_wires()],
-                vec![[0u64; L]; self.num_wires()],
-            )
-        });
+        let others: Vec<usize> = live.iter().copied().filter(|&w| !visited[w]).collect();
         for block in (0..words_per_wire).step_by(L) {
+            let at = |wire: usize| wire * words_per_wire + block;
             self.evaluate_block(
                 block,
                 words_per_wire,
                 public_inputs,
                 private_inputs,
                 &mut buf,
-                form_bufs
-                    .as_mut()
-                    .map(|(a, b)| (a.as_mut_slice(), b.as_mut_slice())),
+                forms.as_mut().map(|(a, b)| (&mut **a, &mut **b)),
             );
-            for (wire, lanes) in buf.iter().enumerate() {
-                let start = wire * words_per_wire + block;
-                out[start..start + L].copy_from_slice(lanes);
+            for &wire in &live {
+                out[at(wire)..at(wire) + L].copy_from_slice(&buf[wire]);
             }
-            if let (Some((a_out, b_out)), Some((a_buf, b_buf))) = (forms.as_mut(), form_bufs.as_mut()) {
+            if let Some((a_out, b_out)) = forms.as_mut() {
                 for &wire in &others {
-                    a_buf[wire] = xor_row(&buf, self.a.row(wire));
-                    b_buf[wire] = xor_row(&buf, self.b.row(wire));
-                }
-                for wire in 0..self.num_wires() {
-                    let start = wire * words_per_wire + block;
-                    a_out[start..start + L].copy_from_slice(&a_buf[wire]);
-                    b_out[start..start + L].copy_from_slice(&b_buf[wire]);
+                    a_out[at(wire)..at(wire) + L].copy_from_slice(&xor_row(&buf, self.a.row(wire)));
+                    b_out[at(wire)..at(wire) + L].copy_from_slice(&xor_row(&buf, self.b.row(wire)));
                 }
             }
         }
     }
 
-    /// Evaluates words `block .. block + L` of every wire into `buf`, and the
-    /// two forms of every evaluated row into `forms` when asked.
+    /// Evaluates words `block .. block + L` of every wire into `buf`, and
+    /// writes the two forms of every evaluated row into the full-size `forms`
+    /// (witness layout) when asked.
     fn evaluate_block<const L: usize>(
         &self,
         block: usize,
@@ -280,7 +269,7 @@ impl R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
         buf: &mut [[u64; L]],
-        mut forms: Option<FormBlocks<'_, L>>,
+        mut forms: Option<(&mut [u64], &mut [u64])>,
     ) {
         buf[0] = [u64::MAX; L];
         for j in 0..self.num_public_inputs() {
@@ -297,8 +286,9 @@ impl R1cs {
             let b = xor_row(buf, self.b.row(w));
             buf[w] = std::array::from_fn(|l| a[l] & b[l]);
             if let Some((fa, fb)) = forms.as_mut() {
-                fa[w] = a;
-                fb[w] = b;
+                let at = w * words_per_wire + block;
+                fa[at..at + L].copy_from_slice(&a);
+                fb[at..at + L].copy_from_slice(&b);
             }
         }
     }
