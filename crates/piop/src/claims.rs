@@ -10,7 +10,7 @@
 //! the other `l - 7` variables, the shape the PCS layer opens.
 
 use rayon::prelude::*;
-use starling_field::{subset_sums, Gf128};
+use starling_field::{backend, subset_sums, Gf128};
 use starling_poly::multilinear::{eq_eval, eq_table};
 
 use crate::{Shape, SKIP_VARS};
@@ -119,10 +119,34 @@ impl EvalClaim {
     }
 }
 
+/// Words weighed at a time into a stack buffer.
+const FOLD_SUB: usize = 256;
+
 /// `zf(wire) = sum_inst W(inst) z(inst, wire)` for every wire: one pass over
-/// the words with byte tables for the low weights and one product per word
-/// for the `eq` part. Returns `2^k` values.
+/// the words, weighing each by the low weights (GFNI, or byte tables) a
+/// stack buffer at a time, then one product per word with the `eq` part,
+/// four at a time and reduced once per wire by the field backend.
+/// [`fold_instances_reference`] is the plain definition. Returns `2^k` values.
 pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec<Gf128> {
+    check_fold(shape, z, weights);
+    let kernels = crate::kernels::Kernels::get();
+    let weighing = crate::zerocheck::Weighing::new(&weights.low);
+    let eq_hi: Vec<u128> = eq_table(&weights.point_hi).iter().map(|e| e.to_bits()).collect();
+    z.par_chunks(shape.words_per_wire())
+        .map(|wire_words| {
+            let mut weighed = [0u128; FOLD_SUB];
+            let mut acc = [0u128; FOLD_SUB];
+            for (words, e) in wire_words.chunks(FOLD_SUB).zip(eq_hi.chunks(FOLD_SUB)) {
+                let n = words.len();
+                kernels.weigh_words(&weighing.tables, &weighing.mats, words, &mut weighed[..n]);
+                backend::mul_add_slices(&mut acc[..n], &weighed[..n], e);
+            }
+            Gf128::new(acc.iter().fold(0, |x, y| x ^ y))
+        })
+        .collect()
+}
+
+fn check_fold(shape: Shape, z: &[u64], weights: &InstanceWeights) {
     assert_eq!(
         z.len(),
         shape.num_words(),
@@ -133,6 +157,12 @@ pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec
         shape.n() - SKIP_VARS,
         "instance point length"
     );
+}
+
+/// The definition of [`fold_instances`]: byte tables for the low weights and
+/// one field product per word.
+pub fn fold_instances_reference(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec<Gf128> {
+    check_fold(shape, z, weights);
     let tables = weights.byte_tables();
     let eq_hi = eq_table(&weights.point_hi);
     z.par_chunks(shape.words_per_wire())
@@ -152,8 +182,36 @@ pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec
         .collect()
 }
 
-/// `sum_{inst, wire} W(inst) eq(wire_point, wire) z(inst, wire)`.
+/// `sum_{inst, wire} W(inst) eq(wire_point, wire) z(inst, wire)` (by the
+/// plain [`fold_instances_reference`]; tests use it as the definition).
 pub fn evaluate_bits(shape: Shape, z: &[u64], weights: &InstanceWeights, wire_point: &[Gf128]) -> Gf128 {
-    let zf = fold_instances(shape, z, weights);
+    let zf = fold_instances_reference(shape, z, weights);
     eq_table(wire_point).iter().zip(&zf).map(|(a, b)| *a * *b).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn fold_instances_matches_reference() {
+        let mut r = ChaCha8Rng::seed_from_u64(41);
+        for (n, k) in [(7usize, 1usize), (7, 3), (8, 2), (12, 3), (15, 1), (17, 1)] {
+            let shape = Shape::new(n, k).expect("shape");
+            let mut z: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
+            // Some zero words, which the reference skips.
+            for w in z.iter_mut().step_by(7) {
+                *w = 0;
+            }
+            let point: Vec<Gf128> = (0..n).map(|_| Gf128::new(r.gen())).collect();
+            let weights = InstanceWeights::from_point(&point);
+            assert_eq!(
+                fold_instances(shape, &z, &weights),
+                fold_instances_reference(shape, &z, &weights),
+                "n = {n}, k = {k}"
+            );
+        }
+    }
 }

@@ -28,6 +28,7 @@ pub mod reference;
 mod verifier;
 
 pub use prover::prove;
+pub(crate) use prover::Weighing;
 #[cfg(test)]
 pub(crate) use prover::{fold_words, gruen_round, skip_messages, skip_messages_with, sumcheck};
 pub use verifier::verify;

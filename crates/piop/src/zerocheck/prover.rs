@@ -208,13 +208,13 @@ fn to_round((q0, q2): (Gf128, Gf128)) -> GruenRound {
 }
 
 /// The Lagrange weights `L_y(r0)` as byte tables and as GFNI matrices.
-struct Weighing {
-    tables: Box<[[u128; 256]; 8]>,
-    mats: [[u64; 8]; 16],
+pub(crate) struct Weighing {
+    pub(crate) tables: Box<[[u128; 256]; 8]>,
+    pub(crate) mats: [[u64; 8]; 16],
 }
 
 impl Weighing {
-    fn new(lagrange: &[Gf128; SKIP_SIZE]) -> Self {
+    pub(crate) fn new(lagrange: &[Gf128; SKIP_SIZE]) -> Self {
         let tables = weight_tables(lagrange);
         let mats = weigh_matrices(&tables);
         Weighing { tables, mats }
