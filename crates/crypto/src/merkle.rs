@@ -125,7 +125,8 @@ impl MerkleTree {
         let mut levels = vec![leaves];
         for _ in 0..depth {
             let prev = levels.last().expect("at least the leaf level");
-            let next: Vec<Digest> = prev.chunks_exact(2).map(|p| hash_node(&p[0], &p[1])).collect();
+            let mut next = vec![[0u8; 32]; prev.len() / 2];
+            crate::sha256_multi::hash_nodes_into(prev, &mut next);
             levels.push(next);
         }
         MerkleTree { depth, levels }

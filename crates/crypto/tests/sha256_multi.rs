@@ -174,3 +174,38 @@ fn backends_reproduce_rfc6962_roots() {
         }
     }
 }
+
+#[test]
+fn node_hashers_match_hash_node() {
+    use starling_crypto::merkle::hash_node;
+    use starling_crypto::sha256_multi::node_hasher_for;
+    let mut rng = Rng(9);
+    for count in [0usize, 1, 15, 16, 17, 33, 100] {
+        let children: Vec<Digest> = (0..2 * count)
+            .map(|_| rng.bytes(32).try_into().expect("32 bytes"))
+            .collect();
+        let want: Vec<Digest> = children
+            .chunks_exact(2)
+            .map(|p| hash_node(&p[0], &p[1]))
+            .collect();
+        // `hash_node` against `sha2` on `0x01 || left || right`.
+        for (p, w) in children.chunks_exact(2).zip(&want).take(3) {
+            let mut msg = vec![1u8];
+            msg.extend_from_slice(&p[0]);
+            msg.extend_from_slice(&p[1]);
+            assert_eq!(<[u8; 32]>::from(Sha256::digest(&msg)), *w);
+        }
+        for backend in Backend::ALL {
+            let Some(hasher) = node_hasher_for(backend) else {
+                eprintln!("SKIPPED: backend {backend:?} is not supported by this CPU");
+                continue;
+            };
+            let mut got = vec![[0xffu8; 32]; count];
+            hasher(children.as_flattened(), &mut got);
+            assert_eq!(got, want, "{backend:?}: {count} nodes");
+        }
+        let mut got = vec![[0u8; 32]; count];
+        sha256_multi::hash_nodes_into(&children, &mut got);
+        assert_eq!(got, want, "dispatch: {count} nodes");
+    }
+}

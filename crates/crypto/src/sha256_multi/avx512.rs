@@ -47,8 +47,29 @@ pub fn hash_leaves_chunked(data: &[u8], leaf_len: usize, out: &mut [Digest]) {
     unsafe { chunked(data, leaf_len, out) }
 }
 
+/// `out[i] = merkle::hash_node(left, right)` for the 64-byte pairs
+/// `children[64 i..64 i + 64] = left || right`: the inner-node message
+/// `0x01 || left || right` is a 64-byte leaf with prefix byte 1. Panics when
+/// the CPU lacks AVX-512F or AVX-512BW.
+pub fn hash_nodes(children: &[u8], out: &mut [Digest]) {
+    assert!(available(), "the AVX-512 hasher needs AVX-512F and AVX-512BW");
+    assert_eq!(
+        Some(children.len()),
+        out.len().checked_mul(64),
+        "children must hold exactly two digests per output"
+    );
+    // SAFETY: the features were checked just above.
+    unsafe { chunked_with_prefix(children, 64, 1, out) }
+}
+
 #[target_feature(enable = "avx512f,avx512bw")]
 fn chunked(data: &[u8], leaf_len: usize, out: &mut [Digest]) {
+    chunked_with_prefix(data, leaf_len, 0, out)
+}
+
+/// `SHA-256(prefix || chunk)` of every `leaf_len`-byte chunk, sixteen at a time.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn chunked_with_prefix(data: &[u8], leaf_len: usize, prefix: u8, out: &mut [Digest]) {
     let full = out.len() / 16 * 16;
     let (groups, rest) = out.split_at_mut(full);
     for (g, o) in groups.chunks_exact_mut(16).enumerate() {
@@ -57,9 +78,15 @@ fn chunked(data: &[u8], leaf_len: usize, out: &mut [Digest]) {
         for (i, lane) in lanes.iter_mut().enumerate() {
             *lane = &data[base + i * leaf_len..base + (i + 1) * leaf_len];
         }
-        hash16(&lanes, 16 * leaf_len, o);
+        hash16(&lanes, 16 * leaf_len, prefix, o);
     }
-    portable::hash_leaves_chunked(&data[full * leaf_len..], leaf_len, rest);
+    let tail = &data[full * leaf_len..];
+    if prefix == 0 {
+        portable::hash_leaves_chunked(tail, leaf_len, rest);
+    } else {
+        debug_assert!(prefix == 1 && leaf_len == 64);
+        portable::hash_nodes(tail, rest);
+    }
 }
 
 /// SHA-256 round constants (FIPS 180-4, 4.2.2), sixteen rounds per row.
@@ -141,14 +168,15 @@ const K: [[u32; 16]; 4] = [
 /// How many blocks ahead each lane's data is prefetched.
 const PREFETCH_BLOCKS: usize = 3;
 
-/// Hashes sixteen leaves of equal length into `out[0..16]`. `group_stride`
+/// Hashes sixteen leaves of equal length, each after the byte `prefix`
+/// (0 for leaves, 1 for inner nodes), into `out[0..16]`. `group_stride`
 /// is where the next group's leaves probably are (`lanes[i]` plus that many
 /// bytes), only used for prefetch hints.
 #[target_feature(enable = "avx512f,avx512bw")]
-fn hash16(lanes: &[&[u8]; 16], group_stride: usize, out: &mut [Digest]) {
+fn hash16(lanes: &[&[u8]; 16], group_stride: usize, prefix: u8, out: &mut [Digest]) {
     let len = lanes[0].len();
     debug_assert!(lanes.iter().all(|l| l.len() == len));
-    // The padded message is `0x00 || data || 0x80 || zeros || bit length`.
+    // The padded message is `prefix || data || 0x80 || zeros || bit length`.
     let msg_len = len + 1;
     let nblocks = (msg_len + 8) / 64 + 1;
     let bit_len = msg_len as u64 * 8;
@@ -205,6 +233,10 @@ fn hash16(lanes: &[&[u8]; 16], group_stride: usize, out: &mut [Digest]) {
             rows = [_mm512_setzero_si512(); 16];
         }
         let mut w = transpose_be(&rows);
+        if b == 0 && prefix != 0 {
+            // Message byte 0 is the most significant byte of word 0.
+            w[0] = _mm512_or_si512(w[0], _mm512_set1_epi32(((prefix as u32) << 24) as i32));
+        }
         if (start..start + 64).contains(&msg_len) {
             let at = msg_len - start;
             let bit = _mm512_set1_epi32((0x80u32 << (24 - 8 * (at % 4))) as i32);

@@ -75,6 +75,31 @@ pub fn hash_leaves_chunked_into(data: &[u8], leaf_len: usize, out: &mut [Digest]
     hasher(data, leaf_len, out);
 }
 
+/// A node hasher: `out[i] = merkle::hash_node(left, right)` for the pairs
+/// `children[64 i..64 i + 64] = left || right`.
+pub type NodeHasher = fn(&[u8], &mut [Digest]);
+
+/// The node hasher of `backend`, or `None` when this CPU lacks its features.
+/// Ignores `STARLING_FORCE_PORTABLE` (tests use it to reach every backend).
+pub fn node_hasher_for(backend: Backend) -> Option<NodeHasher> {
+    match backend {
+        Backend::Portable => Some(portable::hash_nodes),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if avx512::available() => Some(avx512::hash_nodes),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// One level of a Merkle tree: `out[i] = merkle::hash_node(children[2 i],
+/// children[2 i + 1])`, sixteen nodes at a time when the CPU allows. Panics
+/// unless `children.len() == 2 * out.len()`.
+pub fn hash_nodes_into(children: &[Digest], out: &mut [Digest]) {
+    assert_eq!(children.len(), 2 * out.len(), "two children per node");
+    let hasher = node_hasher_for(backend()).unwrap_or(portable::hash_nodes);
+    hasher(children.as_flattened(), out);
+}
+
 /// The leaf hashes of the consecutive `leaf_len`-byte chunks of `data`.
 /// Panics if `leaf_len` is zero or does not divide `data.len()`.
 pub fn hash_leaves_chunked(data: &[u8], leaf_len: usize) -> Vec<Digest> {

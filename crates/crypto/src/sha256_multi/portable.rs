@@ -2,7 +2,7 @@
 //! [`hash_leaf`] (the `sha2` crate, SHA-NI when the CPU has it). Every other
 //! backend must give exactly these digests.
 
-use crate::merkle::hash_leaf;
+use crate::merkle::{hash_leaf, hash_node};
 use crate::Digest;
 
 /// `out[i] = hash_leaf(data[i * leaf_len..(i + 1) * leaf_len])` for every
@@ -15,5 +15,19 @@ pub fn hash_leaves_chunked(data: &[u8], leaf_len: usize, out: &mut [Digest]) {
     );
     for (i, o) in out.iter_mut().enumerate() {
         *o = hash_leaf(&data[i * leaf_len..(i + 1) * leaf_len]);
+    }
+}
+
+/// `out[i] = hash_node(left, right)` for the 64-byte pairs
+/// `children[64 i..64 i + 64] = left || right`.
+pub fn hash_nodes(children: &[u8], out: &mut [Digest]) {
+    assert_eq!(
+        Some(children.len()),
+        out.len().checked_mul(64),
+        "children must hold exactly two digests per output"
+    );
+    for (o, pair) in out.iter_mut().zip(children.chunks_exact(64)) {
+        let (l, r) = pair.split_at(32);
+        *o = hash_node(l.try_into().expect("32 bytes"), r.try_into().expect("32 bytes"));
     }
 }
