@@ -76,7 +76,7 @@ impl ProofFile {
             .ok_or_else(|| Error::Malformed(format!("unknown security profile {}", header.profile)))?;
         let circuit = format::read_circuit(&mut r, header.kind)?;
         let statement = format::read_statement(&mut r, circuit.clone(), header.count)?;
-        let params = batch_params(&circuit, statement.len(), profile)?;
+        let params = batch_params(&circuit, statement.len(), profile).map_err(Error::Malformed)?;
         let bad = |what: &str, e: &dyn std::fmt::Display| Error::Malformed(format!("{what}: {e}"));
         let mut sizes = vec![("header", format::HEADER_BYTES)];
         if header.kind == StatementKind::Circuit {
@@ -183,11 +183,9 @@ impl Verified {
 
 /// Every error term of the protocol for this proof's size and profile.
 pub fn security_report(file: &ProofFile) -> Result<SecurityReport, Error> {
-    Ok(security(&batch_params(
-        file.statement.circuit(),
-        file.statement.len(),
-        file.profile,
-    )?))
+    let params = batch_params(file.statement.circuit(), file.statement.len(), file.profile)
+        .map_err(Error::Malformed)?;
+    Ok(security(&params))
 }
 
 /// Total provable security in bits for this proof's size and profile.

@@ -57,16 +57,44 @@ pub(crate) fn batch_params(
     circuit: &StatementCircuit,
     count: usize,
     profile: Profile,
-) -> Result<BatchParams, Error> {
+) -> Result<BatchParams, String> {
     let r1cs = circuit.r1cs();
     let n = log_instances(count) as usize;
-    let shape = Shape::new(n, r1cs.k() as usize).map_err(|e| Error::Malformed(e.to_string()))?;
-    let pcs = PcsParams::new(shape.l() - 7, profile).map_err(|e| Error::Malformed(e.to_string()))?;
-    Ok(BatchParams {
+    let too_large = |e: &dyn std::fmt::Display| {
+        format!(
+            "2^{n} instances of a circuit of 2^{} wires are more than one proof can hold ({e})",
+            r1cs.k()
+        )
+    };
+    let shape = Shape::new(n, r1cs.k() as usize).map_err(|e| too_large(&e))?;
+    let pcs = PcsParams::new(shape.l() - 7, profile).map_err(|e| too_large(&e))?;
+    let params = BatchParams {
         shape,
         p: r1cs.p() as usize,
         pcs,
-    })
+    };
+    meets_target(&params, profile)?;
+    Ok(params)
+}
+
+/// Fails when the protocol's total falls short of the profile's target.
+///
+/// The PCS takes half the profile's error budget and the PIOP terms grow with
+/// the size; past about 2^36 committed bits of a wide circuit the secure
+/// profile falls a fraction of a bit short. Such batches are refused rather
+/// than proved below the profile's promise.
+fn meets_target(params: &BatchParams, profile: Profile) -> Result<(), String> {
+    let bits = security(params).bits();
+    if bits < profile.target_bits() {
+        return Err(format!(
+            "the {} profile reaches only {bits:.2} of its {} bits for 2^{} instances of a circuit of 2^{} wires; prove fewer instances per proof",
+            profile.name(),
+            profile.target_bits(),
+            params.shape.n(),
+            params.shape.k()
+        ));
+    }
+    Ok(())
 }
 
 /// Every error term of the whole protocol for this batch.
@@ -167,7 +195,7 @@ pub(crate) fn prove_with(
         ))
     })?;
     let mut timings = Timings::default();
-    let params = batch_params(circuit, count, profile)?;
+    let params = batch_params(circuit, count, profile).map_err(Error::Input)?;
     let shape = params.shape;
     let n = shape.n() as u32;
     let r1cs = circuit.r1cs();
@@ -293,7 +321,7 @@ fn convert_claim(c: starling_piop::PackedClaim) -> starling_pcs::PackedClaim {
 pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
     let statement = &file.statement;
     let circuit = statement.circuit();
-    let params = batch_params(circuit, statement.len(), file.profile)?;
+    let params = batch_params(circuit, statement.len(), file.profile).map_err(Error::Malformed)?;
     let shape = params.shape;
     let proof = &file.proof;
     let reject = |what: &str, e: &dyn std::fmt::Display| Error::Rejected(format!("{what}: {e}"));
@@ -349,24 +377,61 @@ mod tests {
     use crate::statement::StatementKind;
 
     /// The calculator's totals for the whole protocol at every batch size a
-    /// proof file may have: at least 100 bits (default) and 120 (secure).
+    /// proof file may have and every circuit size the builder makes: at least
+    /// 100 bits (default) and 120 (secure) wherever the PCS has parameters,
+    /// except a few secure shapes past 2^36 committed bits, which
+    /// `batch_params` refuses.
     #[test]
     fn both_profiles_meet_their_totals_at_every_size() {
-        let kinds = [
+        let mut checked = 0;
+        for n in 7..=24usize {
+            for k in 1..=30usize {
+                for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
+                    let Ok(shape) = Shape::new(n, k) else { continue };
+                    let Ok(pcs) = PcsParams::new(shape.l() - 7, profile) else {
+                        continue;
+                    };
+                    let params = BatchParams { shape, p: k, pcs };
+                    let bits = security(&params).bits();
+                    let refused = meets_target(&params, profile).is_err();
+                    assert_eq!(bits < target, refused);
+                    assert!(
+                        bits >= target || (profile == Profile::Secure && shape.l() > 36),
+                        "2^{n} instances, k = {k}, {profile:?}: {bits:.2} bits"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked} shapes");
+    }
+
+    #[test]
+    fn batches_below_the_profile_target_are_refused() {
+        // 2^7 instances of 2^30 wires under the secure profile: 119.95 bits.
+        let shape = Shape::new(7, 30).unwrap();
+        let params = |profile| BatchParams {
+            shape,
+            p: 1,
+            pcs: PcsParams::new(shape.l() - 7, profile).unwrap(),
+        };
+        let e = meets_target(&params(Profile::Secure), Profile::Secure).unwrap_err();
+        assert!(e.contains("reaches only 119.9"), "{e}");
+        assert!(meets_target(&params(Profile::Default), Profile::Default).is_ok());
+    }
+
+    #[test]
+    fn every_builtin_kind_has_parameters_up_to_the_largest_batch() {
+        for kind in [
             StatementKind::Sha256,
             StatementKind::Blake3,
             StatementKind::KeccakF1600,
-        ];
-        for kind in kinds {
+        ] {
             let circuit = StatementCircuit::builtin(kind).unwrap();
             for log_count in 0..=24usize {
-                for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
-                    let params = batch_params(&circuit, 1 << log_count, profile).unwrap();
-                    let bits = security(&params).bits();
-                    assert!(
-                        bits >= target,
-                        "{kind:?}, 2^{log_count} instances, {profile:?}: {bits:.2} bits"
-                    );
+                for profile in [Profile::Default, Profile::Secure] {
+                    let r = batch_params(&circuit, 1 << log_count, profile);
+                    assert!(r.is_ok(), "{kind:?} 2^{log_count} {profile:?}: {:?}", r.err());
                 }
             }
         }
