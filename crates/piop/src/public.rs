@@ -16,7 +16,11 @@ use starling_crypto::Transcript;
 use starling_field::Gf128;
 use starling_poly::multilinear::eq_table;
 
-use crate::claims::{weigh_word, EvalClaim, InstanceWeights};
+use starling_field::backend;
+
+use crate::claims::{EvalClaim, InstanceWeights};
+use crate::kernels::Kernels;
+use crate::zerocheck::Weighing;
 use crate::soundness::log2_error;
 use crate::{PiopError, Shape};
 
@@ -48,8 +52,9 @@ pub type GroupFill<'a> = &'a mut dyn FnMut(usize, &mut [u64]);
 /// with the table given one group of 64 instances at a time, so that nobody
 /// needs to hold it whole.
 ///
-/// Cost: per nonzero word eight byte lookups and one product, per group one
-/// more product; scalar, no threads.
+/// Cost: per word one weighing by the low instance weights (the GFNI kernel
+/// of the lincheck's fold, or byte tables) and one product with the field
+/// backend, per group one more product; no threads.
 pub fn evaluate_by_groups(
     shape: Shape,
     p: usize,
@@ -66,21 +71,21 @@ pub fn evaluate_by_groups(
         return Err(PiopError::BadShape("public point must have n + p coordinates"));
     }
     let weights = InstanceWeights::from_point(rho_inst);
-    let tables = weights.byte_tables();
+    let kernels = Kernels::get();
+    let weighing = Weighing::new(&weights.low);
     let eq_hi = eq_table(&weights.point_hi);
-    let eq_pub = eq_table(rho_pub);
+    let eq_pub: Vec<u128> = eq_table(rho_pub).iter().map(|e| e.to_bits()).collect();
     let mut words = vec![0u64; 1 << p];
+    let mut weighed = vec![0u128; 1 << p];
+    let mut acc = vec![0u128; 1 << p];
     let mut v = Gf128::ZERO;
     for (g, &e) in eq_hi.iter().enumerate() {
         words.fill(0);
         fill(g, &mut words);
-        let s: Gf128 = words
-            .iter()
-            .zip(&eq_pub)
-            .filter(|(&w, _)| w != 0)
-            .map(|(&w, &ew)| ew * weigh_word(&tables, w))
-            .sum();
-        v += e * s;
+        kernels.weigh_words(&weighing.tables, &weighing.mats, &words, &mut weighed);
+        acc.fill(0);
+        backend::mul_add_slices(&mut acc, &weighed, &eq_pub);
+        v += e * Gf128::new(acc.iter().fold(0, |x, y| x ^ y));
     }
     Ok(v)
 }
