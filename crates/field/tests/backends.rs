@@ -186,3 +186,51 @@ fn forced_portable_is_respected() {
         assert_eq!(backend::backend(), backend::Backend::Portable);
     }
 }
+
+#[test]
+fn butterfly2_matches_portable() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(77);
+    for n in [0usize, 1, 3, 4, 5, 16, 63, 64] {
+        let q: Vec<Vec<u128>> = (0..4).map(|_| (0..n).map(|_| rng.gen()).collect()).collect();
+        let (t, t0, t1): (u128, u128, u128) = (rng.gen(), rng.gen(), rng.gen());
+        let mut want = q.clone();
+        {
+            let [a, b, c, d] = &mut want[..] else {
+                unreachable!()
+            };
+            portable::butterfly2([a, b, c, d], t, t0, t1);
+        }
+        // The definition is two rounds of plain butterflies.
+        let mut plain = q.clone();
+        {
+            let [a, b, c, d] = &mut plain[..] else {
+                unreachable!()
+            };
+            portable::butterfly(a, c, t);
+            portable::butterfly(b, d, t);
+            portable::butterfly(a, b, t0);
+            portable::butterfly(c, d, t1);
+        }
+        assert_eq!(want, plain, "n = {n}");
+        let mut got = q.clone();
+        {
+            let [a, b, c, d] = &mut got[..] else {
+                unreachable!()
+            };
+            backend::butterfly2([a, b, c, d], t, t0, t1);
+        }
+        assert_eq!(got, want, "dispatch, n = {n}");
+        #[cfg(target_arch = "x86_64")]
+        if backend::kernels_for(backend::Backend::Avx512).is_some() {
+            let mut got = q.clone();
+            {
+                let [a, b, c, d] = &mut got[..] else {
+                    unreachable!()
+                };
+                // SAFETY: the features were detected by `kernels_for`.
+                unsafe { backend::avx512::butterfly2([a, b, c, d], t, t0, t1) };
+            }
+            assert_eq!(got, want, "avx512, n = {n}");
+        }
+    }
+}

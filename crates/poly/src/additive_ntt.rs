@@ -402,12 +402,39 @@ impl AdditiveNtt {
         }
     }
 
+    /// Rounds `i..=0` of block `u` of round `i`, depth-first, two rounds at a
+    /// time (`backend::butterfly2`: each element loaded and stored once per
+    /// two rounds).
     fn forward_rec(&self, data: &mut [Gf128], batch: usize, i: usize, u: usize, shift: &[Gf128]) {
-        let (lo, hi) = data.split_at_mut(batch << i);
-        butterfly(lo, hi, shift[i] + self.twiddles[i][u]);
-        if i > 0 {
-            self.forward_rec(lo, batch, i - 1, 2 * u, shift);
-            self.forward_rec(hi, batch, i - 1, 2 * u + 1, shift);
+        if i == 0 {
+            let (lo, hi) = data.split_at_mut(batch);
+            butterfly(lo, hi, shift[0] + self.twiddles[0][u]);
+            return;
+        }
+        let quarter = batch << (i - 1);
+        let t = shift[i] + self.twiddles[i][u];
+        let t0 = shift[i - 1] + self.twiddles[i - 1][2 * u];
+        let t1 = shift[i - 1] + self.twiddles[i - 1][2 * u + 1];
+        {
+            let (q01, q23) = data.split_at_mut(2 * quarter);
+            let (q0, q1) = q01.split_at_mut(quarter);
+            let (q2, q3) = q23.split_at_mut(quarter);
+            backend::butterfly2(
+                [
+                    Gf128::as_u128_slice_mut(q0),
+                    Gf128::as_u128_slice_mut(q1),
+                    Gf128::as_u128_slice_mut(q2),
+                    Gf128::as_u128_slice_mut(q3),
+                ],
+                t.to_bits(),
+                t0.to_bits(),
+                t1.to_bits(),
+            );
+        }
+        if i > 1 {
+            for (s, q) in data.chunks_mut(quarter).enumerate() {
+                self.forward_rec(q, batch, i - 2, 4 * u + s, shift);
+            }
         }
     }
 
@@ -487,12 +514,26 @@ mod tests {
             .collect()
     }
 
-    /// The plain depth-first schedule, one round at a time (the reference
-    /// for the cache-blocked, parallel one).
+    /// The plain depth-first schedule, one round at a time (the reference for
+    /// the cache-blocked, parallel, two-rounds-at-a-time one; the butterfly
+    /// kernels are checked against the portable one in starling-field).
     fn forward_depth_first(ntt: &AdditiveNtt, data: &mut [Gf128], batch: usize, coset: u64) {
+        fn rec(ntt: &AdditiveNtt, data: &mut [Gf128], batch: usize, i: usize, u: usize, shift: &[Gf128]) {
+            let (lo, hi) = data.split_at_mut(batch << i);
+            let t = shift[i] + ntt.twiddles[i][u];
+            backend::butterfly(
+                Gf128::as_u128_slice_mut(lo),
+                Gf128::as_u128_slice_mut(hi),
+                t.to_bits(),
+            );
+            if i > 0 {
+                rec(ntt, lo, batch, i - 1, 2 * u, shift);
+                rec(ntt, hi, batch, i - 1, 2 * u + 1, shift);
+            }
+        }
         let shift = ntt.check(data, batch, coset);
         if ntt.log_len > 0 {
-            ntt.forward_rec(data, batch, ntt.log_len - 1, 0, &shift);
+            rec(ntt, data, batch, ntt.log_len - 1, 0, &shift);
         }
     }
 
@@ -501,6 +542,9 @@ mod tests {
         // Large enough that the multi-round passes run (more than LOCAL_ELEMS
         // elements), with several pass depths, odd batches and 1 or 2 threads.
         for (log_len, batch) in [
+            (1, 3),
+            (2, 5),
+            (3, 64),
             (10, 64),
             (12, 16),
             (17, 1),

@@ -191,6 +191,42 @@ pub unsafe fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
     unsafe { clmul::butterfly(lo_tail, hi_tail, t) };
 }
 
+/// [`super::portable::butterfly2`]: both rounds on each group of four
+/// elements of the four quarters while it is in registers.
+///
+/// # Safety
+/// The CPU must support `avx512f`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
+    let n = q.iter().map(|x| x.len()).min().unwrap_or(0);
+    let [q0, q1, q2, q3] = q;
+    let (q0, q1, q2, q3) = (&mut q0[..n], &mut q1[..n], &mut q2[..n], &mut q3[..n]);
+    let (tv, tv0, tv1) = (Scalar::new(t), Scalar::new(t0), Scalar::new(t1));
+    let (a4, a_tail) = q0.as_chunks_mut::<4>();
+    let (b4, b_tail) = q1.as_chunks_mut::<4>();
+    let (c4, c_tail) = q2.as_chunks_mut::<4>();
+    let (d4, d_tail) = q3.as_chunks_mut::<4>();
+    for (((a, b), c), d) in a4
+        .iter_mut()
+        .zip(b4.iter_mut())
+        .zip(c4.iter_mut())
+        .zip(d4.iter_mut())
+    {
+        let (cv, dv) = (load(c), load(d));
+        let av = _mm512_xor_si512(load(a), mul_by(cv, tv));
+        let bv = _mm512_xor_si512(load(b), mul_by(dv, tv));
+        let cv = _mm512_xor_si512(cv, av);
+        let dv = _mm512_xor_si512(dv, bv);
+        let av = _mm512_xor_si512(av, mul_by(bv, tv0));
+        let cv = _mm512_xor_si512(cv, mul_by(dv, tv1));
+        store(a, av);
+        store(b, _mm512_xor_si512(bv, av));
+        store(c, cv);
+        store(d, _mm512_xor_si512(dv, cv));
+    }
+    super::portable::butterfly2([a_tail, b_tail, c_tail, d_tail], t, t0, t1);
+}
+
 /// `lo[i] = src_lo[i] + t * src_hi[i]; hi[i] = src_hi[i] + lo[i]`.
 ///
 /// # Safety

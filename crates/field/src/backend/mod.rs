@@ -246,6 +246,27 @@ pub fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
     (kernels().butterfly)(lo, hi, t)
 }
 
+/// Two rounds of the additive NTT on four equal quarters `q0..q3` of a block:
+/// [`butterfly`]`(q0|q1, q2|q3, t)`, then `butterfly(q0, q1, t0)` and
+/// `butterfly(q2, q3, t1)` ([`portable::butterfly2`] is the definition). With
+/// AVX-512 both rounds run on each group of four elements while it is in
+/// registers (half the loads and stores); otherwise it is the four calls.
+pub fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
+    let n = q[0].len();
+    assert!(q.iter().all(|x| x.len() == n), "quarters must have equal lengths");
+    #[cfg(target_arch = "x86_64")]
+    if selected() == AVX512 {
+        // SAFETY: AVX512 is only selected after `kernels_for` detected
+        // avx512f, vpclmulqdq and pclmulqdq.
+        return unsafe { avx512::butterfly2(q, t, t0, t1) };
+    }
+    let [q0, q1, q2, q3] = q;
+    butterfly(q0, q2, t);
+    butterfly(q1, q3, t);
+    butterfly(q0, q1, t0);
+    butterfly(q2, q3, t1);
+}
+
 /// [`butterfly`] reading `src_lo`, `src_hi` and writing `lo`, `hi`:
 /// `lo[i] = src_lo[i] + t * src_hi[i]; hi[i] = src_hi[i] + lo[i]`.
 pub fn butterfly_from(lo: &mut [u128], hi: &mut [u128], src_lo: &[u128], src_hi: &[u128], t: u128) {

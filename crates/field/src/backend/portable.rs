@@ -82,6 +82,16 @@ pub fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
     }
 }
 
+/// Two rounds of butterflies on four quarters: [`butterfly`]`(q0|q1, q2|q3, t)`
+/// and then `butterfly(q0, q1, t0)`, `butterfly(q2, q3, t1)`.
+pub fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
+    let [q0, q1, q2, q3] = q;
+    butterfly(q0, q2, t);
+    butterfly(q1, q3, t);
+    butterfly(q0, q1, t0);
+    butterfly(q2, q3, t1);
+}
+
 /// [`butterfly`] reading its inputs from `src_lo`, `src_hi` and writing the
 /// results to `lo`, `hi` (a copy fused with the first round of a transform).
 pub fn butterfly_from(lo: &mut [u128], hi: &mut [u128], src_lo: &[u128], src_hi: &[u128], t: u128) {
