@@ -373,14 +373,49 @@ impl AdditiveNtt {
         let twiddles: Vec<Gf128> = (0..r)
             .flat_map(|j| (0..1usize << j).map(move |g| shift[i - j] + self.twiddles[i - j][(u << j) + g]))
             .collect();
+        // Round j's twiddles start at 2^j - 1.
+        let tw = |j: usize, g: usize| twiddles[(1usize << j) - 1 + g];
         let mut k0 = 0;
         while k0 < width {
             let k1 = (k0 + PASS_CHUNK).min(width);
-            let mut tw = twiddles.iter();
-            for j in 0..r {
+            let mut j = 0;
+            while j < r {
                 let half = 1usize << (r - 1 - j);
+                let reads_src = src.is_some() && j == 0;
+                if j + 1 < r && !reads_src {
+                    // Rounds j and j + 1 together: in group g the quarters
+                    // a, a + half/2, a + half, a + 3 half/2 (a < half/2).
+                    let quarter = half / 2;
+                    for g in 0..1usize << j {
+                        let base = 2 * half * g;
+                        let (los, his) = pieces[base..base + 2 * half].split_at_mut(half);
+                        let (q0s, q1s) = los.split_at_mut(quarter);
+                        let (q2s, q3s) = his.split_at_mut(quarter);
+                        let (t, t0, t1) = (tw(j, g), tw(j + 1, 2 * g), tw(j + 1, 2 * g + 1));
+                        for (((q0, q1), q2), q3) in q0s
+                            .iter_mut()
+                            .zip(q1s.iter_mut())
+                            .zip(q2s.iter_mut())
+                            .zip(q3s.iter_mut())
+                        {
+                            backend::butterfly2(
+                                [
+                                    Gf128::as_u128_slice_mut(&mut q0[k0..k1]),
+                                    Gf128::as_u128_slice_mut(&mut q1[k0..k1]),
+                                    Gf128::as_u128_slice_mut(&mut q2[k0..k1]),
+                                    Gf128::as_u128_slice_mut(&mut q3[k0..k1]),
+                                ],
+                                t.to_bits(),
+                                t0.to_bits(),
+                                t1.to_bits(),
+                            );
+                        }
+                    }
+                    j += 2;
+                    continue;
+                }
                 for g in 0..1usize << j {
-                    let t = *tw.next().expect("one twiddle per group");
+                    let t = tw(j, g);
                     let base = 2 * half * g;
                     let (los, his) = pieces[base..base + 2 * half].split_at_mut(half);
                     for (a, (lo, hi)) in los.iter_mut().zip(his.iter_mut()).enumerate() {
@@ -397,6 +432,7 @@ impl AdditiveNtt {
                         }
                     }
                 }
+                j += 1;
             }
             k0 = k1;
         }
