@@ -32,30 +32,53 @@ fn pool() -> std::sync::MutexGuard<'static, Vec<Vec<u128>>> {
 
 /// A vector of `len` zeros, reusing a recycled buffer when one is large enough.
 pub fn zeroed(len: usize) -> Vec<u128> {
-    if len >= MIN_POOLED {
-        let taken = {
-            let mut p = pool();
-            // The smallest pooled buffer that fits.
-            let best = p
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.capacity() >= len)
-                .min_by_key(|(_, v)| v.capacity())
-                .map(|(i, _)| i);
-            best.map(|i| p.swap_remove(i))
-        };
-        if let Some(mut v) = taken {
-            v.clear();
-            v.resize(len, 0);
-            return v;
+    match take_pooled(len) {
+        Some(mut v) => {
+            v.fill(0);
+            v
         }
+        None => vec![0u128; len],
     }
-    vec![0u128; len]
+}
+
+/// A vector of `len` entries whose values are unspecified (a recycled buffer
+/// keeps whatever it held; fresh memory is zero), for callers that write
+/// every entry before reading it: no pass over the memory at all.
+pub fn take(len: usize) -> Vec<u128> {
+    take_pooled(len).unwrap_or_else(|| vec![0u128; len])
+}
+
+/// The smallest pooled buffer of capacity at least `len`, cut to `len`
+/// entries (old contents kept where there were entries).
+fn take_pooled(len: usize) -> Option<Vec<u128>> {
+    if len < MIN_POOLED {
+        return None;
+    }
+    let mut v = {
+        let mut p = pool();
+        let best = p
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.capacity() >= len)
+            .min_by_key(|(_, v)| v.capacity())
+            .map(|(i, _)| i)?;
+        p.swap_remove(best)
+    };
+    if v.len() < len {
+        v.resize(len, 0);
+    }
+    v.truncate(len);
+    Some(v)
 }
 
 /// [`zeroed`] as field elements.
 pub fn zeroed_field(len: usize) -> Vec<Gf128> {
     into_field_vec(zeroed(len))
+}
+
+/// [`take`] as field elements.
+pub fn take_field(len: usize) -> Vec<Gf128> {
+    into_field_vec(take(len))
 }
 
 /// Hands a buffer back for a later [`zeroed`]. Small buffers are dropped; so
@@ -138,6 +161,10 @@ mod tests {
         let f = zeroed_field(MIN_POOLED);
         assert!(f.iter().all(|x| x.is_zero()));
         recycle_field(f);
+        for len in [MIN_POOLED, 2 * MIN_POOLED, 7] {
+            assert_eq!(take(len).len(), len);
+            assert_eq!(take_field(len).len(), len);
+        }
         assert!(pool().len() <= MAX_POOLED);
     }
 

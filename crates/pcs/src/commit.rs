@@ -40,7 +40,8 @@ impl CommittedLevel {
         let log_msg = (table.len() / batch).trailing_zeros() as usize;
         let code = ReedSolomon::new(log_msg, log_inv_rate);
         // Zeroed pages from the allocator, or a buffer an earlier phase recycled.
-        let mut codeword = scratch::zeroed_field(table.len() << log_inv_rate);
+        // Every entry is written by the encoding, so a recycled buffer needs no clearing.
+        let mut codeword = scratch::take_field(table.len() << log_inv_rate);
         codeword
             .par_chunks_mut(table.len())
             .enumerate()

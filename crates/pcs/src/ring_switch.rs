@@ -477,7 +477,8 @@ fn opening_weights_bytes(
     let eq_hi: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[lo..])).collect();
     let run = RUN.min(1 << lo);
 
-    let mut weights = scratch::zeroed_field(table.len());
+    // Every run is cleared before it is written: no pass over the whole table.
+    let mut weights = scratch::take_field(table.len());
     let sums = weights
         .par_chunks_mut(1 << lo)
         .zip(table.par_chunks(1 << lo))
@@ -534,7 +535,8 @@ fn opening_weights_matrix(
     let run = RUN.min(1 << lo);
     let k = claims.len();
 
-    let mut weights = scratch::zeroed_field(table.len());
+    // Every run is cleared before it is written: no pass over the whole table.
+    let mut weights = scratch::take_field(table.len());
     let sums = weights
         .par_chunks_mut(1 << lo)
         .zip(table.par_chunks(1 << lo))
@@ -549,6 +551,7 @@ fn opening_weights_matrix(
                         backend::scale_slice(ek, hi_k[h].to_bits());
                     }
                     let inputs: Vec<&[u128]> = e.iter().map(Vec::as_slice).collect();
+                    out_run.fill(Gf128::ZERO);
                     bit_matrix::apply_maps_sum(&map_refs, &inputs, Gf128::as_u128_slice_mut(out_run));
                     if out_run.len() >= 2 {
                         sums.add(f_run, out_run);
