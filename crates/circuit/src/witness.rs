@@ -37,6 +37,14 @@ pub enum WitnessError {
         /// Bits per instance.
         bits: usize,
     },
+    /// The buffer given for the witness has the wrong number of words.
+    #[error("the witness buffer has {got} words, expected {expected}")]
+    OutputLength {
+        /// Words given.
+        got: usize,
+        /// Words expected.
+        expected: usize,
+    },
 }
 
 /// The witness of a batch: `2^k` wires × `2^n` instances, bit-sliced.
@@ -189,16 +197,39 @@ impl R1cs {
         private_inputs: &[u64],
     ) -> Result<(BatchWitness, Vec<u64>, Vec<u64>), WitnessError> {
         let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
+        let mut words = vec![0u64; self.num_wires() * words_per_wire];
+        let (a, b) = self.generate_witness_with_forms_into(n, public_inputs, private_inputs, &mut words)?;
+        Ok((BatchWitness { k: self.k, n, words }, a, b))
+    }
+
+    /// [`R1cs::generate_witness_with_forms`] writing the witness words into
+    /// `words`, which must be all zero and exactly `2^(k + n) / 64` long (the
+    /// prover passes the buffer it then commits, so the witness is never
+    /// copied). Returns the forms `(A z, B z)`.
+    pub fn generate_witness_with_forms_into(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        words: &mut [u64],
+    ) -> Result<(Vec<u64>, Vec<u64>), WitnessError> {
+        let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
         let len = self.num_wires() * words_per_wire;
-        let (mut words, mut a, mut b) = (vec![0u64; len], vec![0u64; len], vec![0u64; len]);
+        if words.len() != len {
+            return Err(WitnessError::OutputLength {
+                got: words.len(),
+                expected: len,
+            });
+        }
+        let (mut a, mut b) = (vec![0u64; len], vec![0u64; len]);
         self.generate(
             words_per_wire,
             public_inputs,
             private_inputs,
-            &mut words,
+            words,
             Some((&mut a, &mut b)),
         );
-        Ok((BatchWitness { k: self.k, n, words }, a, b))
+        Ok((a, b))
     }
 
     fn generate(

@@ -86,6 +86,29 @@ impl Gf128 {
         unsafe { core::slice::from_raw_parts(v.as_ptr().cast::<u8>(), core::mem::size_of_val(v)) }
     }
 
+    /// The elements as `u64` words, without copying: element `i` is words
+    /// `2i` (bits 0..64) and `2i + 1` (bits 64..128). That is the in-memory
+    /// order of a `u128` on a little-endian target, so this is only offered
+    /// there. The prover writes its bit-packed witness through this view.
+    #[cfg(target_endian = "little")]
+    #[inline]
+    pub fn as_u64_words(v: &[Gf128]) -> &[u64] {
+        // SAFETY: a `u128` has no padding and its alignment is at least that
+        // of `u64`; every bit pattern is a valid `u64`; the length `2 * len`
+        // covers exactly the bytes of `v`, which the result borrows.
+        unsafe { core::slice::from_raw_parts(v.as_ptr().cast::<u64>(), 2 * v.len()) }
+    }
+
+    /// Mutable version of [`Gf128::as_u64_words`]: every pair of `u64`s is a
+    /// valid element, so any words may be written.
+    #[cfg(target_endian = "little")]
+    #[inline]
+    pub fn as_u64_words_mut(v: &mut [Gf128]) -> &mut [u64] {
+        // SAFETY: as in `as_u64_words`; every `u128` bit pattern is a valid
+        // `Gf128`; the borrow of `v` is moved into the result.
+        unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u64>(), 2 * v.len()) }
+    }
+
     /// True for the zero element.
     #[inline]
     pub fn is_zero(self) -> bool {

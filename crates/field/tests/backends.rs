@@ -172,6 +172,14 @@ fn slice_views_round_trip() {
     {
         let bytes: Vec<u8> = v.iter().flat_map(|g| g.to_bytes()).collect();
         assert_eq!(Gf128::slice_as_bytes(&v), &bytes[..]);
+        let words: Vec<u64> = v
+            .iter()
+            .flat_map(|g| [g.to_bits() as u64, (g.to_bits() >> 64) as u64])
+            .collect();
+        assert_eq!(Gf128::as_u64_words(&v), &words[..]);
+        let mut w = v.clone();
+        Gf128::as_u64_words_mut(&mut w)[3] = 5;
+        assert_eq!(w[1], Gf128::new(v[1].to_bits() as u64 as u128 | (5u128 << 64)));
     }
     let mut w = v.clone();
     Gf128::as_u128_slice_mut(&mut w)[2] = 9;

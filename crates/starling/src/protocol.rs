@@ -13,6 +13,7 @@ use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{public, zerocheck, Shape};
 
 use starling_circuit::layout::{slice_instances, unslice_instances};
+use starling_circuit::BatchWitness;
 
 use crate::circuits::StatementCircuit;
 use crate::format;
@@ -200,13 +201,19 @@ pub(crate) fn prove_with(
     let n = shape.n() as u32;
     let r1cs = circuit.r1cs();
 
-    let (mut witness, mut a, mut b) = timings.phase("witness", progress, || {
+    // The witness is written straight into the buffer the PCS commits to:
+    // word `2i` and `2i + 1` of the bit-packed witness are element `i`.
+    let mut packed = vec![Gf128::ZERO; shape.num_words() / 2];
+    let (mut a, mut b) = timings.phase("witness", progress, || {
         let sliced = slice_instances(1 << n, circuit.input_bits(), &padded_input_rows(&statement, n));
-        r1cs.generate_witness_with_forms(n, &sliced, &[])
+        r1cs.generate_witness_with_forms_into(n, &sliced, &[], Gf128::as_u64_words_mut(&mut packed))
             .map_err(|e| Error::Input(e.to_string()))
     })?;
     let outputs = timings.phase("outputs", progress, || {
-        let mut rows = unslice_instances(1 << n, circuit.output_bits(), r1cs.public_outputs(&witness));
+        let per_wire = shape.words_per_wire();
+        let first = r1cs.public_output_wire(0) * per_wire;
+        let sliced = &Gf128::as_u64_words(&packed)[first..first + circuit.output_bits() * per_wire];
+        let mut rows = unslice_instances(1 << n, circuit.output_bits(), sliced);
         rows.truncate(count * circuit.output_words());
         rows
     });
@@ -217,28 +224,21 @@ pub(crate) fn prove_with(
         f(&mut statement);
     }
     if let Some(f) = tamper.witness {
-        f(witness.words_mut());
-        (a, b) = r1cs.linear_forms(&witness);
+        let words = Gf128::as_u64_words_mut(&mut packed);
+        f(words);
+        (a, b) = r1cs.linear_forms(&BatchWitness::from_words(r1cs.k(), n, words.to_vec()));
     }
-    prove_statement(
-        statement,
-        &params,
-        witness.words(),
-        a,
-        b,
-        profile,
-        progress,
-        timings,
-    )
+    prove_statement(statement, &params, packed, a, b, profile, progress, timings)
 }
 
-/// Commits to the witness `z` with linear forms `a = Az`, `b = Bz`, and
-/// proves that it satisfies the circuit and agrees with `statement`.
+/// Commits to the witness (bit-packed in `packed`) with linear forms
+/// `a = Az`, `b = Bz`, and proves that it satisfies the circuit and agrees
+/// with `statement`.
 #[allow(clippy::too_many_arguments)]
 fn prove_statement(
     statement: Statement,
     params: &BatchParams,
-    z: &[u64],
+    packed: Vec<Gf128>,
     a: Vec<u64>,
     b: Vec<u64>,
     profile: Profile,
@@ -249,12 +249,9 @@ fn prove_statement(
     let shape = params.shape;
 
     let (commitment, prover_data) = timings.phase("commit", progress, || {
-        let packed: Vec<Gf128> = z
-            .chunks_exact(2)
-            .map(|w| Gf128::new(w[0] as u128 | ((w[1] as u128) << 64)))
-            .collect();
         starling_pcs::commit(&params.pcs, packed).map_err(|e| Error::Input(e.to_string()))
     })?;
+    let z = Gf128::as_u64_words(prover_data.table());
 
     let mut transcript = Transcript::new(PROTOCOL_ID);
     bind_statement(&mut transcript, profile, &statement, params, &commitment);
