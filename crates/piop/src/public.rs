@@ -20,8 +20,8 @@ use starling_field::backend;
 
 use crate::claims::{EvalClaim, InstanceWeights};
 use crate::kernels::Kernels;
-use crate::zerocheck::Weighing;
 use crate::soundness::log2_error;
+use crate::zerocheck::Weighing;
 use crate::{PiopError, Shape};
 
 const LABEL_RHO_INST: &[u8] = b"public/rho-instance";
