@@ -6,6 +6,9 @@
 
 mod common;
 
+use starling_circuit::blake3::{
+    compress_reference, Blake3Input, BLAKE3_IV, CHUNK_END, CHUNK_START, KEYED_HASH, ROOT,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -130,54 +133,16 @@ fn random_bytes<const N: usize>(rng: &mut ChaCha20Rng) -> [u8; N] {
 // BLAKE3
 // ---------------------------------------------------------------------------
 
-const BLAKE3_IV: [u32; 8] = [
-    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
-];
-const CHUNK_START: u32 = 1;
-const CHUNK_END: u32 = 2;
-const ROOT: u32 = 8;
-const KEYED_HASH: u32 = 16;
-
-/// The BLAKE3 compression function, straight from the specification: the
-/// full 16-word output.
+/// The BLAKE3 compression function, from the circuit crate's plain
+/// reference (its own tests pin it to the blake3 crate and the vectors).
 fn blake3_compress(cv: &[u32; 8], block: &[u32; 16], counter: u64, block_len: u32, flags: u32) -> [u32; 16] {
-    const PERMUTATION: [usize; 16] = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
-    fn g(v: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: u32) {
-        v[a] = v[a].wrapping_add(v[b]).wrapping_add(x);
-        v[d] = (v[d] ^ v[a]).rotate_right(16);
-        v[c] = v[c].wrapping_add(v[d]);
-        v[b] = (v[b] ^ v[c]).rotate_right(12);
-        v[a] = v[a].wrapping_add(v[b]).wrapping_add(y);
-        v[d] = (v[d] ^ v[a]).rotate_right(8);
-        v[c] = v[c].wrapping_add(v[d]);
-        v[b] = (v[b] ^ v[c]).rotate_right(7);
-    }
-    let mut v = [0u32; 16];
-    v[..8].copy_from_slice(cv);
-    v[8..12].copy_from_slice(&BLAKE3_IV[..4]);
-    v[12] = counter as u32;
-    v[13] = (counter >> 32) as u32;
-    v[14] = block_len;
-    v[15] = flags;
-    let mut m = *block;
-    for round in 0..7 {
-        g(&mut v, 0, 4, 8, 12, m[0], m[1]);
-        g(&mut v, 1, 5, 9, 13, m[2], m[3]);
-        g(&mut v, 2, 6, 10, 14, m[4], m[5]);
-        g(&mut v, 3, 7, 11, 15, m[6], m[7]);
-        g(&mut v, 0, 5, 10, 15, m[8], m[9]);
-        g(&mut v, 1, 6, 11, 12, m[10], m[11]);
-        g(&mut v, 2, 7, 8, 13, m[12], m[13]);
-        g(&mut v, 3, 4, 9, 14, m[14], m[15]);
-        if round < 6 {
-            m = std::array::from_fn(|i| m[PERMUTATION[i]]);
-        }
-    }
-    for i in 0..8 {
-        v[i] ^= v[i + 8];
-        v[i + 8] ^= cv[i];
-    }
-    v
+    compress_reference(&Blake3Input {
+        cv: *cv,
+        block: *block,
+        counter,
+        block_len,
+        flags,
+    })
 }
 
 fn le_words<const N: usize>(bytes: &[u8]) -> [u32; N] {

@@ -167,3 +167,18 @@ pub(crate) fn rows_are_canonical(rows: &[u64], bits: usize) -> bool {
     let mask = !0u64 << (64 - spare);
     rows.chunks_exact(words).all(|row| row[words - 1] & mask == 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_with_bits_past_the_width_are_refused() {
+        // One 1-bit input, one 1-bit output: only bit 0 of each row may be set.
+        let c = StatementCircuit::from_bristol("1 2\n1 1\n1 1\n\n1 1 0 1 INV\n").unwrap();
+        assert!(Statement::from_rows(c.clone(), 1, vec![1], vec![0]).is_some());
+        assert!(Statement::from_rows(c.clone(), 1, vec![2], vec![0]).is_none());
+        assert!(Statement::from_rows(c.clone(), 1, vec![0], vec![1 << 63]).is_none());
+        assert!(Statement::from_rows(c, 2, vec![0], vec![0]).is_none());
+    }
+}
