@@ -4,9 +4,9 @@
 //! could not be read. Errors are one line on stderr; there are no panics or
 //! backtraces on bad input.
 
+mod allocator;
 mod bench;
 mod native_sha256;
-mod allocator;
 
 #[global_allocator]
 static ALLOCATOR: allocator::PrefaultingAlloc = allocator::PrefaultingAlloc;

@@ -30,7 +30,7 @@ mod verifier;
 pub use prover::prove;
 pub(crate) use prover::Weighing;
 #[cfg(test)]
-pub(crate) use prover::{fold_words, gruen_round, skip_messages, skip_messages_with, sumcheck};
+pub(crate) use prover::{fold_words, gruen_round, live_len, skip_messages, skip_messages_with, sumcheck};
 pub use verifier::verify;
 
 use starling_field::Gf128;

@@ -20,6 +20,12 @@
 //! low sums stay unreduced). The field folds run in place, so one buffer of
 //! `2^(l-7)` elements per vector serves all rounds and no field vector is
 //! longer than that.
+//!
+//! Zero tail. Wires past a circuit's last used wire are zero in every
+//! instance, and with the instance index low in a bit's index they are the top
+//! of every vector (31% of BLAKE3's). A stretch where `a`, `b`, `z` are zero
+//! adds nothing to any sum above, and folds to zeros, so every pass stops at
+//! [`live_len`]; the folded vectors are zero past their own live length.
 
 use std::sync::OnceLock;
 
@@ -103,6 +109,31 @@ pub(crate) fn coord_maps() -> &'static CoordMaps {
 /// in L2.
 const SKIP_CHUNK_LOG: usize = 11;
 
+/// Words per step of the backward scan in [`live_len`].
+const TAIL_SCAN_WORDS: usize = 256;
+
+/// A length past which every one of `vectors` is zero: the end of the last
+/// [`TAIL_SCAN_WORDS`]-word block holding a nonzero word, capped at the length.
+///
+/// Read from the data rather than taken from the circuit, so whatever the
+/// witness holds (a cheating prover's too) is proved as it is.
+pub(crate) fn live_len(vectors: &[&[u64]]) -> usize {
+    vectors
+        .iter()
+        .map(|v| {
+            v.chunks(TAIL_SCAN_WORDS)
+                .rposition(|c| c.iter().fold(0, |acc, &w| acc | w) != 0)
+                .map_or(0, |i| ((i + 1) * TAIL_SCAN_WORDS).min(v.len()))
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Blocks of `block` entries that hold the first `live` entries.
+fn live_blocks(live: usize, block: usize) -> usize {
+    live.div_ceil(block)
+}
+
 /// The skip messages `v_y = P_z(s_y)` and `P_ab` at the 63 extra points, in
 /// one pass over the words of `a`, `b`, `z`.
 #[cfg(test)]
@@ -113,15 +144,18 @@ pub(crate) fn skip_messages(
     z: &[u64],
     tau: &[Gf128],
 ) -> (Vec<Gf128>, Vec<Gf128>) {
-    skip_messages_with(Kernels::get(), shape, a, b, z, tau)
+    skip_messages_with(Kernels::get(), shape, a, b, z, live_len(&[a, b, z]), tau)
 }
 
+/// [`skip_messages`] with the kernels given, reading the words below `live`
+/// (`a`, `b`, `z` are zero past it).
 pub(crate) fn skip_messages_with(
     kernels: Kernels,
     shape: Shape,
     a: &[u64],
     b: &[u64],
     z: &[u64],
+    live: usize,
     tau: &[Gf128],
 ) -> (Vec<Gf128>, Vec<Gf128>) {
     let words = shape.num_words();
@@ -146,7 +180,7 @@ pub(crate) fn skip_messages_with(
         maps.from_coords.apply(Gf128::from_bytes(g))
     };
     let zero = || ([Gf128::ZERO; EXTRA_POINTS], [Gf128::ZERO; SKIP_SIZE]);
-    let (p, v) = eq_hi
+    let (p, v) = eq_hi[..live_blocks(live, chunk)]
         .par_iter()
         .enumerate()
         .fold(zero, |(mut p, mut v), (h, &e_hi)| {
@@ -224,14 +258,23 @@ impl Weighing {
 /// Words weighed at a time into a stack buffer before the field loop.
 const SUB_WORDS: usize = 512;
 
-/// Round 0 read from the bits: `A(w) = sum_y bit y of w * L_y(r0)`.
-fn round_from_bits(kernels: Kernels, w: &Weighing, a: &[u64], b: &[u64], tau_rest: &[Gf128]) -> GruenRound {
+/// Round 0 read from the bits below `live`: `A(w) = sum_y bit y of w * L_y(r0)`.
+fn round_from_bits(
+    kernels: Kernels,
+    w: &Weighing,
+    a: &[u64],
+    b: &[u64],
+    live: usize,
+    tau_rest: &[Gf128],
+) -> GruenRound {
     let (e_lo, e_hi) = split_eq(tau_rest);
     let block = 2 * e_lo.len();
+    let blocks = live_blocks(live, block);
     to_round(
-        a.par_chunks(block)
-            .zip(b.par_chunks(block))
-            .zip(e_hi.par_iter())
+        a[..blocks * block]
+            .par_chunks(block)
+            .zip(b[..blocks * block].par_chunks(block))
+            .zip(e_hi[..blocks].par_iter())
             .map(|((ca, cb), &eh)| {
                 let (mut sa, mut sb) = ([0u128; SUB_WORDS], [0u128; SUB_WORDS]);
                 let mut sums = (Gf128::ZERO, Gf128::ZERO);
@@ -253,24 +296,28 @@ fn round_from_bits(kernels: Kernels, w: &Weighing, a: &[u64], b: &[u64], tau_res
 }
 
 /// Folds the bit words at `r` into `out_a`, `out_b` (half as many entries)
-/// and returns the next round's message (over `tau_next`).
+/// and returns the next round's message (over `tau_next`) and the live length
+/// of the outputs. Reads the words below `live`; writes the outputs below
+/// their live length and leaves the rest as they are.
 #[allow(clippy::too_many_arguments)]
 fn fold_bits(
     kernels: Kernels,
     w: &Weighing,
     a: &[u64],
     b: &[u64],
+    live: usize,
     r: Gf128,
     tau_next: &[Gf128],
     out_a: &mut [u128],
     out_b: &mut [u128],
-) -> GruenRound {
+) -> (GruenRound, usize) {
     let (e_lo, e_hi) = split_eq(tau_next);
     let block = 2 * e_lo.len();
-    to_round(
-        out_a
+    let out_live = live_blocks(live, 2 * block) * block;
+    let round = to_round(
+        out_a[..out_live]
             .par_chunks_mut(block)
-            .zip(out_b.par_chunks_mut(block))
+            .zip(out_b[..out_live].par_chunks_mut(block))
             .zip(a.par_chunks(2 * block).zip(b.par_chunks(2 * block)))
             .zip(e_hi.par_iter())
             .map(|(((oa, ob), (ca, cb)), &eh)| {
@@ -292,7 +339,8 @@ fn fold_bits(
                 (eh * sums.0, eh * sums.1)
             })
             .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums),
-    )
+    );
+    (round, out_live)
 }
 
 /// Output entries of the first phase of an in-place fold (folded from a
@@ -301,8 +349,9 @@ const IN_PLACE_SEED: usize = 1 << 12;
 
 /// Folds the field vectors `a`, `b` at `r` in place: entry `i` of the folded
 /// vectors (half as long) overwrites entry `i`, and the folded halves are
-/// `a[..len / 2]`, `b[..len / 2]`. Returns the next round's message (over
-/// `tau_next`).
+/// `a[..len / 2]`, `b[..len / 2]`. Both are zero from `live` on, and the
+/// halves are zero from the returned live length on. Returns the next round's
+/// message (over `tau_next`) and that length.
 ///
 /// Output `i` reads inputs `2i` and `2i + 1`, so the outputs in `[s, 2s)` only
 /// overwrite inputs of outputs below `s`: after a first phase `[0, s)` folded
@@ -313,14 +362,18 @@ fn fold_field_in_place(
     kernels: Kernels,
     a: &mut [u128],
     b: &mut [u128],
+    live: usize,
     r: Gf128,
     tau_next: &[Gf128],
-) -> GruenRound {
+) -> (GruenRound, usize) {
     let half = a.len() / 2;
     assert!(b.len() == a.len() && 2 * half == a.len());
     let (e_lo, e_hi) = split_eq(tau_next);
     let block = 2 * e_lo.len();
     assert_eq!(half, block * e_hi.len());
+    // Outputs past `out_live` fold zeros; the inputs there that were not zero
+    // (below `live`) are cleared after the fold.
+    let out_live = live_blocks(live, 2 * block) * block;
     // Outputs starting at block `first`, from inputs that do not overlap them.
     let run = |out_a: &mut [u128], out_b: &mut [u128], in_a: &[u128], in_b: &[u128], first: usize| {
         out_a
@@ -336,12 +389,12 @@ fn fold_field_in_place(
             })
             .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums)
     };
-    let seed = IN_PLACE_SEED.max(block).min(half);
+    let seed = IN_PLACE_SEED.max(block).min(out_live);
     let (copy_a, copy_b) = (a[..2 * seed].to_vec(), b[..2 * seed].to_vec());
     let mut sums = run(&mut a[..seed], &mut b[..seed], &copy_a, &copy_b, 0);
     let mut start = seed;
-    while start < half {
-        let end = (2 * start).min(half);
+    while start < out_live {
+        let end = (2 * start).min(out_live);
         let (lo_a, hi_a) = a.split_at_mut(2 * start);
         let (lo_b, hi_b) = b.split_at_mut(2 * start);
         let part = run(
@@ -354,7 +407,10 @@ fn fold_field_in_place(
         sums = add_sums(sums, part);
         start = end;
     }
-    to_round(sums)
+    let stale = out_live..live.clamp(out_live, half);
+    a[stale.clone()].fill(0);
+    b[stale].fill(0);
+    (to_round(sums), out_live)
 }
 
 /// The out-of-place fold [`fold_field_in_place`] must agree with.
@@ -393,7 +449,8 @@ pub(crate) fn fold_field_in_place_copy(
     tau_next: &[Gf128],
 ) -> (Vec<u128>, Vec<u128>, GruenRound) {
     let (mut a, mut b) = (a.to_vec(), b.to_vec());
-    let round = fold_field_in_place(kernels, &mut a, &mut b, r, tau_next);
+    let live = a.len();
+    let (round, _) = fold_field_in_place(kernels, &mut a, &mut b, live, r, tau_next);
     a.truncate(a.len() / 2);
     b.truncate(b.len() / 2);
     (a, b, round)
@@ -404,12 +461,14 @@ fn fold_pair(x0: Gf128, x1: Gf128, r: Gf128) -> Gf128 {
     x0 + r * (x0 + x1)
 }
 
-/// The sumcheck over the word variables, given the fold weights `L_y(r0)`:
-/// returns the round messages, the point `r'` and `(A(r'), B(r'))`.
+/// The sumcheck over the word variables, given the fold weights `L_y(r0)`
+/// (`a`, `b` are zero from `live` on): returns the round messages, the point
+/// `r'` and `(A(r'), B(r'))`.
 pub(crate) fn sumcheck(
     kernels: Kernels,
     a: &[u64],
     b: &[u64],
+    live: usize,
     lagrange: &[Gf128; SKIP_SIZE],
     tau: &[Gf128],
     transcript: &mut Transcript,
@@ -426,7 +485,7 @@ pub(crate) fn sumcheck(
         r
     };
 
-    let mut r = send(round_from_bits(kernels, &weighing, a, b, &tau[1..]));
+    let mut r = send(round_from_bits(kernels, &weighing, a, b, live, &tau[1..]));
     if m == 1 {
         let weigh = |w: u64| Gf128::new(crate::kernels::portable::weigh(&weighing.tables, w));
         let evals = (
@@ -437,8 +496,21 @@ pub(crate) fn sumcheck(
     }
     let mut len = a.len() / 2;
     // The buffers go back to the scratch pool for the phases after this one.
-    let (mut cur_a, mut cur_b) = (scratch::zeroed(len), scratch::zeroed(len));
-    let mut round = fold_bits(kernels, &weighing, a, b, r, &tau[2..], &mut cur_a, &mut cur_b);
+    // `fold_bits` writes the entries below the live length; the rest is zeroed.
+    let (mut cur_a, mut cur_b) = (scratch::take(len), scratch::take(len));
+    let (mut round, mut live) = fold_bits(
+        kernels,
+        &weighing,
+        a,
+        b,
+        live,
+        r,
+        &tau[2..],
+        &mut cur_a,
+        &mut cur_b,
+    );
+    cur_a[live..].fill(0);
+    cur_b[live..].fill(0);
     let mut evals = None;
     for j in 1..m {
         r = send(round);
@@ -447,7 +519,14 @@ pub(crate) fn sumcheck(
             evals = Some((f(&cur_a), f(&cur_b)));
             break;
         }
-        round = fold_field_in_place(kernels, &mut cur_a[..len], &mut cur_b[..len], r, &tau[j + 2..]);
+        (round, live) = fold_field_in_place(
+            kernels,
+            &mut cur_a[..len],
+            &mut cur_b[..len],
+            live,
+            r,
+            &tau[j + 2..],
+        );
         len /= 2;
     }
     scratch::recycle(cur_a);
@@ -478,7 +557,8 @@ pub fn prove(
     let tau_nonce = transcript.grind(super::LABEL_POW_TAU, grinding_bits);
     let tau = challenge_nonzero_point(transcript, super::LABEL_TAU, m);
 
-    let (v, p_extra) = skip_messages_with(kernels, shape, a, b, z, &tau);
+    let live = live_len(&[a, b, z]);
+    let (v, p_extra) = skip_messages_with(kernels, shape, a, b, z, live, &tau);
     transcript.absorb_fields(LABEL_V, &v);
     transcript.absorb_fields(LABEL_P, &p_extra);
     let r0_nonce = transcript.grind(super::LABEL_POW_R0, grinding_bits);
@@ -486,7 +566,7 @@ pub fn prove(
     let lagrange = lagrange_weights(r0);
     let z_value: Gf128 = lagrange.iter().zip(&v).map(|(l, x)| *l * *x).sum();
 
-    let (rounds, r_prime, (a_eval, b_eval)) = sumcheck(kernels, a, b, &lagrange, &tau, transcript);
+    let (rounds, r_prime, (a_eval, b_eval)) = sumcheck(kernels, a, b, live, &lagrange, &tau, transcript);
     transcript.absorb_fields(LABEL_EVALS, &[a_eval, b_eval]);
 
     let proof = Proof {

@@ -93,8 +93,9 @@ fn skip_messages_agree_on_every_kernel_set() {
         let words = |r: &mut ChaCha8Rng| (0..shape.num_words()).map(|_| r.gen()).collect::<Vec<u64>>();
         let (a, b, z) = (words(&mut r), words(&mut r), words(&mut r));
         let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
-        let portable = skip_messages_with(crate::kernels::Kernels::PORTABLE, shape, &a, &b, &z, &tau);
-        let fast = skip_messages_with(crate::kernels::Kernels::get(), shape, &a, &b, &z, &tau);
+        let all = shape.num_words();
+        let portable = skip_messages_with(crate::kernels::Kernels::PORTABLE, shape, &a, &b, &z, all, &tau);
+        let fast = skip_messages_with(crate::kernels::Kernels::get(), shape, &a, &b, &z, all, &tau);
         assert_eq!(fast, portable, "shape ({n}, {k})");
     }
 }
@@ -137,8 +138,66 @@ fn sumcheck_matches_plain_rounds() {
         let lagrange = crate::skip::lagrange_weights(rand_field(&mut r));
         let want = plain_sumcheck(a, b, &lagrange, &tau, &mut transcript());
         for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
-            let got = sumcheck(kernels, a, b, &lagrange, &tau, &mut transcript());
+            let got = sumcheck(kernels, a, b, a.len(), &lagrange, &tau, &mut transcript());
             assert_eq!(got, want, "m = {m}, {kernels:?}");
+        }
+    }
+}
+
+/// `words` with every word from `cut` on set to zero.
+fn zero_tail(mut words: Vec<u64>, cut: usize) -> Vec<u64> {
+    words[cut..].fill(0);
+    words
+}
+
+#[test]
+fn live_len_covers_every_nonzero_word() {
+    let mut v = vec![0u64; 1000];
+    assert_eq!(live_len(&[&v]), 0);
+    v[3] = 1;
+    assert_eq!(live_len(&[&v]), 256);
+    v[999] = 1;
+    assert_eq!(live_len(&[&v]), 1000);
+    let w = vec![0u64; 1000];
+    assert_eq!(live_len(&[&w, &v[..600]]), 256);
+}
+
+#[test]
+fn sumcheck_stops_at_the_zero_tail() {
+    // Zero tails cut inside a block, at a block edge, near the start and
+    // nothing left at all: the rounds must equal the plain ones over the
+    // whole vectors.
+    let m = 12;
+    let mut r = rng(320);
+    let tau: Vec<Gf128> = (0..m).map(|_| rand_field(&mut r)).collect();
+    let lagrange = crate::skip::lagrange_weights(rand_field(&mut r));
+    for cut in [0usize, 1, 100, 257, 1024, 2900, 3000, 4095] {
+        let a = zero_tail((0..1 << m).map(|_| r.gen()).collect(), cut);
+        let b = zero_tail((0..1 << m).map(|_| r.gen()).collect(), cut);
+        let want = plain_sumcheck(&a, &b, &lagrange, &tau, &mut transcript());
+        let live = live_len(&[&a, &b]);
+        for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
+            let got = sumcheck(kernels, &a, &b, live, &lagrange, &tau, &mut transcript());
+            assert_eq!(got, want, "cut {cut}, {kernels:?}");
+        }
+    }
+}
+
+#[test]
+fn skip_messages_stop_at_the_zero_tail() {
+    // Several skip chunks (l - 6 = 14 > 11): a tail cut inside a chunk and
+    // one cut at a chunk edge, against the pass over every word.
+    let shape = Shape::new(10, 10).unwrap();
+    let mut r = rng(330);
+    let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
+    for cut in [5000usize, 6144] {
+        let mut words = || zero_tail((0..shape.num_words()).map(|_| r.gen()).collect(), cut);
+        let (a, b, z) = (words(), words(), words());
+        let all = shape.num_words();
+        for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
+            let want = skip_messages_with(kernels, shape, &a, &b, &z, all, &tau);
+            let got = skip_messages_with(kernels, shape, &a, &b, &z, live_len(&[&a, &b, &z]), &tau);
+            assert_eq!(got, want, "cut {cut}, {kernels:?}");
         }
     }
 }
