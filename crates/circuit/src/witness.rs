@@ -197,39 +197,35 @@ impl R1cs {
         private_inputs: &[u64],
     ) -> Result<(BatchWitness, Vec<u64>, Vec<u64>), WitnessError> {
         let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
-        let mut words = vec![0u64; self.num_wires() * words_per_wire];
-        let (a, b) = self.generate_witness_with_forms_into(n, public_inputs, private_inputs, &mut words)?;
+        let len = self.num_wires() * words_per_wire;
+        let (mut words, mut a, mut b) = (vec![0u64; len], vec![0u64; len], vec![0u64; len]);
+        self.generate_witness_with_forms_into(n, public_inputs, private_inputs, &mut words, &mut a, &mut b)?;
         Ok((BatchWitness { k: self.k, n, words }, a, b))
     }
 
     /// [`R1cs::generate_witness_with_forms`] writing the witness words into
-    /// `words`, which must be all zero and exactly `2^(k + n) / 64` long (the
-    /// prover passes the buffer it then commits, so the witness is never
-    /// copied). Returns the forms `(A z, B z)`.
+    /// `words` and the forms into `a` and `b`, which must all be zero and
+    /// exactly `2^(k + n) / 64` long. The prover passes the buffer it then
+    /// commits and the buffers the zerocheck then works in, so nothing is
+    /// copied.
     pub fn generate_witness_with_forms_into(
         &self,
         n: u32,
         public_inputs: &[u64],
         private_inputs: &[u64],
         words: &mut [u64],
-    ) -> Result<(Vec<u64>, Vec<u64>), WitnessError> {
+        a: &mut [u64],
+        b: &mut [u64],
+    ) -> Result<(), WitnessError> {
         let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
         let len = self.num_wires() * words_per_wire;
-        if words.len() != len {
-            return Err(WitnessError::OutputLength {
-                got: words.len(),
-                expected: len,
-            });
+        for got in [words.len(), a.len(), b.len()] {
+            if got != len {
+                return Err(WitnessError::OutputLength { got, expected: len });
+            }
         }
-        let (mut a, mut b) = (vec![0u64; len], vec![0u64; len]);
-        self.generate(
-            words_per_wire,
-            public_inputs,
-            private_inputs,
-            words,
-            Some((&mut a, &mut b)),
-        );
-        Ok((a, b))
+        self.generate(words_per_wire, public_inputs, private_inputs, words, Some((a, b)));
+        Ok(())
     }
 
     fn generate(

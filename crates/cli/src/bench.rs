@@ -56,7 +56,8 @@ fn native_ns(circuit: &StatementCircuit, rows: &[u64]) -> (f64, Option<f64>) {
         StatementKind::Blake3 => {
             // One keyed hash of a 64-byte message is exactly one compression
             // (cv = key, flags CHUNK_START | CHUNK_END | ROOT | KEYED_HASH);
-            // the crate is built with `pure`, its portable implementation.
+            // the crate is built without its SIMD paths (see Cargo.toml), so
+            // this is its portable implementation.
             let items: Vec<([u8; 32], [u8; 64])> = sample
                 .map(|r| {
                     let bytes: Vec<u8> = r[..12].iter().flat_map(|w| w.to_le_bytes()).collect();

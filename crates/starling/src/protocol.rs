@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use starling_crypto::Transcript;
-use starling_field::Gf128;
+use starling_field::{scratch, Gf128};
 use starling_pcs::{bits, Commitment, PcsParams, SecurityReport};
 use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{public, zerocheck, Shape};
@@ -201,13 +201,21 @@ pub(crate) fn prove_with(
     let n = shape.n() as u32;
     let r1cs = circuit.r1cs();
 
-    // The witness is written straight into the buffer the PCS commits to:
-    // word `2i` and `2i + 1` of the bit-packed witness are element `i`.
-    let mut packed = vec![Gf128::ZERO; shape.num_words() / 2];
-    let (mut a, mut b) = timings.phase("witness", progress, || {
+    // The witness is written straight into the buffer the PCS commits to,
+    // and the forms into the buffers the zerocheck folds in place: words `2i`
+    // and `2i + 1` of each are element `i`.
+    let [mut packed, mut a, mut b] = [(); 3].map(|_| scratch::zeroed_field(shape.num_words() / 2));
+    timings.phase("witness", progress, || {
         let sliced = slice_instances(1 << n, circuit.input_bits(), &padded_input_rows(&statement, n));
-        r1cs.generate_witness_with_forms_into(n, &sliced, &[], Gf128::as_u64_words_mut(&mut packed))
-            .map_err(|e| Error::Input(e.to_string()))
+        r1cs.generate_witness_with_forms_into(
+            n,
+            &sliced,
+            &[],
+            Gf128::as_u64_words_mut(&mut packed),
+            Gf128::as_u64_words_mut(&mut a),
+            Gf128::as_u64_words_mut(&mut b),
+        )
+        .map_err(|e| Error::Input(e.to_string()))
     })?;
     let outputs = timings.phase("outputs", progress, || {
         let per_wire = shape.words_per_wire();
@@ -226,21 +234,23 @@ pub(crate) fn prove_with(
     if let Some(f) = tamper.witness {
         let words = Gf128::as_u64_words_mut(&mut packed);
         f(words);
-        (a, b) = r1cs.linear_forms(&BatchWitness::from_words(r1cs.k(), n, words.to_vec()));
+        let (fa, fb) = r1cs.linear_forms(&BatchWitness::from_words(r1cs.k(), n, words.to_vec()));
+        Gf128::as_u64_words_mut(&mut a).copy_from_slice(&fa);
+        Gf128::as_u64_words_mut(&mut b).copy_from_slice(&fb);
     }
     prove_statement(statement, &params, packed, a, b, profile, progress, timings)
 }
 
 /// Commits to the witness (bit-packed in `packed`) with linear forms
-/// `a = Az`, `b = Bz`, and proves that it satisfies the circuit and agrees
-/// with `statement`.
+/// `a = Az`, `b = Bz` (bit-packed the same way), and proves that it satisfies
+/// the circuit and agrees with `statement`.
 #[allow(clippy::too_many_arguments)]
 fn prove_statement(
     statement: Statement,
     params: &BatchParams,
     packed: Vec<Gf128>,
-    a: Vec<u64>,
-    b: Vec<u64>,
+    mut a: Vec<Gf128>,
+    mut b: Vec<Gf128>,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     mut timings: Timings,
@@ -258,9 +268,11 @@ fn prove_statement(
 
     let grind_bits = profile.piop_grinding_bits();
     let (zerocheck_proof, zc) = timings.phase("zerocheck", progress, || {
-        zerocheck::prove(shape, &a, &b, z, grind_bits, &mut transcript)
+        zerocheck::prove_in_place(shape, &mut a, &mut b, z, grind_bits, &mut transcript)
     });
-    drop((a, b));
+    // The folded forms' buffers serve the opening's work vectors.
+    scratch::recycle_field(a);
+    scratch::recycle_field(b);
     let (lincheck_proof, lincheck_claim) = timings.phase("lincheck", progress, || {
         lincheck::prove(
             shape,

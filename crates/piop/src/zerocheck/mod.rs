@@ -27,10 +27,10 @@ mod prover;
 pub mod reference;
 mod verifier;
 
-pub use prover::prove;
 pub(crate) use prover::Weighing;
 #[cfg(test)]
 pub(crate) use prover::{fold_words, gruen_round, live_len, skip_messages, skip_messages_with, sumcheck};
+pub use prover::{prove, prove_in_place};
 pub use verifier::verify;
 
 use starling_field::Gf128;

@@ -17,9 +17,10 @@
 //! reads them again and writes `A`, `B` at half length while computing round
 //! 1; each later fold writes the next, half as long, while computing the
 //! next round (`eq` split in a low and a high table, Gruen's factoring; the
-//! low sums stay unreduced). The field folds run in place, so one buffer of
-//! `2^(l-7)` elements per vector serves all rounds and no field vector is
-//! longer than that.
+//! low sums stay unreduced). Every fold runs in place: the fold at `r_0`
+//! turns each pair of words into one field element in the same 16 bytes, so
+//! the buffers of `a` and `b` themselves serve all rounds and the zerocheck
+//! allocates no field vector at all.
 //!
 //! Zero tail. Wires past a circuit's last used wire are zero in every
 //! instance, and with the instance index low in a bit's index they are the top
@@ -31,7 +32,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 use starling_crypto::Transcript;
-use starling_field::{scratch, subset_sums, ByteLinearMap, Gf128, Gf8};
+use starling_field::{subset_sums, ByteLinearMap, Gf128, Gf8};
 use starling_poly::multilinear::eq_table;
 
 use super::{GruenRound, Output, Proof};
@@ -295,44 +296,48 @@ fn round_from_bits(
     )
 }
 
-/// Folds the bit words at `r` into `out_a`, `out_b` (half as many entries)
-/// and returns the next round's message (over `tau_next`) and the live length
-/// of the outputs. Reads the words below `live`; writes the outputs below
-/// their live length and leaves the rest as they are.
+/// The words of `v` (two per entry, the low half first).
+fn words_of(v: &[u128]) -> &[u64] {
+    Gf128::as_u64_words(Gf128::from_u128_slice(v))
+}
+
+/// Folds the bit words at `r` in place: entry `i` of `a`, `b` holds words
+/// `2i` and `2i + 1` and is overwritten by their fold, `A(w_2i) + r (A(w_2i) +
+/// A(w_2i+1))`. Returns the next round's message (over `tau_next`) and the
+/// live length of the folded vectors. Reads the words below `live` (the rest
+/// are zero); the entries past the returned length are zero on return.
 #[allow(clippy::too_many_arguments)]
-fn fold_bits(
+fn fold_bits_in_place(
     kernels: Kernels,
     w: &Weighing,
-    a: &[u64],
-    b: &[u64],
+    a: &mut [u128],
+    b: &mut [u128],
     live: usize,
     r: Gf128,
     tau_next: &[Gf128],
-    out_a: &mut [u128],
-    out_b: &mut [u128],
 ) -> (GruenRound, usize) {
     let (e_lo, e_hi) = split_eq(tau_next);
     let block = 2 * e_lo.len();
+    assert!(b.len() == a.len() && a.len() == block * e_hi.len());
     let out_live = live_blocks(live, 2 * block) * block;
     let round = to_round(
-        out_a[..out_live]
+        a[..out_live]
             .par_chunks_mut(block)
-            .zip(out_b[..out_live].par_chunks_mut(block))
-            .zip(a.par_chunks(2 * block).zip(b.par_chunks(2 * block)))
+            .zip(b[..out_live].par_chunks_mut(block))
             .zip(e_hi.par_iter())
-            .map(|(((oa, ob), (ca, cb)), &eh)| {
+            .map(|((ca, cb), &eh)| {
                 let (mut sa, mut sb) = ([0u128; SUB_WORDS], [0u128; SUB_WORDS]);
                 let mut sums = (Gf128::ZERO, Gf128::ZERO);
-                for ((((wa, wb), oa), ob), el) in ca
-                    .chunks(SUB_WORDS)
-                    .zip(cb.chunks(SUB_WORDS))
-                    .zip(oa.chunks_mut(SUB_WORDS / 2))
-                    .zip(ob.chunks_mut(SUB_WORDS / 2))
+                // Each sub-chunk's words are weighed onto the stack before
+                // its entries, the same bytes, are overwritten.
+                for ((oa, ob), el) in ca
+                    .chunks_mut(SUB_WORDS / 2)
+                    .zip(cb.chunks_mut(SUB_WORDS / 2))
                     .zip(e_lo.chunks(SUB_WORDS / 4))
                 {
-                    let n = wa.len();
-                    kernels.weigh_words(&w.tables, &w.mats, wa, &mut sa[..n]);
-                    kernels.weigh_words(&w.tables, &w.mats, wb, &mut sb[..n]);
+                    let n = 2 * oa.len();
+                    kernels.weigh_words(&w.tables, &w.mats, words_of(oa), &mut sa[..n]);
+                    kernels.weigh_words(&w.tables, &w.mats, words_of(ob), &mut sb[..n]);
                     let (s0, s2) = kernels.fold_field_round(&sa[..n], &sb[..n], r.to_bits(), oa, ob, el);
                     sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
                 }
@@ -340,6 +345,10 @@ fn fold_bits(
             })
             .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums),
     );
+    // Entries past `out_live` fold zeros; those that held live words are cleared.
+    let stale = out_live..live.div_ceil(2).clamp(out_live, a.len());
+    a[stale.clone()].fill(0);
+    b[stale].fill(0);
     (round, out_live)
 }
 
@@ -461,13 +470,14 @@ fn fold_pair(x0: Gf128, x1: Gf128, r: Gf128) -> Gf128 {
     x0 + r * (x0 + x1)
 }
 
-/// The sumcheck over the word variables, given the fold weights `L_y(r0)`
-/// (`a`, `b` are zero from `live` on): returns the round messages, the point
-/// `r'` and `(A(r'), B(r'))`.
+/// The sumcheck over the word variables, given the fold weights `L_y(r0)`:
+/// returns the round messages, the point `r'` and `(A(r'), B(r'))`. `a` and
+/// `b` hold two words per entry (zero from word `live` on) and are folded in
+/// place.
 pub(crate) fn sumcheck(
     kernels: Kernels,
-    a: &[u64],
-    b: &[u64],
+    a: &mut [u128],
+    b: &mut [u128],
     live: usize,
     lagrange: &[Gf128; SKIP_SIZE],
     tau: &[Gf128],
@@ -485,52 +495,32 @@ pub(crate) fn sumcheck(
         r
     };
 
-    let mut r = send(round_from_bits(kernels, &weighing, a, b, live, &tau[1..]));
-    if m == 1 {
-        let weigh = |w: u64| Gf128::new(crate::kernels::portable::weigh(&weighing.tables, w));
-        let evals = (
-            fold_pair(weigh(a[0]), weigh(a[1]), r),
-            fold_pair(weigh(b[0]), weigh(b[1]), r),
-        );
-        return (rounds, r_prime, evals);
-    }
-    let mut len = a.len() / 2;
-    // The buffers go back to the scratch pool for the phases after this one.
-    // `fold_bits` writes the entries below the live length; the rest is zeroed.
-    let (mut cur_a, mut cur_b) = (scratch::take(len), scratch::take(len));
-    let (mut round, mut live) = fold_bits(
+    let mut r = send(round_from_bits(
         kernels,
         &weighing,
-        a,
-        b,
+        words_of(a),
+        words_of(b),
         live,
-        r,
-        &tau[2..],
-        &mut cur_a,
-        &mut cur_b,
-    );
-    cur_a[live..].fill(0);
-    cur_b[live..].fill(0);
+        &tau[1..],
+    ));
+    if m == 1 {
+        let weigh = |w: u64| Gf128::new(crate::kernels::portable::weigh(&weighing.tables, w));
+        let fold = |v: &[u128]| fold_pair(weigh(words_of(v)[0]), weigh(words_of(v)[1]), r);
+        return (rounds, r_prime, (fold(a), fold(b)));
+    }
+    let mut len = a.len();
+    let (mut round, mut live) = fold_bits_in_place(kernels, &weighing, a, b, live, r, &tau[2..]);
     let mut evals = None;
     for j in 1..m {
         r = send(round);
         if len == 2 {
             let f = |v: &[u128]| fold_pair(Gf128::new(v[0]), Gf128::new(v[1]), r);
-            evals = Some((f(&cur_a), f(&cur_b)));
+            evals = Some((f(a), f(b)));
             break;
         }
-        (round, live) = fold_field_in_place(
-            kernels,
-            &mut cur_a[..len],
-            &mut cur_b[..len],
-            live,
-            r,
-            &tau[j + 2..],
-        );
+        (round, live) = fold_field_in_place(kernels, &mut a[..len], &mut b[..len], live, r, &tau[j + 2..]);
         len /= 2;
     }
-    scratch::recycle(cur_a);
-    scratch::recycle(cur_b);
     (
         rounds,
         r_prime,
@@ -544,10 +534,36 @@ pub(crate) fn sumcheck(
 /// `transcript`. Panics if a vector's length does not match `shape`.
 ///
 /// `grinding_bits` of proof of work precede the draws of `tau'` and `r0`.
+/// This copies `a` and `b` to work in; [`prove_in_place`] works in the
+/// caller's buffers.
 pub fn prove(
     shape: Shape,
     a: &[u64],
     b: &[u64],
+    z: &[u64],
+    grinding_bits: u32,
+    transcript: &mut Transcript,
+) -> (Proof, Output) {
+    let copy = |words: &[u64]| {
+        let mut v = vec![Gf128::ZERO; words.len().div_ceil(2)];
+        Gf128::as_u64_words_mut(&mut v)[..words.len()].copy_from_slice(words);
+        v
+    };
+    assert!(
+        a.len() == shape.num_words() && b.len() == a.len(),
+        "witness length"
+    );
+    let (mut a2, mut b2) = (copy(a), copy(b));
+    prove_in_place(shape, &mut a2, &mut b2, z, grinding_bits, transcript)
+}
+
+/// [`prove`] with `a` and `b` given as field-element buffers whose words
+/// ([`Gf128::as_u64_words`]) are the forms; the prover folds them in place,
+/// so they hold no useful value afterwards.
+pub fn prove_in_place(
+    shape: Shape,
+    a: &mut [Gf128],
+    b: &mut [Gf128],
     z: &[u64],
     grinding_bits: u32,
     transcript: &mut Transcript,
@@ -557,8 +573,16 @@ pub fn prove(
     let tau_nonce = transcript.grind(super::LABEL_POW_TAU, grinding_bits);
     let tau = challenge_nonzero_point(transcript, super::LABEL_TAU, m);
 
-    let live = live_len(&[a, b, z]);
-    let (v, p_extra) = skip_messages_with(kernels, shape, a, b, z, live, &tau);
+    let live = live_len(&[Gf128::as_u64_words(a), Gf128::as_u64_words(b), z]);
+    let (v, p_extra) = skip_messages_with(
+        kernels,
+        shape,
+        Gf128::as_u64_words(a),
+        Gf128::as_u64_words(b),
+        z,
+        live,
+        &tau,
+    );
     transcript.absorb_fields(LABEL_V, &v);
     transcript.absorb_fields(LABEL_P, &p_extra);
     let r0_nonce = transcript.grind(super::LABEL_POW_R0, grinding_bits);
@@ -566,6 +590,7 @@ pub fn prove(
     let lagrange = lagrange_weights(r0);
     let z_value: Gf128 = lagrange.iter().zip(&v).map(|(l, x)| *l * *x).sum();
 
+    let (a, b) = (Gf128::as_u128_slice_mut(a), Gf128::as_u128_slice_mut(b));
     let (rounds, r_prime, (a_eval, b_eval)) = sumcheck(kernels, a, b, live, &lagrange, &tau, transcript);
     transcript.absorb_fields(LABEL_EVALS, &[a_eval, b_eval]);
 

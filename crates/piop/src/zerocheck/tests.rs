@@ -100,6 +100,14 @@ fn skip_messages_agree_on_every_kernel_set() {
     }
 }
 
+/// Words two to an entry, as the sumcheck folds them in place.
+fn paired(words: &[u64]) -> Vec<u128> {
+    words
+        .chunks(2)
+        .map(|p| p[0] as u128 | (p[1] as u128) << 64)
+        .collect()
+}
+
 /// The sumcheck the plain way: fold to full-length field vectors, then per
 /// round `gruen_round` and `fold_lowest_in_place`.
 fn plain_sumcheck(
@@ -138,7 +146,16 @@ fn sumcheck_matches_plain_rounds() {
         let lagrange = crate::skip::lagrange_weights(rand_field(&mut r));
         let want = plain_sumcheck(a, b, &lagrange, &tau, &mut transcript());
         for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
-            let got = sumcheck(kernels, a, b, a.len(), &lagrange, &tau, &mut transcript());
+            let (mut pa, mut pb) = (paired(a), paired(b));
+            let got = sumcheck(
+                kernels,
+                &mut pa,
+                &mut pb,
+                a.len(),
+                &lagrange,
+                &tau,
+                &mut transcript(),
+            );
             assert_eq!(got, want, "m = {m}, {kernels:?}");
         }
     }
@@ -177,7 +194,16 @@ fn sumcheck_stops_at_the_zero_tail() {
         let want = plain_sumcheck(&a, &b, &lagrange, &tau, &mut transcript());
         let live = live_len(&[&a, &b]);
         for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
-            let got = sumcheck(kernels, &a, &b, live, &lagrange, &tau, &mut transcript());
+            let (mut pa, mut pb) = (paired(&a), paired(&b));
+            let got = sumcheck(
+                kernels,
+                &mut pa,
+                &mut pb,
+                live,
+                &lagrange,
+                &tau,
+                &mut transcript(),
+            );
             assert_eq!(got, want, "cut {cut}, {kernels:?}");
         }
     }
