@@ -3,6 +3,7 @@
 // each use with a comment on why it is sound.
 #![deny(unsafe_code)]
 
+pub mod codec;
 pub mod merkle;
 pub mod pow;
 pub mod sha256_multi;

@@ -2,11 +2,11 @@
 //! in one transcript flow. This is what the proof system calls at the end of
 //! the PIOP.
 
+use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
 use starling_field::{scratch, Gf128};
 
 use crate::commit::{Commitment, ProverData};
-use crate::ligerito::encoding::{put_fields, Reader};
 use crate::params::PcsParams;
 use crate::ring_switch::{self, BitEvaluations, PackedClaim};
 use crate::{ligerito, PcsError};
@@ -39,7 +39,7 @@ impl Proof {
         let mut r = Reader::new(bytes);
         let mut bit_evaluations = Vec::with_capacity(num_claims);
         for _ in 0..num_claims {
-            let v = r.fields(128)?;
+            let v = r.fields(128, "the ring-switching evaluations")?;
             let mut s = [Gf128::ZERO; 128];
             s.copy_from_slice(&v);
             bit_evaluations.push(s);

@@ -1,5 +1,6 @@
 //! The one error type of the PCS layer.
 
+use starling_crypto::codec::DecodeError;
 use starling_crypto::merkle::MerkleError;
 
 /// Why a commitment, opening or proof was refused.
@@ -19,7 +20,10 @@ pub enum PcsError {
     /// A weight table or claim list has the wrong shape.
     #[error("bad opening input: {0}")]
     BadInput(&'static str),
-    /// The proof bytes could not be decoded.
+    /// The proof bytes end early or continue after the proof.
+    #[error("malformed proof: {0}")]
+    Decode(#[from] DecodeError),
+    /// The proof's parts do not fit the parameters.
     #[error("malformed proof: {0}")]
     Malformed(&'static str),
     /// A Merkle opening did not verify.

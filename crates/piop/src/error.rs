@@ -1,5 +1,6 @@
 //! Why a verifier rejected, or why proof bytes could not be read.
 
+use starling_crypto::codec::DecodeError;
 use thiserror::Error;
 
 /// Every way the PIOP verifiers (and the proof decoders) can refuse.
@@ -18,12 +19,9 @@ pub enum PiopError {
         /// How many were present.
         got: usize,
     },
-    /// Proof bytes ended before the proof did.
-    #[error("malformed proof: the bytes end early")]
-    Truncated,
-    /// Proof bytes continue after the proof ended.
-    #[error("malformed proof: {0} bytes left over after the proof")]
-    TrailingBytes(usize),
+    /// Proof bytes ended before the proof did, or continue after it.
+    #[error("malformed proof: {0}")]
+    Decode(#[from] DecodeError),
     /// A sparse matrix given to the lincheck does not fit the shape.
     #[error("bad constraint matrix: {0}")]
     BadMatrix(&'static str),

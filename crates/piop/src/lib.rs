@@ -3,7 +3,6 @@
 #![warn(missing_docs)]
 
 pub mod claims;
-pub mod encoding;
 mod error;
 mod kernels;
 pub mod lincheck;

@@ -16,9 +16,9 @@ use starling_poly::multilinear::{eq_table, fold_lowest_in_place};
 use starling_poly::sumcheck_round::{product_round, QuadraticRound};
 
 use crate::claims::{fold_instances, EvalClaim, InstanceWeights};
-use crate::encoding::{write_fields, ByteReader};
 use crate::soundness::log2_error;
 use crate::{zerocheck, PiopError, Shape, SparseMatrix, SKIP_VARS};
+use starling_crypto::codec::{put_fields, Reader};
 
 const LABEL_ALPHA: &[u8] = b"lincheck/alpha";
 const LABEL_ROUND: &[u8] = b"lincheck/round";
@@ -83,22 +83,22 @@ impl Proof {
     /// Appends the proof to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
         for r in &self.rounds {
-            write_fields(out, &[r.c0, r.c2]);
+            put_fields(out, &[r.c0, r.c2]);
         }
-        write_fields(out, &[self.zf_eval]);
+        put_fields(out, &[self.zf_eval]);
     }
 
     /// Reads a proof for `shape` from `reader`.
-    pub fn read(shape: Shape, reader: &mut ByteReader<'_>) -> Result<Self, PiopError> {
+    pub fn read(shape: Shape, reader: &mut Reader<'_>) -> Result<Self, PiopError> {
         let rounds = (0..shape.k())
             .map(|_| {
                 Ok(QuadraticRound {
-                    c0: reader.read_field()?,
-                    c2: reader.read_field()?,
+                    c0: reader.field("a lincheck round")?,
+                    c2: reader.field("a lincheck round")?,
                 })
             })
             .collect::<Result<Vec<_>, PiopError>>()?;
-        let zf_eval = reader.read_field()?;
+        let zf_eval = reader.field("the lincheck evaluation")?;
         Ok(Proof { rounds, zf_eval })
     }
 
@@ -111,7 +111,7 @@ impl Proof {
 
     /// Decodes exactly one proof for `shape`; never panics.
     pub fn from_bytes(shape: Shape, bytes: &[u8]) -> Result<Self, PiopError> {
-        let mut reader = ByteReader::new(bytes);
+        let mut reader = Reader::new(bytes);
         let proof = Self::read(shape, &mut reader)?;
         reader.finish()?;
         Ok(proof)
@@ -256,6 +256,7 @@ pub fn soundness_log2(shape: Shape) -> f64 {
 mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+    use starling_crypto::codec::DecodeError;
     use starling_poly::multilinear::eq_eval;
 
     use super::*;
@@ -469,10 +470,10 @@ mod tests {
             Err(PiopError::WrongLength { .. })
         ));
         let bytes = proof.to_bytes();
-        assert_eq!(
+        assert!(matches!(
             Proof::from_bytes(s.shape, &bytes[..bytes.len() - 3]),
-            Err(PiopError::Truncated)
-        );
+            Err(PiopError::Decode(DecodeError::Truncated(_)))
+        ));
         for i in 0..bytes.len() {
             let mut bad = bytes.clone();
             bad[i] ^= 0x80;

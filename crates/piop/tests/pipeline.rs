@@ -119,7 +119,7 @@ fn verify_all(
     public_words: &[u64],
     bytes: &[u8],
 ) -> Result<Claims, PiopError> {
-    let mut reader = starling_piop::encoding::ByteReader::new(bytes);
+    let mut reader = starling_crypto::codec::Reader::new(bytes);
     let zp = zerocheck::Proof::read(shape, &mut reader)?;
     let lp = lincheck::Proof::read(shape, &mut reader)?;
     reader.finish()?;

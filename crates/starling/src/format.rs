@@ -19,9 +19,12 @@
 //! bytes; Keccak: state 200, output 200 bytes); bits past the width in the
 //! last byte must be zero.
 //! Decoding never panics and never allocates more than the file's own size
-//! justifies: every length is checked against the bytes that remain.
+//! justifies: every length is checked against the bytes that remain
+//! (`starling_crypto::codec`).
 
 use std::sync::Arc;
+
+use starling_crypto::codec::{put_section, Reader};
 
 use crate::circuits::StatementCircuit;
 use crate::statement::{Statement, StatementKind};
@@ -33,103 +36,6 @@ pub const MAGIC: &[u8; 8] = b"STARLING";
 pub const VERSION: u16 = 1;
 /// Largest batch a proof file may claim (2^24 compressions).
 pub const MAX_INSTANCES: u64 = 1 << 24;
-
-/// Writes little-endian integers and length-prefixed sections.
-#[derive(Default)]
-pub struct ByteWriter {
-    buf: Vec<u8>,
-}
-
-impl ByteWriter {
-    /// An empty writer.
-    pub fn new() -> Self {
-        Self::default()
-    }
-    /// Appends raw bytes.
-    pub fn bytes(&mut self, b: &[u8]) {
-        self.buf.extend_from_slice(b);
-    }
-    /// Appends a u8.
-    pub fn u8(&mut self, v: u8) {
-        self.buf.push(v);
-    }
-    /// Appends a u16.
-    pub fn u16(&mut self, v: u16) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
-    }
-    /// Appends a u32.
-    pub fn u32(&mut self, v: u32) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
-    }
-    /// Appends a u64.
-    pub fn u64(&mut self, v: u64) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
-    }
-    /// Appends a u32 length and the section bytes.
-    pub fn section(&mut self, b: &[u8]) {
-        self.buf.extend_from_slice(&(b.len() as u32).to_le_bytes());
-        self.buf.extend_from_slice(b);
-    }
-    /// The bytes written.
-    pub fn finish(self) -> Vec<u8> {
-        self.buf
-    }
-}
-
-/// Reads what [`ByteWriter`] wrote, with every read bounds-checked.
-pub struct ByteReader<'a> {
-    rest: &'a [u8],
-}
-
-impl<'a> ByteReader<'a> {
-    /// A reader over `bytes`.
-    pub fn new(bytes: &'a [u8]) -> Self {
-        ByteReader { rest: bytes }
-    }
-    /// Takes `n` raw bytes.
-    pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
-        if self.rest.len() < n {
-            return Err(Error::Malformed(format!("file ends inside {what}")));
-        }
-        let (head, tail) = self.rest.split_at(n);
-        self.rest = tail;
-        Ok(head)
-    }
-    /// Takes a fixed-size array.
-    pub fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], Error> {
-        let mut a = [0u8; N];
-        a.copy_from_slice(self.bytes(N, what)?);
-        Ok(a)
-    }
-    /// Takes a u8.
-    pub fn u8(&mut self, what: &str) -> Result<u8, Error> {
-        Ok(self.array::<1>(what)?[0])
-    }
-    /// Takes a u16.
-    pub fn u16(&mut self, what: &str) -> Result<u16, Error> {
-        Ok(u16::from_le_bytes(self.array(what)?))
-    }
-    /// Takes a u64.
-    pub fn u64(&mut self, what: &str) -> Result<u64, Error> {
-        Ok(u64::from_le_bytes(self.array(what)?))
-    }
-    /// Takes a length-prefixed section.
-    pub fn section(&mut self, what: &str) -> Result<&'a [u8], Error> {
-        let len = u32::from_le_bytes(self.array(what)?) as usize;
-        self.bytes(len, what)
-    }
-    /// Fails unless every byte was consumed.
-    pub fn finish(self) -> Result<(), Error> {
-        if self.rest.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::Malformed(format!(
-                "{} unexpected bytes after the proof",
-                self.rest.len()
-            )))
-        }
-    }
-}
 
 /// Bytes of the header: magic, version, kind, profile, count.
 pub const HEADER_BYTES: usize = 8 + 2 + 1 + 1 + 8;
@@ -213,13 +119,13 @@ pub fn statement_bytes_of(st: &Statement) -> Vec<u8> {
 }
 
 /// Writes the statement's public values.
-pub fn write_statement(w: &mut ByteWriter, st: &Statement) {
-    w.bytes(&statement_bytes_of(st));
+pub fn write_statement(out: &mut Vec<u8>, st: &Statement) {
+    out.extend_from_slice(&statement_bytes_of(st));
 }
 
 /// Reads `count` instances of public values of `circuit`.
 pub fn read_statement(
-    r: &mut ByteReader<'_>,
+    r: &mut Reader<'_>,
     circuit: Arc<StatementCircuit>,
     count: u64,
 ) -> Result<Statement, Error> {
@@ -227,7 +133,7 @@ pub fn read_statement(
     let count = count as usize;
     let (in_bytes, out_bytes) = (row_bytes(circuit.input_bits()), row_bytes(circuit.output_bits()));
     // Check the whole statement is present before allocating for it.
-    let all = r.bytes(statement_bytes(&circuit, count), "the statement")?;
+    let all = r.take(statement_bytes(&circuit, count), "the statement")?;
     let mut inputs = Vec::with_capacity(count * circuit.input_words());
     let mut outputs = Vec::with_capacity(count * circuit.output_words());
     let kind = circuit.kind();
@@ -261,8 +167,8 @@ pub struct Header {
 }
 
 /// Reads and checks the header.
-pub fn read_header(r: &mut ByteReader<'_>) -> Result<Header, Error> {
-    let magic = r.bytes(8, "the magic")?;
+pub fn read_header(r: &mut Reader<'_>) -> Result<Header, Error> {
+    let magic = r.take(8, "the magic")?;
     if magic != MAGIC {
         return Err(Error::Malformed("not a Starling proof file (bad magic)".into()));
     }
@@ -282,24 +188,24 @@ pub fn read_header(r: &mut ByteReader<'_>) -> Result<Header, Error> {
 }
 
 /// Writes the header.
-pub fn write_header(w: &mut ByteWriter, kind: StatementKind, profile: u8, count: u64) {
-    w.bytes(MAGIC);
-    w.u16(VERSION);
-    w.u8(kind.code());
-    w.u8(profile);
-    w.u64(count);
+pub fn write_header(out: &mut Vec<u8>, kind: StatementKind, profile: u8, count: u64) {
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.push(kind.code());
+    out.push(profile);
+    out.extend_from_slice(&count.to_le_bytes());
 }
 
 /// Writes the circuit part: the Bristol text of a `circuit` statement,
 /// nothing for the built-in kinds.
-pub fn write_circuit(w: &mut ByteWriter, circuit: &StatementCircuit) {
+pub fn write_circuit(out: &mut Vec<u8>, circuit: &StatementCircuit) {
     if let Some(text) = circuit.bristol_text() {
-        w.section(text.as_bytes());
+        put_section(out, text.as_bytes());
     }
 }
 
 /// Reads the circuit part for `kind` and compiles it.
-pub fn read_circuit(r: &mut ByteReader<'_>, kind: StatementKind) -> Result<Arc<StatementCircuit>, Error> {
+pub fn read_circuit(r: &mut Reader<'_>, kind: StatementKind) -> Result<Arc<StatementCircuit>, Error> {
     if let Some(circuit) = StatementCircuit::builtin(kind) {
         return Ok(circuit);
     }

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use starling_pcs::{bits, SecurityReport};
 use starling_piop::{lincheck, zerocheck};
 
-use crate::format::{self, ByteReader, ByteWriter};
+use starling_crypto::codec::{put_section, Reader};
+
+use crate::format;
 use crate::inputs::format_output_row;
 use crate::protocol::{batch_params, security, Proof, OPENED_CLAIMS};
 use crate::statement::{Statement, StatementKind};
@@ -32,21 +34,21 @@ const SECTIONS: [&str; 5] = ["commitment", "grinding", "zerocheck", "lincheck", 
 impl ProofFile {
     /// Encodes the file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = ByteWriter::new();
+        let mut out = Vec::new();
         format::write_header(
-            &mut w,
+            &mut out,
             self.statement.kind(),
             self.profile.id(),
             self.statement.len() as u64,
         );
-        format::write_circuit(&mut w, self.statement.circuit());
-        format::write_statement(&mut w, &self.statement);
-        w.section(&self.proof.commitment.root);
-        w.section(&self.proof.public_nonce.to_le_bytes());
-        w.section(&self.proof.zerocheck.to_bytes());
-        w.section(&self.proof.lincheck.to_bytes());
-        w.section(&self.proof.opening.to_bytes());
-        w.finish()
+        format::write_circuit(&mut out, self.statement.circuit());
+        format::write_statement(&mut out, &self.statement);
+        put_section(&mut out, &self.proof.commitment.root);
+        put_section(&mut out, &self.proof.public_nonce.to_le_bytes());
+        put_section(&mut out, &self.proof.zerocheck.to_bytes());
+        put_section(&mut out, &self.proof.lincheck.to_bytes());
+        put_section(&mut out, &self.proof.opening.to_bytes());
+        out
     }
 
     /// Bytes of the proof proper: the file without its header, circuit and
@@ -70,7 +72,7 @@ impl ProofFile {
 
     /// Decodes and also returns the size of each section.
     fn decode(bytes: &[u8]) -> Result<(Self, SectionSizes), Error> {
-        let mut r = ByteReader::new(bytes);
+        let mut r = Reader::new(bytes);
         let header = format::read_header(&mut r)?;
         let profile = Profile::from_id(header.profile)
             .ok_or_else(|| Error::Malformed(format!("unknown security profile {}", header.profile)))?;
@@ -120,7 +122,7 @@ impl ProofFile {
 }
 
 /// Reads proof section `i` and records its size (with its length field).
-fn take_section<'a>(r: &mut ByteReader<'a>, sizes: &mut SectionSizes, i: usize) -> Result<&'a [u8], Error> {
+fn take_section<'a>(r: &mut Reader<'a>, sizes: &mut SectionSizes, i: usize) -> Result<&'a [u8], Error> {
     let s = r.section(SECTIONS[i])?;
     sizes.push((SECTIONS[i], s.len() + 4));
     Ok(s)

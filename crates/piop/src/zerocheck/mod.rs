@@ -37,10 +37,10 @@ use starling_field::Gf128;
 use starling_poly::multilinear::eq_eval;
 
 use crate::claims::{EvalClaim, InstanceWeights};
-use crate::encoding::{write_fields, ByteReader};
 use crate::skip::{lagrange_weights, EXTRA_POINTS, SKIP_SIZE};
 use crate::soundness::log2_error;
 use crate::{PiopError, Shape, SKIP_VARS};
+use starling_crypto::codec::{put_fields, Reader};
 
 pub(crate) const LABEL_TAU: &[u8] = b"zerocheck/tau";
 pub(crate) const LABEL_V: &[u8] = b"zerocheck/v";
@@ -121,29 +121,29 @@ impl Proof {
         for n in self.pow_nonces {
             out.extend_from_slice(&n.to_le_bytes());
         }
-        write_fields(out, &self.v);
-        write_fields(out, &self.p_extra);
+        put_fields(out, &self.v);
+        put_fields(out, &self.p_extra);
         for r in &self.rounds {
-            write_fields(out, &[r.q0, r.q2]);
+            put_fields(out, &[r.q0, r.q2]);
         }
-        write_fields(out, &[self.a_eval, self.b_eval]);
+        put_fields(out, &[self.a_eval, self.b_eval]);
     }
 
     /// Reads a proof for `shape` from `reader`.
-    pub fn read(shape: Shape, reader: &mut ByteReader<'_>) -> Result<Self, PiopError> {
-        let pow_nonces = [reader.read_u64()?, reader.read_u64()?];
-        let v = reader.read_fields(SKIP_SIZE)?;
-        let p_extra = reader.read_fields(EXTRA_POINTS)?;
+    pub fn read(shape: Shape, reader: &mut Reader<'_>) -> Result<Self, PiopError> {
+        let pow_nonces = [reader.u64("a zerocheck nonce")?, reader.u64("a zerocheck nonce")?];
+        let v = reader.fields(SKIP_SIZE, "the skip messages")?;
+        let p_extra = reader.fields(EXTRA_POINTS, "the skip messages")?;
         let rounds = (0..shape.word_vars())
             .map(|_| {
                 Ok(GruenRound {
-                    q0: reader.read_field()?,
-                    q2: reader.read_field()?,
+                    q0: reader.field("a zerocheck round")?,
+                    q2: reader.field("a zerocheck round")?,
                 })
             })
             .collect::<Result<Vec<_>, PiopError>>()?;
-        let a_eval = reader.read_field()?;
-        let b_eval = reader.read_field()?;
+        let a_eval = reader.field("the zerocheck evaluations")?;
+        let b_eval = reader.field("the zerocheck evaluations")?;
         Ok(Proof {
             pow_nonces,
             v,
@@ -164,7 +164,7 @@ impl Proof {
 
     /// Decodes exactly one proof for `shape`; never panics.
     pub fn from_bytes(shape: Shape, bytes: &[u8]) -> Result<Self, PiopError> {
-        let mut reader = ByteReader::new(bytes);
+        let mut reader = Reader::new(bytes);
         let proof = Self::read(shape, &mut reader)?;
         reader.finish()?;
         Ok(proof)
