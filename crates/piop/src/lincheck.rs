@@ -10,6 +10,7 @@
 //! in O(nnz + 2^k) — independent of the number of instances. What is left is
 //! the claim `zf(r_y)` on `z` at instance weights `W` and wire point `r_y`.
 
+use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
 use starling_field::Gf128;
 use starling_poly::multilinear::{eq_table, fold_lowest_in_place};
@@ -18,7 +19,6 @@ use starling_poly::sumcheck_round::{product_round, QuadraticRound};
 use crate::claims::{fold_instances, EvalClaim, InstanceWeights};
 use crate::soundness::log2_error;
 use crate::{zerocheck, PiopError, Shape, SparseMatrix, SKIP_VARS};
-use starling_crypto::codec::{put_fields, Reader};
 
 const LABEL_ALPHA: &[u8] = b"lincheck/alpha";
 const LABEL_ROUND: &[u8] = b"lincheck/round";

@@ -3,10 +3,9 @@
 
 use std::fmt::Write as _;
 
+use starling_crypto::codec::{put_section, Reader};
 use starling_pcs::{bits, SecurityReport};
 use starling_piop::{lincheck, zerocheck};
-
-use starling_crypto::codec::{put_section, Reader};
 
 use crate::format;
 use crate::inputs::format_output_row;

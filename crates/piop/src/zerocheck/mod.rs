@@ -33,6 +33,7 @@ pub(crate) use prover::{fold_words, gruen_round, live_len, skip_messages, skip_m
 pub use prover::{prove, prove_in_place};
 pub use verifier::verify;
 
+use starling_crypto::codec::{put_fields, Reader};
 use starling_field::Gf128;
 use starling_poly::multilinear::eq_eval;
 
@@ -40,7 +41,6 @@ use crate::claims::{EvalClaim, InstanceWeights};
 use crate::skip::{lagrange_weights, EXTRA_POINTS, SKIP_SIZE};
 use crate::soundness::log2_error;
 use crate::{PiopError, Shape, SKIP_VARS};
-use starling_crypto::codec::{put_fields, Reader};
 
 pub(crate) const LABEL_TAU: &[u8] = b"zerocheck/tau";
 pub(crate) const LABEL_V: &[u8] = b"zerocheck/v";
