@@ -244,18 +244,28 @@ struct Slot<const K: usize>([Lane; K]);
 
 /// Per-thread state of [`bit_evaluations_group`]: byte buckets for the
 /// current chunk and the running `s` of every claim.
+///
+/// Everything lives on the heap: rayon keeps fold state by value in every
+/// frame of its split tree and reserves the inlined leaf's locals there too,
+/// and with kilobytes per frame deep splits on many threads overflowed the
+/// workers' stacks (README: "Threads").
 #[derive(Clone)]
 struct BitAccumulator<const K: usize> {
-    /// `buckets[p][b][k]` sums `eq(R_k_lo, x_lo)` over the chunk's `x` whose byte `p` is `b`.
-    buckets: Vec<[Slot<K>; 256]>,
-    s: [[u128; 128]; K],
+    /// Bucket `256 p + b` sums `eq(R_k_lo, x_lo)` (lane `k`) over the
+    /// chunk's `x` whose byte `p` is `b`.
+    buckets: Vec<Slot<K>>,
+    /// Claim `k`'s bit `u` sum of the current chunk at `128 k + u`.
+    partial: Vec<u128>,
+    /// The running `s` of claim `k`, bit `u`, at `128 k + u`.
+    s: Vec<u128>,
 }
 
 impl<const K: usize> BitAccumulator<K> {
     fn new() -> Self {
         BitAccumulator {
-            buckets: vec![[Slot([[0; 2]; K]); 256]; 16],
-            s: [[0; 128]; K],
+            buckets: vec![Slot([[0; 2]; K]); 16 * 256],
+            partial: vec![0; 128 * K],
+            s: vec![0; 128 * K],
         }
     }
 
@@ -264,15 +274,14 @@ impl<const K: usize> BitAccumulator<K> {
     /// `eq(R_hi, x_hi)`.
     fn add_chunk(&mut self, chunk: &[Gf128], eq_lo: &[[Lane; K]], eq_hi: &[u128; K]) {
         for (f, e) in chunk.iter().zip(eq_lo) {
-            for (bucket, &byte) in self.buckets.iter_mut().zip(f.to_bytes().iter()) {
+            for (bucket, &byte) in self.buckets.chunks_exact_mut(256).zip(f.to_bytes().iter()) {
                 xor_into(&mut bucket[byte as usize].0, e);
             }
         }
         // Sum of bucket[b] over the b with bit i set, for all i, by halving:
         // bit 7 reads the top half, and folding the top half onto the bottom
         // leaves the sums for bits 0..7 unchanged.
-        let mut partial = [[0u128; 128]; K];
-        for (p, bucket) in self.buckets.iter_mut().enumerate() {
+        for (p, bucket) in self.buckets.chunks_exact_mut(256).enumerate() {
             for i in (0..8).rev() {
                 let half = 1usize << i;
                 let (lo, hi) = bucket[..2 * half].split_at_mut(half);
@@ -281,27 +290,35 @@ impl<const K: usize> BitAccumulator<K> {
                     xor_into(&mut top, &h.0);
                     xor_into(&mut l.0, &h.0);
                 }
-                for k in 0..K {
-                    partial[k][8 * p + i] = from_lane(top[k]);
+                for (k, t) in top.iter().enumerate() {
+                    self.partial[128 * k + 8 * p + i] = from_lane(*t);
                 }
             }
-            *bucket = [Slot([[0; 2]; K]); 256];
+            bucket.fill(Slot([[0; 2]; K]));
         }
-        for k in 0..K {
-            backend::scale_slice(&mut partial[k], eq_hi[k]);
-            for (s, v) in self.s[k].iter_mut().zip(&partial[k]) {
+        for (k, (partial, s)) in self
+            .partial
+            .chunks_exact_mut(128)
+            .zip(self.s.chunks_exact_mut(128))
+            .enumerate()
+        {
+            backend::scale_slice(partial, eq_hi[k]);
+            for (s, v) in s.iter_mut().zip(partial.iter()) {
                 *s ^= *v;
             }
         }
     }
 
     fn merge(mut self, other: Self) -> Self {
-        for (a, b) in self.s.iter_mut().zip(&other.s) {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x ^= *y;
-            }
+        for (x, y) in self.s.iter_mut().zip(&other.s) {
+            *x ^= *y;
         }
         self
+    }
+
+    /// The bit sums of each claim.
+    fn sums(&self) -> [BitEvaluations; K] {
+        core::array::from_fn(|k| core::array::from_fn(|u| Gf128::new(self.s[128 * k + u])))
     }
 }
 
@@ -328,7 +345,7 @@ fn bit_evaluations_group<const K: usize>(table: &[Gf128], points: &[&[Gf128]]) -
             acc
         })
         .reduce(BitAccumulator::<K>::new, BitAccumulator::merge);
-    acc.s.map(|s| s.map(Gf128::new))
+    acc.sums()
 }
 
 /// Low variables of the chunks of [`bit_evaluations_matrix`].

@@ -30,21 +30,31 @@ const SEED: usize = 1 << 12;
 
 /// Running sums of one product round: lane-wise partial sums of
 /// `f[2j] w[2j]` and of `(f[2j] + f[2j+1]) (w[2j] + w[2j+1])`.
+///
+/// The lanes live on the heap: rayon's `fold`/`reduce` keep partial results
+/// by value in every frame of their split tree, and a thread that waits for
+/// a stolen half runs other tasks on top of that stack. With 8 KiB of lanes
+/// per frame, deep splits on many threads overflowed the 2 MiB worker
+/// stacks; a boxed accumulator keeps each frame a few hundred bytes.
 #[derive(Clone)]
 pub(crate) struct RoundSums {
-    acc0: [u128; CHUNK],
-    acc2: [u128; CHUNK],
+    acc0: Box<[u128]>,
+    acc2: Box<[u128]>,
 }
 
 impl RoundSums {
     pub(crate) fn new() -> Self {
         RoundSums {
-            acc0: [0; CHUNK],
-            acc2: [0; CHUNK],
+            acc0: vec![0; CHUNK].into_boxed_slice(),
+            acc2: vec![0; CHUNK].into_boxed_slice(),
         }
     }
 
     /// Adds the products of the pairs of `f` and `w` (equal, even lengths).
+    /// Never inlined, like every function here with kilobytes of stack
+    /// buffers: inlined into a rayon task, its buffers would be reserved in
+    /// every frame of the split tree (README: "Threads").
+    #[inline(never)]
     pub(crate) fn add(&mut self, f: &[Gf128], w: &[Gf128]) {
         debug_assert!(f.len() == w.len() && f.len().is_multiple_of(2));
         let (mut a, mut b) = ([0u128; CHUNK], [0u128; CHUNK]);
@@ -63,7 +73,8 @@ impl RoundSums {
     }
 
     /// Adds the products of the pairs of an interleaved `[f, w, f, w, ..]`
-    /// slice (length a multiple of 4).
+    /// slice (length a multiple of 4). Never inlined (see [`RoundSums::add`]).
+    #[inline(never)]
     fn add_interleaved(&mut self, fw: &[Gf128]) {
         debug_assert!(fw.len().is_multiple_of(4));
         let (mut a, mut b) = ([0u128; CHUNK], [0u128; CHUNK]);
@@ -182,42 +193,16 @@ impl PairTable {
         assert_eq!(table.len(), w.len(), "tables must have equal length");
         let r = r.to_bits();
         let round_ok = with_round && table.len() >= 4;
-        let fold = |s: &mut RoundSums, t: &[Gf128], fw: &mut [Gf128]| {
-            let mut diff = [0u128; 2 * CHUNK];
-            for (tc, wc) in t.chunks(2 * CHUNK).zip(fw.chunks_mut(2 * CHUNK)) {
-                let n = tc.len();
-                for (d, (tp, wp)) in diff[..n]
-                    .chunks_exact_mut(2)
-                    .zip(tc.chunks_exact(2).zip(wc.chunks_exact(2)))
-                {
-                    d[0] = (tp[0] + tp[1]).to_bits();
-                    d[1] = (wp[0] + wp[1]).to_bits();
-                }
-                backend::scale_slice(&mut diff[..n], r);
-                for ((d, tp), wp) in diff[..n]
-                    .chunks_exact(2)
-                    .zip(tc.chunks_exact(2))
-                    .zip(wc.chunks_exact_mut(2))
-                {
-                    let w0 = wp[0];
-                    wp[0] = tp[0] + Gf128::new(d[0]);
-                    wp[1] = w0 + Gf128::new(d[1]);
-                }
-                if round_ok {
-                    s.add_interleaved(wc);
-                }
-            }
-        };
         let sums = if w.len() <= 2 * TASK {
             let mut s = RoundSums::new();
-            fold(&mut s, table, &mut w);
+            fold_first_chunk(table, &mut w, r, round_ok.then_some(&mut s));
             s
         } else {
             table
                 .par_chunks(2 * TASK)
                 .zip(w.par_chunks_mut(2 * TASK))
                 .fold(RoundSums::new, |mut s, (t, fw)| {
-                    fold(&mut s, t, fw);
+                    fold_first_chunk(t, fw, r, round_ok.then_some(&mut s));
                     s
                 })
                 .reduce(RoundSums::new, RoundSums::merge)
@@ -248,9 +233,42 @@ impl PairTable {
     }
 }
 
+/// One chunk of [`PairTable::fold_first`]: folds `t` (the message) and
+/// `fw` (the weights, overwritten by the interleaved result) with `r`; when
+/// `sums` is set, adds the products of the folded pairs. Never inlined (see
+/// [`RoundSums::add`]).
+#[inline(never)]
+fn fold_first_chunk(t: &[Gf128], fw: &mut [Gf128], r: u128, mut sums: Option<&mut RoundSums>) {
+    let mut diff = [0u128; 2 * CHUNK];
+    for (tc, wc) in t.chunks(2 * CHUNK).zip(fw.chunks_mut(2 * CHUNK)) {
+        let n = tc.len();
+        for (d, (tp, wp)) in diff[..n]
+            .chunks_exact_mut(2)
+            .zip(tc.chunks_exact(2).zip(wc.chunks_exact(2)))
+        {
+            d[0] = (tp[0] + tp[1]).to_bits();
+            d[1] = (wp[0] + wp[1]).to_bits();
+        }
+        backend::scale_slice(&mut diff[..n], r);
+        for ((d, tp), wp) in diff[..n]
+            .chunks_exact(2)
+            .zip(tc.chunks_exact(2))
+            .zip(wc.chunks_exact_mut(2))
+        {
+            let w0 = wp[0];
+            wp[0] = tp[0] + Gf128::new(d[0]);
+            wp[1] = w0 + Gf128::new(d[1]);
+        }
+        if let Some(s) = sums.as_deref_mut() {
+            s.add_interleaved(wc);
+        }
+    }
+}
+
 /// `dst[2k + c] = src[4k + c] + r (src[4k + c] + src[4k + 2 + c])` for `c` in
 /// {0, 1}: one fold of an interleaved pair table; when `sums` is set, adds the
-/// products of the folded pairs.
+/// products of the folded pairs. Never inlined (see [`RoundSums::add`]).
+#[inline(never)]
 fn fold_pairs(dst: &mut [Gf128], src: &[Gf128], r: u128, mut sums: Option<&mut RoundSums>) {
     debug_assert_eq!(2 * dst.len(), src.len());
     let mut diff = [0u128; 2 * CHUNK];

@@ -133,16 +133,20 @@ pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec
     let weighing = crate::zerocheck::Weighing::new(&weights.low);
     let eq_hi: Vec<u128> = eq_table(&weights.point_hi).iter().map(|e| e.to_bits()).collect();
     z.par_chunks(shape.words_per_wire())
-        .map(|wire_words| {
-            let mut weighed = [0u128; FOLD_SUB];
-            let mut acc = [0u128; FOLD_SUB];
-            for (words, e) in wire_words.chunks(FOLD_SUB).zip(eq_hi.chunks(FOLD_SUB)) {
-                let n = words.len();
-                kernels.weigh_words(&weighing.tables, &weighing.mats, words, &mut weighed[..n]);
-                backend::mul_add_slices(&mut acc[..n], &weighed[..n], e);
-            }
-            Gf128::new(acc.iter().fold(0, |x, y| x ^ y))
-        })
+        // Per-task buffers on the heap, not in rayon's frames (README: "Threads").
+        .map_init(
+            || Box::new(([0u128; FOLD_SUB], [0u128; FOLD_SUB])),
+            |buffers, wire_words| {
+                let (weighed, acc) = &mut **buffers;
+                acc.fill(0);
+                for (words, e) in wire_words.chunks(FOLD_SUB).zip(eq_hi.chunks(FOLD_SUB)) {
+                    let n = words.len();
+                    kernels.weigh_words(&weighing.tables, &weighing.mats, words, &mut weighed[..n]);
+                    backend::mul_add_slices(&mut acc[..n], &weighed[..n], e);
+                }
+                Gf128::new(acc.iter().fold(0, |x, y| x ^ y))
+            },
+        )
         .collect()
 }
 

@@ -180,20 +180,31 @@ pub(crate) fn skip_messages_with(
         let g: [u8; 16] = core::array::from_fn(|k| rows[k].0[pos]);
         maps.from_coords.apply(Gf128::from_bytes(g))
     };
-    let zero = || ([Gf128::ZERO; EXTRA_POINTS], [Gf128::ZERO; SKIP_SIZE]);
-    let (p, v) = eq_hi[..live_blocks(live, chunk)]
+    // The sums and the chunk's byte rows (4 KiB) live on the heap: rayon
+    // keeps fold state by value in every frame of its split tree and
+    // reserves room for the inlined leaf there too, and on many threads
+    // that overflowed the workers' stacks (README: "Threads").
+    let zero = || {
+        Box::new((
+            SkipAcc::new(),
+            [Gf128::ZERO; EXTRA_POINTS],
+            [Gf128::ZERO; SKIP_SIZE],
+        ))
+    };
+    let sums = eq_hi[..live_blocks(live, chunk)]
         .par_iter()
         .enumerate()
-        .fold(zero, |(mut p, mut v), (h, &e_hi)| {
+        .fold(zero, |mut sums, (h, &e_hi)| {
+            let (acc, p, v) = &mut *sums;
             let range = h * chunk..(h + 1) * chunk;
-            let mut acc = SkipAcc::new();
+            *acc = SkipAcc::new();
             kernels.skip_chunk(
                 ext,
                 &a[range.clone()],
                 &b[range.clone()],
                 &z[range],
                 &weights,
-                &mut acc,
+                acc,
             );
             for (e, pe) in p.iter_mut().enumerate() {
                 *pe += e_hi * from_coords(&acc.ab, e);
@@ -201,13 +212,15 @@ pub(crate) fn skip_messages_with(
             for (y, vy) in v.iter_mut().enumerate() {
                 *vy += e_hi * from_coords(&acc.z, y);
             }
-            (p, v)
+            sums
         })
-        .reduce(zero, |(mut p, mut v), (q, w)| {
-            p.iter_mut().zip(q).for_each(|(x, y)| *x += y);
-            v.iter_mut().zip(w).for_each(|(x, y)| *x += y);
-            (p, v)
+        .reduce(zero, |mut sums, other| {
+            let (_, p, v) = &mut *sums;
+            p.iter_mut().zip(other.1).for_each(|(x, y)| *x += y);
+            v.iter_mut().zip(other.2).for_each(|(x, y)| *x += y);
+            sums
         });
+    let (_, p, v) = *sums;
     (v.to_vec(), p.to_vec())
 }
 
@@ -256,8 +269,13 @@ impl Weighing {
     }
 }
 
-/// Words weighed at a time into a stack buffer before the field loop.
+/// Words weighed at a time into a buffer before the field loop.
 const SUB_WORDS: usize = 512;
+
+/// The two buffers of weighed words of one rayon task.
+fn weighed_buffers() -> Box<([u128; SUB_WORDS], [u128; SUB_WORDS])> {
+    Box::new(([0; SUB_WORDS], [0; SUB_WORDS]))
+}
 
 /// Round 0 read from the bits below `live`: `A(w) = sum_y bit y of w * L_y(r0)`.
 fn round_from_bits(
@@ -276,8 +294,9 @@ fn round_from_bits(
             .par_chunks(block)
             .zip(b[..blocks * block].par_chunks(block))
             .zip(e_hi[..blocks].par_iter())
-            .map(|((ca, cb), &eh)| {
-                let (mut sa, mut sb) = ([0u128; SUB_WORDS], [0u128; SUB_WORDS]);
+            // Per-task buffers on the heap (README: "Threads").
+            .map_init(weighed_buffers, |buffers, ((ca, cb), &eh)| {
+                let (sa, sb) = &mut **buffers;
                 let mut sums = (Gf128::ZERO, Gf128::ZERO);
                 for ((wa, wb), el) in ca
                     .chunks(SUB_WORDS)
@@ -325,10 +344,11 @@ fn fold_bits_in_place(
             .par_chunks_mut(block)
             .zip(b[..out_live].par_chunks_mut(block))
             .zip(e_hi.par_iter())
-            .map(|((ca, cb), &eh)| {
-                let (mut sa, mut sb) = ([0u128; SUB_WORDS], [0u128; SUB_WORDS]);
+            // Per-task buffers on the heap (README: "Threads").
+            .map_init(weighed_buffers, |buffers, ((ca, cb), &eh)| {
+                let (sa, sb) = &mut **buffers;
                 let mut sums = (Gf128::ZERO, Gf128::ZERO);
-                // Each sub-chunk's words are weighed onto the stack before
+                // Each sub-chunk's words are weighed into the buffers before
                 // its entries, the same bytes, are overwritten.
                 for ((oa, ob), el) in ca
                     .chunks_mut(SUB_WORDS / 2)
