@@ -14,6 +14,8 @@
 
 use thiserror::Error;
 
+use crate::wording::counted;
+
 /// Errors from parsing or evaluating a Bristol Fashion circuit.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum BristolError {
@@ -69,7 +71,7 @@ pub enum BristolError {
         problem: String,
     },
     /// Evaluation was given the wrong number of input values.
-    #[error("the circuit has {expected} inputs, {got} were given")]
+    #[error("the circuit has {}, {got} given", counted(*.expected as u64, "input"))]
     InputCount {
         /// Inputs declared.
         expected: usize,
@@ -77,7 +79,7 @@ pub enum BristolError {
         got: usize,
     },
     /// Evaluation was given an input of the wrong width.
-    #[error("input {index} must have {expected} bits, {got} were given")]
+    #[error("input {index} must have {}, {got} given", counted(*.expected as u64, "bit"))]
     InputSize {
         /// Which input.
         index: usize,
@@ -182,8 +184,17 @@ pub struct BristolCircuit {
     gates: Vec<BristolGate>,
 }
 
-/// Largest wire count accepted (keeps evaluation memory bounded).
-pub const MAX_BRISTOL_WIRES: usize = 1 << 30;
+/// Largest wire count accepted. Every wire is an input or a gate output and
+/// the gates are backed by the text, but the inputs are not: this and
+/// [`MAX_BRISTOL_PUBLIC_BITS`] keep what a short text can make a parser or
+/// compiler allocate bounded.
+pub const MAX_BRISTOL_WIRES: usize = 1 << 24;
+
+/// Largest number of input plus output bits accepted (8 KiB of public values
+/// per instance). A header line can declare millions of input bits in a few
+/// bytes, and compiling costs a few hundred bytes per wire; past this size a
+/// statement is better served by a dedicated kind.
+pub const MAX_BRISTOL_PUBLIC_BITS: usize = 1 << 16;
 
 /// Splits a line into tokens, returning `(line_number, tokens)` for the next
 /// non-blank line.
@@ -234,7 +245,11 @@ fn parse_sizes(lines: &mut Lines<'_>, what: &str, num_wires: usize) -> Result<Ve
     if count != (tokens.len() - 1) as u64 {
         return Err(BristolError::Header {
             line,
-            problem: format!("declares {count} {what}s but lists {} sizes", tokens.len() - 1),
+            problem: format!(
+                "declares {} but lists {}",
+                counted(count, what),
+                counted((tokens.len() - 1) as u64, "size")
+            ),
         });
     }
     let mut total: u64 = 0;
@@ -247,7 +262,10 @@ fn parse_sizes(lines: &mut Lines<'_>, what: &str, num_wires: usize) -> Result<Ve
     if total > num_wires as u64 {
         return Err(BristolError::Header {
             line,
-            problem: format!("{what}s need {total} wires but the circuit has {num_wires}"),
+            problem: format!(
+                "{what}s need {} but the circuit has {num_wires}",
+                counted(total, "wire")
+            ),
         });
     }
     Ok(sizes)
@@ -264,7 +282,10 @@ fn parse_gate(line: usize, tokens: &[&str], num_wires: usize) -> Result<BristolG
     let listed = (tokens.len() - 3) as u64;
     if nin.checked_add(nout) != Some(listed) {
         return Err(syntax(format!(
-            "gate declares {nin} inputs and {nout} outputs but lists {listed} wires"
+            "gate declares {} and {} but lists {}",
+            counted(nin, "input"),
+            counted(nout, "output"),
+            counted(listed, "wire")
         )));
     }
     let (nin, nout) = (nin as usize, nout as usize);
@@ -275,7 +296,9 @@ fn parse_gate(line: usize, tokens: &[&str], num_wires: usize) -> Result<BristolG
             Ok(())
         } else {
             Err(syntax(format!(
-                "{op} takes {want_in} inputs and {want_out} outputs, got {nin} and {nout}"
+                "{op} takes {} and {}, got {nin} and {nout}",
+                counted(want_in as u64, "input"),
+                counted(want_out as u64, "output")
             )))
         }
     };
@@ -349,7 +372,7 @@ impl BristolCircuit {
         if tokens.len() != 2 {
             return Err(BristolError::Header {
                 line: line1,
-                problem: format!("expected `gates wires`, found {} numbers", tokens.len()),
+                problem: format!("expected `gates wires`, found {}", counted(tokens.len() as u64, "number")),
             });
         }
         let num_gates = parse_number(line1, tokens[0], "gate count")?;
@@ -363,6 +386,15 @@ impl BristolCircuit {
         let num_wires = num_wires as usize;
         let input_sizes = parse_sizes(&mut lines, "input", num_wires)?;
         let output_sizes = parse_sizes(&mut lines, "output", num_wires)?;
+        let public: usize = input_sizes.iter().chain(&output_sizes).sum();
+        if public > MAX_BRISTOL_PUBLIC_BITS {
+            return Err(BristolError::Header {
+                line: lines.last_line,
+                problem: format!(
+                    "the inputs and outputs have {public} bits in all, more than the supported {MAX_BRISTOL_PUBLIC_BITS}"
+                ),
+            });
+        }
 
         let mut gates = Vec::new();
         let mut gate_lines = Vec::new();
@@ -371,7 +403,7 @@ impl BristolCircuit {
             if gates.len() as u64 >= num_gates {
                 return Err(BristolError::Header {
                     line,
-                    problem: format!("more gates than the {num_gates} declared on line {line1}"),
+                    problem: format!("more gates than the {} declared on line {line1}", counted(num_gates, "gate")),
                 });
             }
             let gate = parse_gate(line, &tokens, num_wires)?;
@@ -383,8 +415,8 @@ impl BristolCircuit {
             return Err(BristolError::Header {
                 line: lines.last_line,
                 problem: format!(
-                    "file ends after {} gates, {num_gates} declared on line {line1}",
-                    gates.len()
+                    "file ends after {}, {num_gates} declared on line {line1}",
+                    counted(gates.len() as u64, "gate")
                 ),
             });
         }
@@ -393,7 +425,10 @@ impl BristolCircuit {
         if settable < num_wires as u64 {
             return Err(BristolError::Header {
                 line: line1,
-                problem: format!("declares {num_wires} wires but inputs and gates set only {settable}"),
+                problem: format!(
+                    "declares {} but inputs and gates set only {settable}",
+                    counted(num_wires as u64, "wire")
+                ),
             });
         }
         let mut set = vec![false; num_wires];

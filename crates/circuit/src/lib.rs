@@ -13,6 +13,7 @@ pub mod r1cs;
 pub mod sha256;
 pub mod witness;
 pub mod word;
+pub mod wording;
 
 pub use blake3::{blake3_compression, Blake3Compression, Blake3Input};
 pub use bristol::{BristolCircuit, BristolError, BristolGate};

@@ -1,7 +1,8 @@
 //! The process allocator: the system allocator, with every large block
 //! faulted in by one `madvise(MADV_POPULATE_WRITE)` call, and freed large
 //! blocks kept in the process for the next allocation
-//! ([`keep_freed_blocks`]).
+//! ([`keep_freed_blocks`]). Both are Linux tuning (glibc for the second);
+//! elsewhere the allocator is the system's, unchanged.
 //!
 //! A proof of 2^14 hashes allocates hundreds of megabytes of buffers that are
 //! written in full right away (witness and linear forms, codewords, sumcheck
@@ -41,13 +42,20 @@ pub fn keep_freed_blocks() {
 }
 
 /// Blocks at least this large are faulted in at allocation.
+#[cfg(target_os = "linux")]
 pub const PREFAULT_BYTES: usize = 1 << 20;
 /// Base page size: the advised range is the whole pages inside a block.
+#[cfg(target_os = "linux")]
 const PAGE: usize = 4096;
 
 /// The system allocator plus `MADV_POPULATE_WRITE` on large blocks.
 pub struct PrefaultingAlloc;
 
+/// Off Linux the advice does not exist and blocks are paged on demand.
+#[cfg(not(target_os = "linux"))]
+fn prefault(_ptr: *mut u8, _size: usize) {}
+
+#[cfg(target_os = "linux")]
 fn prefault(ptr: *mut u8, size: usize) {
     if ptr.is_null() || size < PREFAULT_BYTES {
         return;

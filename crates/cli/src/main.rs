@@ -1,24 +1,33 @@
 //! The `starling` command.
 //!
-//! Exit codes: 0 success, 1 the proof was rejected, 2 the files or arguments
-//! could not be read. Errors are one line on stderr; there are no panics or
-//! backtraces on bad input.
+//! Exit codes: 0 success (the proof verified), 1 the proof was rejected, 2
+//! the files or arguments could not be read, 3 an internal error (a bug in
+//! Starling). Errors are one line on stderr; there are no backtraces.
 
 mod allocator;
 mod bench;
+mod files;
 mod native_sha256;
 
 #[global_allocator]
 static ALLOCATOR: allocator::PrefaultingAlloc = allocator::PrefaultingAlloc;
 
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use starling::{Error, Profile, ProofFile, StatementCircuit, StatementKind};
+use starling::format::MAX_INSTANCES;
+use starling::{Error, Expected, Profile, ProofFile, StatementCircuit, StatementKind, Verified};
+
+/// Most worker threads `--threads` accepts.
+const MAX_THREADS: usize = 1024;
+
+/// Set (to anything) to make the command fail with an internal error at
+/// once: how the tests check that a bug exits with code 3.
+const FORCE_INTERNAL_ERROR: &str = "STARLING_TEST_INTERNAL_ERROR";
 
 #[derive(Parser)]
 #[command(
@@ -38,7 +47,9 @@ enum Command {
         #[command(subcommand)]
         what: ProveWhat,
     },
-    /// Verify a proof file.
+    /// Verify a proof file. With --expect, the proof must be about exactly
+    /// the kind, circuit, N and inputs expected; without it, any valid proof
+    /// of any statement verifies.
     Verify {
         /// The proof file.
         proof: PathBuf,
@@ -46,12 +57,34 @@ enum Command {
         /// the statement kind's text format).
         #[arg(long)]
         print_outputs: bool,
+        /// The inputs the proof must be about: an inputs file (`-` for
+        /// stdin) in the format `prove` reads. Needs --kind.
+        #[arg(long, value_name = "FILE", requires = "kind")]
+        expect: Option<String>,
+        /// The statement kind the proof must be about (with --expect).
+        #[arg(long, value_enum, requires = "expect")]
+        kind: Option<KindArg>,
+        /// The circuit the proof must be about (with --kind circuit).
+        #[arg(long, value_name = "CIRCUIT", requires = "expect")]
+        bristol: Option<PathBuf>,
+        /// Refuse proofs with less provable security than this.
+        #[arg(long, value_name = "BITS", default_value_t = starling::DEFAULT_MIN_SECURITY_BITS)]
+        min_security: f64,
     },
-    /// Describe a proof file: statement, N, utilisation, profile, security,
-    /// section sizes.
+    /// Describe a proof file without verifying it: statement, N, digests,
+    /// utilisation, profile, security, section sizes.
     Inspect {
         /// The proof file.
         proof: PathBuf,
+    },
+    /// Print the digest of a circuit, as `verify` reports and compares it.
+    Digest {
+        /// The statement kind (default: circuit, with --bristol).
+        #[arg(long, value_enum)]
+        kind: Option<KindArg>,
+        /// The circuit, for a `circuit` statement.
+        #[arg(long, value_name = "CIRCUIT")]
+        bristol: Option<PathBuf>,
     },
     /// Prove and verify random inputs and report speed, size and memory.
     Bench {
@@ -144,6 +177,27 @@ pub(crate) struct BenchArgs {
     pub(crate) profile: ProfileArg,
 }
 
+/// A statement kind, as `--kind` names it.
+#[derive(Clone, Copy, ValueEnum)]
+enum KindArg {
+    Sha256,
+    Blake3,
+    #[value(name = "keccak-f1600")]
+    KeccakF1600,
+    Circuit,
+}
+
+impl From<KindArg> for StatementKind {
+    fn from(k: KindArg) -> StatementKind {
+        match k {
+            KindArg::Sha256 => StatementKind::Sha256,
+            KindArg::Blake3 => StatementKind::Blake3,
+            KindArg::KeccakF1600 => StatementKind::KeccakF1600,
+            KindArg::Circuit => StatementKind::Circuit,
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum ProfileArg {
     Default,
@@ -170,6 +224,7 @@ impl From<Error> for Failure {
         let code = match e {
             Error::Rejected(_) => 1,
             Error::Input(_) | Error::Malformed(_) => 2,
+            Error::Internal(_) => 3,
         };
         Failure {
             code,
@@ -178,15 +233,26 @@ impl From<Error> for Failure {
     }
 }
 
+/// Exit code 2: input that could not be read, or bad usage.
 pub(crate) fn unreadable(message: String) -> Failure {
     Failure { code: 2, message }
 }
 
 fn main() -> ExitCode {
     allocator::keep_freed_blocks();
-    // A panic is a bug; if one ever happens, say so in one line, no backtrace.
+    // A panic is a bug: say so in one line, no backtrace, exit 3.
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("error: internal error: {info}");
+        let payload = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!(
+            "error: {}",
+            Error::Internal(format!("{}{at}", payload.replace('\n', " ")))
+        );
     }));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -201,14 +267,14 @@ fn main() -> ExitCode {
             eprintln!("error: {}", f.message);
             ExitCode::from(f.code)
         }
-        Err(_) => ExitCode::from(1),
+        Err(_) => ExitCode::from(3),
     }
 }
 
 fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
     if let Some(t) = threads {
-        if t == 0 {
-            return Err(unreadable("--threads must be at least 1".into()));
+        if !(1..=MAX_THREADS).contains(&t) {
+            return Err(unreadable(format!("--threads must be between 1 and {MAX_THREADS}")));
         }
         rayon::ThreadPoolBuilder::new()
             .num_threads(t)
@@ -218,25 +284,59 @@ fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Checks a batch size given on the command line before anything is
+/// allocated for it.
+pub(crate) fn check_count(flag: &str, n: usize) -> Result<(), Failure> {
+    if n == 0 || n as u64 > MAX_INSTANCES {
+        return Err(unreadable(format!("{flag} must be between 1 and {MAX_INSTANCES}")));
+    }
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
+    if std::env::var_os(FORCE_INTERNAL_ERROR).is_some() {
+        panic!("{FORCE_INTERNAL_ERROR} is set");
+    }
     match cli.command {
         Command::Prove { what } => {
-            let (circuit, args) = match what {
-                ProveWhat::Sha256(args) => (builtin(StatementKind::Sha256), args),
-                ProveWhat::Blake3(args) => (builtin(StatementKind::Blake3), args),
-                ProveWhat::KeccakF1600(args) => (builtin(StatementKind::KeccakF1600), args),
-                ProveWhat::Circuit { bristol, args } => (read_bristol(&bristol)?, args),
+            let (circuit, args, bristol) = match what {
+                ProveWhat::Sha256(args) => (builtin(StatementKind::Sha256), args, None),
+                ProveWhat::Blake3(args) => (builtin(StatementKind::Blake3), args, None),
+                ProveWhat::KeccakF1600(args) => (builtin(StatementKind::KeccakF1600), args, None),
+                ProveWhat::Circuit { bristol, args } => (read_bristol(&bristol)?, args, Some(bristol)),
             };
-            prove(&circuit, args)
+            prove(&circuit, args, bristol.as_deref())
         }
-        Command::Verify { proof, print_outputs } => verify(&proof, print_outputs),
-        Command::Inspect { proof } => inspect(&proof),
+        Command::Verify {
+            proof,
+            print_outputs,
+            expect,
+            kind,
+            bristol,
+            min_security,
+        } => {
+            let expected = match (expect, kind) {
+                (Some(inputs), Some(kind)) => Some(expected(&inputs, kind.into(), bristol.as_deref(), min_security)?),
+                _ => None,
+            };
+            verify(&proof, expected.as_ref(), min_security, print_outputs)
+        }
+        Command::Inspect { proof } => {
+            print!("{}", starling::inspect(&files::read_proof(&proof)?)?);
+            Ok(())
+        }
+        Command::Digest { kind, bristol } => {
+            let kind = kind.map_or(StatementKind::Circuit, StatementKind::from);
+            println!("{}", hex(&statement_circuit(kind, bristol.as_deref())?.digest()));
+            Ok(())
+        }
         Command::Bench { what } => {
             let (kind, args) = match what {
                 BenchWhat::Sha256(args) => (StatementKind::Sha256, args),
                 BenchWhat::Blake3(args) => (StatementKind::Blake3, args),
                 BenchWhat::KeccakF1600(args) => (StatementKind::KeccakF1600, args),
             };
+            check_count("--count", args.count)?;
             set_threads(args.threads)?;
             bench::run(&builtin(kind), &args)
         }
@@ -247,37 +347,44 @@ fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-fn read_input_text(path: &str) -> Result<String, Failure> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| unreadable(format!("cannot read stdin: {e}")))?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path).map_err(|e| unreadable(format!("cannot read {path}: {e}")))
-    }
-}
-
 fn builtin(kind: StatementKind) -> Arc<StatementCircuit> {
     StatementCircuit::builtin(kind).expect("a built-in hash kind")
 }
 
 /// Reads and compiles a Bristol circuit; errors name the file and line.
-fn read_bristol(path: &PathBuf) -> Result<Arc<StatementCircuit>, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
+fn read_bristol(path: &Path) -> Result<Arc<StatementCircuit>, Failure> {
+    let text = files::read_circuit_text(path)?;
     StatementCircuit::from_bristol(&text).map_err(|e| unreadable(format!("{}: {e}", path.display())))
 }
 
-fn prove(circuit: &Arc<StatementCircuit>, args: ProveArgs) -> Result<(), Failure> {
+/// The circuit of `kind`: built in, or the Bristol file for `circuit`.
+fn statement_circuit(kind: StatementKind, bristol: Option<&Path>) -> Result<Arc<StatementCircuit>, Failure> {
+    match (StatementCircuit::builtin(kind), bristol) {
+        (Some(circuit), None) => Ok(circuit),
+        (None, Some(path)) => read_bristol(path),
+        (Some(_), Some(_)) => Err(unreadable(format!(
+            "--bristol is for circuit statements, not {}",
+            kind.name()
+        ))),
+        (None, None) => Err(unreadable("a circuit statement needs --bristol CIRCUIT".into())),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn prove(circuit: &Arc<StatementCircuit>, args: ProveArgs, bristol: Option<&Path>) -> Result<(), Failure> {
     set_threads(args.threads)?;
+    let mut inputs_paths: Vec<&Path> = bristol.into_iter().collect();
+    if let Some(path) = args.inputs.as_deref().filter(|p| *p != "-") {
+        inputs_paths.push(Path::new(path));
+    }
+    files::check_output_path(&args.out, &inputs_paths)?;
     let (count, rows) = match (&args.inputs, args.random) {
-        (Some(path), None) => starling::inputs::parse_inputs(circuit, &read_input_text(path)?)?,
+        (Some(path), None) => starling::inputs::read_inputs(circuit, files::open_inputs(path)?)?,
         (None, Some(n)) => {
-            if n == 0 {
-                return Err(unreadable("--random: N must be at least 1".into()));
-            }
+            check_count("--random", n)?;
             (
                 n,
                 starling::inputs::random_inputs(circuit, n, args.seed.unwrap_or(0)),
@@ -292,50 +399,55 @@ fn prove(circuit: &Arc<StatementCircuit>, args: ProveArgs) -> Result<(), Failure
     let mut progress = |msg: &str| eprintln!("{msg}");
     let proved = starling::prove(circuit, count, rows, args.profile.into(), &mut progress)?;
     let bytes = proved.file.to_bytes();
-    std::fs::write(&args.out, &bytes)
-        .map_err(|e| unreadable(format!("cannot write {}: {e}", args.out.display())))?;
+    files::write_atomically(&args.out, &bytes)?;
     let kind = circuit.kind();
     eprintln!(
-        "proved {count} {} {}s in {:.3} s; wrote {} bytes to {}",
+        "proved {count} {} {}; wrote {} bytes to {} in {:.3} s",
         kind.name(),
-        kind.instance_noun(),
-        proved.timings.total().as_secs_f64(),
+        if count == 1 { kind.instance_noun().to_string() } else { format!("{}s", kind.instance_noun()) },
         bytes.len(),
-        args.out.display()
+        args.out.display(),
+        proved.timings.total().as_secs_f64(),
     );
     Ok(())
 }
 
-fn read_proof(path: &PathBuf) -> Result<ProofFile, Failure> {
-    let bytes =
-        std::fs::read(path).map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
-    Ok(ProofFile::from_bytes(&bytes)?)
+/// The statement `verify --expect` checks the proof against.
+fn expected(inputs: &str, kind: StatementKind, bristol: Option<&Path>, min_security: f64) -> Result<Expected, Failure> {
+    let circuit = statement_circuit(kind, bristol)?;
+    let (count, rows) = starling::inputs::read_inputs(&circuit, files::open_inputs(inputs)?)
+        .map_err(|e| unreadable(format!("{inputs}: {e}")))?;
+    Ok(Expected::new(circuit, count, rows)?.with_min_security_bits(min_security))
 }
 
-fn verify(path: &PathBuf, print_outputs: bool) -> Result<(), Failure> {
-    let file = read_proof(path)?;
+fn verify(path: &Path, expected: Option<&Expected>, min_security: f64, print_outputs: bool) -> Result<(), Failure> {
+    let bytes = files::read_proof(path)?;
     let start = std::time::Instant::now();
-    let verified = starling::verify(&file)?;
+    let verified: Verified = match expected {
+        Some(expected) => starling::verify(expected, &bytes)?,
+        None => starling::verify_claimed(&ProofFile::from_bytes(&bytes)?, min_security)?,
+    };
     let ms = start.elapsed().as_secs_f64() * 1e3;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
-        "OK {} N={} profile={} security={:.1} bits verified in {ms:.2} ms",
+        "OK {} N={} circuit={} public={} profile={} security={:.1} bits verified in {ms:.2} ms",
         verified.kind().name(),
         verified.len(),
+        hex(&verified.circuit_digest()),
+        hex(&verified.public_digest()),
         verified.profile().name(),
-        verified.security_bits()
+        verified.security_bits(),
     );
+    if expected.is_none() {
+        eprintln!(
+            "note: without --expect this shows only that the proof proves the statement it carries; compare its kind, circuit and public digests with what you expect"
+        );
+    }
     if print_outputs {
         for line in verified.output_lines() {
             let _ = writeln!(out, "{line}");
         }
     }
-    Ok(())
-}
-
-fn inspect(path: &PathBuf) -> Result<(), Failure> {
-    let file = read_proof(path)?;
-    print!("{}", starling::inspect(&file));
     Ok(())
 }

@@ -68,6 +68,7 @@ pub struct BitSumWeights {
     /// GFNI only: for each group of eight weights `w[8 g + m]` and each byte
     /// position `i`, the affine matrix whose row `s` (byte `7 - s`) has bit
     /// `m` equal to bit `8 i + s` of `w[8 g + m]`.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     cols: Vec<[u64; 16]>,
 }
 
@@ -133,6 +134,7 @@ pub fn add_bit_sums(f: &[u128], weights: &[&BitSumWeights], out: &mut [[u128; 12
     for w in weights {
         assert_eq!(w.len(), f.len(), "weights and data must have equal lengths");
     }
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if let Some(token) = fast() {
@@ -150,6 +152,7 @@ pub struct SliceMap {
     /// `mats[o][j]`: the affine matrix taking input byte `j` to its part of
     /// output byte `o` (row `s`, byte `7 - s`, has bit `t` equal to bit
     /// `8 o + s` of the image of bit `8 j + t`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     mats: [[u64; 16]; 16],
 }
 
@@ -194,6 +197,7 @@ pub fn apply_maps_sum(maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) 
             "inputs and output must have equal lengths"
         );
     }
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if let Some(token) = fast() {

@@ -10,7 +10,7 @@ use crate::circuits::StatementCircuit;
 use crate::inputs::random_inputs;
 use crate::protocol::{prove_with, Tamper};
 use crate::statement::{Statement, StatementKind};
-use crate::{verify, Error, Profile};
+use crate::{verify_claimed, Error, Profile, DEFAULT_MIN_SECURITY_BITS};
 
 const N: usize = 5;
 /// Words per wire at the padded size (128 instances).
@@ -40,7 +40,7 @@ fn prove_tampered(circuit: &Arc<StatementCircuit>, tamper: Tamper<'_>) -> Result
     let proved = prove_with(circuit, N, inputs, Profile::Default, &mut |_| {}, &tamper)?;
     // The file must also survive encoding; rejection must come from verify.
     let file = crate::ProofFile::from_bytes(&proved.file.to_bytes())?;
-    verify(&file).map(|_| ())
+    verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).map(|_| ())
 }
 
 fn with_witness(f: &dyn Fn(&mut [u64])) -> Tamper<'_> {

@@ -55,7 +55,7 @@ impl StatementCircuit {
         let padding_output = pack_bits(&out_bits);
         Ok(StatementCircuit {
             kind,
-            digest: r1cs.digest(),
+            digest: statement_circuit_digest(kind, &r1cs, bristol.as_ref()),
             zero_input: vec![0; words_for_bits(r1cs.num_public_inputs())],
             r1cs,
             a0,
@@ -85,9 +85,22 @@ impl StatementCircuit {
     }
 
     /// Compiles a Bristol Fashion circuit. Errors name the offending line.
+    ///
+    /// The text is untrusted: the parser bounds what it declares (at most
+    /// `MAX_BRISTOL_WIRES` wires and `MAX_BRISTOL_PUBLIC_BITS` input and
+    /// output bits, every other wire backed by a gate line), so that a short
+    /// text cannot make the compiler allocate much more than the text's size.
     pub fn from_bristol(text: &str) -> Result<Arc<StatementCircuit>, String> {
         let parsed = BristolCircuit::parse(text).map_err(|e| e.to_string())?;
-        let compiled = BristolR1cs::new(&parsed).map_err(|e| e.to_string())?;
+        Self::from_parsed_bristol(text, &parsed)
+    }
+
+    /// Compiles a circuit [`BristolCircuit::parse`] has read from `text`.
+    pub(crate) fn from_parsed_bristol(
+        text: &str,
+        parsed: &BristolCircuit,
+    ) -> Result<Arc<StatementCircuit>, String> {
+        let compiled = BristolR1cs::new(parsed).map_err(|e| e.to_string())?;
         let source = BristolSource {
             text: text.to_owned(),
             input_sizes: compiled.input_sizes().to_vec(),
@@ -120,7 +133,11 @@ impl StatementCircuit {
         &self.b0
     }
 
-    /// The canonical digest of the constraint system.
+    /// The circuit's digest: SHA-256 of the statement kind, the constraint
+    /// system's canonical digest and, for a Bristol circuit, the widths of
+    /// its input and output values. It identifies what a proof proves (two
+    /// Bristol texts that differ only in spacing share it) and is what
+    /// `verify --expect` and `starling digest` compare and print.
     pub fn digest(&self) -> [u8; 32] {
         self.digest
     }
@@ -175,6 +192,30 @@ impl StatementCircuit {
         self.r1cs.committed_wires() as f64 / self.r1cs.num_wires() as f64
     }
 }
+
+/// See [`StatementCircuit::digest`].
+fn statement_circuit_digest(kind: StatementKind, r1cs: &R1cs, bristol: Option<&BristolSource>) -> [u8; 32] {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    let put_u64 = |h: &mut sha2::Sha256, x: u64| h.update(x.to_le_bytes());
+    let put_sizes = |h: &mut sha2::Sha256, sizes: &[usize]| {
+        put_u64(h, sizes.len() as u64);
+        for &s in sizes {
+            put_u64(h, s as u64);
+        }
+    };
+    for part in [CIRCUIT_DIGEST_TAG, kind.name().as_bytes(), &r1cs.digest()] {
+        put_u64(&mut h, part.len() as u64);
+        h.update(part);
+    }
+    let (inputs, outputs) = bristol.map_or((&[][..], &[][..]), |b| (&b.input_sizes[..], &b.output_sizes[..]));
+    put_sizes(&mut h, inputs);
+    put_sizes(&mut h, outputs);
+    h.finalize().into()
+}
+
+/// Domain separation of [`StatementCircuit::digest`].
+const CIRCUIT_DIGEST_TAG: &[u8] = b"starling/statement-circuit/v1";
 
 impl PartialEq for StatementCircuit {
     fn eq(&self, other: &Self) -> bool {

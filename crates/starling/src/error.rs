@@ -1,26 +1,188 @@
-//! The errors of the prove/verify API.
+//! The errors of the prove/verify API, split the way a user acts on them:
+//! unreadable input, a rejected proof (and why, in plain words first), or a
+//! bug in Starling.
 
+use std::fmt;
+
+use starling_circuit::wording::counted;
 use starling_crypto::codec::DecodeError;
 
-/// Everything that can go wrong, split the way a user acts on it.
+use crate::statement::StatementKind;
+
+/// Everything that can go wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The user's input could not be read (bad hex, wrong length, N = 0, ...).
+    /// The user's input could not be read (bad hex, wrong length, N = 0, a
+    /// file too large, ...).
     #[error("{0}")]
     Input(String),
     /// The proof file is not a well-formed Starling proof.
     #[error("unreadable proof: {0}")]
     Malformed(String),
-    /// The proof is well formed but does not verify.
+    /// The proof is well formed but is not accepted.
     #[error("proof rejected: {0}")]
-    Rejected(String),
+    Rejected(Rejection),
+    /// Starling failed where it should not: a bug.
+    #[error("internal error: {0} (this is a bug in Starling; please report it with the command that caused it)")]
+    Internal(String),
+}
+
+/// Why a well-formed proof is not accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rejection {
+    /// The proof is about another statement than the one expected.
+    Mismatch(Mismatch),
+    /// The proof's security is below what the verifier requires.
+    TooWeak {
+        /// Provable bits of the proof's profile at its size.
+        bits: f64,
+        /// The profile's name.
+        profile: &'static str,
+        /// The minimum the verifier asked for.
+        required: f64,
+    },
+    /// A check of the proof system fails: the proof does not prove the
+    /// statement it carries.
+    Invalid {
+        /// The check that failed.
+        check: Check,
+        /// The technical detail.
+        detail: String,
+    },
+}
+
+/// The verifier's checks, in the order they run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The zerocheck of (Az)∘(Bz) = z.
+    Zerocheck,
+    /// The lincheck of the claims on Az and Bz.
+    Lincheck,
+    /// The proof of work before the public-value point.
+    ProofOfWork,
+    /// The claim binding the public values.
+    PublicValues,
+    /// Ring switching and the opening of the commitment.
+    Opening,
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Check::Zerocheck => "zerocheck",
+            Check::Lincheck => "lincheck",
+            Check::ProofOfWork => "proof of work",
+            Check::PublicValues => "public values",
+            Check::Opening => "opening",
+        })
+    }
+}
+
+/// The first difference between the statement a proof carries and the one
+/// expected, in the order they are compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// Another statement kind.
+    Kind {
+        /// Expected kind.
+        expected: StatementKind,
+        /// The proof's kind.
+        found: StatementKind,
+    },
+    /// Another circuit (compared by [`crate::StatementCircuit::digest`]).
+    Circuit {
+        /// Expected digest.
+        expected: [u8; 32],
+        /// The proof's digest.
+        found: [u8; 32],
+    },
+    /// Another number of instances.
+    Count {
+        /// Expected N.
+        expected: usize,
+        /// The proof's N.
+        found: usize,
+    },
+    /// An input value differs.
+    Input {
+        /// The first instance that differs (0-based, in input order).
+        instance: usize,
+        /// The first field of that instance that differs, as the inputs
+        /// text names it (`block`, `counter`, `input value 2`, ...).
+        field: String,
+    },
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::Mismatch(m) => write!(f, "{m}"),
+            Rejection::TooWeak {
+                bits,
+                profile,
+                required,
+            } => write!(
+                f,
+                "the proof is weaker than required: {bits:.1} bits of provable security (profile {profile}), at least {required} required"
+            ),
+            Rejection::Invalid { check, detail } => write!(
+                f,
+                "the proof does not prove the statement it carries ({check} check: {detail})"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mismatch::Kind { expected, found } => write!(
+                f,
+                "the proof was made for another kind of statement: it proves {} {}s, expected {} {}s",
+                found.name(),
+                found.instance_noun(),
+                expected.name(),
+                expected.instance_noun()
+            ),
+            Mismatch::Circuit { expected, found } => write!(
+                f,
+                "the proof was made for a different circuit: its digest is {}, expected {}",
+                hex::encode(found),
+                hex::encode(expected)
+            ),
+            Mismatch::Count { expected, found } => write!(
+                f,
+                "the proof is about a different number of instances: {}, expected {expected}",
+                counted(*found as u64, "instance")
+            ),
+            Mismatch::Input { instance, field } => write!(
+                f,
+                "the proof is about different inputs: instance {instance} (0-based) differs first in its {field}"
+            ),
+        }
+    }
 }
 
 impl From<DecodeError> for Error {
     fn from(e: DecodeError) -> Error {
         Error::Malformed(match e {
             DecodeError::Truncated(what) => format!("the file ends inside {what}"),
-            DecodeError::TrailingBytes(n) => format!("{n} unexpected bytes after the proof"),
+            DecodeError::TrailingBytes(n) => format!("{} after the proof", counted(n as u64, "unexpected byte")),
         })
+    }
+}
+
+impl Error {
+    /// A failed verifier check.
+    pub(crate) fn invalid(check: Check, detail: &dyn fmt::Display) -> Error {
+        Error::Rejected(Rejection::Invalid {
+            check,
+            detail: detail.to_string(),
+        })
+    }
+
+    /// A statement that differs from the expected one.
+    pub(crate) fn mismatch(m: Mismatch) -> Error {
+        Error::Rejected(Rejection::Mismatch(m))
     }
 }

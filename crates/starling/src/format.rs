@@ -24,7 +24,8 @@
 
 use std::sync::Arc;
 
-use starling_crypto::codec::{put_section, Reader};
+use starling_circuit::BristolCircuit;
+use starling_crypto::codec::{put_section, DecodeError, Reader};
 
 use crate::circuits::StatementCircuit;
 use crate::statement::{Statement, StatementKind};
@@ -36,6 +37,15 @@ pub const MAGIC: &[u8; 8] = b"STARLING";
 pub const VERSION: u16 = 1;
 /// Largest batch a proof file may claim (2^24 compressions).
 pub const MAX_INSTANCES: u64 = 1 << 24;
+
+/// Largest Bristol circuit text read, from a file or from a proof (the
+/// parser's own limits, `starling_circuit::bristol::MAX_BRISTOL_WIRES` and
+/// `MAX_BRISTOL_PUBLIC_BITS`, bound the circuit it describes).
+pub const MAX_CIRCUIT_TEXT_BYTES: usize = 512 << 20;
+
+/// Largest proof file read (4 GiB: the public values of 2^23 Keccak-f
+/// states, more than any machine we know proves at once).
+pub const MAX_FILE_BYTES: u64 = 4 << 30;
 
 /// Bytes of the header: magic, version, kind, profile, count.
 pub const HEADER_BYTES: usize = 8 + 2 + 1 + 1 + 8;
@@ -204,15 +214,48 @@ pub fn write_circuit(out: &mut Vec<u8>, circuit: &StatementCircuit) {
     }
 }
 
-/// Reads the circuit part for `kind` and compiles it.
-pub fn read_circuit(r: &mut Reader<'_>, kind: StatementKind) -> Result<Arc<StatementCircuit>, Error> {
+/// Reads the circuit part for `kind` and compiles it, for a statement of
+/// `count` instances. `known` is a circuit the caller already has (the one a
+/// verifier expects): when the file's text is its text, it is used as is.
+///
+/// A Bristol circuit is parsed (bounded by the parser's limits), then the
+/// statement it implies, `count` rows of its input and output widths, must
+/// be present in the bytes that follow before it is compiled.
+pub fn read_circuit(
+    r: &mut Reader<'_>,
+    kind: StatementKind,
+    count: u64,
+    known: Option<&Arc<StatementCircuit>>,
+) -> Result<Arc<StatementCircuit>, Error> {
     if let Some(circuit) = StatementCircuit::builtin(kind) {
         return Ok(circuit);
     }
     let bytes = r.section("the circuit")?;
+    if bytes.len() > MAX_CIRCUIT_TEXT_BYTES {
+        return Err(Error::Malformed(format!(
+            "the circuit text has {} bytes, more than the {MAX_CIRCUIT_TEXT_BYTES} read",
+            bytes.len()
+        )));
+    }
     let text =
         std::str::from_utf8(bytes).map_err(|_| Error::Malformed("the circuit is not UTF-8 text".into()))?;
-    StatementCircuit::from_bristol(text).map_err(|e| Error::Malformed(format!("the circuit: {e}")))
+    let statement_present = |in_bits: usize, out_bits: usize| {
+        let row = (row_bytes(in_bits) + row_bytes(out_bits)) as u64;
+        if row.saturating_mul(count) > r.remaining() as u64 {
+            return Err(Error::from(DecodeError::Truncated("the statement")));
+        }
+        Ok(())
+    };
+    if let Some(circuit) = known.filter(|c| c.bristol_text() == Some(text)) {
+        statement_present(circuit.input_bits(), circuit.output_bits())?;
+        return Ok(circuit.clone());
+    }
+    let parsed = BristolCircuit::parse(text).map_err(|e| Error::Malformed(format!("the circuit: {e}")))?;
+    statement_present(
+        parsed.input_sizes().iter().sum(),
+        parsed.output_sizes().iter().sum(),
+    )?;
+    StatementCircuit::from_parsed_bristol(text, &parsed).map_err(|e| Error::Malformed(format!("the circuit: {e}")))
 }
 
 /// Bytes of the circuit part of a file.

@@ -11,31 +11,125 @@
 //! Blank lines and lines starting with `#` are ignored; every error names
 //! its line.
 
+use std::io::{BufRead, Read};
+use std::ops::Range;
+
 use rand::{Rng, SeedableRng};
+use starling_circuit::wording::counted;
 
 use crate::circuits::StatementCircuit;
-use crate::format::{append_row_from_bytes, row_to_bytes};
+use crate::format::{append_row_from_bytes, row_to_bytes, MAX_INSTANCES};
 use crate::statement::StatementKind;
 use crate::Error;
 
-/// Parses an inputs file for `circuit`: returns N and the N input rows.
+/// Longest line read. An instance line is at most a few tens of KiB (a
+/// Bristol circuit's inputs are at most 2^16 bits); a longer line is not an
+/// inputs file, and reading stops there instead of filling memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Largest inputs text read (4 GiB: 2^23 Keccak-f states).
+pub const MAX_INPUT_BYTES: u64 = 4 << 30;
+
+/// Parses an inputs text for `circuit`: returns N and the N input rows.
 pub fn parse_inputs(circuit: &StatementCircuit, text: &str) -> Result<(usize, Vec<u64>), Error> {
+    read_inputs(circuit, text.as_bytes())
+}
+
+/// Reads an inputs text for `circuit` from `reader` a line at a time
+/// (a file, stdin): returns N and the N input rows. Lines past
+/// [`MAX_LINE_BYTES`], texts past [`MAX_INPUT_BYTES`] and more than
+/// `MAX_INSTANCES` instances are errors as soon as they are seen, so memory
+/// stays proportional to the instances read.
+pub fn read_inputs(circuit: &StatementCircuit, mut reader: impl BufRead) -> Result<(usize, Vec<u64>), Error> {
     let mut rows = Vec::new();
-    let mut count = 0;
-    for (idx, raw) in text.lines().enumerate() {
-        let line = raw.trim();
+    let mut count: u64 = 0;
+    let mut total: u64 = 0;
+    let mut buf = Vec::new();
+    for number in 1.. {
+        buf.clear();
+        let read = reader
+            .by_ref()
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| Error::Input(format!("line {number}: cannot read: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        let at_line = |problem: String| Error::Input(format!("line {number}: {problem}"));
+        if buf.len() > MAX_LINE_BYTES {
+            return Err(at_line(format!(
+                "longer than {MAX_LINE_BYTES} bytes; this is not an inputs file"
+            )));
+        }
+        total += read as u64;
+        if total > MAX_INPUT_BYTES {
+            return Err(at_line(format!("the inputs text is longer than {MAX_INPUT_BYTES} bytes")));
+        }
+        let line = std::str::from_utf8(&buf).map_err(|e| {
+            at_line(format!(
+                "byte {} is not UTF-8 text (0x{:02x})",
+                e.valid_up_to() + 1,
+                buf[e.valid_up_to()]
+            ))
+        })?;
+        let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        if count == MAX_INSTANCES {
+            return Err(at_line(format!("more than {MAX_INSTANCES} instances, the most one proof holds")));
+        }
         let fields: Vec<&str> = line.split_whitespace().collect();
-        parse_line(circuit, &fields, &mut rows)
-            .map_err(|e| Error::Input(format!("line {}: {e}", idx + 1)))?;
+        parse_line(circuit, &fields, &mut rows).map_err(at_line)?;
         count += 1;
     }
     if count == 0 {
         return Err(Error::Input("no inputs: N must be at least 1".into()));
     }
-    Ok((count, rows))
+    Ok((count as usize, rows))
+}
+
+/// A named part of an input row, as the inputs text names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputField {
+    /// The field's name in messages (`chaining value`, `block`, `input value 2`, ...).
+    pub name: String,
+    /// Its bits in the row.
+    pub bits: Range<usize>,
+}
+
+/// The fields of `circuit`'s input rows, in row order (which is line order).
+pub fn input_fields(circuit: &StatementCircuit) -> Vec<InputField> {
+    let named = |parts: &[(&str, usize)]| {
+        let mut at = 0;
+        parts
+            .iter()
+            .map(|&(name, bits)| {
+                at += bits;
+                InputField {
+                    name: name.to_string(),
+                    bits: at - bits..at,
+                }
+            })
+            .collect()
+    };
+    match circuit.kind() {
+        StatementKind::Sha256 => named(&[("chaining value", 256), ("block", 512)]),
+        StatementKind::Blake3 => named(&[
+            ("chaining value", 256),
+            ("block", 512),
+            ("counter", 64),
+            ("block length", 32),
+            ("flags", 32),
+        ]),
+        StatementKind::KeccakF1600 => named(&[("state", 1600)]),
+        StatementKind::Circuit => {
+            let sizes = circuit.bristol_input_sizes().unwrap_or(&[]);
+            let names: Vec<String> = (1..=sizes.len()).map(|i| format!("input value {i}")).collect();
+            let parts: Vec<(&str, usize)> = names.iter().map(String::as_str).zip(sizes.iter().copied()).collect();
+            named(&parts)
+        }
+    }
 }
 
 /// Parses the fields of one line and appends its row.
@@ -45,7 +139,11 @@ fn parse_line(circuit: &StatementCircuit, fields: &[&str], rows: &mut Vec<u64>) 
         if fields.len() == n {
             Ok(())
         } else {
-            Err(format!("expected {n} fields ({names}), found {}", fields.len()))
+            Err(format!(
+                "expected {} ({names}), found {}",
+                counted(n as u64, "field"),
+                fields.len()
+            ))
         }
     };
     match kind {
@@ -72,8 +170,8 @@ fn parse_line(circuit: &StatementCircuit, fields: &[&str], rows: &mut Vec<u64>) 
             let sizes = circuit.bristol_input_sizes().unwrap_or(&[]);
             if fields.len() != sizes.len() {
                 return Err(format!(
-                    "expected {} input values (the circuit's inputs), found {}",
-                    sizes.len(),
+                    "expected {} (the circuit's inputs), found {}",
+                    counted(sizes.len() as u64, "input value"),
                     fields.len()
                 ));
             }
@@ -93,11 +191,22 @@ fn parse_line(circuit: &StatementCircuit, fields: &[&str], rows: &mut Vec<u64>) 
     Ok(())
 }
 
+/// The first character of `s` that is not a hex digit, named for a message.
+fn first_non_hex(s: &str) -> Option<String> {
+    s.chars()
+        .find(|c| !c.is_ascii_hexdigit())
+        .map(|c| format!("{c:?} (U+{:04X}) is not a hex digit", u32::from(c)))
+}
+
 fn hex_field(s: &str, bytes: usize, what: &str) -> Result<Vec<u8>, String> {
+    if let Some(bad) = first_non_hex(s) {
+        return Err(format!("{what}: {bad}"));
+    }
+    // Only ASCII hex digits are left: one byte each.
     if s.len() != 2 * bytes {
         return Err(format!(
-            "{what} has {} hex digits, expected {}",
-            s.len(),
+            "{what} has {}, expected {}",
+            counted(s.len() as u64, "hex digit"),
             2 * bytes
         ));
     }
@@ -112,22 +221,25 @@ fn decimal<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
 /// The bits (least significant first) of a `bits`-bit value written as
 /// exactly `ceil(bits / 4)` hex digits.
 fn value_bits(s: &str, bits: usize) -> Result<Vec<bool>, String> {
+    if let Some(bad) = first_non_hex(s) {
+        return Err(bad);
+    }
     let digits = bits.div_ceil(4);
+    // Only ASCII hex digits are left: one byte each.
     if s.len() != digits {
         return Err(format!(
-            "has {} hex digits, expected {digits} for {bits} bits",
-            s.len()
+            "has {}, expected {digits} for {}",
+            counted(s.len() as u64, "hex digit"),
+            counted(bits as u64, "bit")
         ));
     }
     let mut out = Vec::with_capacity(digits * 4);
     for c in s.chars().rev() {
-        let d = c
-            .to_digit(16)
-            .ok_or_else(|| format!("`{c}` is not a hex digit"))?;
+        let d = c.to_digit(16).unwrap_or(0);
         out.extend((0..4).map(|b| (d >> b) & 1 == 1));
     }
     if out[bits..].iter().any(|&b| b) {
-        return Err(format!("does not fit in {bits} bits"));
+        return Err(format!("does not fit in {}", counted(bits as u64, "bit")));
     }
     out.truncate(bits);
     Ok(out)

@@ -12,11 +12,13 @@ mod protocol;
 mod public_table;
 pub mod statement;
 mod timings;
+mod verify;
 
 pub use circuits::StatementCircuit;
-pub use error::Error;
-pub use proof_file::{inspect, security_bits, security_report, ProofFile, Verified};
-pub use protocol::{prove, verify, Proved};
+pub use error::{Check, Error, Mismatch, Rejection};
+pub use proof_file::{inspect, security_bits, security_report, ProofFile};
+pub use protocol::{prove, Proved};
 pub use starling_pcs::SecurityProfile as Profile;
 pub use statement::{Statement, StatementKind};
 pub use timings::Timings;
+pub use verify::{verify, verify_claimed, Expected, Verified, DEFAULT_MIN_SECURITY_BITS};

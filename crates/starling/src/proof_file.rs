@@ -2,14 +2,15 @@
 //! successful verification or an inspection reports.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use starling_crypto::codec::{put_section, Reader};
 use starling_pcs::{bits, SecurityReport};
 use starling_piop::{lincheck, zerocheck};
 
 use crate::format;
-use crate::inputs::format_output_row;
 use crate::protocol::{batch_params, security, Proof, OPENED_CLAIMS};
+use crate::circuits::StatementCircuit;
 use crate::statement::{Statement, StatementKind};
 use crate::{Error, Profile};
 
@@ -25,7 +26,7 @@ pub struct ProofFile {
 }
 
 /// Size in bytes of each part of a file, in file order.
-type SectionSizes = Vec<(&'static str, usize)>;
+pub(crate) type SectionSizes = Vec<(&'static str, usize)>;
 
 /// Names of the proof sections, in file order.
 const SECTIONS: [&str; 5] = ["commitment", "grinding", "zerocheck", "lincheck", "opening"];
@@ -64,18 +65,23 @@ impl ProofFile {
             + format::statement_bytes(circuit, self.statement.len())
     }
 
-    /// Decodes untrusted bytes; never panics.
+    /// Decodes untrusted bytes; never panics, and allocates no more than a
+    /// small multiple of their length (see [`format`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        Ok(Self::decode(bytes)?.0)
+        Ok(Self::decode(bytes, None)?.0)
     }
 
-    /// Decodes and also returns the size of each section.
-    fn decode(bytes: &[u8]) -> Result<(Self, SectionSizes), Error> {
+    /// Decodes and also returns the size of each section. `known` is a
+    /// circuit the caller has compiled already (see [`format::read_circuit`]).
+    pub(crate) fn decode(
+        bytes: &[u8],
+        known: Option<&Arc<StatementCircuit>>,
+    ) -> Result<(Self, SectionSizes), Error> {
         let mut r = Reader::new(bytes);
         let header = format::read_header(&mut r)?;
         let profile = Profile::from_id(header.profile)
             .ok_or_else(|| Error::Malformed(format!("unknown security profile {}", header.profile)))?;
-        let circuit = format::read_circuit(&mut r, header.kind)?;
+        let circuit = format::read_circuit(&mut r, header.kind, header.count, known)?;
         let statement = format::read_statement(&mut r, circuit.clone(), header.count)?;
         let params = batch_params(&circuit, statement.len(), profile).map_err(Error::Malformed)?;
         let bad = |what: &str, e: &dyn std::fmt::Display| Error::Malformed(format!("{what}: {e}"));
@@ -127,61 +133,6 @@ fn take_section<'a>(r: &mut Reader<'a>, sizes: &mut SectionSizes, i: usize) -> R
     Ok(s)
 }
 
-/// What a successful verification established.
-pub struct Verified {
-    statement: Statement,
-    profile: Profile,
-    security_bits: f64,
-}
-
-impl Verified {
-    pub(crate) fn new(file: &ProofFile, security_bits: f64) -> Self {
-        Verified {
-            statement: file.statement.clone(),
-            profile: file.profile,
-            security_bits,
-        }
-    }
-
-    /// The statement kind.
-    pub fn kind(&self) -> StatementKind {
-        self.statement.kind()
-    }
-
-    /// N.
-    pub fn len(&self) -> usize {
-        self.statement.len()
-    }
-
-    /// Never true for a verified proof (N >= 1).
-    pub fn is_empty(&self) -> bool {
-        self.statement.is_empty()
-    }
-
-    /// The profile of the proof.
-    pub fn profile(&self) -> Profile {
-        self.profile
-    }
-
-    /// Provable security of the proof system at this size and profile.
-    pub fn security_bits(&self) -> f64 {
-        self.security_bits
-    }
-
-    /// The proved statement.
-    pub fn statement(&self) -> &Statement {
-        &self.statement
-    }
-
-    /// The outputs, one line each in input order, in the kind's text format
-    /// (see [`crate::inputs`]).
-    pub fn output_lines(&self) -> Vec<String> {
-        (0..self.statement.len())
-            .map(|i| format_output_row(self.statement.circuit(), self.statement.output_row(i)))
-            .collect()
-    }
-}
-
 /// Every error term of the protocol for this proof's size and profile.
 pub fn security_report(file: &ProofFile) -> Result<SecurityReport, Error> {
     let params = batch_params(file.statement.circuit(), file.statement.len(), file.profile)
@@ -194,25 +145,35 @@ pub fn security_bits(file: &ProofFile) -> f64 {
     security_report(file).map(|r| r.bits()).unwrap_or(0.0)
 }
 
-/// A human-readable description of a proof file (does not verify it).
-pub fn inspect(file: &ProofFile) -> String {
-    let bytes = file.to_bytes();
-    let sizes = ProofFile::decode(&bytes).map(|(_, s)| s).unwrap_or_default();
+/// A human-readable description of a proof file, decoded from its bytes:
+/// statement, N, utilisation, profile, security, section sizes. It does not
+/// verify the proof, and its first line says so.
+pub fn inspect(bytes: &[u8]) -> Result<String, Error> {
+    let (file, sizes) = ProofFile::decode(bytes, None)?;
     let mut out = String::new();
     let circuit = file.statement.circuit();
     let count = file.statement.len();
     let kind = circuit.kind();
     let _ = writeln!(
         out,
+        "NOT VERIFIED: this describes the file as it claims to be; `starling verify` checks it"
+    );
+    let _ = writeln!(
+        out,
         "statement      {} ({} batch)",
         kind.name(),
         kind.instance_noun()
     );
+    let _ = writeln!(out, "circuit digest {}", hex::encode(circuit.digest()));
     if kind == StatementKind::Circuit {
-        let _ = writeln!(out, "circuit digest {}", hex::encode(circuit.digest()));
         let _ = writeln!(out, "circuit        {} AND rows", circuit.r1cs().and_rows());
     }
     let _ = writeln!(out, "N              {count}");
+    let _ = writeln!(
+        out,
+        "public digest  {}",
+        hex::encode(format::statement_digest(&file.statement))
+    );
     if let Ok(params) = batch_params(circuit, count, file.profile) {
         let r1cs = circuit.r1cs();
         let _ = writeln!(
@@ -233,11 +194,11 @@ pub fn inspect(file: &ProofFile) -> String {
         );
     }
     let _ = writeln!(out, "profile        {}", file.profile.name());
-    match security_report(file) {
+    match security_report(&file) {
         Ok(r) => {
             let _ = writeln!(
                 out,
-                "security       {:.1} bits (provable); error terms:",
+                "security       {:.1} bits (provable; bits earned by proof of work count in the random-oracle cost model); error terms:",
                 r.bits()
             );
             for t in r.terms() {
@@ -255,5 +216,5 @@ pub fn inspect(file: &ProofFile) -> String {
     for (name, size) in file.proof.opening.opening.size_breakdown() {
         let _ = writeln!(out, "    opening: {name:<22}{size} bytes");
     }
-    out
+    Ok(out)
 }

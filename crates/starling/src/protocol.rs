@@ -17,13 +17,14 @@ use starling_circuit::BatchWitness;
 
 use crate::circuits::StatementCircuit;
 use crate::format;
-use crate::proof_file::{ProofFile, Verified};
+use crate::error::Check;
+use crate::proof_file::ProofFile;
 use crate::public_table::{fill_group, log_instances, padded_input_rows};
 use crate::statement::Statement;
 use crate::{Error, Profile, Timings};
 
 /// Transcript protocol label; changes with any change to the protocol.
-const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v1";
+const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v2";
 
 /// Transcript label of the proof of work before the public-value point.
 const LABEL_POW_PUBLIC: &[u8] = b"pow/public";
@@ -125,8 +126,8 @@ fn bind_statement(
     transcript.absorb_bytes(b"statement kind", statement.kind().name().as_bytes());
     transcript.absorb_u64(b"profile", profile.id() as u64);
     transcript.absorb_bytes(b"pcs parameters", &params.pcs.transcript_bytes());
-    // The digest fixes the constraint system; a Bristol circuit's text also
-    // fixes how its inputs and outputs are split into values.
+    // The digest fixes the constraint system and how the public bits are
+    // split into values; the text, every byte of the file being bound, too.
     transcript.absorb_bytes(b"circuit digest", &circuit.digest());
     transcript.absorb_bytes(b"circuit text", circuit.bristol_text().unwrap_or("").as_bytes());
     transcript.absorb_u64(b"instances", statement.len() as u64);
@@ -215,7 +216,7 @@ pub(crate) fn prove_with(
             Gf128::as_u64_words_mut(&mut a),
             Gf128::as_u64_words_mut(&mut b),
         )
-        .map_err(|e| Error::Input(e.to_string()))
+        .map_err(|e| Error::Internal(format!("witness: {e}")))
     })?;
     let outputs = timings.phase("outputs", progress, || {
         let per_wire = shape.words_per_wire();
@@ -259,7 +260,7 @@ fn prove_statement(
     let shape = params.shape;
 
     let (commitment, prover_data) = timings.phase("commit", progress, || {
-        starling_pcs::commit(&params.pcs, packed).map_err(|e| Error::Input(e.to_string()))
+        starling_pcs::commit(&params.pcs, packed).map_err(|e| Error::Internal(format!("commit: {e}")))
     })?;
     let z = Gf128::as_u64_words(prover_data.table());
 
@@ -287,7 +288,7 @@ fn prove_statement(
     let public_claim = timings.phase("public", progress, || {
         let mut fill = |g: usize, words: &mut [u64]| fill_group(&statement, g, words);
         public::claim_by_groups(shape, params.p, &mut fill, &mut transcript)
-            .map_err(|e| Error::Input(e.to_string()))
+            .map_err(|e| Error::Internal(format!("public values: {e}")))
     })?;
     let claims = [
         zc.z_claim().to_packed(),
@@ -297,7 +298,7 @@ fn prove_statement(
     let claims = claims.map(convert_claim);
     let opening = timings.phase("open", progress, || {
         bits::prove(&params.pcs, &prover_data, &claims, &mut transcript)
-            .map_err(|e| Error::Input(e.to_string()))
+            .map_err(|e| Error::Internal(format!("opening: {e}")))
     })?;
 
     let proof = Proof {
@@ -326,14 +327,16 @@ fn convert_claim(c: starling_piop::PackedClaim) -> starling_pcs::PackedClaim {
     }
 }
 
-/// Checks a proof file; on success the statement in it is proved.
-pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
+/// Runs every check of the proof system on a decoded file: `Ok` means the
+/// proof proves the statement the file carries, whatever that is. The
+/// public API ([`crate::verify`], [`crate::verify_claimed`]) adds what the
+/// verifier expects and the security it requires.
+pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
     let statement = &file.statement;
     let circuit = statement.circuit();
     let params = batch_params(circuit, statement.len(), file.profile).map_err(Error::Malformed)?;
     let shape = params.shape;
     let proof = &file.proof;
-    let reject = |what: &str, e: &dyn std::fmt::Display| Error::Rejected(format!("{what}: {e}"));
 
     let mut transcript = Transcript::new(PROTOCOL_ID);
     bind_statement(
@@ -345,7 +348,7 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
     );
     let grind_bits = file.profile.piop_grinding_bits();
     let zc = zerocheck::verify(shape, &proof.zerocheck, grind_bits, &mut transcript)
-        .map_err(|e| reject("zerocheck", &e))?;
+        .map_err(|e| Error::invalid(Check::Zerocheck, &e))?;
     let lincheck_claim = lincheck::verify(
         shape,
         circuit.a0(),
@@ -354,15 +357,16 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
         &proof.lincheck,
         &mut transcript,
     )
-    .map_err(|e| reject("lincheck", &e))?;
+    .map_err(|e| Error::invalid(Check::Lincheck, &e))?;
     if !transcript.check_grind(LABEL_POW_PUBLIC, grind_bits, proof.public_nonce) {
-        return Err(Error::Rejected(
-            "proof of work before the public-value point is invalid".into(),
+        return Err(Error::invalid(
+            Check::ProofOfWork,
+            &"the nonce before the public-value point is not a valid proof of work",
         ));
     }
     let mut fill = |g: usize, words: &mut [u64]| fill_group(statement, g, words);
     let public_claim = public::claim_by_groups(shape, params.p, &mut fill, &mut transcript)
-        .map_err(|e| reject("public values", &e))?;
+        .map_err(|e| Error::invalid(Check::PublicValues, &e))?;
     let claims = [
         zc.z_claim().to_packed(),
         lincheck_claim.to_packed(),
@@ -376,8 +380,7 @@ pub fn verify(file: &ProofFile) -> Result<Verified, Error> {
         &proof.opening,
         &mut transcript,
     )
-    .map_err(|e| reject("opening", &e))?;
-    Ok(Verified::new(file, security(&params).bits()))
+    .map_err(|e| Error::invalid(Check::Opening, &e))
 }
 
 #[cfg(test)]

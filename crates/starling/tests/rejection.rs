@@ -11,7 +11,8 @@ use std::sync::{Arc, OnceLock};
 use rand::{Rng, SeedableRng};
 use starling::inputs::random_inputs;
 use starling::{
-    format, prove, verify, Error, Profile, ProofFile, Statement, StatementCircuit, StatementKind,
+    format, prove, verify_claimed, Error, Profile, ProofFile, Statement, StatementCircuit,
+    StatementKind, Verified, DEFAULT_MIN_SECURITY_BITS,
 };
 
 const N: usize = 3;
@@ -31,10 +32,15 @@ fn honest() -> &'static Vec<(ProofFile, Vec<u8>)> {
     })
 }
 
+/// Verifies the statement the file carries (the checks of the proof system).
+fn verify_as_claimed(file: &ProofFile) -> Result<Verified, Error> {
+    verify_claimed(file, DEFAULT_MIN_SECURITY_BITS)
+}
+
 /// Decoding then verifying; `Ok` means the bytes were accepted.
 fn accepts(bytes: &[u8]) -> Result<(), Error> {
     let file = ProofFile::from_bytes(bytes)?;
-    verify(&file).map(|_| ())
+    verify_as_claimed(&file).map(|_| ())
 }
 
 /// Byte ranges of the file: header, circuit (Bristol only), statement, and
@@ -115,7 +121,7 @@ fn every_public_value_is_bound() {
                 rows[inst * c.input_words() + bit / 64] ^= 1 << (bit % 64);
                 let f = with_rows(file, N, rows, st.output_rows().to_vec());
                 assert!(
-                    matches!(verify(&f), Err(Error::Rejected(_))),
+                    matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
                     "{kind:?}: input bit {bit} of instance {inst}"
                 );
             }
@@ -124,7 +130,7 @@ fn every_public_value_is_bound() {
                 rows[inst * c.output_words() + bit / 64] ^= 1 << (bit % 64);
                 let f = with_rows(file, N, st.input_rows().to_vec(), rows);
                 assert!(
-                    matches!(verify(&f), Err(Error::Rejected(_))),
+                    matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
                     "{kind:?}: output bit {bit} of instance {inst}"
                 );
             }
@@ -132,7 +138,7 @@ fn every_public_value_is_bound() {
         // A different profile, or dropping an instance, changes the statement.
         let mut f = file.clone();
         f.profile = Profile::Secure;
-        assert!(verify(&f).is_err(), "{kind:?}: profile");
+        assert!(verify_as_claimed(&f).is_err(), "{kind:?}: profile");
         let (iw, ow) = (c.input_words(), c.output_words());
         let f = with_rows(
             file,
@@ -140,7 +146,7 @@ fn every_public_value_is_bound() {
             st.input_rows()[..(N - 1) * iw].to_vec(),
             st.output_rows()[..(N - 1) * ow].to_vec(),
         );
-        assert!(verify(&f).is_err(), "{kind:?}: an instance dropped");
+        assert!(verify_as_claimed(&f).is_err(), "{kind:?}: an instance dropped");
     }
 }
 
@@ -162,7 +168,7 @@ fn a_proof_for_one_circuit_does_not_verify_for_another() {
         file.statement.output_rows().to_vec(),
     )
     .unwrap();
-    assert!(matches!(verify(&f), Err(Error::Rejected(_))));
+    assert!(matches!(verify_as_claimed(&f), Err(Error::Rejected(_))));
     // A hash proof relabelled as another kind does not even decode.
     let (_, bytes) = &proofs[0];
     for code in [2u8, 3, 4, 5, 0] {
@@ -205,19 +211,19 @@ fn truncated_and_random_files_are_errors() {
 fn secure_proofs_check_their_proof_of_work() {
     for c in common::every_kind() {
         let proved = prove(&c, 1, random_inputs(&c, 1, 5), Profile::Secure, &mut |_| {}).unwrap();
-        assert!(verify(&proved.file).is_ok());
+        assert!(verify_as_claimed(&proved.file).is_ok());
         // Other public-point nonces: all rejected (most by the work check itself).
         for k in 1..=8u64 {
             let mut f = proved.file.clone();
             f.proof.public_nonce = f.proof.public_nonce.wrapping_add(k);
-            assert!(matches!(verify(&f), Err(Error::Rejected(_))), "nonce + {k}");
+            assert!(matches!(verify_as_claimed(&f), Err(Error::Rejected(_))), "nonce + {k}");
         }
         // The zerocheck's nonces, the same way.
         for which in 0..2 {
             let mut f = proved.file.clone();
             f.proof.zerocheck.pow_nonces[which] ^= 1;
             assert!(
-                matches!(verify(&f), Err(Error::Rejected(_))),
+                matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
                 "zerocheck nonce {which}"
             );
         }

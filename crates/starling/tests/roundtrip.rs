@@ -5,7 +5,7 @@
 mod common;
 
 use starling::inputs::{format_input_row, format_output_row, parse_inputs, random_inputs};
-use starling::{prove, verify, Profile, ProofFile, StatementCircuit, StatementKind};
+use starling::{prove, verify, Expected, Profile, ProofFile, StatementCircuit, StatementKind};
 use starling_circuit::BristolCircuit;
 
 /// The reference output line of one input row.
@@ -97,7 +97,9 @@ fn round_trip(circuit: &std::sync::Arc<StatementCircuit>, n: usize, profile: Pro
     let bytes = proved.file.to_bytes();
     let file = ProofFile::from_bytes(&bytes).expect("the file decodes");
     assert_eq!(file, proved.file);
-    let verified = verify(&file).expect("the proof verifies");
+    // As a verifier who knows the inputs checks it: against the same text.
+    let expected = Expected::from_inputs_text(circuit.clone(), &text).unwrap();
+    let verified = verify(&expected, &bytes).expect("the proof verifies");
     assert_eq!(verified.len(), n);
     assert_eq!(verified.kind(), circuit.kind());
     let target = match profile {

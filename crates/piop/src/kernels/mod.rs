@@ -30,10 +30,12 @@ pub(crate) struct SkipWeights {
     /// GF(2^8) coordinates of each word's weight.
     pub(crate) coords: Vec<[u8; 16]>,
     /// GFNI only: [`mul_matrix`] of each coordinate, per word.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) mats: Vec<[u64; 16]>,
     /// GFNI only: for each group of eight words and each coordinate `k`,
     /// the matrix sending a byte with bit `t` set for word `8 G + t` to the
     /// sum of those words' coordinates `k` ([`group_matrix`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) group_mats: Vec<[u64; 16]>,
 }
 
@@ -67,6 +69,7 @@ impl SkipWeights {
 
 /// The GFNI affine matrix of the GF(2)-linear map sending a byte `x` to
 /// `sum_t bit t of x * h[t]`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn group_matrix(h: [u8; 8]) -> u64 {
     let mut m = 0u64;
     for i in 0..8 {
@@ -209,6 +212,7 @@ pub(crate) fn weigh_matrices(tables: &[[u128; 256]; 8]) -> [[u64; 8]; 16] {
 
 /// The GFNI affine matrix (`gf2p8affineqb` layout: byte `7 - i` is the row of
 /// output bit `i`) of multiplication by `g` in GF(2^8).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn mul_matrix(g: u8) -> u64 {
     let mul = portable::gf8_mul_table();
     let mut m = 0u64;

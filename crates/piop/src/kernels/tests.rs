@@ -43,10 +43,11 @@ fn u128s(r: &mut ChaCha8Rng, n: usize) -> Vec<u128> {
 
 /// The kernels of this CPU other than the portable ones, by name.
 fn fast_backends() -> Vec<(&'static str, Kernels)> {
-    let all = Kernels::get();
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut out = Vec::new();
     #[cfg(target_arch = "x86_64")]
     {
+        let all = Kernels::get();
         if all.clmul.is_some() {
             out.push(("clmul", Kernels { gfni: None, ..all }));
         }

@@ -1,0 +1,149 @@
+//! The files a command reads and writes: every read has a size bound and a
+//! clear error past it (a proof, a circuit, an inputs text, stdin), and a
+//! proof is written to a temporary file that is renamed into place, so a
+//! failure never leaves half a proof behind.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use starling::format::{MAGIC, MAX_CIRCUIT_TEXT_BYTES, MAX_FILE_BYTES};
+
+use crate::{unreadable, Failure};
+
+/// Bytes read at a time from a file whose size is not known in advance.
+const CHUNK: usize = 1 << 16;
+
+fn open(path: &Path) -> Result<File, Failure> {
+    File::open(path).map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))
+}
+
+/// Reads the rest of `file` (named `path` in messages) up to `limit` bytes
+/// in all, with `start` already read; a longer file is an error, found
+/// before reading past the limit. `check` sees every chunk as it arrives.
+fn read_rest(
+    mut file: File,
+    path: &Path,
+    mut out: Vec<u8>,
+    limit: u64,
+    what: &str,
+    check: &dyn Fn(&[u8]) -> Result<(), String>,
+) -> Result<Vec<u8>, Failure> {
+    let too_large = || unreadable(format!("{} is larger than {limit} bytes, the most read for {what}", path.display()));
+    if let Ok(meta) = file.metadata() {
+        if meta.is_file() && meta.len() > limit {
+            return Err(too_large());
+        }
+    }
+    let mut chunk = vec![0u8; CHUNK];
+    loop {
+        let n = file
+            .read(&mut chunk)
+            .map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
+        if n == 0 {
+            return Ok(out);
+        }
+        if (out.len() + n) as u64 > limit {
+            return Err(too_large());
+        }
+        check(&chunk[..n]).map_err(|e| unreadable(format!("{}: {e}", path.display())))?;
+        out.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// A proof file's bytes. The magic is checked before the rest is read, so
+/// that a stream of something else fails at once.
+pub(crate) fn read_proof(path: &Path) -> Result<Vec<u8>, Failure> {
+    let mut file = open(path)?;
+    let mut magic = Vec::with_capacity(MAGIC.len());
+    (&mut file)
+        .take(MAGIC.len() as u64)
+        .read_to_end(&mut magic)
+        .map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
+    if magic != MAGIC {
+        return Err(unreadable(format!(
+            "unreadable proof: {} is not a Starling proof file (bad magic)",
+            path.display()
+        )));
+    }
+    read_rest(file, path, magic, MAX_FILE_BYTES, "a proof file", &|_| Ok(()))
+}
+
+/// A Bristol circuit's text. A circuit is ASCII text, so a NUL byte (of a
+/// device or a binary file) stops the read at once.
+pub(crate) fn read_circuit_text(path: &Path) -> Result<String, Failure> {
+    let no_nul = |chunk: &[u8]| {
+        if chunk.contains(&0) {
+            Err("contains a NUL byte; a Bristol circuit is text".to_string())
+        } else {
+            Ok(())
+        }
+    };
+    let bytes = read_rest(
+        open(path)?,
+        path,
+        Vec::new(),
+        MAX_CIRCUIT_TEXT_BYTES as u64,
+        "a circuit",
+        &no_nul,
+    )?;
+    String::from_utf8(bytes).map_err(|e| {
+        unreadable(format!(
+            "{}: byte {} is not UTF-8 text",
+            path.display(),
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })
+}
+
+/// An inputs text (`-` for stdin), read a line at a time by
+/// `starling::inputs::read_inputs`, which bounds lines, instances and size.
+pub(crate) fn open_inputs(path: &str) -> Result<Box<dyn BufRead>, Failure> {
+    if path == "-" {
+        Ok(Box::new(std::io::stdin().lock()))
+    } else {
+        Ok(Box::new(BufReader::new(open(Path::new(path))?)))
+    }
+}
+
+/// True when `a` and `b` name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Refuses an output path that names one of the command's input files.
+pub(crate) fn check_output_path(out: &Path, inputs: &[&Path]) -> Result<(), Failure> {
+    match inputs.iter().find(|i| same_file(out, i)) {
+        Some(i) => Err(unreadable(format!(
+            "--out {} is the same file as the input {}; choose another output path",
+            out.display(),
+            i.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and
+/// a rename, so that `path` holds either its old contents or the whole new
+/// file.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let cannot = |e: std::io::Error| unreadable(format!("cannot write {}: {e}", path.display()));
+    let name = path
+        .file_name()
+        .ok_or_else(|| unreadable(format!("cannot write {}: not a file name", path.display())))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp: PathBuf = path.with_file_name(tmp_name);
+    let written = File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(cannot(e));
+    }
+    Ok(())
+}
