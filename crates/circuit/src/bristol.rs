@@ -372,7 +372,10 @@ impl BristolCircuit {
         if tokens.len() != 2 {
             return Err(BristolError::Header {
                 line: line1,
-                problem: format!("expected `gates wires`, found {}", counted(tokens.len() as u64, "number")),
+                problem: format!(
+                    "expected `gates wires`, found {}",
+                    counted(tokens.len() as u64, "number")
+                ),
             });
         }
         let num_gates = parse_number(line1, tokens[0], "gate count")?;
@@ -403,7 +406,10 @@ impl BristolCircuit {
             if gates.len() as u64 >= num_gates {
                 return Err(BristolError::Header {
                     line,
-                    problem: format!("more gates than the {} declared on line {line1}", counted(num_gates, "gate")),
+                    problem: format!(
+                        "more gates than the {} declared on line {line1}",
+                        counted(num_gates, "gate")
+                    ),
                 });
             }
             let gate = parse_gate(line, &tokens, num_wires)?;

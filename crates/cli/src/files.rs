@@ -29,7 +29,12 @@ fn read_rest(
     what: &str,
     check: &dyn Fn(&[u8]) -> Result<(), String>,
 ) -> Result<Vec<u8>, Failure> {
-    let too_large = || unreadable(format!("{} is larger than {limit} bytes, the most read for {what}", path.display()));
+    let too_large = || {
+        unreadable(format!(
+            "{} is larger than {limit} bytes, the most read for {what}",
+            path.display()
+        ))
+    };
     if let Ok(meta) = file.metadata() {
         if meta.is_file() && meta.len() > limit {
             return Err(too_large());

@@ -248,7 +248,10 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         eprintln!(
             "error: {}",
             Error::Internal(format!("{}{at}", payload.replace('\n', " ")))
@@ -274,7 +277,9 @@ fn main() -> ExitCode {
 fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
     if let Some(t) = threads {
         if !(1..=MAX_THREADS).contains(&t) {
-            return Err(unreadable(format!("--threads must be between 1 and {MAX_THREADS}")));
+            return Err(unreadable(format!(
+                "--threads must be between 1 and {MAX_THREADS}"
+            )));
         }
         rayon::ThreadPoolBuilder::new()
             .num_threads(t)
@@ -288,7 +293,9 @@ fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
 /// allocated for it.
 pub(crate) fn check_count(flag: &str, n: usize) -> Result<(), Failure> {
     if n == 0 || n as u64 > MAX_INSTANCES {
-        return Err(unreadable(format!("{flag} must be between 1 and {MAX_INSTANCES}")));
+        return Err(unreadable(format!(
+            "{flag} must be between 1 and {MAX_INSTANCES}"
+        )));
     }
     Ok(())
 }
@@ -316,7 +323,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             min_security,
         } => {
             let expected = match (expect, kind) {
-                (Some(inputs), Some(kind)) => Some(expected(&inputs, kind.into(), bristol.as_deref(), min_security)?),
+                (Some(inputs), Some(kind)) => {
+                    Some(expected(&inputs, kind.into(), bristol.as_deref(), min_security)?)
+                }
                 _ => None,
             };
             verify(&proof, expected.as_ref(), min_security, print_outputs)
@@ -404,7 +413,11 @@ fn prove(circuit: &Arc<StatementCircuit>, args: ProveArgs, bristol: Option<&Path
     eprintln!(
         "proved {count} {} {}; wrote {} bytes to {} in {:.3} s",
         kind.name(),
-        if count == 1 { kind.instance_noun().to_string() } else { format!("{}s", kind.instance_noun()) },
+        if count == 1 {
+            kind.instance_noun().to_string()
+        } else {
+            format!("{}s", kind.instance_noun())
+        },
         bytes.len(),
         args.out.display(),
         proved.timings.total().as_secs_f64(),
@@ -413,14 +426,24 @@ fn prove(circuit: &Arc<StatementCircuit>, args: ProveArgs, bristol: Option<&Path
 }
 
 /// The statement `verify --expect` checks the proof against.
-fn expected(inputs: &str, kind: StatementKind, bristol: Option<&Path>, min_security: f64) -> Result<Expected, Failure> {
+fn expected(
+    inputs: &str,
+    kind: StatementKind,
+    bristol: Option<&Path>,
+    min_security: f64,
+) -> Result<Expected, Failure> {
     let circuit = statement_circuit(kind, bristol)?;
     let (count, rows) = starling::inputs::read_inputs(&circuit, files::open_inputs(inputs)?)
         .map_err(|e| unreadable(format!("{inputs}: {e}")))?;
     Ok(Expected::new(circuit, count, rows)?.with_min_security_bits(min_security))
 }
 
-fn verify(path: &Path, expected: Option<&Expected>, min_security: f64, print_outputs: bool) -> Result<(), Failure> {
+fn verify(
+    path: &Path,
+    expected: Option<&Expected>,
+    min_security: f64,
+    print_outputs: bool,
+) -> Result<(), Failure> {
     let bytes = files::read_proof(path)?;
     let start = std::time::Instant::now();
     let verified: Verified = match expected {

@@ -23,7 +23,9 @@ pub enum Error {
     #[error("proof rejected: {0}")]
     Rejected(Rejection),
     /// Starling failed where it should not: a bug.
-    #[error("internal error: {0} (this is a bug in Starling; please report it with the command that caused it)")]
+    #[error(
+        "internal error: {0} (this is a bug in Starling; please report it with the command that caused it)"
+    )]
     Internal(String),
 }
 
@@ -127,7 +129,7 @@ impl fmt::Display for Rejection {
             ),
             Rejection::Invalid { check, detail } => write!(
                 f,
-                "the proof does not prove the statement it carries ({check} check: {detail})"
+                "the proof does not prove the statement it carries (failed check: {check}; {detail})"
             ),
         }
     }
@@ -167,7 +169,9 @@ impl From<DecodeError> for Error {
     fn from(e: DecodeError) -> Error {
         Error::Malformed(match e {
             DecodeError::Truncated(what) => format!("the file ends inside {what}"),
-            DecodeError::TrailingBytes(n) => format!("{} after the proof", counted(n as u64, "unexpected byte")),
+            DecodeError::TrailingBytes(n) => {
+                format!("{} after the proof", counted(n as u64, "unexpected byte"))
+            }
         })
     }
 }

@@ -255,7 +255,8 @@ pub fn read_circuit(
         parsed.input_sizes().iter().sum(),
         parsed.output_sizes().iter().sum(),
     )?;
-    StatementCircuit::from_parsed_bristol(text, &parsed).map_err(|e| Error::Malformed(format!("the circuit: {e}")))
+    StatementCircuit::from_parsed_bristol(text, &parsed)
+        .map_err(|e| Error::Malformed(format!("the circuit: {e}")))
 }
 
 /// Bytes of the circuit part of a file.

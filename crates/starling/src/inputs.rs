@@ -63,7 +63,9 @@ pub fn read_inputs(circuit: &StatementCircuit, mut reader: impl BufRead) -> Resu
         }
         total += read as u64;
         if total > MAX_INPUT_BYTES {
-            return Err(at_line(format!("the inputs text is longer than {MAX_INPUT_BYTES} bytes")));
+            return Err(at_line(format!(
+                "the inputs text is longer than {MAX_INPUT_BYTES} bytes"
+            )));
         }
         let line = std::str::from_utf8(&buf).map_err(|e| {
             at_line(format!(
@@ -77,7 +79,9 @@ pub fn read_inputs(circuit: &StatementCircuit, mut reader: impl BufRead) -> Resu
             continue;
         }
         if count == MAX_INSTANCES {
-            return Err(at_line(format!("more than {MAX_INSTANCES} instances, the most one proof holds")));
+            return Err(at_line(format!(
+                "more than {MAX_INSTANCES} instances, the most one proof holds"
+            )));
         }
         let fields: Vec<&str> = line.split_whitespace().collect();
         parse_line(circuit, &fields, &mut rows).map_err(at_line)?;
@@ -126,7 +130,11 @@ pub fn input_fields(circuit: &StatementCircuit) -> Vec<InputField> {
         StatementKind::Circuit => {
             let sizes = circuit.bristol_input_sizes().unwrap_or(&[]);
             let names: Vec<String> = (1..=sizes.len()).map(|i| format!("input value {i}")).collect();
-            let parts: Vec<(&str, usize)> = names.iter().map(String::as_str).zip(sizes.iter().copied()).collect();
+            let parts: Vec<(&str, usize)> = names
+                .iter()
+                .map(String::as_str)
+                .zip(sizes.iter().copied())
+                .collect();
             named(&parts)
         }
     }

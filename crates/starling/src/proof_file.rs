@@ -8,9 +8,9 @@ use starling_crypto::codec::{put_section, Reader};
 use starling_pcs::{bits, SecurityReport};
 use starling_piop::{lincheck, zerocheck};
 
+use crate::circuits::StatementCircuit;
 use crate::format;
 use crate::protocol::{batch_params, security, Proof, OPENED_CLAIMS};
-use crate::circuits::StatementCircuit;
 use crate::statement::{Statement, StatementKind};
 use crate::{Error, Profile};
 

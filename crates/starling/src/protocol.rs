@@ -16,8 +16,8 @@ use starling_circuit::layout::{slice_instances, unslice_instances};
 use starling_circuit::BatchWitness;
 
 use crate::circuits::StatementCircuit;
-use crate::format;
 use crate::error::Check;
+use crate::format;
 use crate::proof_file::ProofFile;
 use crate::public_table::{fill_group, log_instances, padded_input_rows};
 use crate::statement::Statement;

@@ -123,7 +123,10 @@ impl Expected {
             });
         }
         let words = want.input_words();
-        let rows = self.inputs.chunks_exact(words).zip(statement.input_rows().chunks_exact(words));
+        let rows = self
+            .inputs
+            .chunks_exact(words)
+            .zip(statement.input_rows().chunks_exact(words));
         rows.enumerate().find_map(|(instance, (a, b))| {
             let differs = |bit: usize| (a[bit / 64] ^ b[bit / 64]) >> (bit % 64) & 1 == 1;
             let field = input_fields(want)

@@ -11,8 +11,8 @@ use std::sync::{Arc, OnceLock};
 use rand::{Rng, SeedableRng};
 use starling::inputs::random_inputs;
 use starling::{
-    format, prove, verify_claimed, Error, Profile, ProofFile, Statement, StatementCircuit,
-    StatementKind, Verified, DEFAULT_MIN_SECURITY_BITS,
+    format, prove, verify_claimed, Error, Profile, ProofFile, Statement, StatementCircuit, StatementKind,
+    Verified, DEFAULT_MIN_SECURITY_BITS,
 };
 
 const N: usize = 3;
@@ -216,7 +216,10 @@ fn secure_proofs_check_their_proof_of_work() {
         for k in 1..=8u64 {
             let mut f = proved.file.clone();
             f.proof.public_nonce = f.proof.public_nonce.wrapping_add(k);
-            assert!(matches!(verify_as_claimed(&f), Err(Error::Rejected(_))), "nonce + {k}");
+            assert!(
+                matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
+                "nonce + {k}"
+            );
         }
         // The zerocheck's nonces, the same way.
         for which in 0..2 {

@@ -1,0 +1,398 @@
+//! Files and arguments from strangers: every declared size is checked before
+//! it is allocated, every read is bounded, exit codes mean one thing (0
+//! verified, 1 rejected, 2 unreadable or bad usage, 3 a bug), messages name
+//! what is wrong, and `--out` is never half-written nor an input.
+//!
+//! The bombs run in a child process under `ulimit -v` (64 MiB of address
+//! space), set here so that the limit cannot be skipped: a decoder that
+//! allocates what a header declares dies instead of exiting 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn starling(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_starling"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the starling binary runs")
+}
+
+/// Address space of a bounded child: what a verifier of small files may use.
+const LIMIT_KIB: u64 = 64 << 10;
+
+/// The command under `ulimit -v LIMIT_KIB`.
+fn starling_bounded(args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {LIMIT_KIB} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_starling"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("starling-untrusted-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+fn write(name: &str, bytes: &[u8]) -> PathBuf {
+    let p = scratch(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// Exit `code` with exactly one line on stderr containing `want`, no panic.
+fn assert_exit(out: &Output, code: i32, want: &str, case: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{case}: exit status {:?}; stderr: {err}",
+        out.status
+    );
+    assert!(err.contains(want), "{case}: stderr lacks {want:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{case}: not one line: {err}");
+    assert!(!err.contains("panicked"), "{case}: {err}");
+}
+
+/// A proof file header (magic, version 1, kind, default profile, N).
+fn header(kind: u8, count: u64) -> Vec<u8> {
+    let mut h = b"STARLING".to_vec();
+    h.extend_from_slice(&1u16.to_le_bytes());
+    h.extend_from_slice(&[kind, 0]);
+    h.extend_from_slice(&count.to_le_bytes());
+    h
+}
+
+/// A `circuit` proof file whose circuit section is `text`, followed by `rest`.
+fn circuit_file(text: &str, count: u64, rest: &[u8]) -> Vec<u8> {
+    let mut f = header(4, count);
+    f.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    f.extend_from_slice(text.as_bytes());
+    f.extend_from_slice(rest);
+    f
+}
+
+/// A one-gate circuit declaring `inputs` input bits.
+fn wide_circuit(inputs: u64) -> String {
+    format!("1 {}\n1 {inputs}\n1 1\n1 1 0 {inputs} INV\n", inputs + 1)
+}
+
+#[test]
+fn declared_size_bombs_are_refused_in_bounded_memory() {
+    // The 69-byte file of the issue: 2^24 - 1 input bits, one gate.
+    let bomb = circuit_file(&wide_circuit((1 << 24) - 1), 1, &[]);
+    assert_eq!(bomb.len(), 69);
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("the 69-byte Bristol bomb", bomb, "more than the supported 65536"),
+        (
+            "2^20 input bits with their statement present",
+            circuit_file(&wide_circuit(1 << 20), 1, &vec![0u8; (1 << 17) + 1]),
+            "more than the supported 65536",
+        ),
+        (
+            "2^16 input bits, 2^24 instances, no statement",
+            circuit_file(&wide_circuit((1 << 16) - 1), 1 << 24, &[]),
+            "the file ends inside the statement",
+        ),
+        (
+            "2^30 declared wires",
+            circuit_file("1 1073741824\n1 1\n1 1\n1 1 0 1 INV\n", 1, &[0, 0]),
+            "is more than the supported",
+        ),
+        (
+            "a circuit section of 4 GiB",
+            {
+                let mut f = header(4, 1);
+                f.extend_from_slice(&u32::MAX.to_le_bytes());
+                f.extend_from_slice(b"1 2\n");
+                f
+            },
+            "the file ends inside the circuit",
+        ),
+        (
+            "a SHA-256 header of 2^24 instances",
+            header(1, 1 << 24),
+            "the file ends inside the statement",
+        ),
+        (
+            "a header of 2^64 - 1 instances",
+            header(1, u64::MAX),
+            "batch size",
+        ),
+    ];
+    for (case, bytes, want) in cases {
+        let file = write("bomb.proof", &bytes);
+        for command in ["verify", "inspect"] {
+            assert_exit(
+                &starling_bounded(&[command, path_str(&file)]),
+                2,
+                want,
+                &format!("{command}: {case}"),
+            );
+        }
+    }
+    // The same circuit handed to the prover.
+    let circuit = write("bomb.txt", wide_circuit((1 << 24) - 1).as_bytes());
+    let out = starling_bounded(&[
+        "prove",
+        "circuit",
+        "--bristol",
+        path_str(&circuit),
+        "--random",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        path_str(&scratch("never.proof")),
+    ]);
+    assert_exit(
+        &out,
+        2,
+        "more than the supported 65536",
+        "prove circuit: the Bristol bomb",
+    );
+}
+
+#[test]
+fn sizes_from_the_command_line_are_checked_before_allocating() {
+    let out = path_str(&scratch("never.proof")).to_string();
+    for n in ["16777217", "2305843009213693953", "0"] {
+        assert_exit(
+            &starling_bounded(&["prove", "sha256", "--random", n, "--seed", "1", "--out", &out]),
+            2,
+            "--random must be between 1 and 16777216",
+            &format!("--random {n}"),
+        );
+    }
+    assert_exit(
+        &starling_bounded(&["bench", "sha256", "--count", "2305843009213693953"]),
+        2,
+        "--count must be between 1 and 16777216",
+        "bench --count",
+    );
+    assert_exit(
+        &starling(&[
+            "prove",
+            "sha256",
+            "--random",
+            "1",
+            "--seed",
+            "1",
+            "--threads",
+            "100000000",
+            "--out",
+            &out,
+        ]),
+        2,
+        "--threads must be between 1 and 1024",
+        "--threads",
+    );
+}
+
+#[test]
+fn endless_or_binary_files_are_refused_in_bounded_memory() {
+    let out = path_str(&scratch("never.proof")).to_string();
+    assert_exit(
+        &starling_bounded(&["prove", "sha256", "--inputs", "/dev/zero", "--out", &out]),
+        2,
+        "line 1: longer than",
+        "--inputs /dev/zero",
+    );
+    assert_exit(
+        &starling_bounded(&[
+            "prove",
+            "circuit",
+            "--bristol",
+            "/dev/zero",
+            "--random",
+            "1",
+            "--seed",
+            "1",
+            "--out",
+            &out,
+        ]),
+        2,
+        "NUL",
+        "--bristol /dev/zero",
+    );
+    for command in ["verify", "inspect"] {
+        assert_exit(
+            &starling_bounded(&[command, "/dev/zero"]),
+            2,
+            "bad magic",
+            command,
+        );
+    }
+    let sha = scratch("sha.txt");
+    std::fs::write(&sha, format!("{} {}\n", "00".repeat(32), "00".repeat(64))).unwrap();
+    assert_exit(
+        &starling_bounded(&["verify", &out, "--expect", "/dev/zero", "--kind", "sha256"]),
+        2,
+        "line 1: longer than",
+        "--expect /dev/zero",
+    );
+}
+
+#[test]
+fn a_bug_exits_3_and_says_so() {
+    let out = Command::new(env!("CARGO_BIN_EXE_starling"))
+        .args(["digest", "--kind", "sha256"])
+        .env("STARLING_TEST_INTERNAL_ERROR", "1")
+        .output()
+        .unwrap();
+    assert_exit(&out, 3, "internal error", "forced internal error");
+    assert!(text(&out.stderr).contains("this is a bug in Starling"));
+}
+
+#[test]
+fn out_is_never_an_input_nor_half_written() {
+    let inputs = scratch("in.txt");
+    let line = format!("{} {}\n", "00".repeat(32), "00".repeat(64));
+    std::fs::write(&inputs, &line).unwrap();
+    let out = starling(&[
+        "prove",
+        "sha256",
+        "--inputs",
+        path_str(&inputs),
+        "--out",
+        path_str(&inputs),
+    ]);
+    assert_exit(&out, 2, "is the same file as the input", "--out = --inputs");
+    assert_eq!(
+        std::fs::read_to_string(&inputs).unwrap(),
+        line,
+        "the inputs are untouched"
+    );
+    // The same file through another path.
+    let other = format!("{}/./in.txt", inputs.parent().unwrap().display());
+    let out = starling(&["prove", "sha256", "--inputs", path_str(&inputs), "--out", &other]);
+    assert_exit(&out, 2, "is the same file as the input", "--out = ./--inputs");
+
+    let circuit = write("c.txt", b"1 3\n1 2\n1 1\n2 1 0 1 2 AND\n");
+    let out = starling(&[
+        "prove",
+        "circuit",
+        "--bristol",
+        path_str(&circuit),
+        "--random",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        path_str(&circuit),
+    ]);
+    assert_exit(&out, 2, "is the same file as the input", "--out = --bristol");
+
+    // A failed proof leaves an existing output as it was, and no temporary.
+    let proof = write("keep.proof", b"old contents");
+    let bad = write("bad.txt", b"zz\n");
+    let out = starling(&[
+        "prove",
+        "sha256",
+        "--inputs",
+        path_str(&bad),
+        "--out",
+        path_str(&proof),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&proof).unwrap(), b"old contents");
+    let out = starling(&[
+        "prove",
+        "sha256",
+        "--inputs",
+        path_str(&inputs),
+        "--out",
+        path_str(&proof),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let leftovers: Vec<_> = std::fs::read_dir(proof.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn messages_name_characters_and_count_right() {
+    let run = |name: &str, content: &[u8]| {
+        let f = write(name, content);
+        starling(&[
+            "prove",
+            "sha256",
+            "--inputs",
+            path_str(&f),
+            "--out",
+            path_str(&scratch("never.proof")),
+        ])
+    };
+    let block = "00".repeat(64);
+    let cases = [
+        (
+            format!("{}é {block}\n", "0".repeat(62)),
+            "'é' (U+00E9) is not a hex digit",
+        ),
+        (
+            format!("{}\0 {block}\n", "0".repeat(63)),
+            "'\\0' (U+0000) is not a hex digit",
+        ),
+        (
+            format!("{} {block}\n", "0".repeat(63)),
+            "chaining value has 63 hex digits, expected 64",
+        ),
+        (
+            format!("{} {block}\n", "0".repeat(1)),
+            "chaining value has 1 hex digit, expected 64",
+        ),
+        (
+            format!("{}\n", "0".repeat(64)),
+            "expected 2 fields (CV BLOCK), found 1",
+        ),
+    ];
+    for (i, (content, want)) in cases.iter().enumerate() {
+        assert_exit(&run(&format!("m{i}.txt"), content.as_bytes()), 2, want, want);
+    }
+    let binary = run("binary.txt", b"# fine\n\xff\xfe\n");
+    assert_exit(&binary, 2, "line 2: byte 1 is not UTF-8 text (0xff)", "binary");
+    let keccak = write("k.txt", format!("{}\n", "0".repeat(399)).as_bytes());
+    let out = starling(&[
+        "prove",
+        "keccak-f1600",
+        "--inputs",
+        path_str(&keccak),
+        "--out",
+        path_str(&scratch("never.proof")),
+    ]);
+    assert_exit(&out, 2, "state has 399 hex digits, expected 400", "keccak");
+    let circuit = write("one-input.txt", b"1 2\n1 1\n1 1\n1 1 0 1 INV\n");
+    let inputs = write("two-values.txt", b"1 1\n");
+    let out = starling(&[
+        "prove",
+        "circuit",
+        "--bristol",
+        path_str(&circuit),
+        "--inputs",
+        path_str(&inputs),
+        "--out",
+        path_str(&scratch("never.proof")),
+    ]);
+    assert_exit(
+        &out,
+        2,
+        "expected 1 input value (the circuit's inputs), found 2",
+        "one input value",
+    );
+}
