@@ -132,6 +132,11 @@ fn declared_size_bombs_are_refused_in_bounded_memory() {
             header(1, u64::MAX),
             "batch size",
         ),
+        (
+            "2^24 instances of a circuit without public values (no statement bytes)",
+            circuit_file("1 1\n0\n0\n1 1 1 0 EQ\n", 1 << 24, &[]),
+            "at least one input bit and one output bit",
+        ),
     ];
     for (case, bytes, want) in cases {
         let file = write("bomb.proof", &bytes);

@@ -1,0 +1,58 @@
+//! Replays the checked-in fuzz corpus (`fuzz/corpus`) through the same
+//! checks the fuzz targets run, and the honest proofs through the verifier:
+//! a regression in the decoder, the parsers or the verifier that the fuzzer
+//! once explored fails here, in every test run, without a nightly toolchain.
+
+use std::path::{Path, PathBuf};
+
+/// At most this many entries of each target's corpus are replayed, spread
+/// evenly over the sorted file names.
+const SAMPLE: usize = 300;
+
+fn corpus(target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus").join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("the corpus {} is part of the repository: {e}", dir.display()))
+        .map(|e| e.expect("a corpus entry").path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{} is empty", dir.display());
+    let step = files.len().div_ceil(SAMPLE);
+    files.into_iter().step_by(step).collect()
+}
+
+fn replay(target: &str, check: fn(&[u8])) {
+    let files = corpus(target);
+    for path in &files {
+        let bytes = std::fs::read(path).expect("a readable corpus entry");
+        if std::panic::catch_unwind(|| check(&bytes)).is_err() {
+            panic!("{target}: {} fails its check", path.display());
+        }
+    }
+    eprintln!("{target}: replayed {} corpus entries", files.len());
+}
+
+#[test]
+fn proof_file_corpus() {
+    replay("proof_file", starling_fuzz::proof_file);
+}
+
+#[test]
+fn inputs_corpus() {
+    replay("inputs", starling_fuzz::inputs);
+}
+
+#[test]
+fn bristol_corpus() {
+    replay("bristol", starling_fuzz::bristol);
+}
+
+#[test]
+fn the_seeds_are_honest_proofs_that_verify() {
+    for proof in starling_fuzz::honest_proofs() {
+        let file = starling::ProofFile::from_bytes(proof).expect("an honest proof decodes");
+        assert!(starling::verify_claimed(&file, 100.0).is_ok());
+        // And the check accepts them (an honest proof is allowed to verify).
+        starling_fuzz::proof_file(proof);
+    }
+}
