@@ -1,5 +1,5 @@
-//! The proof file as a value: statement plus proof, its encoding, and what a
-//! successful verification or an inspection reports.
+//! The proof file as a value: statement plus proof, its encoding, its
+//! security report, and what `inspect` says of it.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
