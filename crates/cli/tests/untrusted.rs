@@ -359,7 +359,7 @@ fn messages_name_characters_and_count_right() {
             "chaining value has 63 hex digits, expected 64",
         ),
         (
-            format!("{} {block}\n", "0".repeat(1)),
+            format!("0 {block}\n"),
             "chaining value has 1 hex digit, expected 64",
         ),
         (

@@ -4,9 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use starling::inputs::{format_input_row, parse_inputs, random_inputs};
-use starling::{
-    inspect, prove, verify_claimed, Profile, ProofFile, StatementCircuit, StatementKind,
-};
+use starling::{inspect, prove, verify_claimed, Profile, ProofFile, StatementCircuit, StatementKind};
 
 /// The one-AND circuit of the smallest proofs (9 KB): fast to verify, so the
 /// fuzzer runs thousands of mutants a second.
@@ -63,10 +61,14 @@ pub fn proof_file(bytes: &[u8]) {
 fn input_circuits() -> &'static [Arc<StatementCircuit>] {
     static CIRCUITS: OnceLock<Vec<Arc<StatementCircuit>>> = OnceLock::new();
     CIRCUITS.get_or_init(|| {
-        let mut all: Vec<_> = [StatementKind::Sha256, StatementKind::Blake3, StatementKind::KeccakF1600]
-            .into_iter()
-            .map(|k| StatementCircuit::builtin(k).expect("built in"))
-            .collect();
+        let mut all: Vec<_> = [
+            StatementKind::Sha256,
+            StatementKind::Blake3,
+            StatementKind::KeccakF1600,
+        ]
+        .into_iter()
+        .map(|k| StatementCircuit::builtin(k).expect("built in"))
+        .collect();
         all.push(StatementCircuit::from_bristol(SMALL_BRISTOL).expect("a valid circuit"));
         all
     })

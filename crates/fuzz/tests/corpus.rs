@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 const SAMPLE: usize = 300;
 
 fn corpus(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus").join(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus")
+        .join(target);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("the corpus {} is part of the repository: {e}", dir.display()))
         .map(|e| e.expect("a corpus entry").path())

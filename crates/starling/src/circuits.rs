@@ -103,7 +103,8 @@ impl StatementCircuit {
         // Without inputs the outputs are constants, without outputs nothing
         // is claimed; and with both, every instance costs statement bytes,
         // so that a proof file's N is backed by its length.
-        if parsed.input_sizes().iter().sum::<usize>() == 0 || parsed.output_sizes().iter().sum::<usize>() == 0 {
+        if parsed.input_sizes().iter().sum::<usize>() == 0 || parsed.output_sizes().iter().sum::<usize>() == 0
+        {
             return Err("a circuit statement needs at least one input bit and one output bit".into());
         }
         let compiled = BristolR1cs::new(parsed).map_err(|e| e.to_string())?;

@@ -18,10 +18,14 @@ fn main() -> std::io::Result<()> {
     for (i, proof) in honest_proofs().iter().enumerate() {
         write("proof_file", &format!("honest-{i}"), proof)?;
     }
-    let mut circuits: Vec<_> = [StatementKind::Sha256, StatementKind::Blake3, StatementKind::KeccakF1600]
-        .into_iter()
-        .map(|k| StatementCircuit::builtin(k).expect("built in"))
-        .collect();
+    let mut circuits: Vec<_> = [
+        StatementKind::Sha256,
+        StatementKind::Blake3,
+        StatementKind::KeccakF1600,
+    ]
+    .into_iter()
+    .map(|k| StatementCircuit::builtin(k).expect("built in"))
+    .collect();
     circuits.push(StatementCircuit::from_bristol(SMALL_BRISTOL).expect("a valid circuit"));
     for c in &circuits {
         let rows = random_inputs(c, 2, 1);
@@ -29,7 +33,11 @@ fn main() -> std::io::Result<()> {
             .chunks_exact(c.input_words())
             .map(|r| format_input_row(c, r) + "\n")
             .collect();
-        write("inputs", c.kind().name(), format!("# two instances\n\n{text}").as_bytes())?;
+        write(
+            "inputs",
+            c.kind().name(),
+            format!("# two instances\n\n{text}").as_bytes(),
+        )?;
     }
     write("bristol", "tiny", TINY_BRISTOL.as_bytes())?;
     write("bristol", "small", SMALL_BRISTOL.as_bytes())?;
