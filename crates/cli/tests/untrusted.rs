@@ -67,10 +67,10 @@ fn assert_exit(out: &Output, code: i32, want: &str, case: &str) {
     assert!(!err.contains("panicked"), "{case}: {err}");
 }
 
-/// A proof file header (magic, version 1, kind, default profile, N).
+/// A proof file header (magic, version, kind, default profile, N).
 fn header(kind: u8, count: u64) -> Vec<u8> {
     let mut h = b"STARLING".to_vec();
-    h.extend_from_slice(&1u16.to_le_bytes());
+    h.extend_from_slice(&starling::format::VERSION.to_le_bytes());
     h.extend_from_slice(&[kind, 0]);
     h.extend_from_slice(&count.to_le_bytes());
     h

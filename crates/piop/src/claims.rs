@@ -126,7 +126,9 @@ const FOLD_SUB: usize = 256;
 /// the words, weighing each by the low weights (GFNI, or byte tables) a
 /// stack buffer at a time, then one product per word with the `eq` part,
 /// four at a time and reduced once per wire by the field backend.
-/// [`fold_instances_reference`] is the plain definition. Returns `2^k` values.
+/// [`fold_instances_reference`] is the plain definition. `z` holds the
+/// first wires of a witness (all `2^k` of them, or a prefix such as the
+/// public block); returns one value per wire.
 pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec<Gf128> {
     check_fold(shape, z, weights);
     let kernels = crate::kernels::Kernels::get();
@@ -151,10 +153,9 @@ pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec
 }
 
 fn check_fold(shape: Shape, z: &[u64], weights: &InstanceWeights) {
-    assert_eq!(
-        z.len(),
-        shape.num_words(),
-        "witness length does not match the shape"
+    assert!(
+        z.len() <= shape.num_words() && z.len().is_multiple_of(shape.words_per_wire()),
+        "the words must be whole wires of the shape's witness"
     );
     assert_eq!(
         weights.point_hi.len(),

@@ -37,4 +37,7 @@ pub enum PiopError {
         "lincheck rejected: final sumcheck check failed (M(r_y) * zf(r_y) differs from the reduced claim)"
     )]
     LincheckFinalCheck,
+    /// The wiring check's last sumcheck round does not match M(s) * z(r, s).
+    #[error("wiring rejected: final sumcheck check failed (M(s) * z(r, s) differs from the reduced claim)")]
+    WiringFinalCheck,
 }

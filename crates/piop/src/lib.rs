@@ -6,11 +6,11 @@ pub mod claims;
 mod error;
 mod kernels;
 pub mod lincheck;
-pub mod public;
 mod shape;
 pub mod skip;
 pub mod soundness;
 pub mod sparse;
+pub mod wiring;
 pub mod zerocheck;
 
 pub use claims::{EvalClaim, InstanceWeights, PackedClaim};

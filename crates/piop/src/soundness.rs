@@ -2,7 +2,7 @@
 //!
 //! Each protocol module lists its own terms next to the protocol
 //! (`zerocheck::soundness_terms`, `lincheck::soundness_terms`,
-//! `public::soundness_terms`), with the theorem each one comes from; this
+//! `wiring::soundness_terms`), with the theorem each one comes from; this
 //! module only does the arithmetic. `|F| = 2^128`.
 
 /// log2 of `numerator / (2^128 - den_offset)`: an error of the shape

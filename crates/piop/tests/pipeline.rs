@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use starling_crypto::Transcript;
 use starling_piop::lincheck::LincheckClaim;
-use starling_piop::{lincheck, public, zerocheck, EvalClaim, PiopError, Shape, SparseMatrix};
+use starling_piop::{lincheck, wiring, zerocheck, EvalClaim, PiopError, Shape, SparseMatrix};
 
 /// A random circuit: wire 0 is the constant (A = B = {0}); wire i > 0 reads
 /// only wires below i, so evaluating in order gives a valid witness.
@@ -94,6 +94,34 @@ fn transcript() -> Transcript {
     t
 }
 
+/// The public table (for each of the `2^p` public wires, its `N / 64`
+/// instance words) as the wiring check's group fill.
+fn table_fill(shape: Shape, public_words: &[u64]) -> impl Fn(usize, &mut [u64]) + Sync + '_ {
+    let per_wire = shape.words_per_wire();
+    move |g, words| {
+        for (w, word) in words.iter_mut().enumerate() {
+            *word = public_words[w * per_wire + g];
+        }
+    }
+}
+
+/// Every instance's public block equals the public table.
+fn public_relation<'a>(
+    shape: Shape,
+    p: usize,
+    fill: &'a (dyn Fn(usize, &mut [u64]) + Sync),
+) -> [wiring::Relation<'a>; 1] {
+    [wiring::Relation {
+        instances: wiring::Instances::Range {
+            start: 0,
+            end: 1 << shape.n(),
+        },
+        wires: wiring::Wires { base: 0, len: 1 << p },
+        from: None,
+        values: wiring::Values::PerInstance(fill),
+    }]
+}
+
 fn prove_all(
     shape: Shape,
     p: usize,
@@ -105,9 +133,11 @@ fn prove_all(
     let mut t = transcript();
     let (zp, zero) = zerocheck::prove(shape, &batch.a, &batch.b, &batch.z, 0, &mut t);
     let (lp, lin) = lincheck::prove(shape, a0, b0, &batch.z, &LincheckClaim::from(&zero), &mut t);
-    let public = public::claim(shape, p, public_words, &mut t).unwrap();
+    let fill = table_fill(shape, public_words);
+    let (wp, public) = wiring::prove(shape, p, &public_relation(shape, p, &fill), &batch.z, 0, &mut t);
     let mut bytes = zp.to_bytes();
     lp.write(&mut bytes);
+    bytes.extend(wp.to_bytes());
     (bytes, Claims { zero, lin, public })
 }
 
@@ -122,11 +152,18 @@ fn verify_all(
     let mut reader = starling_crypto::codec::Reader::new(bytes);
     let zp = zerocheck::Proof::read(shape, &mut reader)?;
     let lp = lincheck::Proof::read(shape, &mut reader)?;
+    let wp = wiring::Proof::from_bytes(
+        shape,
+        p,
+        0,
+        reader.take(wiring::Proof::num_bytes(shape, p, 0), "wiring")?,
+    )?;
     reader.finish()?;
     let mut t = transcript();
     let zero = zerocheck::verify(shape, &zp, 0, &mut t)?;
     let lin = lincheck::verify(shape, a0, b0, &LincheckClaim::from(&zero), &lp, &mut t)?;
-    let public = public::claim(shape, p, public_words, &mut t)?;
+    let fill = table_fill(shape, public_words);
+    let public = wiring::verify(shape, p, &public_relation(shape, p, &fill), &wp, 0, &mut t)?;
     Ok(Claims { zero, lin, public })
 }
 
@@ -158,15 +195,17 @@ fn valid_batches_leave_true_claims() {
         }
         assert_eq!(
             bytes.len(),
-            zerocheck::Proof::num_bytes(shape) + lincheck::Proof::num_bytes(shape)
+            zerocheck::Proof::num_bytes(shape)
+                + lincheck::Proof::num_bytes(shape)
+                + wiring::Proof::num_bytes(shape, p, 0)
         );
     }
 }
 
 #[test]
-fn all_zero_witness_is_caught_by_the_public_claim() {
+fn all_zero_witness_is_caught_by_the_wiring_check() {
     // z = a = b = 0 satisfies every row, so zerocheck and lincheck accept;
-    // the constant wire is pinned by the public claim.
+    // the constant wire is pinned by the public values.
     let (n, k, p) = (7, 3, 1);
     let shape = Shape::new(n, k).unwrap();
     let mut r = ChaCha8Rng::seed_from_u64(40);
@@ -178,11 +217,15 @@ fn all_zero_witness_is_caught_by_the_public_claim() {
         a: vec![0; shape.num_words()],
         b: vec![0; shape.num_words()],
     };
-    let (bytes, _) = prove_all(shape, p, &a0, &b0, &zero, &public_words);
-    let claims = verify_all(shape, p, &a0, &b0, &public_words, &bytes).expect("PIOP part accepts");
-    assert!(claims.zero.z_claim().holds_for(shape, &zero.z));
-    assert!(claims.lin.holds_for(shape, &zero.z));
-    assert!(!claims.public.holds_for(shape, &zero.z));
+    let (bytes, proved) = prove_all(shape, p, &a0, &b0, &zero, &public_words);
+    assert!(proved.zero.z_claim().holds_for(shape, &zero.z));
+    assert!(proved.lin.holds_for(shape, &zero.z));
+    // The zerocheck and lincheck verify; the wiring check, which binds the
+    // public table (constant wire included), does not.
+    assert_eq!(
+        verify_all(shape, p, &a0, &b0, &public_words, &bytes).err(),
+        Some(PiopError::WiringFinalCheck)
+    );
 }
 
 #[test]

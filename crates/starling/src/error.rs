@@ -60,10 +60,10 @@ pub enum Check {
     Zerocheck,
     /// The lincheck of the claims on Az and Bz.
     Lincheck,
-    /// The proof of work before the public-value point.
+    /// The proof of work before the wiring check's challenges.
     ProofOfWork,
-    /// The claim binding the public values.
-    PublicValues,
+    /// The public values and the wiring between instances.
+    Wiring,
     /// Ring switching and the opening of the commitment.
     Opening,
 }
@@ -74,7 +74,7 @@ impl fmt::Display for Check {
             Check::Zerocheck => "zerocheck",
             Check::Lincheck => "lincheck",
             Check::ProofOfWork => "proof of work",
-            Check::PublicValues => "public values",
+            Check::Wiring => "public values and wiring",
             Check::Opening => "opening",
         })
     }

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! magic    8 bytes  "STARLING"
-//! version  u16 LE   1
+//! version  u16 LE   2
 //! kind     u8       1 = sha256, 2 = blake3, 3 = keccak-f1600, 4 = circuit
 //! profile  u8       0 = default, 1 = secure
 //! count    u64 LE   N, 1 <= N <= MAX_INSTANCES
@@ -34,7 +34,7 @@ use crate::Error;
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"STARLING";
 /// Format version written and accepted.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 /// Largest batch a proof file may claim (2^24 compressions).
 pub const MAX_INSTANCES: u64 = 1 << 24;
 

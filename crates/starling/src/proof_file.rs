@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use starling_crypto::codec::{put_section, Reader};
 use starling_pcs::{bits, SecurityReport};
-use starling_piop::{lincheck, zerocheck};
+use starling_piop::{lincheck, wiring, zerocheck};
 
 use crate::circuits::StatementCircuit;
 use crate::format;
@@ -29,7 +29,14 @@ pub struct ProofFile {
 pub(crate) type SectionSizes = Vec<(&'static str, usize)>;
 
 /// Names of the proof sections, in file order.
-const SECTIONS: [&str; 5] = ["commitment", "grinding", "zerocheck", "lincheck", "opening"];
+const SECTIONS: [&str; 6] = [
+    "commitment",
+    "grinding",
+    "zerocheck",
+    "lincheck",
+    "wiring",
+    "opening",
+];
 
 impl ProofFile {
     /// Encodes the file.
@@ -47,6 +54,7 @@ impl ProofFile {
         put_section(&mut out, &self.proof.public_nonce.to_le_bytes());
         put_section(&mut out, &self.proof.zerocheck.to_bytes());
         put_section(&mut out, &self.proof.lincheck.to_bytes());
+        put_section(&mut out, &self.proof.wiring.to_bytes());
         put_section(&mut out, &self.proof.opening.to_bytes());
         out
     }
@@ -104,8 +112,16 @@ impl ProofFile {
             .map_err(|e| bad("zerocheck", &e))?;
         let lc = lincheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 3)?)
             .map_err(|e| bad("lincheck", &e))?;
+        let grinding = profile.piop_grinding_bits();
+        let wiring = wiring::Proof::from_bytes(
+            params.shape,
+            params.p,
+            grinding,
+            take_section(&mut r, &mut sizes, 4)?,
+        )
+        .map_err(|e| bad("wiring", &e))?;
         let opening =
-            bits::Proof::from_bytes(&params.pcs, OPENED_CLAIMS, take_section(&mut r, &mut sizes, 4)?)
+            bits::Proof::from_bytes(&params.pcs, OPENED_CLAIMS, take_section(&mut r, &mut sizes, 5)?)
                 .map_err(|e| bad("opening", &e))?;
         r.finish()?;
         let proof = Proof {
@@ -113,6 +129,7 @@ impl ProofFile {
             public_nonce,
             zerocheck: zc,
             lincheck: lc,
+            wiring,
             opening,
         };
         Ok((

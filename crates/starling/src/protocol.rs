@@ -1,8 +1,9 @@
 //! The proof system end to end: prover and verifier of a batch statement.
 //!
 //! Order of messages (DESIGN §2.3): commit to the packed witness; bind the
-//! statement and the commitment root; zerocheck; lincheck; the public-value
-//! claim; ring switching and one batched opening of the three claims on z.
+//! statement and the commitment root; zerocheck; lincheck; the wiring check
+//! (public values, links between instances); ring switching and one batched
+//! opening of the three claims on z.
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use starling_crypto::Transcript;
 use starling_field::{scratch, Gf128};
 use starling_pcs::{bits, Commitment, PcsParams, SecurityReport};
 use starling_piop::lincheck::{self, LincheckClaim};
-use starling_piop::{public, zerocheck, Shape};
+use starling_piop::{wiring, zerocheck, Shape};
 
 use starling_circuit::layout::{slice_instances, unslice_instances};
 use starling_circuit::BatchWitness;
@@ -24,9 +25,9 @@ use crate::statement::Statement;
 use crate::{Error, Profile, Timings};
 
 /// Transcript protocol label; changes with any change to the protocol.
-const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v2";
+const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v3";
 
-/// Transcript label of the proof of work before the public-value point.
+/// Transcript label of the proof of work before the wiring check's challenges.
 const LABEL_POW_PUBLIC: &[u8] = b"pow/public";
 
 /// The proof proper (everything after the statement in the file).
@@ -34,13 +35,15 @@ const LABEL_POW_PUBLIC: &[u8] = b"pow/public";
 pub struct Proof {
     /// Merkle root of the committed witness.
     pub commitment: Commitment,
-    /// Proof-of-work nonce before the public-value point (zero under the
+    /// Proof-of-work nonce before the wiring check's challenges (zero under the
     /// default profile, which does not grind; the zerocheck holds its own).
     pub public_nonce: u64,
     /// Zerocheck of (Az)∘(Bz) = z.
     pub zerocheck: zerocheck::Proof,
     /// Lincheck of the claims on Az and Bz.
     pub lincheck: lincheck::Proof,
+    /// The public values and the wiring between instances.
+    pub wiring: wiring::Proof,
     /// Ring switching and the opening of the three claims on z.
     pub opening: bits::Proof,
 }
@@ -52,7 +55,7 @@ pub(crate) struct BatchParams {
     pub(crate) pcs: PcsParams,
 }
 
-/// Number of claims on z opened at the end: zerocheck, lincheck, public.
+/// Number of claims on z opened at the end: zerocheck, lincheck, wiring.
 pub(crate) const OPENED_CLAIMS: usize = 3;
 
 pub(crate) fn batch_params(
@@ -106,7 +109,7 @@ pub(crate) fn security(params: &BatchParams) -> SecurityReport {
     let piop_terms = zerocheck::soundness_terms(params.shape, grind)
         .into_iter()
         .chain(lincheck::soundness_terms(params.shape))
-        .chain(public::soundness_terms(params.shape, params.p, grind));
+        .chain(wiring::soundness_terms(params.shape, params.p, grind));
     for (name, log2) in piop_terms {
         r.add(name, log2);
     }
@@ -285,11 +288,11 @@ fn prove_statement(
         )
     });
     let public_nonce = transcript.grind(LABEL_POW_PUBLIC, grind_bits);
-    let public_claim = timings.phase("public", progress, || {
-        let mut fill = |g: usize, words: &mut [u64]| fill_group(&statement, g, words);
-        public::claim_by_groups(shape, params.p, &mut fill, &mut transcript)
-            .map_err(|e| Error::Internal(format!("public values: {e}")))
-    })?;
+    let fill = |g: usize, words: &mut [u64]| fill_group(&statement, g, words);
+    let relations = relations(&statement, shape, &fill);
+    let (wiring_proof, public_claim) = timings.phase("wiring", progress, || {
+        wiring::prove(shape, params.p, &relations, z, grind_bits, &mut transcript)
+    });
     let claims = [
         zc.z_claim().to_packed(),
         lincheck_claim.to_packed(),
@@ -306,6 +309,7 @@ fn prove_statement(
         public_nonce,
         zerocheck: zerocheck_proof,
         lincheck: lincheck_proof,
+        wiring: wiring_proof,
         opening,
     };
     Ok(Proved {
@@ -316,6 +320,29 @@ fn prove_statement(
         },
         timings,
     })
+}
+
+/// What the wiring check proves of a batch: every instance's public block
+/// (the constant wire, its inputs and its outputs) equals the statement's
+/// values, the padding instances' included.
+fn relations<'a>(
+    statement: &Statement,
+    shape: Shape,
+    fill: wiring::GroupFill<'a>,
+) -> [wiring::Relation<'a>; 1] {
+    let circuit = statement.circuit();
+    [wiring::Relation {
+        instances: wiring::Instances::Range {
+            start: 0,
+            end: 1 << shape.n(),
+        },
+        wires: wiring::Wires {
+            base: 0,
+            len: 1 + circuit.input_bits() + circuit.output_bits(),
+        },
+        from: None,
+        values: wiring::Values::PerInstance(fill),
+    }]
 }
 
 /// The PIOP's claim shape is the PCS's; only the type differs.
@@ -361,12 +388,19 @@ pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
     if !transcript.check_grind(LABEL_POW_PUBLIC, grind_bits, proof.public_nonce) {
         return Err(Error::invalid(
             Check::ProofOfWork,
-            &"the nonce before the public-value point is not a valid proof of work",
+            &"the nonce before the wiring check is not a valid proof of work",
         ));
     }
-    let mut fill = |g: usize, words: &mut [u64]| fill_group(statement, g, words);
-    let public_claim = public::claim_by_groups(shape, params.p, &mut fill, &mut transcript)
-        .map_err(|e| Error::invalid(Check::PublicValues, &e))?;
+    let fill = |g: usize, words: &mut [u64]| fill_group(statement, g, words);
+    let public_claim = wiring::verify(
+        shape,
+        params.p,
+        &relations(statement, shape, &fill),
+        &proof.wiring,
+        grind_bits,
+        &mut transcript,
+    )
+    .map_err(|e| Error::invalid(Check::Wiring, &e))?;
     let claims = [
         zc.z_claim().to_packed(),
         lincheck_claim.to_packed(),

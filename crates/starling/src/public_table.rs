@@ -27,7 +27,7 @@ pub fn padded_input_rows(statement: &Statement, n: u32) -> Vec<u64> {
 }
 
 /// Writes the public wires of instances `64 g .. 64 g + 63` of the padded
-/// batch, in the layout of `starling_piop::public::GroupFill`: the constant
+/// batch, in the layout of `starling_piop::wiring::GroupFill`: the constant
 /// wire, the input bits, the output bits (the padding instances have
 /// all-zero inputs and the circuit's outputs on them), zeros up to 2^p.
 pub fn fill_group(statement: &Statement, g: usize, words: &mut [u64]) {

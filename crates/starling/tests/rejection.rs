@@ -55,7 +55,14 @@ fn sections(circuit: &StatementCircuit, bytes: &[u8]) -> Vec<(&'static str, std:
         ("statement", circuit_end..statement_end),
     ];
     let mut at = statement_end;
-    for name in ["commitment", "grinding", "zerocheck", "lincheck", "opening"] {
+    for name in [
+        "commitment",
+        "grinding",
+        "zerocheck",
+        "lincheck",
+        "wiring",
+        "opening",
+    ] {
         let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
         out.push((name, at..at + 4 + len));
         at += 4 + len;

@@ -1,0 +1,275 @@
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+
+/// Bit `(y, w)` of a witness.
+fn bit(shape: Shape, z: &[u64], y: usize, w: usize) -> bool {
+    (z[w * shape.words_per_wire() + y / 64] >> (y % 64)) & 1 == 1
+}
+
+fn set_bit(shape: Shape, z: &mut [u64], y: usize, w: usize, v: bool) {
+    let i = w * shape.words_per_wire() + y / 64;
+    z[i] = (z[i] & !(1 << (y % 64))) | (u64::from(v) << (y % 64));
+}
+
+/// The values of `run` in each instance as a [`GroupFill`] source: a table
+/// of `len` words per 64-instance group, zero outside `set`.
+fn value_table(shape: Shape, z: &[u64], run: Wires, set: &Instances) -> Vec<u64> {
+    let groups = shape.words_per_wire();
+    let mut table = vec![0u64; groups * run.len];
+    for y in set.members() {
+        for j in 0..run.len {
+            if bit(shape, z, y, run.base + j) {
+                table[(y / 64) * run.len + j] |= 1 << (y % 64);
+            }
+        }
+    }
+    table
+}
+
+/// A witness with the relations of a chain of `steps`: wires 1..9 are
+/// "in", 9..17 "out", wire 0 is 1; in(y) = out(y - 1) for 1 <= y < steps.
+fn chain_witness(shape: Shape, steps: usize, seed: u64) -> Vec<u64> {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    let mut z: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
+    for y in 0..1 << shape.n() {
+        set_bit(shape, &mut z, y, 0, true);
+    }
+    for y in 1..steps {
+        for j in 0..8 {
+            let v = bit(shape, &z, y - 1, 9 + j);
+            set_bit(shape, &mut z, y, 1 + j, v);
+        }
+    }
+    z
+}
+
+const IN: Wires = Wires { base: 1, len: 8 };
+const OUT: Wires = Wires { base: 9, len: 8 };
+const ONE: [u64; 1] = [1];
+
+/// Proves and verifies; returns whether the claim handed to the opening
+/// holds for the witness the prover used (false: the opening rejects).
+fn accepts(shape: Shape, p: usize, prover: &[Relation<'_>], verifier: &[Relation<'_>], z: &[u64]) -> bool {
+    accepts_grinding(shape, p, prover, verifier, z, 0)
+}
+
+fn accepts_grinding(
+    shape: Shape,
+    p: usize,
+    prover: &[Relation<'_>],
+    verifier: &[Relation<'_>],
+    z: &[u64],
+    grinding_bits: u32,
+) -> bool {
+    let (proof, claim) = prove(
+        shape,
+        p,
+        prover,
+        z,
+        grinding_bits,
+        &mut Transcript::new(b"wiring"),
+    );
+    let bytes = proof.to_bytes();
+    assert_eq!(bytes.len(), Proof::num_bytes(shape, p, grinding_bits));
+    let decoded = Proof::from_bytes(shape, p, grinding_bits, &bytes).unwrap();
+    match verify(
+        shape,
+        p,
+        verifier,
+        &decoded,
+        grinding_bits,
+        &mut Transcript::new(b"wiring"),
+    ) {
+        Ok(c) => {
+            assert_eq!(c, claim, "prover and verifier agree on the claim");
+            c.holds_for(shape, z)
+        }
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn a_chain_with_public_ends_verifies_and_every_break_is_caught() {
+    let shape = Shape::new(8, 6).unwrap();
+    let p = 5;
+    let steps = 200;
+    let z = chain_witness(shape, steps, 1);
+    let start = value_table(shape, &z, IN, &Instances::single(0));
+    let end = value_table(shape, &z, OUT, &Instances::single(steps - 1));
+    let start_fill = |g: usize, w: &mut [u64]| w.copy_from_slice(&start[g * 8..g * 8 + 8]);
+    let end_fill = |g: usize, w: &mut [u64]| w.copy_from_slice(&end[g * 8..g * 8 + 8]);
+    let relations = [
+        Relation {
+            instances: Instances::Range {
+                start: 0,
+                end: 1 << shape.n(),
+            },
+            wires: Wires { base: 0, len: 1 },
+            from: None,
+            values: Values::Constant(&ONE),
+        },
+        Relation {
+            instances: Instances::Range { start: 1, end: steps },
+            wires: IN,
+            from: Some((Source::Previous, OUT)),
+            values: Values::Zero,
+        },
+        Relation {
+            instances: Instances::single(0),
+            wires: IN,
+            from: None,
+            values: Values::PerInstance(&start_fill),
+        },
+        Relation {
+            instances: Instances::single(steps - 1),
+            wires: OUT,
+            from: None,
+            values: Values::PerInstance(&end_fill),
+        },
+    ];
+    assert!(accepts(shape, p, &relations, &relations, &z));
+    assert!(accepts_grinding(shape, p, &relations, &relations, &z, 4));
+    // Every nonce is checked.
+    let (proof, _) = prove(shape, p, &relations, &z, 4, &mut Transcript::new(b"wiring"));
+    for i in [0, shape.n(), proof.nonces.len() - 1] {
+        let mut bad = proof.clone();
+        bad.nonces[i] ^= 1;
+        assert!(
+            verify(shape, p, &relations, &bad, 4, &mut Transcript::new(b"wiring")).is_err(),
+            "nonce {i}"
+        );
+    }
+    // A broken link, a wrong start, a wrong end, the constant wire 0 in a
+    // padding instance: each makes the claim false.
+    for (y, w) in [(57usize, 3usize), (0, 1), (steps - 1, 16), (250, 0), (1, 8)] {
+        let mut bad = z.clone();
+        set_bit(shape, &mut bad, y, w, !bit(shape, &z, y, w));
+        assert!(!accepts(shape, p, &relations, &relations, &bad), "bit ({y}, {w})");
+    }
+    // Outside every relation (a private wire, a link past the end) nothing is bound.
+    for (y, w) in [(57usize, 20usize), (steps + 3, 2)] {
+        let mut other = z.clone();
+        set_bit(shape, &mut other, y, w, !bit(shape, &z, y, w));
+        assert!(
+            accepts(shape, p, &relations, &relations, &other),
+            "bit ({y}, {w})"
+        );
+    }
+}
+
+#[test]
+fn sets_maps_and_constants_bind_what_they_say() {
+    let shape = Shape::new(7, 6).unwrap();
+    let p = 6;
+    let mut r = ChaCha8Rng::seed_from_u64(3);
+    let mut z: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
+    // A tree: instance y < 64 reads wires 40..44 of instance 2y + 1 into
+    // its wires 20..24.
+    let map: Vec<u32> = (0..128u32).map(|y| (2 * y + 1) % 128).collect();
+    for y in 0..64 {
+        for j in 0..4 {
+            let v = bit(shape, &z, 2 * y + 1, 40 + j);
+            set_bit(shape, &mut z, y, 20 + j, v);
+        }
+    }
+    // Wires 50..53 are 0b101 in a scattered set of instances.
+    let mut set_bits = vec![0u64; 2];
+    for y in [2usize, 9, 64, 77, 126] {
+        set_bits[y / 64] |= 1 << (y % 64);
+        for (j, v) in [true, false, true].into_iter().enumerate() {
+            set_bit(shape, &mut z, y, 50 + j, v);
+        }
+    }
+    let set = Instances::Set(set_bits);
+    let pattern = [0b101u64];
+    let relations = [
+        Relation {
+            instances: Instances::Range { start: 0, end: 64 },
+            wires: Wires { base: 20, len: 4 },
+            from: Some((Source::Map(map), Wires { base: 40, len: 4 })),
+            values: Values::Zero,
+        },
+        Relation {
+            instances: set.clone(),
+            wires: Wires { base: 50, len: 3 },
+            from: None,
+            values: Values::Constant(&pattern),
+        },
+    ];
+    assert!(accepts(shape, p, &relations, &relations, &z));
+    for (y, w) in [(10usize, 22usize), (21, 40), (77, 51)] {
+        let mut bad = z.clone();
+        set_bit(shape, &mut bad, y, w, !bit(shape, &z, y, w));
+        assert!(!accepts(shape, p, &relations, &relations, &bad), "bit ({y}, {w})");
+    }
+    // Not in the set: free.
+    let mut other = z.clone();
+    set_bit(shape, &mut other, 3, 51, !bit(shape, &z, 3, 51));
+    assert!(accepts(shape, p, &relations, &relations, &other));
+}
+
+#[test]
+fn a_verifier_with_other_values_rejects() {
+    let shape = Shape::new(7, 5).unwrap();
+    let p = 5;
+    let z = chain_witness(shape, 128, 9);
+    let all = Instances::Range { start: 0, end: 128 };
+    let table = value_table(shape, &z, OUT, &all);
+    let fill = |g: usize, w: &mut [u64]| w.copy_from_slice(&table[g * 8..g * 8 + 8]);
+    let mut other = table.clone();
+    other[8 + 5] ^= 1 << 33;
+    let other_fill = |g: usize, w: &mut [u64]| w.copy_from_slice(&other[g * 8..g * 8 + 8]);
+    let rel = |values| {
+        [Relation {
+            instances: all.clone(),
+            wires: OUT,
+            from: None,
+            values,
+        }]
+    };
+    assert!(accepts(
+        shape,
+        p,
+        &rel(Values::PerInstance(&fill)),
+        &rel(Values::PerInstance(&fill)),
+        &z
+    ));
+    assert!(!accepts(
+        shape,
+        p,
+        &rel(Values::PerInstance(&fill)),
+        &rel(Values::PerInstance(&other_fill)),
+        &z
+    ));
+}
+
+#[test]
+fn relations_outside_the_public_block_are_refused() {
+    let shape = Shape::new(7, 4).unwrap();
+    let rel = [Relation {
+        instances: Instances::Range { start: 0, end: 128 },
+        wires: Wires { base: 14, len: 4 },
+        from: None,
+        values: Values::Zero,
+    }];
+    let proof = Proof {
+        rounds: vec![QuadraticRound::default(); 7 + 4],
+        nonces: Vec::new(),
+        z_eval: Gf128::ZERO,
+    };
+    assert!(verify(shape, 4, &rel, &proof, 0, &mut Transcript::new(b"w")).is_err());
+    assert!(verify(shape, 5, &rel, &proof, 0, &mut Transcript::new(b"w")).is_err());
+}
+
+#[test]
+fn soundness_terms_match_hand_computation() {
+    // n = 14, p = 11: batching 26 / 2^128, rounds 50 / 2^128; grinding 8
+    // bits divides both by 2^8.
+    let t = soundness_terms(Shape::new(14, 15).unwrap(), 11, 0);
+    assert!((t[0].1 - (26f64.log2() - 128.0)).abs() < 1e-9);
+    assert!((t[1].1 - (50f64.log2() - 128.0)).abs() < 1e-9);
+    let t = soundness_terms(Shape::new(14, 15).unwrap(), 11, 8);
+    assert!((t[1].1 - (50f64.log2() - 136.0)).abs() < 1e-9);
+}

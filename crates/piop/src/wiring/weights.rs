@@ -1,0 +1,339 @@
+//! The instance-axis weights of the wiring check: as tables for the prover,
+//! and as multilinear extensions the verifier evaluates at a point.
+//!
+//! A relation over a set of instances `I` weighs instance `y` by
+//! `eq(rho, y) [y in I]`; the instance it reads from (`y - 1`, or `map[y]`)
+//! gets the pull-back of those weights. The verifier needs each weight's
+//! multilinear extension at the sumcheck's point `r`:
+//! `sum_y eq(r, y) eq(rho, y) [y in I]` and
+//! `sum_{y in I} eq(rho, y) eq(r, src(y))`. For a range of instances and the
+//! shift by one, both are digit sums over `n` bits ([`shifted_prefix_sum`],
+//! O(n)), so a chain of any length costs the verifier `O(n)`; an explicit set
+//! or map costs `O(N)`, which kinds with irregular layouts pay anyway while
+//! reading their public data.
+
+use starling_field::Gf128;
+use starling_poly::multilinear::eq_table;
+
+/// A set of instances.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Instances {
+    /// `start..end`.
+    Range {
+        /// First instance.
+        start: usize,
+        /// One past the last instance.
+        end: usize,
+    },
+    /// The instances whose bit is set (bit `y % 64` of word `y / 64`).
+    Set(Vec<u64>),
+}
+
+impl Instances {
+    /// The single instance `y`.
+    pub fn single(y: usize) -> Self {
+        Instances::Range { start: y, end: y + 1 }
+    }
+
+    /// Whether `y` is in the set.
+    pub fn contains(&self, y: usize) -> bool {
+        match self {
+            Instances::Range { start, end } => (*start..*end).contains(&y),
+            Instances::Set(bits) => bits.get(y / 64).is_some_and(|w| (w >> (y % 64)) & 1 == 1),
+        }
+    }
+
+    /// Whether every instance of the set is below `2^n`.
+    pub(crate) fn fits(&self, n: usize) -> bool {
+        match self {
+            Instances::Range { start, end } => start <= end && *end <= 1 << n,
+            Instances::Set(bits) => bits.len() <= (1usize << n).div_ceil(64),
+        }
+    }
+
+    /// The members in increasing order.
+    pub(crate) fn members(&self) -> Box<dyn Iterator<Item = usize> + '_> {
+        match self {
+            Instances::Range { start, end } => Box::new(*start..*end),
+            Instances::Set(bits) => Box::new(bits.iter().enumerate().flat_map(|(w, &word)| {
+                (0..64)
+                    .filter(move |b| (word >> b) & 1 == 1)
+                    .map(move |b| 64 * w + b)
+            })),
+        }
+    }
+}
+
+/// Which instance a relation's second wire run is read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Instance `y - 1` (a chain, the blocks of one message).
+    Previous,
+    /// Instance `map[y]` (a tree, or any layout the statement lists).
+    Map(Vec<u32>),
+}
+
+impl Source {
+    /// The instance `y` reads from, if any.
+    pub(crate) fn of(&self, y: usize) -> Option<usize> {
+        match self {
+            Source::Previous => y.checked_sub(1),
+            Source::Map(map) => map.get(y).map(|&x| x as usize),
+        }
+    }
+}
+
+/// `eq(a, x) eq(b, x + d)` summed over `x < limit` with `x + d < 2^n`, where
+/// `a` and `b` have `n` coordinates (`b = None` weighs by 1 instead).
+///
+/// A digit recursion from the lowest bit: the state is the carry of `x + d`
+/// and whether the low bits of `x` so far are below those of `limit`. O(n).
+pub fn shifted_prefix_sum(a: &[Gf128], b: Option<&[Gf128]>, d: u64, limit: u64) -> Gf128 {
+    let n = a.len();
+    debug_assert!(n < 64 && b.is_none_or(|b| b.len() == n));
+    if d >> n != 0 {
+        // x + d >= 2^n for every x.
+        return Gf128::ZERO;
+    }
+    if limit >= 1u64 << n {
+        // Every x qualifies: the limit is no constraint past the top bit.
+        return shifted_prefix_sum_unbounded(a, b, d);
+    }
+    // state[carry][less]
+    let mut state = [[Gf128::ZERO; 2]; 2];
+    state[0][0] = Gf128::ONE;
+    for i in 0..n {
+        let (di, li) = ((d >> i) & 1, (limit >> i) & 1);
+        let mut next = [[Gf128::ZERO; 2]; 2];
+        for (carry, row) in state.iter().enumerate() {
+            for (less, &v) in row.iter().enumerate() {
+                if v.is_zero() {
+                    continue;
+                }
+                for x in 0..2u64 {
+                    let s = x + di + carry as u64;
+                    let out = s & 1;
+                    let new_less = x < li || (x == li && less == 1);
+                    let w = bit_weight(a[i], x) * b.map_or(Gf128::ONE, |b| bit_weight(b[i], out));
+                    next[(s >> 1) as usize][usize::from(new_less)] += v * w;
+                }
+            }
+        }
+        state = next;
+    }
+    // No carry out of the top bit (x + d < 2^n), and x below the limit.
+    state[0][1]
+}
+
+/// [`shifted_prefix_sum`] without a limit.
+fn shifted_prefix_sum_unbounded(a: &[Gf128], b: Option<&[Gf128]>, d: u64) -> Gf128 {
+    let mut state = [Gf128::ONE, Gf128::ZERO];
+    for (i, &ai) in a.iter().enumerate() {
+        let di = (d >> i) & 1;
+        let mut next = [Gf128::ZERO; 2];
+        for (carry, &v) in state.iter().enumerate() {
+            if v.is_zero() {
+                continue;
+            }
+            for x in 0..2u64 {
+                let s = x + di + carry as u64;
+                let w = bit_weight(ai, x) * b.map_or(Gf128::ONE, |b| bit_weight(b[i], s & 1));
+                next[(s >> 1) as usize] += v * w;
+            }
+        }
+        state = next;
+    }
+    state[0]
+}
+
+/// `eq(t, bit)`: `t` for 1, `1 + t` for 0.
+fn bit_weight(t: Gf128, bit: u64) -> Gf128 {
+    if bit == 1 {
+        t
+    } else {
+        Gf128::ONE + t
+    }
+}
+
+/// `eq(point, y)` for any `y`, from two tables of half the variables each:
+/// `O(2^(n/2))` memory, one product per lookup. The verifier's `O(N)` sums
+/// use it so that they do not hold `N` field elements.
+pub(crate) struct EqLookup {
+    low_bits: usize,
+    low: Vec<Gf128>,
+    high: Vec<Gf128>,
+}
+
+impl EqLookup {
+    pub(crate) fn new(point: &[Gf128]) -> Self {
+        let low_bits = point.len() / 2;
+        EqLookup {
+            low_bits,
+            low: eq_table(&point[..low_bits]),
+            high: eq_table(&point[low_bits..]),
+        }
+    }
+
+    pub(crate) fn at(&self, y: usize) -> Gf128 {
+        self.low[y & ((1 << self.low_bits) - 1)] * self.high[y >> self.low_bits]
+    }
+}
+
+/// `sum_{y in set} eq(rho, y) eq(r, y)`, or `sum_{y in set} eq(rho, y)` when
+/// `r` is `None`: the weight of a relation's own wires at `r`.
+pub fn own_weight_at(set: &Instances, rho: &[Gf128], r: Option<&[Gf128]>) -> Gf128 {
+    match set {
+        Instances::Range { start, end } => {
+            shifted_prefix_sum(rho, r, 0, *end as u64) + shifted_prefix_sum(rho, r, 0, *start as u64)
+        }
+        Instances::Set(_) => {
+            let rho_eq = EqLookup::new(rho);
+            let r_eq = r.map(EqLookup::new);
+            set.members()
+                .map(|y| rho_eq.at(y) * r_eq.as_ref().map_or(Gf128::ONE, |e| e.at(y)))
+                .sum()
+        }
+    }
+}
+
+/// `sum_{y in set} eq(rho, y) eq(r, src(y))`: the weight, at `r`, of the
+/// wires a relation reads from another instance.
+pub fn source_weight_at(set: &Instances, source: &Source, rho: &[Gf128], r: &[Gf128]) -> Gf128 {
+    match (set, source) {
+        (Instances::Range { start, end }, Source::Previous) => {
+            // y = x + 1 for x in [max(start, 1) - 1, end - 1).
+            let (lo, hi) = ((*start).max(1) - 1, end.saturating_sub(1));
+            if lo >= hi {
+                return Gf128::ZERO;
+            }
+            shifted_prefix_sum(r, Some(rho), 1, hi as u64) + shifted_prefix_sum(r, Some(rho), 1, lo as u64)
+        }
+        _ => {
+            let rho_eq = EqLookup::new(rho);
+            let r_eq = EqLookup::new(r);
+            set.members()
+                .filter_map(|y| source.of(y).map(|x| rho_eq.at(y) * r_eq.at(x)))
+                .sum()
+        }
+    }
+}
+
+/// The prover's table of a relation's own weights: `eq(rho, y) [y in set]`,
+/// added into `out` (length `2^n`) times `scale`.
+pub(crate) fn add_own_weights(set: &Instances, eq_rho: &[Gf128], scale: Gf128, out: &mut [Gf128]) {
+    match set {
+        Instances::Range { start, end } => {
+            for (o, e) in out[*start..*end].iter_mut().zip(&eq_rho[*start..*end]) {
+                *o += scale * *e;
+            }
+        }
+        Instances::Set(_) => {
+            for y in set.members() {
+                out[y] += scale * eq_rho[y];
+            }
+        }
+    }
+}
+
+/// The prover's table of the pull-back weights: `out[src(y)] += scale eq(rho, y)`
+/// for `y` in the set.
+pub(crate) fn add_source_weights(
+    set: &Instances,
+    source: &Source,
+    eq_rho: &[Gf128],
+    scale: Gf128,
+    out: &mut [Gf128],
+) {
+    for y in set.members() {
+        if let Some(x) = source.of(y) {
+            out[x] += scale * eq_rho[y];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use starling_poly::multilinear::eq_eval;
+
+    fn point(r: &mut ChaCha8Rng, n: usize) -> Vec<Gf128> {
+        (0..n).map(|_| Gf128::new(r.gen())).collect()
+    }
+
+    fn bits(v: usize, n: usize) -> Vec<Gf128> {
+        (0..n).map(|i| Gf128::from((v >> i) & 1 == 1)).collect()
+    }
+
+    #[test]
+    fn shifted_prefix_sums_match_brute_force() {
+        let mut r = ChaCha8Rng::seed_from_u64(5);
+        for n in [1usize, 2, 3, 5, 7] {
+            let a = point(&mut r, n);
+            let b = point(&mut r, n);
+            for d in [0u64, 1, 2, 5] {
+                for limit in [0u64, 1, 3, 7, 8, 13, 1 << n, (1 << n) + 3] {
+                    let want: Gf128 = (0..1usize << n)
+                        .filter(|&x| (x as u64) < limit && x as u64 + d < 1 << n)
+                        .map(|x| eq_eval(&a, &bits(x, n)) * eq_eval(&b, &bits(x + d as usize, n)))
+                        .sum();
+                    assert_eq!(
+                        shifted_prefix_sum(&a, Some(&b), d, limit),
+                        want,
+                        "n {n} d {d} limit {limit}"
+                    );
+                    let ones: Gf128 = (0..1usize << n)
+                        .filter(|&x| (x as u64) < limit && x as u64 + d < 1 << n)
+                        .map(|x| eq_eval(&a, &bits(x, n)))
+                        .sum();
+                    assert_eq!(
+                        shifted_prefix_sum(&a, None, d, limit),
+                        ones,
+                        "n {n} d {d} limit {limit}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn weights_at_a_point_match_their_tables() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let n = 7;
+        let rho = point(&mut rng, n);
+        let r = point(&mut rng, n);
+        let eq_rho = eq_table(&rho);
+        let eq_r = eq_table(&r);
+        let mut set_bits = vec![0u64; 2];
+        for y in [0usize, 5, 64, 100, 127] {
+            set_bits[y / 64] |= 1 << (y % 64);
+        }
+        let map: Vec<u32> = (0..128u32).map(|y| (y * 37 + 11) % 128).collect();
+        let sets = [
+            Instances::Range { start: 0, end: 128 },
+            Instances::Range { start: 1, end: 100 },
+            Instances::Range { start: 0, end: 1 },
+            Instances::single(127),
+            Instances::Range { start: 3, end: 3 },
+            Instances::Set(set_bits),
+        ];
+        let mle = |table: &[Gf128]| -> Gf128 { table.iter().zip(&eq_r).map(|(a, b)| *a * *b).sum() };
+        for set in &sets {
+            let mut own = vec![Gf128::ZERO; 128];
+            add_own_weights(set, &eq_rho, Gf128::ONE, &mut own);
+            assert_eq!(own_weight_at(set, &rho, Some(&r)), mle(&own), "{set:?}");
+            let plain: Gf128 = set.members().map(|y| eq_rho[y]).sum();
+            assert_eq!(own_weight_at(set, &rho, None), plain, "{set:?}");
+            for source in [Source::Previous, Source::Map(map.clone())] {
+                let mut pulled = vec![Gf128::ZERO; 128];
+                add_source_weights(set, &source, &eq_rho, Gf128::ONE, &mut pulled);
+                assert_eq!(
+                    source_weight_at(set, &source, &rho, &r),
+                    mle(&pulled),
+                    "{set:?} {source:?}"
+                );
+            }
+        }
+    }
+}
