@@ -102,6 +102,15 @@ impl CircuitBuilder {
         Word::from_wires(1 + first_bit as u32)
     }
 
+    /// Public input bits `first_bit .. first_bit + 32` as a big-endian word:
+    /// the four bytes at `first_bit / 8` of the input's byte string, each
+    /// byte's bit `t` being input bit `8 b + t` (the order every hash kind
+    /// uses for its public bytes), read most significant byte first.
+    pub fn public_input_word_be(&self, first_bit: usize) -> Word {
+        assert!(first_bit + WORD_BITS <= self.num_public_inputs as usize);
+        Word::from_bits(std::array::from_fn(|i| self.public_input(first_bit + be_bit(i))))
+    }
+
     /// A new private input bit (a free wire after the public block).
     pub fn private_input(&mut self) -> Lin {
         self.push_row(Row::Input)
@@ -156,6 +165,14 @@ impl CircuitBuilder {
     pub fn set_public_output_word(&mut self, first_bit: usize, word: &Word) {
         for (i, bit) in word.bits().iter().enumerate() {
             self.set_public_output(first_bit + i, bit);
+        }
+    }
+
+    /// Sets public output bits `first_bit .. first_bit + 32` to `word`
+    /// written big-endian (see [`CircuitBuilder::public_input_word_be`]).
+    pub fn set_public_output_word_be(&mut self, first_bit: usize, word: &Word) {
+        for (i, bit) in word.bits().iter().enumerate() {
+            self.set_public_output(first_bit + be_bit(i), bit);
         }
     }
 
@@ -255,6 +272,12 @@ impl CircuitBuilder {
             and_rows: self.and_rows,
         })
     }
+}
+
+/// Where bit `i` of a big-endian 32-bit word sits among the bits of its
+/// four bytes, byte `b`'s bit `t` being bit `8 b + t`.
+fn be_bit(i: usize) -> usize {
+    8 * (3 - i / 8) + i % 8
 }
 
 #[cfg(test)]

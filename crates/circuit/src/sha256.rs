@@ -1,10 +1,11 @@
 //! SHA-256 compression as a circuit (FIPS 180-4, §6.2.2), feed-forward
 //! included: output = cv + F(cv, block), exactly `sha2::compress256`.
 //!
-//! Public inputs: the chaining value (8 words, 256 bits) then the block (16
-//! words read big-endian from its 64 bytes, 512 bits); public output: the 8
-//! new chaining words. Bit `i` of word `w` (value `(w >> i) & 1`) is public
-//! bit `32·w + i` in each group.
+//! Public inputs: the chaining value (32 bytes, its 8 words big-endian, as a
+//! digest writes them) then the block (64 bytes); public output: the new
+//! chaining value (32 bytes). Byte `b` of each, bit `t`, is public bit
+//! `8 b + t`: the order of every hash kind, so that a digest's bytes are a
+//! run of consecutive wires wherever they are copied.
 //!
 //! Cost: every addition is 31 AND rows (30 when adding the round constant),
 //! Ch and Maj one AND per bit: `g ⊕ e(f ⊕ g)` and `a ⊕ (a ⊕ b)(a ⊕ c)`.
@@ -132,11 +133,11 @@ impl Sha256Compression {
     /// Builds and compiles the circuit.
     pub fn new() -> Self {
         let mut b = CircuitBuilder::new(PUBLIC_INPUT_BITS, OUTPUT_BITS);
-        let cv: [Word; 8] = std::array::from_fn(|j| b.public_input_word(32 * j));
-        let block: [Word; 16] = std::array::from_fn(|j| b.public_input_word(CV_BITS + 32 * j));
+        let cv: [Word; 8] = std::array::from_fn(|j| b.public_input_word_be(32 * j));
+        let block: [Word; 16] = std::array::from_fn(|j| b.public_input_word_be(CV_BITS + 32 * j));
         let out = compress_gadget(&mut b, &cv, &block);
         for (j, word) in out.iter().enumerate() {
-            b.set_public_output_word(32 * j, word);
+            b.set_public_output_word_be(32 * j, word);
         }
         let r1cs = b.compile().expect("every SHA-256 output is set");
         Sha256Compression { r1cs }
@@ -153,14 +154,12 @@ impl Sha256Compression {
     }
 
     /// Packed public input bits of one instance (12 words of 64 bits, bit `j`
-    /// = public input bit `j`): the chaining value then the block words.
+    /// = public input bit `j`): the chaining value's bytes then the block's.
     pub fn public_input_row(cv: &[u32; 8], block: &[u8; 64]) -> [u64; PUBLIC_INPUT_WORDS] {
-        let mut words = [0u32; 24];
-        words[..8].copy_from_slice(cv);
-        for (j, chunk) in block.chunks_exact(4).enumerate() {
-            words[8 + j] = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        }
-        std::array::from_fn(|m| u64::from(words[2 * m]) | (u64::from(words[2 * m + 1]) << 32))
+        let mut bytes = [0u8; 96];
+        bytes[..32].copy_from_slice(&cv_to_bytes(cv));
+        bytes[32..].copy_from_slice(block);
+        std::array::from_fn(|m| u64::from_le_bytes(bytes[8 * m..8 * m + 8].try_into().expect("8 bytes")))
     }
 
     /// The bit-sliced public input matrix of a batch of `2^n` instances.
@@ -209,16 +208,27 @@ impl Sha256Compression {
 
     /// The output chaining values of every instance of a batch.
     pub fn outputs(&self, witness: &BatchWitness) -> Vec<[u32; 8]> {
-        let sliced = self.r1cs.public_outputs(witness);
-        let rows = unslice_instances(witness.num_instances(), OUTPUT_BITS, sliced);
-        rows.chunks_exact(OUTPUT_BITS / 64)
-            .map(|r| std::array::from_fn(|j| (r[j / 2] >> (32 * (j % 2))) as u32))
+        self.output_bytes(witness)
+            .iter()
+            .map(|b| {
+                std::array::from_fn(|j| u32::from_be_bytes(b[4 * j..4 * j + 4].try_into().expect("4 bytes")))
+            })
             .collect()
     }
 
     /// The outputs as 32 bytes each (words big-endian, as in a digest).
     pub fn output_bytes(&self, witness: &BatchWitness) -> Vec<[u8; 32]> {
-        self.outputs(witness).iter().map(cv_to_bytes).collect()
+        let sliced = self.r1cs.public_outputs(witness);
+        let rows = unslice_instances(witness.num_instances(), OUTPUT_BITS, sliced);
+        rows.chunks_exact(OUTPUT_BITS / 64)
+            .map(|r| {
+                let mut out = [0u8; 32];
+                for (chunk, word) in out.chunks_exact_mut(8).zip(r) {
+                    chunk.copy_from_slice(&word.to_le_bytes());
+                }
+                out
+            })
+            .collect()
     }
 }
 

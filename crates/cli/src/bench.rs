@@ -5,10 +5,15 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use starling::inputs::{format_output_row, random_inputs};
-use starling::{Expected, Profile, StatementCircuit, StatementKind};
+use starling::kind::Batch;
+use starling::{Builtin, Expected, Kind, Profile, Records};
 
-use crate::{native_sha256, BenchArgs, Failure};
+use rand::{Rng, SeedableRng};
+use starling::kind::Chain;
+use starling::Hash;
+
+use crate::args::{BenchArgs, BenchCommon, BenchWhat};
+use crate::{check_count, native_sha256, set_threads, unreadable, Failure};
 
 /// The fixed seed of benchmark and demo inputs.
 const SEED: u64 = 0x5354_4152_4c49_4e47;
@@ -32,48 +37,43 @@ fn ns_per_call<T: Clone>(items: &[T], f: impl Fn(&mut T)) -> f64 {
     best
 }
 
-/// Native cost of one instance on the first input rows: the portable
+/// Native cost of one instance on the first input records: the portable
 /// implementation, and the hardware one where the hash has one (SHA-NI).
-fn native_ns(circuit: &StatementCircuit, rows: &[u64]) -> (f64, Option<f64>) {
-    let sample = rows.chunks_exact(circuit.input_words()).take(4096);
-    match circuit.kind() {
-        StatementKind::Sha256 => {
-            // Row words 0..8 are the cv, 8..24 the block words (big-endian in the block).
+fn native_ns(which: Builtin, inputs: &Records) -> (f64, Option<f64>) {
+    let sample = inputs.iter().take(4096);
+    match which {
+        Builtin::Sha256 => {
+            // A record is the cv (words big-endian) then the block.
             let items: Vec<([u32; 8], [u8; 64])> = sample
                 .map(|r| {
-                    let word = |w: usize| (r[w / 2] >> (32 * (w % 2))) as u32;
-                    let mut block = [0u8; 64];
-                    for (j, chunk) in block.chunks_exact_mut(4).enumerate() {
-                        chunk.copy_from_slice(&word(8 + j).to_be_bytes());
-                    }
-                    (std::array::from_fn(word), block)
+                    let cv =
+                        std::array::from_fn(|w| u32::from_be_bytes(r[4 * w..4 * w + 4].try_into().unwrap()));
+                    (cv, r[32..96].try_into().unwrap())
                 })
                 .collect();
             let portable = ns_per_call(&items, |(cv, block)| native_sha256::compress(cv, block));
             let hw = ns_per_call(&items, |(cv, block)| sha2::compress256(cv, &[(*block).into()]));
             (portable, Some(hw))
         }
-        StatementKind::Blake3 => {
+        Builtin::Blake3 => {
             // One keyed hash of a 64-byte message is exactly one compression
             // (cv = key, flags CHUNK_START | CHUNK_END | ROOT | KEYED_HASH);
             // the crate is built without its SIMD paths (see Cargo.toml), so
             // this is its portable implementation.
             let items: Vec<([u8; 32], [u8; 64])> = sample
-                .map(|r| {
-                    let bytes: Vec<u8> = r[..12].iter().flat_map(|w| w.to_le_bytes()).collect();
-                    (bytes[..32].try_into().unwrap(), bytes[32..96].try_into().unwrap())
-                })
+                .map(|r| (r[..32].try_into().unwrap(), r[32..96].try_into().unwrap()))
                 .collect();
             let portable = ns_per_call(&items, |(key, block)| {
                 black_box(blake3::keyed_hash(key, block));
             });
             (portable, None)
         }
-        StatementKind::KeccakF1600 => {
-            let items: Vec<[u64; 25]> = sample.map(|r| r.try_into().unwrap()).collect();
+        Builtin::KeccakF1600 => {
+            let items: Vec<[u64; 25]> = sample
+                .map(|r| std::array::from_fn(|i| u64::from_le_bytes(r[8 * i..8 * i + 8].try_into().unwrap())))
+                .collect();
             (ns_per_call(&items, keccak::f1600), None)
         }
-        StatementKind::Circuit => unreachable!("benchmarks are for the built-in hashes"),
     }
 }
 
@@ -117,16 +117,12 @@ struct TimedProofs {
 /// virtual machine can cost as much as the proof itself (see
 /// `allocator::keep_freed_blocks`); later proofs reuse the memory, as a
 /// prover that proves batch after batch does. Both figures are reported.
-fn timed_proofs(
-    circuit: &Arc<StatementCircuit>,
-    args: &BenchArgs,
-    inputs: &[u64],
-) -> Result<TimedProofs, Failure> {
+fn timed_proofs(kind: &Arc<dyn Kind>, args: &BenchCommon, inputs: &Records) -> Result<TimedProofs, Failure> {
     let profile: Profile = args.profile.into();
     let mut quiet = |_: &str| {};
     let mut prove_once = || -> Result<(f64, starling::Proved), Failure> {
         let start = Instant::now();
-        let proved = starling::prove(circuit, args.count, inputs.to_vec(), profile, &mut quiet)?;
+        let proved = starling::prove(kind.clone(), inputs.clone(), profile, &mut quiet)?;
         Ok((start.elapsed().as_secs_f64(), proved))
     };
     let (cold_s, first) = prove_once()?;
@@ -147,26 +143,112 @@ fn timed_proofs(
     })
 }
 
-/// `starling bench HASH`: prove and verify random inputs, report the costs.
-pub(crate) fn run(circuit: &Arc<StatementCircuit>, args: &BenchArgs) -> Result<(), Failure> {
-    let kind = circuit.kind();
-    let profile: Profile = args.profile.into();
-    let inputs = random_inputs(circuit, args.count, SEED);
-    let (native_ns, native_hw_ns) = native_ns(circuit, &inputs);
+/// `starling bench ...`: prove and verify inputs made up here, report the costs.
+pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
+    match what {
+        BenchWhat::Sha256(args) => batch(Builtin::Sha256, &args),
+        BenchWhat::Blake3(args) => batch(Builtin::Blake3, &args),
+        BenchWhat::KeccakF1600(args) => batch(Builtin::KeccakF1600, &args),
+        BenchWhat::Digest {
+            hash,
+            msg_len,
+            count,
+            common,
+        } => {
+            let hash: Hash = hash.into();
+            check_count("--count", count)?;
+            if msg_len > hash.max_message() {
+                return Err(unreadable(format!(
+                    "--msg-len: {} messages are at most {} bytes",
+                    hash.name(),
+                    hash.max_message()
+                )));
+            }
+            set_threads(common.threads)?;
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(SEED);
+            let messages: Vec<Vec<u8>> = (0..count)
+                .map(|_| (0..msg_len).map(|_| rng.gen()).collect())
+                .collect();
+            let native = ns_per_call(&messages[..messages.len().min(1024)], |m| {
+                black_box(reference_digest(hash, m));
+            });
+            let records: Records = messages.iter().map(Vec::as_slice).collect();
+            report(
+                starling::kind::digest(hash),
+                records,
+                hash.name(),
+                (native, None),
+                &common,
+            )
+        }
+        BenchWhat::Chain { hash, steps, common } => {
+            let hash: Hash = hash.into();
+            check_count("--steps", steps as usize)?;
+            set_threads(common.threads)?;
+            let start = [0x42u8; 32];
+            let native = ns_per_call(&[start], |h| *h = reference_digest(hash, h));
+            let records: Records = [Chain::record(&start, steps).as_slice()].into_iter().collect();
+            report(
+                starling::kind::chain(hash),
+                records,
+                hash.name(),
+                (native, None),
+                &common,
+            )
+        }
+    }
+}
 
-    let runs = timed_proofs(circuit, args, &inputs)?;
+/// The digest of `msg` by the reference crates (sha2, sha3, and blake3
+/// built portable, see Cargo.toml): the native cost of one hash.
+fn reference_digest(hash: Hash, msg: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    match hash {
+        Hash::Sha256 => sha2::Sha256::digest(msg).into(),
+        Hash::Sha3_256 => sha3::Sha3_256::digest(msg).into(),
+        Hash::Keccak256 => sha3::Keccak256::digest(msg).into(),
+        Hash::Blake3 => *blake3::hash(msg).as_bytes(),
+    }
+}
+
+/// `starling bench sha256|blake3|keccak-f1600`.
+fn batch(which: Builtin, args: &BenchArgs) -> Result<(), Failure> {
+    check_count("--count", args.count)?;
+    set_threads(args.common.threads)?;
+    let batch = Batch::builtin(which);
+    let inputs = batch.random_inputs(args.count, SEED);
+    let native = native_ns(which, &inputs);
+    report(Arc::new(batch), inputs, which.name(), native, &args.common)
+}
+
+/// Proves `inputs` (timed as [`timed_proofs`] says), verifies the median
+/// proof against them, and prints the figures; `native` is one hash's
+/// native cost (portable, and on hardware where there is a hardware path).
+fn report(
+    kind: Arc<dyn Kind>,
+    inputs: Records,
+    hash: &str,
+    native: (f64, Option<f64>),
+    args: &BenchCommon,
+) -> Result<(), Failure> {
+    let (native_ns, native_hw_ns) = native;
+    let profile: Profile = args.profile.into();
+    let runs = timed_proofs(&kind, args, &inputs)?;
     let cold_prove_s = runs.cold_s;
     let proved = runs.median;
     let prove_s = runs.median_s;
     let bytes = proved.file.to_bytes();
     let file_bytes = bytes.len();
     let proof_bytes = proved.file.proof_len();
-    let expected = Expected::new(circuit.clone(), args.count, inputs)?;
+    let count = proved.file.statement.count();
+    let compressions = proved.file.statement.instances();
+    let expected = Expected::new(kind.clone(), inputs)?;
     let verify_ms = verify_time(&expected, &bytes)?.as_secs_f64() * 1e3;
     let security_bits = starling::security_bits(&proved.file);
     let threads = rayon::current_num_threads();
-    let hashes_per_s = args.count as f64 / prove_s;
-    let overhead = prove_s * 1e9 / args.count as f64 / native_ns;
+    let hashes_per_s = count as f64 / prove_s;
+    let compressions_per_s = compressions as f64 / prove_s;
+    let overhead = prove_s * 1e9 / count as f64 / native_ns;
     let peak = peak_rss_bytes();
 
     if args.json {
@@ -175,13 +257,16 @@ pub(crate) fn run(circuit: &Arc<StatementCircuit>, args: &BenchArgs) -> Result<(
             phases.insert(name.to_string(), serde_json::json!(d.as_secs_f64()));
         }
         let obj = serde_json::json!({
-            "hash": kind.name(),
-            "count": args.count,
+            "hash": hash,
+            "kind": kind.name(),
+            "count": count,
+            "compressions": compressions,
             "threads": threads,
             "prove_s": prove_s,
             "cold_prove_s": cold_prove_s,
             "runs": args.runs,
             "hashes_per_s": hashes_per_s,
+            "compressions_per_s": compressions_per_s,
             "native_ns": native_ns,
             "native_hw_ns": native_hw_ns,
             "overhead": overhead,
@@ -195,16 +280,12 @@ pub(crate) fn run(circuit: &Arc<StatementCircuit>, args: &BenchArgs) -> Result<(
         });
         println!("{obj}");
     } else {
-        let noun = kind.instance_noun();
-        println!(
-            "hash            {} {noun} ({} profile)",
-            kind.name(),
-            profile.name()
-        );
-        println!("count           {}", args.count);
+        let noun = kind.noun();
+        println!("statement       {} ({} profile)", kind.name(), profile.name());
+        println!("count           {count} {noun}s, {compressions} circuit instances");
         println!("threads         {threads}");
         println!(
-            "prove           {prove_s:.3} s  ({hashes_per_s:.0} hashes/s; median of {} proofs after the first)",
+            "prove           {prove_s:.3} s  ({hashes_per_s:.0} {noun}s/s, {compressions_per_s:.0} instances/s; median of {} proofs after the first)",
             args.runs
         );
         println!("first proof     {cold_prove_s:.3} s  (fresh process: every buffer faulted in)");
@@ -213,9 +294,9 @@ pub(crate) fn run(circuit: &Arc<StatementCircuit>, args: &BenchArgs) -> Result<(
         }
         match native_hw_ns {
             Some(hw) => println!("native          {native_ns:.1} ns/{noun} (portable), {hw:.1} ns (SHA-NI)"),
-            None => println!("native          {native_ns:.1} ns/{noun} (portable)"),
+            None => println!("native          {native_ns:.1} ns/{noun}"),
         }
-        println!("overhead        {overhead:.0}x portable native hashing");
+        println!("overhead        {overhead:.0}x native hashing");
         println!("proof           {proof_bytes} bytes (file with public values: {file_bytes} bytes)");
         println!("verify          {verify_ms:.2} ms");
         println!("peak RSS        {:.1} MiB", peak as f64 / (1024.0 * 1024.0));
@@ -227,12 +308,13 @@ pub(crate) fn run(circuit: &Arc<StatementCircuit>, args: &BenchArgs) -> Result<(
 pub(crate) fn demo() -> Result<(), Failure> {
     const COUNT: usize = 4096;
     println!("Starling demo: proving {COUNT} SHA-256 compressions (random inputs, fixed seed).");
-    let circuit = StatementCircuit::builtin(StatementKind::Sha256).expect("built in");
-    let inputs = random_inputs(&circuit, COUNT, SEED);
-    let expected = Expected::new(circuit.clone(), COUNT, inputs.clone())?;
+    let batch = Batch::builtin(Builtin::Sha256);
+    let inputs = batch.random_inputs(COUNT, SEED);
+    let kind: Arc<dyn Kind> = Arc::new(batch);
+    let expected = Expected::new(kind.clone(), inputs.clone())?;
     let mut progress = |msg: &str| println!("  {msg}");
     let start = Instant::now();
-    let proved = starling::prove(&circuit, COUNT, inputs, Profile::Default, &mut progress)?;
+    let proved = starling::prove(kind.clone(), inputs, Profile::Default, &mut progress)?;
     let prove_s = start.elapsed().as_secs_f64();
     let bytes = proved.file.to_bytes();
     println!(
@@ -248,7 +330,7 @@ pub(crate) fn demo() -> Result<(), Failure> {
         start.elapsed().as_secs_f64() * 1e3,
         verified.security_bits()
     );
-    let first = format_output_row(&circuit, verified.statement().output_row(0));
+    let first = kind.format_output(verified.statement().outputs().get(0));
     println!("First output (cv + F(cv, block)) = {first}");
     println!("Every input and output of the {COUNT} compressions is bound by the proof.");
     Ok(())

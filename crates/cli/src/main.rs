@@ -5,6 +5,7 @@
 //! Starling). Errors are one line on stderr; there are no backtraces.
 
 mod allocator;
+mod args;
 mod bench;
 mod files;
 mod native_sha256;
@@ -13,14 +14,19 @@ mod native_sha256;
 static ALLOCATOR: allocator::PrefaultingAlloc = allocator::PrefaultingAlloc;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+
+use starling_circuit::wording::counted;
+use std::path::Path;
 use std::process::ExitCode;
 
 use std::sync::Arc;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::Parser;
 use starling::format::MAX_INSTANCES;
-use starling::{Error, Expected, Profile, ProofFile, StatementCircuit, StatementKind, Verified};
+use starling::kind::{Batch, Chain};
+use starling::{Builtin, Error, Expected, Hash, Kind, ProofFile, Records, StatementCircuit, Verified};
+
+use args::{Cli, Command, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat};
 
 /// Most worker threads `--threads` accepts.
 const MAX_THREADS: usize = 1024;
@@ -28,190 +34,6 @@ const MAX_THREADS: usize = 1024;
 /// Set (to anything) to make the command fail with an internal error at
 /// once: how the tests check that a bug exits with code 3.
 const FORCE_INTERNAL_ERROR: &str = "STARLING_TEST_INTERNAL_ERROR";
-
-#[derive(Parser)]
-#[command(
-    name = "starling",
-    version,
-    about = "Prove and verify batches of hash computations"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Prove a batch of computations and write the proof file.
-    Prove {
-        #[command(subcommand)]
-        what: ProveWhat,
-    },
-    /// Verify a proof file. With --expect, the proof must be about exactly
-    /// the kind, circuit, N and inputs expected; without it, any valid proof
-    /// of any statement verifies.
-    Verify {
-        /// The proof file.
-        proof: PathBuf,
-        /// After OK, print the N outputs (one line each, in input order, in
-        /// the statement kind's text format).
-        #[arg(long)]
-        print_outputs: bool,
-        /// The inputs the proof must be about: an inputs file (`-` for
-        /// stdin) in the format `prove` reads. Needs --kind.
-        #[arg(long, value_name = "FILE", requires = "kind")]
-        expect: Option<String>,
-        /// The statement kind the proof must be about (with --expect).
-        #[arg(long, value_enum, requires = "expect")]
-        kind: Option<KindArg>,
-        /// The circuit the proof must be about (with --kind circuit).
-        #[arg(long, value_name = "CIRCUIT", requires = "expect")]
-        bristol: Option<PathBuf>,
-        /// Refuse proofs with less provable security than this.
-        #[arg(long, value_name = "BITS", default_value_t = starling::DEFAULT_MIN_SECURITY_BITS)]
-        min_security: f64,
-    },
-    /// Describe a proof file without verifying it: statement, N, digests,
-    /// utilisation, profile, security, section sizes.
-    Inspect {
-        /// The proof file.
-        proof: PathBuf,
-    },
-    /// Print the digest of a circuit, as `verify` reports and compares it.
-    Digest {
-        /// The statement kind (default: circuit, with --bristol).
-        #[arg(long, value_enum)]
-        kind: Option<KindArg>,
-        /// The circuit, for a `circuit` statement.
-        #[arg(long, value_name = "CIRCUIT")]
-        bristol: Option<PathBuf>,
-    },
-    /// Prove and verify random inputs and report speed, size and memory.
-    Bench {
-        #[command(subcommand)]
-        what: BenchWhat,
-    },
-    /// Prove and verify 4,096 SHA-256 compressions from a fixed seed.
-    Demo {
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-    },
-}
-
-#[derive(Subcommand)]
-enum ProveWhat {
-    /// N SHA-256 compressions: output = cv + F(cv, block). Input lines:
-    /// `CV BLOCK`, 64 and 128 hex digits (big-endian words).
-    Sha256(ProveArgs),
-    /// N BLAKE3 compressions, the full 16-word output. Input lines:
-    /// `CV BLOCK COUNTER BLOCK_LEN FLAGS`, 64 and 128 hex digits
-    /// (little-endian words), then three decimals.
-    Blake3(ProveArgs),
-    /// N Keccak-f[1600] permutations. Input lines: 400 hex digits, the 200
-    /// state bytes (lane x+5y at bytes 8(x+5y).., little-endian lanes).
-    #[command(name = "keccak-f1600")]
-    KeccakF1600(ProveArgs),
-    /// N evaluations of a Bristol Fashion circuit. Input lines: the
-    /// circuit's input values in order, each the big-endian hex of the
-    /// integer whose bit b is the value's wire b, exactly ceil(bits/4) digits.
-    Circuit {
-        /// The circuit, in Bristol Fashion (gates XOR, AND, INV/NOT, EQ, EQW, MAND).
-        #[arg(long, value_name = "CIRCUIT")]
-        bristol: PathBuf,
-        #[command(flatten)]
-        args: ProveArgs,
-    },
-}
-
-#[derive(Subcommand)]
-enum BenchWhat {
-    /// SHA-256 compressions.
-    Sha256(BenchArgs),
-    /// BLAKE3 compressions.
-    Blake3(BenchArgs),
-    /// Keccak-f[1600] permutations.
-    #[command(name = "keccak-f1600")]
-    KeccakF1600(BenchArgs),
-}
-
-#[derive(Args)]
-struct ProveArgs {
-    /// Inputs file (`-` for stdin): one instance per line (see above).
-    #[arg(long, conflicts_with = "random", required_unless_present = "random")]
-    inputs: Option<String>,
-    /// Generate N random inputs instead of reading a file.
-    #[arg(long, value_name = "N", requires = "seed")]
-    random: Option<usize>,
-    /// Seed for --random.
-    #[arg(long, value_name = "S")]
-    seed: Option<u64>,
-    /// Where to write the proof.
-    #[arg(long)]
-    out: PathBuf,
-    /// Security profile.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Default)]
-    profile: ProfileArg,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-}
-
-#[derive(Args)]
-pub(crate) struct BenchArgs {
-    /// Number of instances N.
-    #[arg(long)]
-    pub(crate) count: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Proofs timed after the first (which also faults in the memory); the
-    /// median is reported. 0 reports the first proof alone.
-    #[arg(long, default_value_t = 3)]
-    pub(crate) runs: usize,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub(crate) json: bool,
-    /// Security profile.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Default)]
-    pub(crate) profile: ProfileArg,
-}
-
-/// A statement kind, as `--kind` names it.
-#[derive(Clone, Copy, ValueEnum)]
-enum KindArg {
-    Sha256,
-    Blake3,
-    #[value(name = "keccak-f1600")]
-    KeccakF1600,
-    Circuit,
-}
-
-impl From<KindArg> for StatementKind {
-    fn from(k: KindArg) -> StatementKind {
-        match k {
-            KindArg::Sha256 => StatementKind::Sha256,
-            KindArg::Blake3 => StatementKind::Blake3,
-            KindArg::KeccakF1600 => StatementKind::KeccakF1600,
-            KindArg::Circuit => StatementKind::Circuit,
-        }
-    }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum ProfileArg {
-    Default,
-    Secure,
-}
-
-impl From<ProfileArg> for Profile {
-    fn from(p: ProfileArg) -> Profile {
-        match p {
-            ProfileArg::Default => Profile::Default,
-            ProfileArg::Secure => Profile::Secure,
-        }
-    }
-}
 
 /// A failure with its exit code.
 pub(crate) struct Failure {
@@ -274,7 +96,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
+pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
     if let Some(t) = threads {
         if !(1..=MAX_THREADS).contains(&t) {
             return Err(unreadable(format!(
@@ -305,27 +127,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
         panic!("{FORCE_INTERNAL_ERROR} is set");
     }
     match cli.command {
-        Command::Prove { what } => {
-            let (circuit, args, bristol) = match what {
-                ProveWhat::Sha256(args) => (builtin(StatementKind::Sha256), args, None),
-                ProveWhat::Blake3(args) => (builtin(StatementKind::Blake3), args, None),
-                ProveWhat::KeccakF1600(args) => (builtin(StatementKind::KeccakF1600), args, None),
-                ProveWhat::Circuit { bristol, args } => (read_bristol(&bristol)?, args, Some(bristol)),
-            };
-            prove(&circuit, args, bristol.as_deref())
-        }
+        Command::Prove { what } => prove(what),
         Command::Verify {
             proof,
             print_outputs,
             expect,
             kind,
-            bristol,
+            params,
             min_security,
         } => {
             let expected = match (expect, kind) {
-                (Some(inputs), Some(kind)) => {
-                    Some(expected(&inputs, kind.into(), bristol.as_deref(), min_security)?)
-                }
+                (Some(inputs), Some(kind)) => Some(expected(&inputs, kind, &params, min_security)?),
                 _ => None,
             };
             verify(&proof, expected.as_ref(), min_security, print_outputs)
@@ -334,30 +146,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
             print!("{}", starling::inspect(&files::read_proof(&proof)?)?);
             Ok(())
         }
-        Command::Digest { kind, bristol } => {
-            let kind = kind.map_or(StatementKind::Circuit, StatementKind::from);
-            println!("{}", hex(&statement_circuit(kind, bristol.as_deref())?.digest()));
+        Command::Digest { kind, params } => {
+            let kind = statement_kind(kind.unwrap_or(KindArg::Circuit), &params)?;
+            println!("{}", hex(&kind.circuit().digest()));
             Ok(())
         }
-        Command::Bench { what } => {
-            let (kind, args) = match what {
-                BenchWhat::Sha256(args) => (StatementKind::Sha256, args),
-                BenchWhat::Blake3(args) => (StatementKind::Blake3, args),
-                BenchWhat::KeccakF1600(args) => (StatementKind::KeccakF1600, args),
-            };
-            check_count("--count", args.count)?;
-            set_threads(args.threads)?;
-            bench::run(&builtin(kind), &args)
-        }
+        Command::Bench { what } => bench::run(what),
         Command::Demo { threads } => {
             set_threads(threads)?;
             bench::demo()
         }
     }
-}
-
-fn builtin(kind: StatementKind) -> Arc<StatementCircuit> {
-    StatementCircuit::builtin(kind).expect("a built-in hash kind")
 }
 
 /// Reads and compiles a Bristol circuit; errors name the file and line.
@@ -366,38 +165,104 @@ fn read_bristol(path: &Path) -> Result<Arc<StatementCircuit>, Failure> {
     StatementCircuit::from_bristol(&text).map_err(|e| unreadable(format!("{}: {e}", path.display())))
 }
 
-/// The circuit of `kind`: built in, or the Bristol file for `circuit`.
-fn statement_circuit(kind: StatementKind, bristol: Option<&Path>) -> Result<Arc<StatementCircuit>, Failure> {
-    match (StatementCircuit::builtin(kind), bristol) {
-        (Some(circuit), None) => Ok(circuit),
-        (None, Some(path)) => read_bristol(path),
-        (Some(_), Some(_)) => Err(unreadable(format!(
-            "--bristol is for circuit statements, not {}",
-            kind.name()
-        ))),
-        (None, None) => Err(unreadable("a circuit statement needs --bristol CIRCUIT".into())),
+/// The statement kind `--kind` names, with its parameters.
+fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, Failure> {
+    let builtin = match kind {
+        KindArg::Sha256 => Some(Builtin::Sha256),
+        KindArg::Blake3 => Some(Builtin::Blake3),
+        KindArg::KeccakF1600 => Some(Builtin::KeccakF1600),
+        _ => None,
+    };
+    let unused =
+        |flag: &str, name: &str| unreadable(format!("--{flag} is not a parameter of {name} statements"));
+    let kind: Arc<dyn Kind> = match (kind, builtin) {
+        (_, Some(which)) => Arc::new(Batch::builtin(which)),
+        (KindArg::Circuit, None) => {
+            let path = params
+                .bristol
+                .as_deref()
+                .ok_or_else(|| unreadable("a circuit statement needs --bristol CIRCUIT".into()))?;
+            Arc::new(Batch::of(read_bristol(path)?))
+        }
+        (linked, None) => {
+            let hash: Hash = params
+                .hash
+                .ok_or_else(|| unreadable("digest and chain statements need --hash".into()))?
+                .into();
+            match linked {
+                KindArg::Digest => starling::kind::digest(hash),
+                _ => starling::kind::chain(hash),
+            }
+        }
+    };
+    if params.bristol.is_some() && !matches!(kind.code(), 4) {
+        return Err(unused("bristol", &kind.name()));
     }
+    if params.hash.is_some() && kind.code() <= 4 {
+        return Err(unused("hash", &kind.name()));
+    }
+    Ok(kind)
 }
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn prove(circuit: &Arc<StatementCircuit>, args: ProveArgs, bristol: Option<&Path>) -> Result<(), Failure> {
-    set_threads(args.threads)?;
+fn prove(what: ProveWhat) -> Result<(), Failure> {
+    match what {
+        ProveWhat::Sha256(args) => prove_batch(Batch::builtin(Builtin::Sha256), args, None),
+        ProveWhat::Blake3(args) => prove_batch(Batch::builtin(Builtin::Blake3), args, None),
+        ProveWhat::KeccakF1600(args) => prove_batch(Batch::builtin(Builtin::KeccakF1600), args, None),
+        ProveWhat::Circuit { bristol, args } => {
+            prove_batch(Batch::of(read_bristol(&bristol)?), args, Some(&bristol))
+        }
+        ProveWhat::Digest {
+            hash,
+            messages,
+            output,
+        } => {
+            set_threads(output.threads)?;
+            let paths: Vec<&Path> = [Path::new(&messages)]
+                .into_iter()
+                .filter(|p| *p != Path::new("-"))
+                .collect();
+            files::check_output_path(&output.out, &paths)?;
+            let kind = starling::kind::digest(hash.into());
+            let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(&messages)?)?;
+            write_proof(kind, records, &output)
+        }
+        ProveWhat::Chain {
+            hash,
+            start,
+            steps,
+            output,
+        } => {
+            set_threads(output.threads)?;
+            check_count("--steps", steps as usize)?;
+            let kind = starling::kind::chain(hash.into());
+            let start: [u8; 32] = starling::inputs::parse_inputs(kind.as_ref(), &format!("{start} 1"))
+                .map_err(|e| unreadable(format!("--start: {e}")))?
+                .get(0)[..32]
+                .try_into()
+                .expect("32 bytes");
+            let records: Records = [Chain::record(&start, steps).as_slice()].into_iter().collect();
+            write_proof(kind, records, &output)
+        }
+    }
+}
+
+fn prove_batch(batch: Batch, args: ProveArgs, bristol: Option<&Path>) -> Result<(), Failure> {
+    set_threads(args.output.threads)?;
     let mut inputs_paths: Vec<&Path> = bristol.into_iter().collect();
     if let Some(path) = args.inputs.as_deref().filter(|p| *p != "-") {
         inputs_paths.push(Path::new(path));
     }
-    files::check_output_path(&args.out, &inputs_paths)?;
-    let (count, rows) = match (&args.inputs, args.random) {
-        (Some(path), None) => starling::inputs::read_inputs(circuit, files::open_inputs(path)?)?,
+    files::check_output_path(&args.output.out, &inputs_paths)?;
+    let records = match (&args.inputs, args.random) {
+        (Some(path), None) => starling::inputs::read_inputs(&batch, files::open_inputs(path)?)?,
         (None, Some(n)) => {
             check_count("--random", n)?;
-            (
-                n,
-                starling::inputs::random_inputs(circuit, n, args.seed.unwrap_or(0)),
-            )
+            batch.random_inputs(n, args.seed.unwrap_or(0))
         }
         _ => {
             return Err(unreadable(
@@ -405,21 +270,22 @@ fn prove(circuit: &Arc<StatementCircuit>, args: ProveArgs, bristol: Option<&Path
             ))
         }
     };
+    write_proof(Arc::new(batch), records, &args.output)
+}
+
+/// Proves and writes the file, with a line of what was done.
+fn write_proof(kind: Arc<dyn Kind>, records: Records, output: &OutputArgs) -> Result<(), Failure> {
     let mut progress = |msg: &str| eprintln!("{msg}");
-    let proved = starling::prove(circuit, count, rows, args.profile.into(), &mut progress)?;
+    let proved = starling::prove(kind, records, output.profile.into(), &mut progress)?;
     let bytes = proved.file.to_bytes();
-    files::write_atomically(&args.out, &bytes)?;
-    let kind = circuit.kind();
+    files::write_atomically(&output.out, &bytes)?;
+    let st = &proved.file.statement;
     eprintln!(
-        "proved {count} {} {}; wrote {} bytes to {} in {:.3} s",
-        kind.name(),
-        if count == 1 {
-            kind.instance_noun().to_string()
-        } else {
-            format!("{}s", kind.instance_noun())
-        },
+        "proved {} ({}); wrote {} bytes to {} in {:.3} s",
+        counted(st.count(), st.kind().noun()),
+        st.kind().name(),
         bytes.len(),
-        args.out.display(),
+        output.out.display(),
         proved.timings.total().as_secs_f64(),
     );
     Ok(())
@@ -428,14 +294,14 @@ fn prove(circuit: &Arc<StatementCircuit>, args: ProveArgs, bristol: Option<&Path
 /// The statement `verify --expect` checks the proof against.
 fn expected(
     inputs: &str,
-    kind: StatementKind,
-    bristol: Option<&Path>,
+    kind: KindArg,
+    params: &KindParams,
     min_security: f64,
 ) -> Result<Expected, Failure> {
-    let circuit = statement_circuit(kind, bristol)?;
-    let (count, rows) = starling::inputs::read_inputs(&circuit, files::open_inputs(inputs)?)
+    let kind = statement_kind(kind, params)?;
+    let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(inputs)?)
         .map_err(|e| unreadable(format!("{inputs}: {e}")))?;
-    Ok(Expected::new(circuit, count, rows)?.with_min_security_bits(min_security))
+    Ok(Expected::new(kind, records)?.with_min_security_bits(min_security))
 }
 
 fn verify(
@@ -456,7 +322,7 @@ fn verify(
         out,
         "OK {} N={} circuit={} public={} profile={} security={:.1} bits verified in {ms:.2} ms",
         verified.kind().name(),
-        verified.len(),
+        verified.count(),
         hex(&verified.circuit_digest()),
         hex(&verified.public_digest()),
         verified.profile().name(),

@@ -115,10 +115,15 @@ fn tampered(proof: &Path, name: &str, at: isize) -> PathBuf {
     out
 }
 
-/// A byte inside the zerocheck section of a 4-instance SHA-256 proof: the
-/// header (20 bytes), the statement (128 bytes an instance), the commitment
-/// and grinding sections (4 + 32, 4 + 8), the zerocheck's length, 10 more.
-const ZEROCHECK_AT: isize = 20 + 4 * 128 + 36 + 12 + 4 + 10;
+/// The first output byte of a 4-instance SHA-256 proof: the header (12
+/// bytes), the empty parameters (4), the input count (8) and 4 records of 96
+/// bytes, the output count (8).
+const OUTPUT_AT: isize = 12 + 4 + 8 + 4 * 96 + 8;
+
+/// A byte inside its zerocheck section: past the outputs (4 x 32), the
+/// commitment and grinding sections (4 + 32, 4 + 8) and the zerocheck's
+/// length, 10 more.
+const ZEROCHECK_AT: isize = OUTPUT_AT + 4 * 32 + 36 + 12 + 4 + 10;
 
 #[test]
 fn only_the_honest_sha256_proof_matches_the_expected_statement() {
@@ -143,36 +148,36 @@ fn only_the_honest_sha256_proof_matches_the_expected_statement() {
     with(
         "cv bit of instance 0",
         v,
-        "instance 0 (0-based) differs first in its chaining value",
+        "input 0 (0-based, in line order) differs first in its chaining value",
     );
     let mut v = lines.clone();
     v[3] = flip(&v[3], 1, 127);
     with(
         "block bit of instance 3",
         v,
-        "instance 3 (0-based) differs first in its block",
+        "input 3 (0-based, in line order) differs first in its block",
     );
     with(
         "one instance fewer",
         lines[..3].to_vec(),
-        "3 instances, expected 4",
+        "3 compressions, expected 4",
     );
     let mut v = lines.clone();
     v.push(lines[0].clone());
-    with("one instance more", v, "5 instances, expected 4");
+    with("one instance more", v, "5 compressions, expected 4");
     let mut v = lines.clone();
     v.swap(1, 2);
-    with("two instances swapped", v, "instance 1 (0-based)");
+    with("two instances swapped", v, "input 1 (0-based, in line order)");
     let mut v = lines.clone();
     v[1] = lines[0].clone();
-    with("an instance repeated", v, "instance 1 (0-based)");
+    with("an instance repeated", v, "input 1 (0-based, in line order)");
     let mut v = lines.clone();
     v[2] = flip(&v[2], 0, 63);
     v[3] = flip(&v[3], 0, 0);
     with(
         "two instances changed",
         v,
-        "instance 2 (0-based) differs first in its chaining value",
+        "input 2 (0-based, in line order) differs first in its chaining value",
     );
 
     // Other kinds and circuits, including ones with the very same outputs.
@@ -222,11 +227,10 @@ fn only_the_honest_sha256_proof_matches_the_expected_statement() {
         tampered(&honest, "tampered-zerocheck.proof", ZEROCHECK_AT),
         "the proof does not prove the statement it carries",
     ));
-    // An output changed in the file's statement (byte 20 + 96 is the first
-    // output byte of instance 0).
+    // An output changed in the file's statement.
     look_alikes.push((
         "an output changed",
-        tampered(&honest, "tampered-output.proof", 20 + 96),
+        tampered(&honest, "tampered-output.proof", OUTPUT_AT),
         "the proof does not prove the statement it carries",
     ));
 
@@ -347,7 +351,7 @@ fn only_the_honest_aes_proof_matches_the_expected_statement() {
                 &[flip(&lines[0], 0, 31), lines[1].clone()],
                 &[],
             ),
-            "instance 0 (0-based) differs first in its input value 1",
+            "input 0 (0-based, in line order) differs first in its input value 1",
         ),
         (
             "another plaintext bit",
@@ -357,12 +361,12 @@ fn only_the_honest_aes_proof_matches_the_expected_statement() {
                 &[lines[0].clone(), flip(&lines[1], 1, 0)],
                 &[],
             ),
-            "instance 1 (0-based) differs first in its input value 2",
+            "input 1 (0-based, in line order) differs first in its input value 2",
         ),
         (
             "one instance",
             prove("aes-one", &aes_args, &lines[..1], &[]),
-            "1 instance, expected 2",
+            "1 evaluation, expected 2",
         ),
         (
             "a sha256 proof",

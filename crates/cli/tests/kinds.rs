@@ -372,11 +372,11 @@ fn keccak_known_answers_random_states_and_inspect() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let got = verified_outputs(&proof, "keccak-f1600", n);
-    let circuit = starling::StatementCircuit::builtin(starling::StatementKind::KeccakF1600).unwrap();
-    let rows = starling::inputs::random_inputs(&circuit, n, seed);
-    let random_lines: Vec<String> = rows
-        .chunks_exact(circuit.input_words())
-        .map(|row| starling::inputs::format_input_row(&circuit, row))
+    let batch = starling::kind::Batch::builtin(starling::Builtin::KeccakF1600);
+    let random_lines: Vec<String> = batch
+        .random_inputs(n, seed)
+        .iter()
+        .map(|r| starling::Kind::format_input(&batch, r))
         .collect();
     assert_eq!(random_lines.len(), n);
     assert_eq!(got.len(), n);

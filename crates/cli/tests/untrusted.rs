@@ -67,20 +67,30 @@ fn assert_exit(out: &Output, code: i32, want: &str, case: &str) {
     assert!(!err.contains("panicked"), "{case}: {err}");
 }
 
-/// A proof file header (magic, version, kind, default profile, N).
-fn header(kind: u8, count: u64) -> Vec<u8> {
+/// A proof file header (magic, version, kind, default profile).
+fn header(kind: u8) -> Vec<u8> {
     let mut h = b"STARLING".to_vec();
     h.extend_from_slice(&starling::format::VERSION.to_le_bytes());
     h.extend_from_slice(&[kind, 0]);
-    h.extend_from_slice(&count.to_le_bytes());
     h
 }
 
-/// A `circuit` proof file whose circuit section is `text`, followed by `rest`.
+/// A built-in batch's file: the header, no parameters, `count` input records
+/// and nothing more.
+fn batch_file(kind: u8, count: u64) -> Vec<u8> {
+    let mut f = header(kind);
+    f.extend_from_slice(&0u32.to_le_bytes());
+    f.extend_from_slice(&count.to_le_bytes());
+    f
+}
+
+/// A `circuit` proof file whose parameters are `text`, then `count` input
+/// records declared, then `rest`.
 fn circuit_file(text: &str, count: u64, rest: &[u8]) -> Vec<u8> {
-    let mut f = header(4, count);
+    let mut f = header(4);
     f.extend_from_slice(&(text.len() as u32).to_le_bytes());
     f.extend_from_slice(text.as_bytes());
+    f.extend_from_slice(&count.to_le_bytes());
     f.extend_from_slice(rest);
     f
 }
@@ -92,20 +102,32 @@ fn wide_circuit(inputs: u64) -> String {
 
 #[test]
 fn declared_size_bombs_are_refused_in_bounded_memory() {
-    // The 69-byte file of the issue: 2^24 - 1 input bits, one gate.
-    let bomb = circuit_file(&wide_circuit((1 << 24) - 1), 1, &[]);
-    assert_eq!(bomb.len(), 69);
+    // The 69-byte file of the issue (format version 1, which this build no
+    // longer reads), and the same bomb in today's format.
+    let mut v1 = b"STARLING".to_vec();
+    let text = wide_circuit((1 << 24) - 1);
+    v1.extend_from_slice(&1u16.to_le_bytes());
+    v1.extend_from_slice(&[4, 0]);
+    v1.extend_from_slice(&1u64.to_le_bytes());
+    v1.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    v1.extend_from_slice(text.as_bytes());
+    assert_eq!(v1.len(), 69);
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        ("the 69-byte Bristol bomb", bomb, "more than the supported 65536"),
+        ("the 69-byte file of the issue", v1, "version 1 is not supported"),
         (
-            "2^20 input bits with their statement present",
+            "its Bristol bomb in today's format",
+            circuit_file(&text, 1, &[]),
+            "more than the supported 65536",
+        ),
+        (
+            "2^20 input bits with their records present",
             circuit_file(&wide_circuit(1 << 20), 1, &vec![0u8; (1 << 17) + 1]),
             "more than the supported 65536",
         ),
         (
-            "2^16 input bits, 2^24 instances, no statement",
+            "2^16 input bits, 2^24 records, none present",
             circuit_file(&wide_circuit((1 << 16) - 1), 1 << 24, &[]),
-            "the file ends inside the statement",
+            "the file ends inside the input records",
         ),
         (
             "2^30 declared wires",
@@ -113,27 +135,27 @@ fn declared_size_bombs_are_refused_in_bounded_memory() {
             "is more than the supported",
         ),
         (
-            "a circuit section of 4 GiB",
+            "parameters of 4 GiB",
             {
-                let mut f = header(4, 1);
+                let mut f = header(4);
                 f.extend_from_slice(&u32::MAX.to_le_bytes());
                 f.extend_from_slice(b"1 2\n");
                 f
             },
-            "the file ends inside the circuit",
+            "the file ends inside the kind's parameters",
         ),
         (
-            "a SHA-256 header of 2^24 instances",
-            header(1, 1 << 24),
-            "the file ends inside the statement",
+            "a SHA-256 batch of 2^24 records",
+            batch_file(1, 1 << 24),
+            "the file ends inside the input records",
         ),
         (
-            "a header of 2^64 - 1 instances",
-            header(1, u64::MAX),
-            "batch size",
+            "a batch of 2^64 - 1 records",
+            batch_file(1, u64::MAX),
+            "more than the 16777216 one proof holds",
         ),
         (
-            "2^24 instances of a circuit without public values (no statement bytes)",
+            "2^24 records of a circuit without public values",
             circuit_file("1 1\n0\n0\n1 1 1 0 EQ\n", 1 << 24, &[]),
             "at least one input bit and one output bit",
         ),

@@ -3,8 +3,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use starling::inputs::{format_input_row, parse_inputs, random_inputs};
-use starling::{inspect, prove, verify_claimed, Profile, ProofFile, StatementCircuit, StatementKind};
+use starling::inputs::parse_inputs;
+use starling::kind::Batch;
+use starling::{inspect, prove, verify_claimed, Builtin, Kind, Profile, ProofFile, StatementCircuit};
 
 /// The one-AND circuit of the smallest proofs (9 KB): fast to verify, so the
 /// fuzzer runs thousands of mutants a second.
@@ -22,11 +23,11 @@ pub const SMALL_BRISTOL: &str = "12 21\n2 4 4\n2 4 4\n\n\
 pub fn honest_proofs() -> &'static [Vec<u8>] {
     static PROOFS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     PROOFS.get_or_init(|| {
-        let tiny = StatementCircuit::from_bristol(TINY_BRISTOL).expect("a valid circuit");
-        let small = StatementCircuit::from_bristol(SMALL_BRISTOL).expect("a valid circuit");
-        let sha256 = StatementCircuit::builtin(StatementKind::Sha256).expect("built in");
-        let make = |c: &Arc<StatementCircuit>, n: usize, profile: Profile| {
-            prove(c, n, random_inputs(c, n, 7), profile, &mut |_| {})
+        let tiny = Batch::of(StatementCircuit::from_bristol(TINY_BRISTOL).expect("a valid circuit"));
+        let small = Batch::of(StatementCircuit::from_bristol(SMALL_BRISTOL).expect("a valid circuit"));
+        let sha256 = Batch::builtin(Builtin::Sha256);
+        let make = |b: &Batch, n: usize, profile: Profile| {
+            prove(Arc::new(b.clone()), b.random_inputs(n, 7), profile, &mut |_| {})
                 .expect("an honest proof")
                 .file
                 .to_bytes()
@@ -57,40 +58,33 @@ pub fn proof_file(bytes: &[u8]) {
     }
 }
 
-/// The circuits whose inputs text [`inputs`] parses.
-fn input_circuits() -> &'static [Arc<StatementCircuit>] {
-    static CIRCUITS: OnceLock<Vec<Arc<StatementCircuit>>> = OnceLock::new();
-    CIRCUITS.get_or_init(|| {
-        let mut all: Vec<_> = [
-            StatementKind::Sha256,
-            StatementKind::Blake3,
-            StatementKind::KeccakF1600,
-        ]
-        .into_iter()
-        .map(|k| StatementCircuit::builtin(k).expect("built in"))
-        .collect();
-        all.push(StatementCircuit::from_bristol(SMALL_BRISTOL).expect("a valid circuit"));
+/// The kinds whose inputs text [`inputs`] parses.
+fn input_kinds() -> &'static [Arc<dyn Kind>] {
+    static KINDS: OnceLock<Vec<Arc<dyn Kind>>> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let mut all: Vec<Arc<dyn Kind>> = Builtin::ALL
+            .into_iter()
+            .map(|b| Arc::new(Batch::builtin(b)) as Arc<dyn Kind>)
+            .collect();
+        all.push(starling::kind::circuit(SMALL_BRISTOL).expect("a valid circuit"));
         all
     })
 }
 
-/// Untrusted bytes as the inputs text of every kind: no panic, and rows that
-/// parse print back to a text that parses to the same rows.
+/// Untrusted bytes as the inputs text of every kind: no panic, and records
+/// that parse print back to a text that parses to the same records.
 pub fn inputs(bytes: &[u8]) {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
     };
-    for circuit in input_circuits() {
-        if let Ok((count, rows)) = parse_inputs(circuit, text) {
-            let printed: String = rows
-                .chunks_exact(circuit.input_words())
-                .map(|r| format_input_row(circuit, r) + "\n")
-                .collect();
+    for kind in input_kinds() {
+        if let Ok(records) = parse_inputs(kind.as_ref(), text) {
+            let printed: String = records.iter().map(|r| kind.format_input(r) + "\n").collect();
             assert_eq!(
-                parse_inputs(circuit, &printed).ok(),
-                Some((count, rows)),
-                "{:?}: the printed rows do not parse back",
-                circuit.kind()
+                parse_inputs(kind.as_ref(), &printed).ok(),
+                Some(records),
+                "{}: the printed records do not parse back",
+                kind.name()
             );
         }
     }

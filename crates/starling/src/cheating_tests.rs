@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use starling_circuit::RowKind;
 
-use crate::circuits::StatementCircuit;
-use crate::inputs::random_inputs;
+use crate::circuits::{Builtin, StatementCircuit};
+use crate::kind::{Batch, Kind};
 use crate::protocol::{prove_with, Tamper};
-use crate::statement::{Statement, StatementKind};
+use crate::records::Records;
+use crate::statement::Statement;
 use crate::{verify_claimed, Error, Profile, DEFAULT_MIN_SECURITY_BITS};
 
 const N: usize = 5;
@@ -22,22 +23,26 @@ const SMALL_BRISTOL: &str = "12 20\n2 4 4\n2 4 4\n\n\
     1 1 4 12 INV\n1 1 5 13 INV\n1 1 6 14 INV\n1 1 7 15 INV\n\
     2 1 0 12 16 XOR\n2 1 1 13 17 XOR\n2 1 2 14 18 XOR\n2 1 3 15 19 XOR\n";
 
-fn circuits() -> Vec<Arc<StatementCircuit>> {
-    let mut all: Vec<_> = [
-        StatementKind::Sha256,
-        StatementKind::Blake3,
-        StatementKind::KeccakF1600,
-    ]
-    .into_iter()
-    .map(|k| StatementCircuit::builtin(k).unwrap())
-    .collect();
-    all.push(StatementCircuit::from_bristol(SMALL_BRISTOL).unwrap());
-    all
+/// Every batch kind with `N` random input records.
+fn batches() -> Vec<(Arc<dyn Kind>, Records)> {
+    let mut all: Vec<Batch> = Builtin::ALL.into_iter().map(Batch::builtin).collect();
+    all.push(Batch::of(StatementCircuit::from_bristol(SMALL_BRISTOL).unwrap()));
+    all.into_iter()
+        .map(|b| {
+            let inputs = b.random_inputs(N, 77);
+            (Arc::new(b) as Arc<dyn Kind>, inputs)
+        })
+        .collect()
 }
 
-fn prove_tampered(circuit: &Arc<StatementCircuit>, tamper: Tamper<'_>) -> Result<(), Error> {
-    let inputs = random_inputs(circuit, N, 77);
-    let proved = prove_with(circuit, N, inputs, Profile::Default, &mut |_| {}, &tamper)?;
+fn prove_tampered((kind, inputs): &(Arc<dyn Kind>, Records), tamper: Tamper<'_>) -> Result<(), Error> {
+    let proved = prove_with(
+        kind.clone(),
+        inputs.clone(),
+        Profile::Default,
+        &mut |_| {},
+        &tamper,
+    )?;
     // The file must also survive encoding; rejection must come from verify.
     let file = crate::ProofFile::from_bytes(&proved.file.to_bytes())?;
     verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).map(|_| ())
@@ -46,17 +51,21 @@ fn prove_tampered(circuit: &Arc<StatementCircuit>, tamper: Tamper<'_>) -> Result
 fn with_witness(f: &dyn Fn(&mut [u64])) -> Tamper<'_> {
     Tamper {
         witness: Some(f),
-        statement: None,
+        ..Tamper::default()
     }
 }
 
-fn assert_rejected(result: Result<(), Error>, what: &str, circuit: &StatementCircuit) {
+fn with_instances(f: &dyn Fn(&mut [u64])) -> Tamper<'_> {
+    Tamper {
+        instances: Some(f),
+        ..Tamper::default()
+    }
+}
+
+fn assert_rejected(result: Result<(), Error>, what: &str, kind: &dyn Kind) {
     match result {
         Err(Error::Rejected(_)) => {}
-        other => panic!(
-            "{:?}, {what}: expected a rejection, got {other:?}",
-            circuit.kind()
-        ),
+        other => panic!("{}, {what}: expected a rejection, got {other:?}", kind.name()),
     }
 }
 
@@ -73,15 +82,16 @@ fn wires_of(circuit: &StatementCircuit, kind: RowKind) -> Vec<usize> {
 
 #[test]
 fn honest_proofs_are_accepted() {
-    for c in circuits() {
-        prove_tampered(&c, Tamper::default()).expect("the honest proof verifies");
+    for b in batches() {
+        prove_tampered(&b, Tamper::default()).expect("the honest proof verifies");
     }
 }
 
 #[test]
 fn wrong_witness_bit_is_rejected() {
-    for c in circuits() {
-        let and_wires = wires_of(&c, RowKind::And);
+    for b in batches() {
+        let c = b.0.circuit();
+        let and_wires = wires_of(c, RowKind::And);
         // An AND wire early, one in the middle and the last one; a real and a padding instance.
         for (wire, inst) in [
             (and_wires[0], 0),
@@ -89,16 +99,16 @@ fn wrong_witness_bit_is_rejected() {
             (*and_wires.last().unwrap(), 100),
         ] {
             assert_rejected(
-                prove_tampered(&c, with_witness(&|z| flip(z, wire, inst))),
+                prove_tampered(&b, with_witness(&|z| flip(z, wire, inst))),
                 "flipped AND wire",
-                &c,
+                b.0.as_ref(),
             );
         }
-        if let Some(&linear) = wires_of(&c, RowKind::Linear).first() {
+        if let Some(&linear) = wires_of(c, RowKind::Linear).first() {
             assert_rejected(
-                prove_tampered(&c, with_witness(&|z| flip(z, linear, 1))),
+                prove_tampered(&b, with_witness(&|z| flip(z, linear, 1))),
                 "flipped linear wire",
-                &c,
+                b.0.as_ref(),
             );
         }
     }
@@ -106,62 +116,134 @@ fn wrong_witness_bit_is_rejected() {
 
 #[test]
 fn wrong_public_values_are_rejected() {
-    for c in circuits() {
+    for b in batches() {
+        let c = b.0.circuit().clone();
         let out_bit = c.output_bits() / 2 + 1;
-        let flip_output = |st: &mut Statement| {
-            let w = c.output_words();
-            st.output_rows_mut()[2 * w + out_bit / 64] ^= 1 << (out_bit % 64);
-        };
+        let flip_output = |st: &mut Statement| st.outputs_mut().flip_bit(2, out_bit);
         // The statement claims a wrong output; the witness is honest.
         let tamper = Tamper {
-            witness: None,
             statement: Some(&flip_output),
+            ..Tamper::default()
         };
-        assert_rejected(prove_tampered(&c, tamper), "wrong output in the statement", &c);
+        assert_rejected(
+            prove_tampered(&b, tamper),
+            "wrong output in the statement",
+            b.0.as_ref(),
+        );
         // The witness agrees with the wrong output.
         let out_wire = c.r1cs().public_output_wire(out_bit);
         let flip_wire = |z: &mut [u64]| flip(z, out_wire, 2);
         let tamper = Tamper {
             witness: Some(&flip_wire),
             statement: Some(&flip_output),
+            ..Tamper::default()
         };
         assert_rejected(
-            prove_tampered(&c, tamper),
+            prove_tampered(&b, tamper),
             "wrong output in statement and witness",
-            &c,
+            b.0.as_ref(),
         );
         // A wrong input in the statement with an honest witness.
-        let flip_input = |st: &mut Statement| {
-            let w = c.input_words();
-            st.input_rows_mut()[4 * w] ^= 1;
-        };
+        let flip_input = |st: &mut Statement| st.inputs_mut().flip_bit(4, 0);
         let tamper = Tamper {
-            witness: None,
             statement: Some(&flip_input),
+            ..Tamper::default()
         };
-        assert_rejected(prove_tampered(&c, tamper), "wrong input in the statement", &c);
+        assert_rejected(
+            prove_tampered(&b, tamper),
+            "wrong input in the statement",
+            b.0.as_ref(),
+        );
     }
 }
 
 #[test]
 fn constant_wire_zero_is_rejected() {
-    for c in circuits() {
+    for c in batches() {
         // The constant wire cleared in one instance, then in all instances.
         assert_rejected(
             prove_tampered(&c, with_witness(&|z| flip(z, 0, 0))),
             "constant wire 0 in one instance",
-            &c,
+            c.0.as_ref(),
         );
         assert_rejected(
             prove_tampered(&c, with_witness(&|z| z[..WORDS_PER_WIRE].fill(0))),
             "constant wire 0 everywhere",
-            &c,
+            c.0.as_ref(),
         );
         // The all-zero witness satisfies every row; only the public claim can catch it.
         assert_rejected(
             prove_tampered(&c, with_witness(&|z| z.fill(0))),
             "all-zero witness",
-            &c,
+            c.0.as_ref(),
         );
+    }
+}
+
+/// Every hash chain of 6 steps.
+fn chains() -> Vec<(Arc<dyn Kind>, Records)> {
+    crate::hashes::Hash::ALL
+        .into_iter()
+        .map(|h| {
+            let kind: Arc<dyn Kind> = Arc::new(crate::kind::Chain::new(h));
+            let inputs: Records = [crate::kind::Chain::record(&[7; 32], 6).as_slice()]
+                .into_iter()
+                .collect();
+            (kind, inputs)
+        })
+        .collect()
+}
+
+/// Flips input bit `bit` of instance `y` among the instance rows.
+fn flip_input(rows: &mut [u64], words: usize, y: usize, bit: usize) {
+    rows[y * words + bit / 64] ^= 1 << (bit % 64);
+}
+
+#[test]
+fn broken_links_wrong_chaining_values_and_padding_are_rejected() {
+    for chain in chains() {
+        prove_tampered(&chain, Tamper::default()).expect("the honest chain verifies");
+        let c = chain.0.circuit().clone();
+        let words = c.input_words();
+        let hash = crate::hashes::Hash::from_code(chain.0.params()[0]).unwrap();
+        let message = 8 * hash.block_bytes().start;
+        // Instance 3 hashes another value than instance 2 produced: every
+        // instance is a valid run, only the link is broken.
+        let link = |rows: &mut [u64]| flip_input(rows, words, 3, message + 5);
+        assert_rejected(
+            prove_tampered(&chain, with_instances(&link)),
+            "a broken link",
+            chain.0.as_ref(),
+        );
+        // The first step hashes another start.
+        let start = |rows: &mut [u64]| flip_input(rows, words, 0, message);
+        assert_rejected(
+            prove_tampered(&chain, with_instances(&start)),
+            "another start",
+            chain.0.as_ref(),
+        );
+        // A wrong chaining value or capacity in a middle step.
+        let chained = 8 * hash.chained().start + 3;
+        let iv = |rows: &mut [u64]| flip_input(rows, words, 2, chained);
+        assert_rejected(
+            prove_tampered(&chain, with_instances(&iv)),
+            "a wrong chaining value",
+            chain.0.as_ref(),
+        );
+        // Wrong padding in the last step.
+        let pad = 8 * (hash.block_bytes().start + 40) + 1;
+        let padding = |rows: &mut [u64]| flip_input(rows, words, 5, pad);
+        assert_rejected(
+            prove_tampered(&chain, with_instances(&padding)),
+            "wrong padding",
+            chain.0.as_ref(),
+        );
+        // A wrong end in the statement.
+        let end = |st: &mut Statement| st.outputs_mut().flip_bit(0, 9);
+        let tamper = Tamper {
+            statement: Some(&end),
+            ..Tamper::default()
+        };
+        assert_rejected(prove_tampered(&chain, tamper), "a wrong end", chain.0.as_ref());
     }
 }

@@ -1,12 +1,13 @@
-//! The circuit behind each statement kind, with what prover and verifier
-//! derive from it once: the lincheck matrices, the digest the transcript
+//! The instance circuits of statements, with what prover and verifier
+//! derive from each once: the lincheck matrices, the digest the transcript
 //! binds, and the outputs of the all-zero padding instance.
 //!
-//! The three hash circuits are built once per process. A `circuit`
-//! statement carries its Bristol Fashion text in the proof file, so the
-//! verifier compiles the very circuit the proof is about.
+//! The three hash circuits ([`Builtin`]) are built once per process. A
+//! `circuit` statement carries its Bristol Fashion text in the proof file, so
+//! the verifier compiles the very circuit the proof is about.
 
 use std::fmt;
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use starling_circuit::layout::{pack_bits, words_for_bits};
@@ -15,7 +16,45 @@ use starling_circuit::{
 };
 use starling_piop::SparseMatrix;
 
-use crate::statement::StatementKind;
+use starling_piop::wiring::Wires;
+
+/// The built-in instance circuits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// SHA-256 compression with feed-forward (`cv + F(cv, block)`): inputs
+    /// the chaining value (32 bytes, words big-endian) and the block (64
+    /// bytes), output the new chaining value (32 bytes).
+    Sha256,
+    /// BLAKE3 compression: inputs cv (32 bytes), block (64), counter (8),
+    /// block length (4) and flags (4), all little-endian words; output the
+    /// full 16-word state (64 bytes).
+    Blake3,
+    /// Keccak-f\[1600\]: the 200-byte state in and out (lane `x + 5 y` at
+    /// bytes `8 (x + 5 y)..`, little-endian lanes).
+    KeccakF1600,
+}
+
+impl Builtin {
+    /// Every built-in circuit.
+    pub const ALL: [Builtin; 3] = [Builtin::Sha256, Builtin::Blake3, Builtin::KeccakF1600];
+
+    /// Its name (`sha256`, `blake3`, `keccak-f1600`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Sha256 => "sha256",
+            Builtin::Blake3 => "blake3",
+            Builtin::KeccakF1600 => "keccak-f1600",
+        }
+    }
+
+    /// What one evaluation is called.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Builtin::Sha256 | Builtin::Blake3 => "compression",
+            Builtin::KeccakF1600 => "permutation",
+        }
+    }
+}
 
 /// A Bristol circuit as the user gave it, with its input and output widths.
 struct BristolSource {
@@ -26,7 +65,7 @@ struct BristolSource {
 
 /// A compiled statement circuit.
 pub struct StatementCircuit {
-    kind: StatementKind,
+    builtin: Option<Builtin>,
     r1cs: R1cs,
     a0: SparseMatrix,
     b0: SparseMatrix,
@@ -37,7 +76,7 @@ pub struct StatementCircuit {
 }
 
 impl StatementCircuit {
-    fn new(kind: StatementKind, r1cs: R1cs, bristol: Option<BristolSource>) -> Result<Self, String> {
+    fn new(builtin: Option<Builtin>, r1cs: R1cs, bristol: Option<BristolSource>) -> Result<Self, String> {
         if r1cs.num_private_inputs() != 0 {
             return Err("statement circuits have no private inputs".into());
         }
@@ -54,8 +93,8 @@ impl StatementCircuit {
             .collect();
         let padding_output = pack_bits(&out_bits);
         Ok(StatementCircuit {
-            kind,
-            digest: statement_circuit_digest(kind, &r1cs, bristol.as_ref()),
+            builtin,
+            digest: statement_circuit_digest(builtin, &r1cs, bristol.as_ref()),
             zero_input: vec![0; words_for_bits(r1cs.num_public_inputs())],
             r1cs,
             a0,
@@ -65,23 +104,23 @@ impl StatementCircuit {
         })
     }
 
-    /// The circuit of a built-in hash kind; `None` for [`StatementKind::Circuit`].
-    pub fn builtin(kind: StatementKind) -> Option<Arc<StatementCircuit>> {
+    /// A built-in circuit.
+    pub fn builtin(which: Builtin) -> Arc<StatementCircuit> {
         static SHA256: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
         static BLAKE3: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
         static KECCAK: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        let (cell, build): (_, fn() -> R1cs) = match kind {
-            StatementKind::Sha256 => (&SHA256, || Sha256Compression::new().into_r1cs()),
-            StatementKind::Blake3 => (&BLAKE3, || Blake3Compression::new().into_r1cs()),
-            StatementKind::KeccakF1600 => (&KECCAK, || KeccakF1600::new().into_r1cs()),
-            StatementKind::Circuit => return None,
+        let (cell, build): (_, fn() -> R1cs) = match which {
+            Builtin::Sha256 => (&SHA256, || Sha256Compression::new().into_r1cs()),
+            Builtin::Blake3 => (&BLAKE3, || Blake3Compression::new().into_r1cs()),
+            Builtin::KeccakF1600 => (&KECCAK, || KeccakF1600::new().into_r1cs()),
         };
-        let circuit = cell.get_or_init(|| {
+        cell.get_or_init(|| {
             Arc::new(
-                StatementCircuit::new(kind, build(), None).expect("the built-in circuits are well formed"),
+                StatementCircuit::new(Some(which), build(), None)
+                    .expect("the built-in circuits are well formed"),
             )
-        });
-        Some(circuit.clone())
+        })
+        .clone()
     }
 
     /// Compiles a Bristol Fashion circuit. Errors name the offending line.
@@ -114,15 +153,20 @@ impl StatementCircuit {
             output_sizes: compiled.output_sizes().to_vec(),
         };
         Ok(Arc::new(StatementCircuit::new(
-            StatementKind::Circuit,
+            None,
             compiled.into_r1cs(),
             Some(source),
         )?))
     }
 
-    /// The statement kind.
-    pub fn kind(&self) -> StatementKind {
-        self.kind
+    /// Which built-in circuit this is; `None` for a Bristol circuit.
+    pub fn builtin_kind(&self) -> Option<Builtin> {
+        self.builtin
+    }
+
+    /// The circuit's name: the built-in's, or `circuit`.
+    pub fn name(&self) -> &'static str {
+        self.builtin.map_or("circuit", Builtin::name)
     }
 
     /// The compiled constraint system of one instance.
@@ -140,7 +184,7 @@ impl StatementCircuit {
         &self.b0
     }
 
-    /// The circuit's digest: SHA-256 of the statement kind, the constraint
+    /// The circuit's digest: SHA-256 of the circuit's name, the constraint
     /// system's canonical digest and, for a Bristol circuit, the widths of
     /// its input and output values. It identifies what a proof proves (two
     /// Bristol texts that differ only in spacing share it) and is what
@@ -194,6 +238,32 @@ impl StatementCircuit {
         self.bristol.as_ref().map(|b| b.output_sizes.as_slice())
     }
 
+    /// The wires of input bytes `bytes` (byte `b`, bit `t` is input bit `8 b + t`).
+    pub fn input_wires(&self, bytes: Range<usize>) -> Wires {
+        Wires {
+            base: self.r1cs.public_input_wire(8 * bytes.start),
+            len: 8 * bytes.len(),
+        }
+    }
+
+    /// The wires of output bytes `bytes`.
+    pub fn output_wires(&self, bytes: Range<usize>) -> Wires {
+        Wires {
+            base: self.r1cs.public_output_wire(8 * bytes.start),
+            len: 8 * bytes.len(),
+        }
+    }
+
+    /// Bytes of an input row.
+    pub fn input_bytes(&self) -> usize {
+        self.input_bits().div_ceil(8)
+    }
+
+    /// Bytes of an output row.
+    pub fn output_bytes(&self) -> usize {
+        self.output_bits().div_ceil(8)
+    }
+
     /// Fraction of each instance's `2^k` committed wires that are not padding.
     pub fn wire_utilisation(&self) -> f64 {
         self.r1cs.committed_wires() as f64 / self.r1cs.num_wires() as f64
@@ -201,7 +271,11 @@ impl StatementCircuit {
 }
 
 /// See [`StatementCircuit::digest`].
-fn statement_circuit_digest(kind: StatementKind, r1cs: &R1cs, bristol: Option<&BristolSource>) -> [u8; 32] {
+fn statement_circuit_digest(
+    builtin: Option<Builtin>,
+    r1cs: &R1cs,
+    bristol: Option<&BristolSource>,
+) -> [u8; 32] {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
     let put_u64 = |h: &mut sha2::Sha256, x: u64| h.update(x.to_le_bytes());
@@ -211,7 +285,8 @@ fn statement_circuit_digest(kind: StatementKind, r1cs: &R1cs, bristol: Option<&B
             put_u64(h, s as u64);
         }
     };
-    for part in [CIRCUIT_DIGEST_TAG, kind.name().as_bytes(), &r1cs.digest()] {
+    let name = builtin.map_or("circuit", Builtin::name);
+    for part in [CIRCUIT_DIGEST_TAG, name.as_bytes(), &r1cs.digest()] {
         put_u64(&mut h, part.len() as u64);
         h.update(part);
     }
@@ -226,7 +301,9 @@ const CIRCUIT_DIGEST_TAG: &[u8] = b"starling/statement-circuit/v1";
 
 impl PartialEq for StatementCircuit {
     fn eq(&self, other: &Self) -> bool {
-        self.kind == other.kind && self.digest == other.digest && self.bristol_text() == other.bristol_text()
+        self.builtin == other.builtin
+            && self.digest == other.digest
+            && self.bristol_text() == other.bristol_text()
     }
 }
 
@@ -235,7 +312,7 @@ impl Eq for StatementCircuit {}
 impl fmt::Debug for StatementCircuit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("StatementCircuit")
-            .field("kind", &self.kind)
+            .field("name", &self.name())
             .field("k", &self.r1cs.k())
             .field("digest", &hex::encode(self.digest))
             .finish()

@@ -7,8 +7,6 @@ use std::fmt;
 use starling_circuit::wording::counted;
 use starling_crypto::codec::DecodeError;
 
-use crate::statement::StatementKind;
-
 /// Everything that can go wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -84,12 +82,12 @@ impl fmt::Display for Check {
 /// expected, in the order they are compared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mismatch {
-    /// Another statement kind.
+    /// Another statement kind (with its parameters).
     Kind {
-        /// Expected kind.
-        expected: StatementKind,
+        /// Expected kind, as `NAME NOUNs`.
+        expected: String,
         /// The proof's kind.
-        found: StatementKind,
+        found: String,
     },
     /// Another circuit (compared by [`crate::StatementCircuit::digest`]).
     Circuit {
@@ -98,19 +96,21 @@ pub enum Mismatch {
         /// The proof's digest.
         found: [u8; 32],
     },
-    /// Another number of instances.
+    /// Another number of input records.
     Count {
-        /// Expected N.
+        /// Expected number.
         expected: usize,
-        /// The proof's N.
+        /// The proof's number.
         found: usize,
+        /// What one is called.
+        noun: &'static str,
     },
-    /// An input value differs.
+    /// An input record differs.
     Input {
-        /// The first instance that differs (0-based, in input order).
-        instance: usize,
-        /// The first field of that instance that differs, as the inputs
-        /// text names it (`block`, `counter`, `input value 2`, ...).
+        /// The first record that differs (0-based, in line order).
+        index: usize,
+        /// The first field of that record that differs, as the inputs text
+        /// names it (`block`, `counter`, `input value 2`, `message`, ...).
         field: String,
     },
 }
@@ -140,11 +140,7 @@ impl fmt::Display for Mismatch {
         match self {
             Mismatch::Kind { expected, found } => write!(
                 f,
-                "the proof was made for another kind of statement: it proves {} {}s, expected {} {}s",
-                found.name(),
-                found.instance_noun(),
-                expected.name(),
-                expected.instance_noun()
+                "the proof was made for another kind of statement: it proves {found}, expected {expected}"
             ),
             Mismatch::Circuit { expected, found } => write!(
                 f,
@@ -152,14 +148,14 @@ impl fmt::Display for Mismatch {
                 hex::encode(found),
                 hex::encode(expected)
             ),
-            Mismatch::Count { expected, found } => write!(
+            Mismatch::Count { expected, found, noun } => write!(
                 f,
-                "the proof is about a different number of instances: {}, expected {expected}",
-                counted(*found as u64, "instance")
+                "the proof is about a different number of {noun}s: {}, expected {expected}",
+                counted(*found as u64, noun)
             ),
-            Mismatch::Input { instance, field } => write!(
+            Mismatch::Input { index, field } => write!(
                 f,
-                "the proof is about different inputs: instance {instance} (0-based) differs first in its {field}"
+                "the proof is about different inputs: input {index} (0-based, in line order) differs first in its {field}"
             ),
         }
     }

@@ -2,6 +2,8 @@
 //! security report, and what `inspect` says of it.
 
 use std::fmt::Write as _;
+
+use starling_circuit::wording::counted;
 use std::sync::Arc;
 
 use starling_crypto::codec::{put_section, Reader};
@@ -11,7 +13,7 @@ use starling_piop::{lincheck, wiring, zerocheck};
 use crate::circuits::StatementCircuit;
 use crate::format;
 use crate::protocol::{batch_params, security, Proof, OPENED_CLAIMS};
-use crate::statement::{Statement, StatementKind};
+use crate::statement::Statement;
 use crate::{Error, Profile};
 
 /// A statement and its proof, as stored in a file.
@@ -42,13 +44,7 @@ impl ProofFile {
     /// Encodes the file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        format::write_header(
-            &mut out,
-            self.statement.kind(),
-            self.profile.id(),
-            self.statement.len() as u64,
-        );
-        format::write_circuit(&mut out, self.statement.circuit());
+        format::write_header(&mut out, self.statement.kind().as_ref(), self.profile.id());
         format::write_statement(&mut out, &self.statement);
         put_section(&mut out, &self.proof.commitment.root);
         put_section(&mut out, &self.proof.public_nonce.to_le_bytes());
@@ -59,18 +55,18 @@ impl ProofFile {
         out
     }
 
-    /// Bytes of the proof proper: the file without its header, circuit and
-    /// statement (the public values, which the user has anyway).
+    /// Bytes of the proof proper: the file without its header, the kind's
+    /// parameters and the public data (which the user has anyway).
     pub fn proof_len(&self) -> usize {
         self.to_bytes().len() - self.public_len()
     }
 
-    /// Bytes of the header, the circuit and the statement.
+    /// Bytes of the header, the kind's parameters and the public data.
     fn public_len(&self) -> usize {
-        let circuit = self.statement.circuit();
         format::HEADER_BYTES
-            + format::circuit_bytes(circuit)
-            + format::statement_bytes(circuit, self.statement.len())
+            + 4
+            + self.statement.kind().params().len()
+            + format::statement_bytes(&self.statement)
     }
 
     /// Decodes untrusted bytes; never panics, and allocates no more than a
@@ -89,15 +85,17 @@ impl ProofFile {
         let header = format::read_header(&mut r)?;
         let profile = Profile::from_id(header.profile)
             .ok_or_else(|| Error::Malformed(format!("unknown security profile {}", header.profile)))?;
-        let circuit = format::read_circuit(&mut r, header.kind, header.count, known)?;
-        let statement = format::read_statement(&mut r, circuit.clone(), header.count)?;
-        let params = batch_params(&circuit, statement.len(), profile).map_err(Error::Malformed)?;
+        let kind = format::read_kind(&mut r, header.code, known)?;
+        let params_len = 4 + kind.params().len();
+        let statement = format::read_statement(&mut r, kind.clone())?;
+        let params =
+            batch_params(kind.circuit(), statement.instances(), profile).map_err(Error::Malformed)?;
         let bad = |what: &str, e: &dyn std::fmt::Display| Error::Malformed(format!("{what}: {e}"));
-        let mut sizes = vec![("header", format::HEADER_BYTES)];
-        if header.kind == StatementKind::Circuit {
-            sizes.push(("circuit", format::circuit_bytes(&circuit)));
-        }
-        sizes.push(("statement", format::statement_bytes(&circuit, statement.len())));
+        let mut sizes = vec![
+            ("header", format::HEADER_BYTES),
+            ("parameters", params_len),
+            ("public data", format::statement_bytes(&statement)),
+        ];
         let root_bytes = take_section(&mut r, &mut sizes, 0)?;
         let root: [u8; 32] = root_bytes
             .try_into()
@@ -152,8 +150,12 @@ fn take_section<'a>(r: &mut Reader<'a>, sizes: &mut SectionSizes, i: usize) -> R
 
 /// Every error term of the protocol for this proof's size and profile.
 pub fn security_report(file: &ProofFile) -> Result<SecurityReport, Error> {
-    let params = batch_params(file.statement.circuit(), file.statement.len(), file.profile)
-        .map_err(Error::Malformed)?;
+    let params = batch_params(
+        file.statement.kind().circuit(),
+        file.statement.instances(),
+        file.profile,
+    )
+    .map_err(Error::Malformed)?;
     Ok(security(&params))
 }
 
@@ -168,30 +170,29 @@ pub fn security_bits(file: &ProofFile) -> f64 {
 pub fn inspect(bytes: &[u8]) -> Result<String, Error> {
     let (file, sizes) = ProofFile::decode(bytes, None)?;
     let mut out = String::new();
-    let circuit = file.statement.circuit();
-    let count = file.statement.len();
-    let kind = circuit.kind();
+    let kind = file.statement.kind();
+    let circuit = kind.circuit();
+    let count = file.statement.count();
+    let instances = file.statement.instances();
     let _ = writeln!(
         out,
         "NOT VERIFIED: this describes the file as it claims to be; `starling verify` checks it"
     );
+    let _ = writeln!(out, "statement      {}", kind.name());
+    let _ = writeln!(out, "N              {}", counted(count, kind.noun()));
     let _ = writeln!(
         out,
-        "statement      {} ({} batch)",
-        kind.name(),
-        kind.instance_noun()
+        "circuit        {} ({} AND rows)",
+        circuit.name(),
+        circuit.r1cs().and_rows()
     );
     let _ = writeln!(out, "circuit digest {}", hex::encode(circuit.digest()));
-    if kind == StatementKind::Circuit {
-        let _ = writeln!(out, "circuit        {} AND rows", circuit.r1cs().and_rows());
-    }
-    let _ = writeln!(out, "N              {count}");
     let _ = writeln!(
         out,
         "public digest  {}",
         hex::encode(format::statement_digest(&file.statement))
     );
-    if let Ok(params) = batch_params(circuit, count, file.profile) {
+    if let Ok(params) = batch_params(circuit, instances, file.profile) {
         let r1cs = circuit.r1cs();
         let _ = writeln!(
             out,
@@ -203,10 +204,10 @@ pub fn inspect(bytes: &[u8]) -> Result<String, Error> {
         let _ = writeln!(
             out,
             "utilisation    {:.1}% of committed bits useful ({} of {} wires per instance, {} of {} instances)",
-            100.0 * circuit.wire_utilisation() * count as f64 / slots as f64,
+            100.0 * circuit.wire_utilisation() * instances as f64 / slots as f64,
             r1cs.committed_wires(),
             r1cs.num_wires(),
-            count,
+            instances,
             slots
         );
     }

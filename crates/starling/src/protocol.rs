@@ -19,8 +19,10 @@ use starling_circuit::BatchWitness;
 use crate::circuits::StatementCircuit;
 use crate::error::Check;
 use crate::format;
+use crate::kind::Kind;
+use crate::layout::{self, log_instances};
 use crate::proof_file::ProofFile;
-use crate::public_table::{fill_group, log_instances, padded_input_rows};
+use crate::records::Records;
 use crate::statement::Statement;
 use crate::{Error, Profile, Timings};
 
@@ -60,11 +62,11 @@ pub(crate) const OPENED_CLAIMS: usize = 3;
 
 pub(crate) fn batch_params(
     circuit: &StatementCircuit,
-    count: usize,
+    instances: usize,
     profile: Profile,
 ) -> Result<BatchParams, String> {
     let r1cs = circuit.r1cs();
-    let n = log_instances(count) as usize;
+    let n = log_instances(instances) as usize;
     let too_large = |e: &dyn std::fmt::Display| {
         format!(
             "2^{n} instances of a circuit of 2^{} wires are more than one proof can hold ({e})",
@@ -124,16 +126,18 @@ fn bind_statement(
     params: &BatchParams,
     commitment: &Commitment,
 ) {
-    let circuit = statement.circuit();
+    let kind = statement.kind();
     transcript.absorb_u64(b"format version", format::VERSION as u64);
-    transcript.absorb_bytes(b"statement kind", statement.kind().name().as_bytes());
+    transcript.absorb_u64(b"statement kind", u64::from(kind.code()));
+    // The kind's parameters: a hash, a scheme, a Bristol circuit's text.
+    transcript.absorb_bytes(b"kind parameters", &kind.params());
     transcript.absorb_u64(b"profile", profile.id() as u64);
     transcript.absorb_bytes(b"pcs parameters", &params.pcs.transcript_bytes());
     // The digest fixes the constraint system and how the public bits are
-    // split into values; the text, every byte of the file being bound, too.
-    transcript.absorb_bytes(b"circuit digest", &circuit.digest());
-    transcript.absorb_bytes(b"circuit text", circuit.bristol_text().unwrap_or("").as_bytes());
-    transcript.absorb_u64(b"instances", statement.len() as u64);
+    // split into values.
+    transcript.absorb_bytes(b"circuit digest", &kind.circuit().digest());
+    transcript.absorb_u64(b"count", statement.count());
+    transcript.absorb_u64(b"instances", statement.instances() as u64);
     transcript.absorb_u64(b"log padded instances", params.shape.n() as u64);
     transcript.absorb_bytes(b"public values digest", &format::statement_digest(statement));
     transcript.absorb_bytes(b"commitment", &commitment.root);
@@ -147,18 +151,16 @@ pub struct Proved {
     pub timings: Timings,
 }
 
-/// Proves `count` evaluations of `circuit` on the given input rows
-/// (`count * circuit.input_words()` words, instance after instance; see
-/// [`Statement`]). Every input and output is public: the outputs are
-/// computed here and stored in the proof file.
+/// Proves a statement of `kind` on its input records: computes every
+/// instance's inputs (private intermediate values included) and the public
+/// outputs, and returns the proof file.
 pub fn prove(
-    circuit: &Arc<StatementCircuit>,
-    count: usize,
-    inputs: Vec<u64>,
+    kind: Arc<dyn Kind>,
+    inputs: Records,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Proved, Error> {
-    prove_with(circuit, count, inputs, profile, progress, &Tamper::default())
+    prove_with(kind, inputs, profile, progress, &Tamper::default())
 }
 
 /// Changes a test-only cheating prover makes: to the witness words before
@@ -166,6 +168,9 @@ pub fn prove(
 /// and to the statement it claims. Real proofs change nothing.
 #[derive(Default)]
 pub(crate) struct Tamper<'a> {
+    /// Changes the instances' input rows before the witness is generated
+    /// (every instance stays a valid run of the circuit, on other inputs).
+    pub(crate) instances: Option<WitnessTamper<'a>>,
     pub(crate) witness: Option<WitnessTamper<'a>>,
     pub(crate) statement: Option<&'a dyn Fn(&mut Statement)>,
 }
@@ -174,43 +179,47 @@ pub(crate) struct Tamper<'a> {
 pub(crate) type WitnessTamper<'a> = &'a dyn Fn(&mut [u64]);
 
 pub(crate) fn prove_with(
-    circuit: &Arc<StatementCircuit>,
-    count: usize,
-    inputs: Vec<u64>,
+    kind: Arc<dyn Kind>,
+    inputs: Records,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     tamper: &Tamper<'_>,
 ) -> Result<Proved, Error> {
-    let noun = circuit.kind().instance_noun();
-    if count == 0 {
+    if inputs.is_empty() {
         return Err(Error::Input("no inputs: N must be at least 1".into()));
     }
-    if count as u64 > format::MAX_INSTANCES {
+    if inputs.len() as u64 > format::MAX_INSTANCES {
         return Err(Error::Input(format!(
-            "at most {} {noun}s per proof",
+            "at most {} input records per proof",
             format::MAX_INSTANCES
         )));
     }
-    // Outputs are filled in from the witness below.
-    let placeholder = vec![0u64; count * circuit.output_words()];
-    let statement = Statement::from_rows(circuit.clone(), count, inputs, placeholder).ok_or_else(|| {
-        Error::Input(format!(
-            "the inputs are not {count} rows of {} bits",
-            circuit.input_bits()
-        ))
-    })?;
+    let shape = kind.shape(&inputs).map_err(Error::Input)?;
+    if shape.instances as u64 > format::MAX_INSTANCES {
+        return Err(Error::Input(format!(
+            "the statement needs {} circuit instances, more than the {} one proof holds",
+            shape.instances,
+            format::MAX_INSTANCES
+        )));
+    }
+    let circuit = kind.circuit().clone();
     let mut timings = Timings::default();
-    let params = batch_params(circuit, count, profile).map_err(Error::Input)?;
-    let shape = params.shape;
-    let n = shape.n() as u32;
+    let params = batch_params(&circuit, shape.instances, profile).map_err(Error::Input)?;
+    let n = params.shape.n() as u32;
     let r1cs = circuit.r1cs();
 
     // The witness is written straight into the buffer the PCS commits to,
     // and the forms into the buffers the zerocheck folds in place: words `2i`
     // and `2i + 1` of each are element `i`.
-    let [mut packed, mut a, mut b] = [(); 3].map(|_| scratch::zeroed_field(shape.num_words() / 2));
+    let [mut packed, mut a, mut b] = [(); 3].map(|_| scratch::zeroed_field(params.shape.num_words() / 2));
     timings.phase("witness", progress, || {
-        let sliced = slice_instances(1 << n, circuit.input_bits(), &padded_input_rows(&statement, n));
+        let mut rows = kind.instance_inputs(&inputs)?;
+        if let Some(f) = tamper.instances {
+            f(&mut rows);
+        }
+        // Padding instances: all-zero inputs.
+        rows.resize((1usize << n) * circuit.input_words(), 0);
+        let sliced = slice_instances(1 << n, circuit.input_bits(), &rows);
         r1cs.generate_witness_with_forms_into(
             n,
             &sliced,
@@ -222,16 +231,14 @@ pub(crate) fn prove_with(
         .map_err(|e| Error::Internal(format!("witness: {e}")))
     })?;
     let outputs = timings.phase("outputs", progress, || {
-        let per_wire = shape.words_per_wire();
+        let per_wire = params.shape.words_per_wire();
         let first = r1cs.public_output_wire(0) * per_wire;
         let sliced = &Gf128::as_u64_words(&packed)[first..first + circuit.output_bits() * per_wire];
-        let mut rows = unslice_instances(1 << n, circuit.output_bits(), sliced);
-        rows.truncate(count * circuit.output_words());
-        rows
+        let rows = unslice_instances(1 << n, circuit.output_bits(), sliced);
+        kind.outputs(&inputs, &rows[..shape.instances * circuit.output_words()])
     });
     let mut statement =
-        Statement::from_rows(circuit.clone(), count, statement.input_rows().to_vec(), outputs)
-            .expect("the witness's outputs have the circuit's width");
+        Statement::new(kind, inputs, outputs).map_err(|e| Error::Internal(format!("outputs: {e}")))?;
     if let Some(f) = tamper.statement {
         f(&mut statement);
     }
@@ -259,7 +266,7 @@ fn prove_statement(
     progress: &mut dyn FnMut(&str),
     mut timings: Timings,
 ) -> Result<Proved, Error> {
-    let circuit = statement.circuit().clone();
+    let circuit = statement.kind().circuit().clone();
     let shape = params.shape;
 
     let (commitment, prover_data) = timings.phase("commit", progress, || {
@@ -288,9 +295,12 @@ fn prove_statement(
         )
     });
     let public_nonce = transcript.grind(LABEL_POW_PUBLIC, grind_bits);
-    let fill = |g: usize, words: &mut [u64]| fill_group(&statement, g, words);
-    let relations = relations(&statement, shape, &fill);
     let (wiring_proof, public_claim) = timings.phase("wiring", progress, || {
+        let relations = statement
+            .kind()
+            .relations(statement.inputs(), statement.outputs(), shape.n());
+        let fills = layout::fills(&relations);
+        let relations = layout::piop_relations(&relations, &fills);
         wiring::prove(shape, params.p, &relations, z, grind_bits, &mut transcript)
     });
     let claims = [
@@ -322,29 +332,6 @@ fn prove_statement(
     })
 }
 
-/// What the wiring check proves of a batch: every instance's public block
-/// (the constant wire, its inputs and its outputs) equals the statement's
-/// values, the padding instances' included.
-fn relations<'a>(
-    statement: &Statement,
-    shape: Shape,
-    fill: wiring::GroupFill<'a>,
-) -> [wiring::Relation<'a>; 1] {
-    let circuit = statement.circuit();
-    [wiring::Relation {
-        instances: wiring::Instances::Range {
-            start: 0,
-            end: 1 << shape.n(),
-        },
-        wires: wiring::Wires {
-            base: 0,
-            len: 1 + circuit.input_bits() + circuit.output_bits(),
-        },
-        from: None,
-        values: wiring::Values::PerInstance(fill),
-    }]
-}
-
 /// The PIOP's claim shape is the PCS's; only the type differs.
 fn convert_claim(c: starling_piop::PackedClaim) -> starling_pcs::PackedClaim {
     starling_pcs::PackedClaim {
@@ -360,8 +347,8 @@ fn convert_claim(c: starling_piop::PackedClaim) -> starling_pcs::PackedClaim {
 /// verifier expects and the security it requires.
 pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
     let statement = &file.statement;
-    let circuit = statement.circuit();
-    let params = batch_params(circuit, statement.len(), file.profile).map_err(Error::Malformed)?;
+    let circuit = statement.kind().circuit();
+    let params = batch_params(circuit, statement.instances(), file.profile).map_err(Error::Malformed)?;
     let shape = params.shape;
     let proof = &file.proof;
 
@@ -391,11 +378,14 @@ pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
             &"the nonce before the wiring check is not a valid proof of work",
         ));
     }
-    let fill = |g: usize, words: &mut [u64]| fill_group(statement, g, words);
+    let relations = statement
+        .kind()
+        .relations(statement.inputs(), statement.outputs(), shape.n());
+    let fills = layout::fills(&relations);
     let public_claim = wiring::verify(
         shape,
         params.p,
-        &relations(statement, shape, &fill),
+        &layout::piop_relations(&relations, &fills),
         &proof.wiring,
         grind_bits,
         &mut transcript,
@@ -420,7 +410,7 @@ pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::statement::StatementKind;
+    use crate::circuits::Builtin;
 
     /// The calculator's totals for the whole protocol at every batch size a
     /// proof file may have and every circuit size the builder makes: at least
@@ -468,12 +458,8 @@ mod tests {
 
     #[test]
     fn every_builtin_kind_has_parameters_up_to_the_largest_batch() {
-        for kind in [
-            StatementKind::Sha256,
-            StatementKind::Blake3,
-            StatementKind::KeccakF1600,
-        ] {
-            let circuit = StatementCircuit::builtin(kind).unwrap();
+        for kind in Builtin::ALL {
+            let circuit = StatementCircuit::builtin(kind);
             for log_count in 0..=24usize {
                 for profile in [Profile::Default, Profile::Secure] {
                     let r = batch_params(&circuit, 1 << log_count, profile);

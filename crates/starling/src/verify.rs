@@ -11,9 +11,9 @@
 //! a proof against nothing but itself, for tools that only describe proofs.
 //!
 //! ```no_run
-//! use starling::{verify, Expected, StatementCircuit, StatementKind};
+//! use starling::{kind, verify, Expected};
 //!
-//! let sha256 = StatementCircuit::builtin(StatementKind::Sha256).unwrap();
+//! let sha256 = kind::sha256();
 //! // The inputs the proof must be about, in the text `starling prove` reads.
 //! let inputs = std::fs::read_to_string("inputs.txt").unwrap();
 //! let expected = Expected::from_inputs_text(sha256, &inputs)
@@ -32,52 +32,44 @@
 
 use std::sync::Arc;
 
-use crate::circuits::StatementCircuit;
 use crate::error::{Mismatch, Rejection};
-use crate::inputs::{format_output_row, input_fields, parse_inputs};
+use crate::inputs::parse_inputs;
+use crate::kind::Kind;
 use crate::proof_file::{security_report, ProofFile};
 use crate::protocol::check;
-use crate::statement::{Statement, StatementKind};
+use crate::records::Records;
+use crate::statement::Statement;
 use crate::{format, Error, Profile};
 
 /// The security a verifier requires unless told otherwise, in bits.
 pub const DEFAULT_MIN_SECURITY_BITS: f64 = 100.0;
 
 /// The statement a verifier expects a proof to prove: the kind (and for a
-/// `circuit` statement, the circuit), N, and every input; and the least
+/// `circuit` statement, the circuit), and every input record; and the least
 /// security it accepts.
 #[derive(Clone, Debug)]
 pub struct Expected {
-    circuit: Arc<StatementCircuit>,
-    count: usize,
-    inputs: Vec<u64>,
+    kind: Arc<dyn Kind>,
+    inputs: Records,
     min_security_bits: f64,
 }
 
 impl Expected {
-    /// `count` instances of `circuit` with these input rows (see
-    /// [`Statement`]), requiring [`DEFAULT_MIN_SECURITY_BITS`].
-    pub fn new(circuit: Arc<StatementCircuit>, count: usize, inputs: Vec<u64>) -> Result<Self, Error> {
-        let outputs = vec![0; count * circuit.output_words()];
-        Statement::from_rows(circuit.clone(), count, inputs.clone(), outputs).ok_or_else(|| {
-            Error::Input(format!(
-                "the expected inputs are not {count} rows of {} bits",
-                circuit.input_bits()
-            ))
-        })?;
+    /// A statement of `kind` on these input records, requiring
+    /// [`DEFAULT_MIN_SECURITY_BITS`].
+    pub fn new(kind: Arc<dyn Kind>, inputs: Records) -> Result<Self, Error> {
+        kind.shape(&inputs).map_err(Error::Input)?;
         Ok(Expected {
-            circuit,
-            count,
+            kind,
             inputs,
             min_security_bits: DEFAULT_MIN_SECURITY_BITS,
         })
     }
 
-    /// The instances of an inputs text, as `starling prove` reads it (see
-    /// [`crate::inputs`]).
-    pub fn from_inputs_text(circuit: Arc<StatementCircuit>, text: &str) -> Result<Self, Error> {
-        let (count, rows) = parse_inputs(&circuit, text)?;
-        Self::new(circuit, count, rows)
+    /// The records of an inputs text, as `starling prove` reads it.
+    pub fn from_inputs_text(kind: Arc<dyn Kind>, text: &str) -> Result<Self, Error> {
+        let inputs = parse_inputs(kind.as_ref(), text)?;
+        Self::new(kind, inputs)
     }
 
     /// Requires at least `bits` of provable security.
@@ -86,62 +78,58 @@ impl Expected {
         self
     }
 
-    /// The expected circuit.
-    pub fn circuit(&self) -> &Arc<StatementCircuit> {
-        &self.circuit
+    /// The expected kind.
+    pub fn kind(&self) -> &Arc<dyn Kind> {
+        &self.kind
     }
 
-    /// The expected N.
-    pub fn len(&self) -> usize {
-        self.count
-    }
-
-    /// True when no instance is expected (never a valid expectation).
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
+    /// The expected input records.
+    pub fn inputs(&self) -> &Records {
+        &self.inputs
     }
 
     /// The first difference between `statement` and this expectation.
     fn first_difference(&self, statement: &Statement) -> Option<Mismatch> {
-        let (want, got) = (&self.circuit, statement.circuit());
-        if want.kind() != got.kind() {
+        let (want, got) = (&self.kind, statement.kind());
+        let described = |k: &Arc<dyn Kind>| format!("{} {}s", k.name(), k.noun());
+        if want.code() != got.code() || want.name() != got.name() {
             return Some(Mismatch::Kind {
-                expected: want.kind(),
-                found: got.kind(),
+                expected: described(want),
+                found: described(got),
             });
         }
-        if want.digest() != got.digest() {
+        let (want_digest, got_digest) = (want.circuit().digest(), got.circuit().digest());
+        if want_digest != got_digest {
             return Some(Mismatch::Circuit {
-                expected: want.digest(),
-                found: got.digest(),
+                expected: want_digest,
+                found: got_digest,
             });
         }
-        if self.count != statement.len() {
+        if self.inputs.len() != statement.inputs().len() {
             return Some(Mismatch::Count {
-                expected: self.count,
-                found: statement.len(),
+                expected: self.inputs.len(),
+                found: statement.inputs().len(),
+                noun: want.noun(),
             });
         }
-        let words = want.input_words();
-        let rows = self
-            .inputs
-            .chunks_exact(words)
-            .zip(statement.input_rows().chunks_exact(words));
-        rows.enumerate().find_map(|(instance, (a, b))| {
-            let differs = |bit: usize| (a[bit / 64] ^ b[bit / 64]) >> (bit % 64) & 1 == 1;
-            let field = input_fields(want)
-                .into_iter()
-                .find(|f| f.bits.clone().any(differs))?;
-            Some(Mismatch::Input {
-                instance,
-                field: field.name,
+        self.inputs
+            .iter()
+            .zip(statement.inputs().iter())
+            .enumerate()
+            .find(|(_, (a, b))| a != b)
+            .map(|(index, (a, b))| {
+                let field = want
+                    .input_fields(a)
+                    .into_iter()
+                    .find(|(_, bytes)| a.get(bytes.clone()) != b.get(bytes.clone()))
+                    .map_or_else(|| "length".to_string(), |(name, _)| name);
+                Mismatch::Input { index, field }
             })
-        })
     }
 }
 
 /// What a successful verification established: the statement (kind,
-/// circuit, N, inputs and outputs) at the security of the proof's profile.
+/// circuit, inputs and outputs) at the security of the proof's profile.
 #[derive(Clone, Debug)]
 pub struct Verified {
     statement: Statement,
@@ -151,18 +139,13 @@ pub struct Verified {
 
 impl Verified {
     /// The statement kind.
-    pub fn kind(&self) -> StatementKind {
+    pub fn kind(&self) -> &Arc<dyn Kind> {
         self.statement.kind()
     }
 
-    /// N.
-    pub fn len(&self) -> usize {
-        self.statement.len()
-    }
-
-    /// Never true for a verified proof (N >= 1).
-    pub fn is_empty(&self) -> bool {
-        self.statement.is_empty()
+    /// N, in the kind's unit.
+    pub fn count(&self) -> u64 {
+        self.statement.count()
     }
 
     /// The profile of the proof.
@@ -180,9 +163,9 @@ impl Verified {
         &self.statement
     }
 
-    /// The circuit's digest ([`StatementCircuit::digest`]).
+    /// The digest of the kind's instance circuit.
     pub fn circuit_digest(&self) -> [u8; 32] {
-        self.statement.circuit().digest()
+        self.statement.kind().circuit().digest()
     }
 
     /// SHA-256 of every public value, inputs and outputs, in file order:
@@ -191,11 +174,13 @@ impl Verified {
         format::statement_digest(&self.statement)
     }
 
-    /// The outputs, one line each in input order, in the kind's text format
-    /// (see [`crate::inputs`]).
+    /// The outputs, one line each in order, in the kind's text format.
     pub fn output_lines(&self) -> Vec<String> {
-        (0..self.statement.len())
-            .map(|i| format_output_row(self.statement.circuit(), self.statement.output_row(i)))
+        let kind = self.statement.kind();
+        self.statement
+            .outputs()
+            .iter()
+            .map(|r| kind.format_output(r))
             .collect()
     }
 }
@@ -210,7 +195,7 @@ impl Verified {
 /// check of the proof system fails. Decoding and verifying a file of `B`
 /// bytes takes memory and time proportional to `B` (see [`crate::format`]).
 pub fn verify(expected: &Expected, proof: &[u8]) -> Result<Verified, Error> {
-    let (file, _) = ProofFile::decode(proof, Some(&expected.circuit))?;
+    let (file, _) = ProofFile::decode(proof, Some(expected.kind.circuit()))?;
     if let Some(m) = expected.first_difference(&file.statement) {
         return Err(Error::mismatch(m));
     }

@@ -3,14 +3,10 @@
 
 mod common;
 
-use starling::inputs::random_inputs;
+use starling::kind::Batch;
 use starling::{
-    prove, verify, Error, Expected, Mismatch, Profile, Rejection, StatementCircuit, StatementKind,
+    prove, verify, Builtin, Error, Expected, Mismatch, Profile, Records, Rejection, StatementCircuit,
 };
-
-fn sha256() -> std::sync::Arc<StatementCircuit> {
-    StatementCircuit::builtin(StatementKind::Sha256).unwrap()
-}
 
 fn mismatch(r: Result<starling::Verified, Error>) -> Mismatch {
     match r {
@@ -21,49 +17,55 @@ fn mismatch(r: Result<starling::Verified, Error>) -> Mismatch {
 
 #[test]
 fn the_first_difference_is_named() {
-    let c = sha256();
-    let rows = random_inputs(&c, 3, 1);
-    let proof = prove(&c, 3, rows.clone(), Profile::Default, &mut |_| {})
+    let sha = Batch::builtin(Builtin::Sha256);
+    let (kind, rows) = common::random_batch(&sha, 3, 1);
+    let proof = prove(kind.clone(), rows.clone(), Profile::Default, &mut |_| {})
         .unwrap()
         .file
         .to_bytes();
-    let expected = Expected::new(c.clone(), 3, rows.clone()).unwrap();
+    let expected = Expected::new(kind.clone(), rows.clone()).unwrap();
     let verified = verify(&expected, &proof).expect("the honest proof");
-    assert_eq!((verified.kind(), verified.len()), (StatementKind::Sha256, 3));
-    assert_eq!(verified.circuit_digest(), c.digest());
+    assert_eq!(
+        (verified.kind().name(), verified.count()),
+        ("sha256".to_string(), 3)
+    );
+    assert_eq!(verified.circuit_digest(), kind.circuit().digest());
 
-    // Instance 2's block (bits 256.. of the row): words 4.. of its 12.
-    let mut other = rows.clone();
-    other[2 * 12 + 5] ^= 1 << 9;
-    let m = mismatch(verify(&Expected::new(c.clone(), 3, other).unwrap(), &proof));
+    // Record 2's block (bytes 32..96).
+    let mut other = Records::new();
+    for (i, r) in rows.iter().enumerate() {
+        let mut r = r.to_vec();
+        if i == 2 {
+            r[40] ^= 2;
+        }
+        other.push(&r);
+    }
+    let m = mismatch(verify(&Expected::new(kind.clone(), other).unwrap(), &proof));
     assert_eq!(
         m,
         Mismatch::Input {
-            instance: 2,
+            index: 2,
             field: "block".into()
         }
     );
-    let m = mismatch(verify(
-        &Expected::new(c.clone(), 2, rows[..24].to_vec()).unwrap(),
-        &proof,
-    ));
+    let two: Records = rows.iter().take(2).collect();
+    let m = mismatch(verify(&Expected::new(kind.clone(), two).unwrap(), &proof));
     assert_eq!(
         m,
         Mismatch::Count {
             expected: 2,
-            found: 3
+            found: 3,
+            noun: "compression"
         }
     );
-    let blake3 = StatementCircuit::builtin(StatementKind::Blake3).unwrap();
-    let m = mismatch(verify(
-        &Expected::new(blake3.clone(), 3, random_inputs(&blake3, 3, 1)).unwrap(),
-        &proof,
-    ));
+    let blake3 = Batch::builtin(Builtin::Blake3);
+    let (bkind, brows) = common::random_batch(&blake3, 3, 1);
+    let m = mismatch(verify(&Expected::new(bkind, brows).unwrap(), &proof));
     assert_eq!(
         m,
         Mismatch::Kind {
-            expected: StatementKind::Blake3,
-            found: StatementKind::Sha256
+            expected: "blake3 compressions".into(),
+            found: "sha256 compressions".into()
         }
     );
     match verify(&expected.clone().with_min_security_bits(110.0), &proof) {
@@ -74,24 +76,24 @@ fn the_first_difference_is_named() {
 
 #[test]
 fn circuits_are_compared_by_digest() {
-    let small = StatementCircuit::from_bristol(common::SMALL_BRISTOL).unwrap();
-    let rows = random_inputs(&small, 2, 3);
-    let proof = prove(&small, 2, rows.clone(), Profile::Default, &mut |_| {})
+    let small = Batch::of(StatementCircuit::from_bristol(common::SMALL_BRISTOL).unwrap());
+    let (kind, rows) = common::random_batch(&small, 2, 3);
+    let proof = prove(kind.clone(), rows.clone(), Profile::Default, &mut |_| {})
         .unwrap()
         .file
         .to_bytes();
     // The same circuit written with other spacing is the same statement.
-    let respaced = StatementCircuit::from_bristol(&common::SMALL_BRISTOL.replace(' ', "  ")).unwrap();
-    assert_eq!(respaced.digest(), small.digest());
-    assert!(verify(&Expected::new(respaced, 2, rows.clone()).unwrap(), &proof).is_ok());
+    let respaced = starling::kind::circuit(&common::SMALL_BRISTOL.replace(' ', "  ")).unwrap();
+    assert_eq!(respaced.circuit().digest(), kind.circuit().digest());
+    assert!(verify(&Expected::new(respaced, rows.clone()).unwrap(), &proof).is_ok());
     // One gate changed is another circuit.
-    let other = StatementCircuit::from_bristol(&common::SMALL_BRISTOL.replacen("AND", "XOR", 1)).unwrap();
-    let m = mismatch(verify(&Expected::new(other.clone(), 2, rows).unwrap(), &proof));
+    let other = starling::kind::circuit(&common::SMALL_BRISTOL.replacen("AND", "XOR", 1)).unwrap();
+    let m = mismatch(verify(&Expected::new(other.clone(), rows).unwrap(), &proof));
     assert_eq!(
         m,
         Mismatch::Circuit {
-            expected: other.digest(),
-            found: small.digest()
+            expected: other.circuit().digest(),
+            found: kind.circuit().digest()
         }
     );
 }

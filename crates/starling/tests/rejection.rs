@@ -9,22 +9,32 @@ mod common;
 use std::sync::{Arc, OnceLock};
 
 use rand::{Rng, SeedableRng};
-use starling::inputs::random_inputs;
 use starling::{
-    format, prove, verify_claimed, Error, Profile, ProofFile, Statement, StatementCircuit, StatementKind,
-    Verified, DEFAULT_MIN_SECURITY_BITS,
+    format, prove, verify_claimed, Error, Kind, Profile, ProofFile, Records, Statement, Verified,
+    DEFAULT_MIN_SECURITY_BITS,
 };
 
 const N: usize = 3;
+
+/// The kinds under test with their input records: every batch kind (N
+/// records), and the statements of the other kinds.
+fn statements() -> Vec<(Arc<dyn Kind>, Records)> {
+    let mut all: Vec<_> = common::every_batch()
+        .iter()
+        .map(|b| common::random_batch(b, N, 2024))
+        .collect();
+    all.extend(common::linked_statements());
+    all
+}
 
 /// An honest proof of every kind, and its bytes.
 fn honest() -> &'static Vec<(ProofFile, Vec<u8>)> {
     static PROOFS: OnceLock<Vec<(ProofFile, Vec<u8>)>> = OnceLock::new();
     PROOFS.get_or_init(|| {
-        common::every_kind()
-            .iter()
-            .map(|c| {
-                let proved = prove(c, N, random_inputs(c, N, 2024), Profile::Default, &mut |_| {}).unwrap();
+        statements()
+            .into_iter()
+            .map(|(kind, inputs)| {
+                let proved = prove(kind, inputs, Profile::Default, &mut |_| {}).unwrap();
                 let bytes = proved.file.to_bytes();
                 (proved.file, bytes)
             })
@@ -43,16 +53,16 @@ fn accepts(bytes: &[u8]) -> Result<(), Error> {
     verify_as_claimed(&file).map(|_| ())
 }
 
-/// Byte ranges of the file: header, circuit (Bristol only), statement, and
-/// the five proof sections.
-fn sections(circuit: &StatementCircuit, bytes: &[u8]) -> Vec<(&'static str, std::ops::Range<usize>)> {
+/// Byte ranges of the file: header, the kind's parameters, the public data,
+/// and the six proof sections.
+fn sections(file: &ProofFile, bytes: &[u8]) -> Vec<(&'static str, std::ops::Range<usize>)> {
     let header = format::HEADER_BYTES;
-    let circuit_end = header + format::circuit_bytes(circuit);
-    let statement_end = circuit_end + format::statement_bytes(circuit, N);
+    let params_end = header + 4 + file.statement.kind().params().len();
+    let statement_end = params_end + format::statement_bytes(&file.statement);
     let mut out = vec![
         ("header", 0..header),
-        ("circuit", header..circuit_end),
-        ("statement", circuit_end..statement_end),
+        ("parameters", header..params_end),
+        ("public data", params_end..statement_end),
     ];
     let mut at = statement_end;
     for name in [
@@ -87,17 +97,21 @@ fn flip_stride() -> usize {
 #[test]
 fn every_section_rejects_flipped_bytes() {
     let stride = flip_stride();
-    for (file, bytes) in honest() {
-        let circuit = file.statement.circuit();
+    for (i, (file, bytes)) in honest().iter().enumerate() {
+        let kind = file.statement.kind();
         assert!(accepts(bytes).is_ok());
-        // The opening is the same code for every kind: SHA-256 samples it
-        // densely, the others more sparsely.
-        let step = if circuit.kind() == StatementKind::Sha256 {
-            61
-        } else {
-            509
-        };
-        for (name, range) in sections(circuit, bytes) {
+        // The opening is the same code for every kind: the first proof
+        // samples it densely, the others more sparsely. The kinds that link
+        // instances differ from the batches in their parameters and public
+        // data (every byte) and run the same proof sections (a sample).
+        let step = if i == 0 { 61 } else { 509 };
+        let linked = file.statement.kind().code() > 4; // batches are codes 1 to 4
+        for (name, range) in sections(file, bytes) {
+            if range.is_empty() {
+                continue;
+            }
+            let own = matches!(name, "header" | "parameters" | "public data");
+            let stride = if linked && !own { 37 * stride } else { stride };
             // Small sections: every byte. The opening: its first 4 KB (length
             // and ring-switching messages) byte by byte, then a sample.
             let positions: Vec<usize> = if name == "opening" {
@@ -115,60 +129,70 @@ fn every_section_rejects_flipped_bytes() {
                 bad[pos] ^= 1 << (pos % 8);
                 assert!(
                     accepts(&bad).is_err(),
-                    "{:?}: flipping byte {pos} in the {name} section was accepted",
-                    circuit.kind()
+                    "{}: flipping byte {pos} in the {name} section was accepted",
+                    kind.name()
                 );
             }
         }
     }
 }
 
-/// The file with a statement rebuilt from changed rows.
-fn with_rows(file: &ProofFile, count: usize, inputs: Vec<u64>, outputs: Vec<u64>) -> ProofFile {
-    let circuit: Arc<StatementCircuit> = file.statement.circuit().clone();
+/// `records` with bit `bit` of record `i` flipped.
+fn flipped(records: &Records, i: usize, bit: usize) -> Records {
+    let mut out = Records::new();
+    for (j, r) in records.iter().enumerate() {
+        let mut r = r.to_vec();
+        if j == i {
+            r[bit / 8] ^= 1 << (bit % 8);
+        }
+        out.push(&r);
+    }
+    out
+}
+
+/// The file with another statement of the same kind, if the kind admits it.
+fn with(file: &ProofFile, inputs: Records, outputs: Records) -> Option<ProofFile> {
+    let st = Statement::new(file.statement.kind().clone(), inputs, outputs).ok()?;
     let mut f = file.clone();
-    f.statement = Statement::from_rows(circuit, count, inputs, outputs).expect("rows in range");
-    f
+    f.statement = st;
+    Some(f)
 }
 
 #[test]
 fn every_public_value_is_bound() {
     for (file, _) in honest() {
         let st = &file.statement;
-        let c = st.circuit();
-        let kind = c.kind();
-        for inst in 0..N {
-            for bit in (0..c.input_bits()).step_by(7).chain([c.input_bits() - 1]) {
-                let mut rows = st.input_rows().to_vec();
-                rows[inst * c.input_words() + bit / 64] ^= 1 << (bit % 64);
-                let f = with_rows(file, N, rows, st.output_rows().to_vec());
-                assert!(
-                    matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
-                    "{kind:?}: input bit {bit} of instance {inst}"
-                );
-            }
-            for bit in (0..c.output_bits()).step_by(7).chain([c.output_bits() - 1]) {
-                let mut rows = st.output_rows().to_vec();
-                rows[inst * c.output_words() + bit / 64] ^= 1 << (bit % 64);
-                let f = with_rows(file, N, st.input_rows().to_vec(), rows);
-                assert!(
-                    matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
-                    "{kind:?}: output bit {bit} of instance {inst}"
-                );
+        let name = st.kind().name();
+        for (list, is_input) in [(st.inputs(), true), (st.outputs(), false)] {
+            for i in 0..list.len() {
+                let bits = 8 * list.get(i).len();
+                for bit in (0..bits).step_by(7).chain(bits.checked_sub(1)) {
+                    let changed = flipped(list, i, bit);
+                    let f = if is_input {
+                        with(file, changed, st.outputs().clone())
+                    } else {
+                        with(file, st.inputs().clone(), changed)
+                    };
+                    // Some changes are not a statement of the kind at all
+                    // (a bit past a value's width): nothing to verify.
+                    let Some(f) = f else { continue };
+                    assert!(
+                        matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
+                        "{name}: {} {i} bit {bit}",
+                        if is_input { "input" } else { "output" }
+                    );
+                }
             }
         }
-        // A different profile, or dropping an instance, changes the statement.
+        // A different profile, or dropping a record, changes the statement.
         let mut f = file.clone();
         f.profile = Profile::Secure;
-        assert!(verify_as_claimed(&f).is_err(), "{kind:?}: profile");
-        let (iw, ow) = (c.input_words(), c.output_words());
-        let f = with_rows(
-            file,
-            N - 1,
-            st.input_rows()[..(N - 1) * iw].to_vec(),
-            st.output_rows()[..(N - 1) * ow].to_vec(),
-        );
-        assert!(verify_as_claimed(&f).is_err(), "{kind:?}: an instance dropped");
+        assert!(verify_as_claimed(&f).is_err(), "{name}: profile");
+        let fewer = |r: &Records| -> Records { r.iter().take(r.len() - 1).collect() };
+        if st.inputs().len() > 1 && st.inputs().len() == st.outputs().len() {
+            let f = with(file, fewer(st.inputs()), fewer(st.outputs())).expect("a shorter statement");
+            assert!(verify_as_claimed(&f).is_err(), "{name}: a record dropped");
+        }
     }
 }
 
@@ -179,21 +203,20 @@ fn a_proof_for_one_circuit_does_not_verify_for_another() {
     // (one AND becomes an XOR).
     let (file, _) = proofs
         .iter()
-        .find(|(f, _)| f.statement.kind() == StatementKind::Circuit)
+        .find(|(f, _)| f.statement.kind().name() == "circuit")
         .unwrap();
-    let other = StatementCircuit::from_bristol(&common::SMALL_BRISTOL.replacen("AND", "XOR", 1)).unwrap();
+    let other = starling::kind::circuit(&common::SMALL_BRISTOL.replacen("AND", "XOR", 1)).unwrap();
     let mut f = file.clone();
-    f.statement = Statement::from_rows(
+    f.statement = Statement::new(
         other,
-        N,
-        file.statement.input_rows().to_vec(),
-        file.statement.output_rows().to_vec(),
+        file.statement.inputs().clone(),
+        file.statement.outputs().clone(),
     )
     .unwrap();
     assert!(matches!(verify_as_claimed(&f), Err(Error::Rejected(_))));
-    // A hash proof relabelled as another kind does not even decode.
+    // A hash proof relabelled as another kind does not verify.
     let (_, bytes) = &proofs[0];
-    for code in [2u8, 3, 4, 5, 0] {
+    for code in [2u8, 3, 4, 5, 6, 7, 8, 0] {
         let mut bad = bytes.clone();
         bad[10] = code;
         assert!(accepts(&bad).is_err(), "kind code {code}");
@@ -216,40 +239,55 @@ fn truncated_and_random_files_are_errors() {
         for _ in 0..200 {
             let len = rng.gen_range(0..4096);
             let mut junk: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-            if rng.gen_bool(0.5) && junk.len() >= 20 {
+            if rng.gen_bool(0.5) && junk.len() >= 16 {
                 // A plausible header over random contents.
-                junk[..20].copy_from_slice(&bytes[..20]);
+                junk[..16].copy_from_slice(&bytes[..16]);
             }
             assert!(accepts(&junk).is_err());
         }
-        // Header claiming a huge batch must not allocate or panic.
-        let mut huge = bytes[..20].to_vec();
-        huge[12..20].copy_from_slice(&u64::MAX.to_le_bytes());
-        assert!(matches!(accepts(&huge), Err(Error::Malformed(_))));
     }
+    // A header claiming a huge list of records must not allocate or panic
+    // (a built-in batch: no parameters, the input count at 16..24).
+    let (_, bytes) = &honest()[0];
+    let mut huge = bytes[..24].to_vec();
+    huge[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(matches!(accepts(&huge), Err(Error::Malformed(_))));
 }
 
 #[test]
 fn secure_proofs_check_their_proof_of_work() {
-    for c in common::every_kind() {
-        let proved = prove(&c, 1, random_inputs(&c, 1, 5), Profile::Secure, &mut |_| {}).unwrap();
+    for (kind, inputs) in statements() {
+        let proved = prove(kind.clone(), inputs, Profile::Secure, &mut |_| {}).unwrap();
         assert!(verify_as_claimed(&proved.file).is_ok());
-        // Other public-point nonces: all rejected (most by the work check itself).
+        // Other nonces before the wiring check: all rejected (most by the
+        // work check itself).
         for k in 1..=8u64 {
             let mut f = proved.file.clone();
             f.proof.public_nonce = f.proof.public_nonce.wrapping_add(k);
             assert!(
                 matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
-                "nonce + {k}"
+                "{}: nonce + {k}",
+                kind.name()
             );
         }
-        // The zerocheck's nonces, the same way.
+        // The zerocheck's nonces and the wiring check's, the same way.
         for which in 0..2 {
             let mut f = proved.file.clone();
             f.proof.zerocheck.pow_nonces[which] ^= 1;
             assert!(
                 matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
-                "zerocheck nonce {which}"
+                "{}: zerocheck nonce {which}",
+                kind.name()
+            );
+        }
+        let rounds = proved.file.proof.wiring.nonces.len();
+        for which in [0, rounds / 2, rounds - 1] {
+            let mut f = proved.file.clone();
+            f.proof.wiring.nonces[which] ^= 1;
+            assert!(
+                matches!(verify_as_claimed(&f), Err(Error::Rejected(_))),
+                "{}: wiring nonce {which}",
+                kind.name()
             );
         }
     }

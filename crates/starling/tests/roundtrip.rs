@@ -4,16 +4,17 @@
 
 mod common;
 
-use starling::inputs::{format_input_row, format_output_row, parse_inputs, random_inputs};
-use starling::{prove, verify, Expected, Profile, ProofFile, StatementCircuit, StatementKind};
+use starling::inputs::parse_inputs;
+use starling::kind::Batch;
+use starling::{prove, verify, Builtin, Expected, Kind, Profile, ProofFile};
 use starling_circuit::BristolCircuit;
 
-/// The reference output line of one input row.
-fn reference_output(circuit: &StatementCircuit, row: &[u64]) -> String {
-    let line = format_input_row(circuit, row);
+/// The reference output line of one input record.
+fn reference_output(batch: &Batch, record: &[u8]) -> String {
+    let line = batch.format_input(record);
     let fields: Vec<&str> = line.split(' ').collect();
-    match circuit.kind() {
-        StatementKind::Sha256 => {
+    match batch.circuit().builtin_kind() {
+        Some(Builtin::Sha256) => {
             let cv = hex::decode(fields[0]).unwrap();
             let mut state: [u32; 8] =
                 std::array::from_fn(|i| u32::from_be_bytes(cv[4 * i..4 * i + 4].try_into().unwrap()));
@@ -21,7 +22,7 @@ fn reference_output(circuit: &StatementCircuit, row: &[u64]) -> String {
             sha2::compress256(&mut state, &[block.into()]);
             state.iter().map(|w| format!("{w:08x}")).collect()
         }
-        StatementKind::Blake3 => {
+        Some(Builtin::Blake3) => {
             // The circuit crate's plain reference, which its tests pin to the
             // blake3 crate and the official vectors (the crate's API cannot
             // take an arbitrary counter and flags).
@@ -35,15 +36,15 @@ fn reference_output(circuit: &StatementCircuit, row: &[u64]) -> String {
             let out = starling_circuit::blake3::compress_reference(&input);
             out.iter().map(|w| hex::encode(w.to_le_bytes())).collect()
         }
-        StatementKind::KeccakF1600 => {
+        Some(Builtin::KeccakF1600) => {
             let bytes = hex::decode(fields[0]).unwrap();
             let mut lanes: [u64; 25] =
                 std::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
             keccak::f1600(&mut lanes);
             lanes.iter().map(|l| hex::encode(l.to_le_bytes())).collect()
         }
-        StatementKind::Circuit => {
-            let parsed = BristolCircuit::parse(circuit.bristol_text().unwrap()).unwrap();
+        None => {
+            let parsed = BristolCircuit::parse(batch.circuit().bristol_text().unwrap()).unwrap();
             let inputs: Vec<Vec<bool>> = fields
                 .iter()
                 .zip(parsed.input_sizes())
@@ -84,24 +85,21 @@ fn bits_hex(bits: &[bool]) -> String {
         .collect()
 }
 
-fn round_trip(circuit: &std::sync::Arc<StatementCircuit>, n: usize, profile: Profile) {
-    let inputs = random_inputs(circuit, n, n as u64);
+fn round_trip(batch: &Batch, n: usize, profile: Profile) {
+    let inputs = batch.random_inputs(n, n as u64);
     // Through the text format, as a user would give them.
-    let text: String = inputs
-        .chunks_exact(circuit.input_words())
-        .map(|r| format_input_row(circuit, r) + "\n")
-        .collect();
-    let (count, rows) = parse_inputs(circuit, &text).unwrap();
-    assert_eq!((count, &rows), (n, &inputs));
-    let proved = prove(circuit, n, rows, profile, &mut |_| {}).expect("proving succeeds");
+    let text: String = inputs.iter().map(|r| batch.format_input(r) + "\n").collect();
+    assert_eq!(parse_inputs(batch, &text).unwrap(), inputs);
+    let kind: std::sync::Arc<dyn Kind> = std::sync::Arc::new(batch.clone());
+    let proved = prove(kind.clone(), inputs.clone(), profile, &mut |_| {}).expect("proving succeeds");
     let bytes = proved.file.to_bytes();
     let file = ProofFile::from_bytes(&bytes).expect("the file decodes");
     assert_eq!(file, proved.file);
     // As a verifier who knows the inputs checks it: against the same text.
-    let expected = Expected::from_inputs_text(circuit.clone(), &text).unwrap();
+    let expected = Expected::from_inputs_text(kind, &text).unwrap();
     let verified = verify(&expected, &bytes).expect("the proof verifies");
-    assert_eq!(verified.len(), n);
-    assert_eq!(verified.kind(), circuit.kind());
+    assert_eq!(verified.count(), n as u64);
+    assert_eq!(verified.kind().name(), batch.name());
     let target = match profile {
         Profile::Default => 100.0,
         Profile::Secure => 120.0,
@@ -112,41 +110,37 @@ fn round_trip(circuit: &std::sync::Arc<StatementCircuit>, n: usize, profile: Pro
         verified.security_bits()
     );
     let lines = verified.output_lines();
-    for (i, row) in inputs.chunks_exact(circuit.input_words()).enumerate() {
+    for (i, record) in inputs.iter().enumerate() {
         assert_eq!(
             lines[i],
-            reference_output(circuit, row),
-            "{:?} instance {i}",
-            circuit.kind()
-        );
-        assert_eq!(
-            lines[i],
-            format_output_row(circuit, verified.statement().output_row(i))
+            reference_output(batch, record),
+            "{} record {i}",
+            batch.name()
         );
     }
 }
 
 #[test]
 fn every_kind_small_batches_both_profiles() {
-    for circuit in common::every_kind() {
+    for batch in common::every_batch() {
         for n in [1, 3] {
-            round_trip(&circuit, n, Profile::Default);
-            round_trip(&circuit, n, Profile::Secure);
+            round_trip(&batch, n, Profile::Default);
+            round_trip(&batch, n, Profile::Secure);
         }
     }
 }
 
 #[test]
 fn every_kind_full_packed_batches() {
-    for circuit in common::every_kind() {
-        round_trip(&circuit, 64, Profile::Default);
-        round_trip(&circuit, 129, Profile::Secure);
+    for batch in common::every_batch() {
+        round_trip(&batch, 64, Profile::Default);
+        round_trip(&batch, 129, Profile::Secure);
     }
 }
 
 #[test]
 fn a_thousand_and_twenty_four_sha256_compressions_both_profiles() {
-    let circuit = StatementCircuit::builtin(StatementKind::Sha256).unwrap();
-    round_trip(&circuit, 1024, Profile::Default);
-    round_trip(&circuit, 1024, Profile::Secure);
+    let batch = Batch::builtin(Builtin::Sha256);
+    round_trip(&batch, 1024, Profile::Default);
+    round_trip(&batch, 1024, Profile::Secure);
 }

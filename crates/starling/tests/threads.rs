@@ -13,20 +13,16 @@
 
 mod common;
 
-use starling::inputs::random_inputs;
+use starling::kind::Batch;
 use starling::{prove, Profile};
 
 /// Worker stack of the small-stack pool: a sixteenth of rayon's default.
 const SMALL_STACK: usize = 128 << 10;
 
-fn proof_bytes_on(
-    pool: &rayon::ThreadPool,
-    circuit: &std::sync::Arc<starling::StatementCircuit>,
-    count: usize,
-) -> Vec<u8> {
-    let rows = random_inputs(circuit, count, 77);
+fn proof_bytes_on(pool: &rayon::ThreadPool, batch: &Batch, count: usize) -> Vec<u8> {
+    let (kind, inputs) = common::random_batch(batch, count, 77);
     pool.install(|| {
-        prove(circuit, count, rows, Profile::Default, &mut |_| {})
+        prove(kind, inputs, Profile::Default, &mut |_| {})
             .expect("an honest proof")
             .file
             .to_bytes()
@@ -41,16 +37,16 @@ fn proofs_are_identical_on_any_thread_count_and_fit_small_stacks() {
         .stack_size(SMALL_STACK)
         .build()
         .unwrap();
-    for circuit in common::every_kind() {
+    for batch in common::every_batch() {
         // Enough instances that every phase splits into many tasks.
         let count = 1 << 11;
-        let want = proof_bytes_on(&single, &circuit, count);
+        let want = proof_bytes_on(&single, &batch, count);
         for round in 0..2 {
-            let got = proof_bytes_on(&many, &circuit, count);
+            let got = proof_bytes_on(&many, &batch, count);
             assert!(
                 got == want,
-                "{:?}: the proof on 32 threads (round {round}) differs from the one on 1",
-                circuit.kind()
+                "{}: the proof on 32 threads (round {round}) differs from the one on 1",
+                starling::Kind::name(&batch)
             );
         }
     }

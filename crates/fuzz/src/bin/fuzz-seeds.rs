@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use starling::inputs::{format_input_row, random_inputs};
-use starling::{StatementCircuit, StatementKind};
+use starling::kind::Batch;
+use starling::{Builtin, Kind, StatementCircuit};
 use starling_fuzz::{honest_proofs, SMALL_BRISTOL, TINY_BRISTOL};
 
 fn main() -> std::io::Result<()> {
@@ -18,26 +18,17 @@ fn main() -> std::io::Result<()> {
     for (i, proof) in honest_proofs().iter().enumerate() {
         write("proof_file", &format!("honest-{i}"), proof)?;
     }
-    let mut circuits: Vec<_> = [
-        StatementKind::Sha256,
-        StatementKind::Blake3,
-        StatementKind::KeccakF1600,
-    ]
-    .into_iter()
-    .map(|k| StatementCircuit::builtin(k).expect("built in"))
-    .collect();
-    circuits.push(StatementCircuit::from_bristol(SMALL_BRISTOL).expect("a valid circuit"));
-    for c in &circuits {
-        let rows = random_inputs(c, 2, 1);
-        let text: String = rows
-            .chunks_exact(c.input_words())
-            .map(|r| format_input_row(c, r) + "\n")
+    let mut batches: Vec<Batch> = Builtin::ALL.into_iter().map(Batch::builtin).collect();
+    batches.push(Batch::of(
+        StatementCircuit::from_bristol(SMALL_BRISTOL).expect("a valid circuit"),
+    ));
+    for b in &batches {
+        let text: String = b
+            .random_inputs(2, 1)
+            .iter()
+            .map(|r| b.format_input(r) + "\n")
             .collect();
-        write(
-            "inputs",
-            c.kind().name(),
-            format!("# two instances\n\n{text}").as_bytes(),
-        )?;
+        write("inputs", &b.name(), format!("# two records\n\n{text}").as_bytes())?;
     }
     write("bristol", "tiny", TINY_BRISTOL.as_bytes())?;
     write("bristol", "small", SMALL_BRISTOL.as_bytes())?;

@@ -1,10 +1,11 @@
 //! The verifier's side of the public values: `sum_{y in I} eq(rho_y, y)
 //! sum_j e[j] value(y, j)` for each relation that binds wires to values.
 
-use starling_field::{backend, Gf128};
-use starling_poly::multilinear::eq_table;
+use std::ops::Range;
 
-use super::weights::{own_weight_at, Instances};
+use starling_field::{backend, Gf128};
+
+use super::weights::{own_weight_at, EqLookup, Instances};
 use crate::claims::InstanceWeights;
 use crate::kernels::Kernels;
 use crate::zerocheck::Weighing;
@@ -57,32 +58,34 @@ pub(crate) fn evaluate(
             folded * own_weight_at(set, rho_y, None)
         }
         Values::PerInstance(fill) => {
-            let last = match set {
-                Instances::Range { end, .. } => *end,
-                Instances::Set(bits) => 64 * bits.len(),
+            let groups = match set {
+                Instances::Range { start, end } => start / 64..end.div_ceil(64),
+                Instances::Set(bits) => 0..bits.len(),
             };
-            by_groups(fill, last.div_ceil(64), rho_y, wire_weights)
+            by_groups(fill, groups, rho_y, wire_weights)
         }
     }
 }
 
-/// The per-instance values of groups `0..groups`, weighed: per word one
-/// weighing by the low instance weights (the GFNI kernel of the lincheck's
-/// fold, or byte tables) and one product with the wire weight, per group one
-/// more product with the high instance weight.
-fn by_groups(fill: GroupFill<'_>, groups: usize, rho_y: &[Gf128], wire_weights: &[Gf128]) -> Gf128 {
+/// The per-instance values of the groups `groups` of 64 instances, weighed:
+/// per word one weighing by the low instance weights (the GFNI kernel of the
+/// lincheck's fold, or byte tables) and one product with the wire weight,
+/// per group one more product with the high instance weight. Only the
+/// groups the set meets are visited, so one instance costs one group.
+fn by_groups(fill: GroupFill<'_>, groups: Range<usize>, rho_y: &[Gf128], wire_weights: &[Gf128]) -> Gf128 {
     let weights = InstanceWeights::from_point(rho_y);
     let kernels = Kernels::get();
     let weighing = Weighing::new(&weights.low);
     debug_assert!(rho_y.len() >= SKIP_VARS);
-    let eq_hi = eq_table(&weights.point_hi);
+    let eq_hi = EqLookup::new(&weights.point_hi);
     let wire: Vec<u128> = wire_weights.iter().map(|e| e.to_bits()).collect();
     let len = wire.len();
     let mut words = vec![0u64; len];
     let mut weighed = vec![0u128; len];
     let mut acc = vec![0u128; len];
     let mut v = Gf128::ZERO;
-    for (g, &e) in eq_hi.iter().enumerate().take(groups) {
+    for g in groups {
+        let e = eq_hi.at(g);
         words.fill(0);
         fill(g, &mut words);
         kernels.weigh_words(&weighing.tables, &weighing.mats, &words, &mut weighed);

@@ -1,10 +1,11 @@
-//! Circuits shared by the end-to-end tests.
+//! Kinds shared by the end-to-end tests.
 
 #![allow(dead_code)]
 
 use std::sync::Arc;
 
-use starling::{StatementCircuit, StatementKind};
+use starling::kind::Batch;
+use starling::{Builtin, Hash, Kind, Records, StatementCircuit};
 
 /// A small Bristol circuit: 4-bit x, y; outputs x AND y, and x XOR NOT y.
 pub const SMALL_BRISTOL: &str = "12 20\n2 4 4\n2 4 4\n\n\
@@ -12,16 +13,59 @@ pub const SMALL_BRISTOL: &str = "12 20\n2 4 4\n2 4 4\n\n\
     1 1 4 12 INV\n1 1 5 13 INV\n1 1 6 14 INV\n1 1 7 15 INV\n\
     2 1 0 12 16 XOR\n2 1 1 13 17 XOR\n2 1 2 14 18 XOR\n2 1 3 15 19 XOR\n";
 
-/// The circuit of every statement kind: the three hashes and a small Bristol circuit.
-pub fn every_kind() -> Vec<Arc<StatementCircuit>> {
-    let mut all: Vec<_> = [
-        StatementKind::Sha256,
-        StatementKind::Blake3,
-        StatementKind::KeccakF1600,
-    ]
-    .into_iter()
-    .map(|k| StatementCircuit::builtin(k).unwrap())
-    .collect();
-    all.push(StatementCircuit::from_bristol(SMALL_BRISTOL).unwrap());
+/// Every batch kind: the three hashes and a small Bristol circuit.
+pub fn every_batch() -> Vec<Batch> {
+    let mut all: Vec<Batch> = Builtin::ALL.into_iter().map(Batch::builtin).collect();
+    all.push(Batch::of(StatementCircuit::from_bristol(SMALL_BRISTOL).unwrap()));
     all
+}
+
+/// A batch kind with `count` random input records.
+pub fn random_batch(batch: &Batch, count: usize, seed: u64) -> (Arc<dyn Kind>, Records) {
+    (Arc::new(batch.clone()), batch.random_inputs(count, seed))
+}
+
+/// Statements of the kinds that link instances (chains, digests, Merkle
+/// roots), small, with their input records.
+pub fn linked_statements() -> Vec<(Arc<dyn Kind>, Records)> {
+    let mut all = Vec::new();
+    for hash in Hash::ALL {
+        let chain: Records = [starling::kind::Chain::record(&[9; 32], 3).as_slice()]
+            .into_iter()
+            .collect();
+        all.push((starling::kind::chain(hash), chain));
+        let messages: Vec<Vec<u8>> = [0usize, 70, 200]
+            .iter()
+            .map(|&l| (0..l).map(|i| i as u8).collect())
+            .collect();
+        let digests: Records = messages.iter().map(Vec::as_slice).collect();
+        all.push((starling::kind::digest(hash), digests));
+    }
+    all
+}
+
+/// Where the vectors live: `$STARLING_VECTORS` if set, otherwise
+/// `../../../shared/vectors` relative to this crate's manifest.
+pub fn vectors_dir() -> std::path::PathBuf {
+    std::env::var_os("STARLING_VECTORS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
+        })
+}
+
+/// The text of a vector file, or `None` after a `SKIPPED` note when it is
+/// missing (under `CI=true` a missing file fails).
+pub fn read_vector(relative: &str) -> Option<String> {
+    let path = vectors_dir().join(relative);
+    if !path.is_file() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(!ci, "vector file {} is required under CI=true", path.display());
+        eprintln!(
+            "SKIPPED: vector file {} not found; set STARLING_VECTORS",
+            path.display()
+        );
+        return None;
+    }
+    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }

@@ -1,0 +1,279 @@
+//! The command line: every subcommand, flag and value users type.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use starling::{Hash, Profile};
+
+#[derive(Parser)]
+#[command(
+    name = "starling",
+    version,
+    about = "Prove and verify batches of hash computations"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Prove a statement and write the proof file.
+    Prove {
+        #[command(subcommand)]
+        what: ProveWhat,
+    },
+    /// Verify a proof file. With --expect, the proof must be about exactly
+    /// the kind, circuit and inputs expected; without it, any valid proof
+    /// of any statement verifies.
+    Verify {
+        /// The proof file.
+        proof: PathBuf,
+        /// After OK, print the outputs (one line each, in order, in the
+        /// statement kind's text format).
+        #[arg(long)]
+        print_outputs: bool,
+        /// The inputs the proof must be about: an inputs file (`-` for
+        /// stdin) in the format `prove` reads (for a chain, the line
+        /// `START STEPS`; for a Merkle root, the leaves). Needs --kind.
+        #[arg(long, value_name = "FILE", requires = "kind")]
+        expect: Option<String>,
+        /// The statement kind the proof must be about (with --expect).
+        #[arg(long, value_enum, requires = "expect")]
+        kind: Option<KindArg>,
+        #[command(flatten)]
+        params: KindParams,
+        /// Refuse proofs with less provable security than this.
+        #[arg(long, value_name = "BITS", default_value_t = starling::DEFAULT_MIN_SECURITY_BITS)]
+        min_security: f64,
+    },
+    /// Describe a proof file without verifying it: statement, N, digests,
+    /// utilisation, profile, security, section sizes.
+    Inspect {
+        /// The proof file.
+        proof: PathBuf,
+    },
+    /// Print the digest of a kind's instance circuit, as `verify` reports
+    /// and compares it.
+    Digest {
+        /// The statement kind (default: circuit, with --bristol).
+        #[arg(long, value_enum)]
+        kind: Option<KindArg>,
+        #[command(flatten)]
+        params: KindParams,
+    },
+    /// Prove and verify inputs made up here and report speed, size and memory.
+    Bench {
+        #[command(subcommand)]
+        what: BenchWhat,
+    },
+    /// Prove and verify 4,096 SHA-256 compressions from a fixed seed.
+    Demo {
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+}
+
+/// The parameters of a kind: its circuit, hash or scheme.
+#[derive(Args, Default)]
+pub(crate) struct KindParams {
+    /// The circuit of a `circuit` statement.
+    #[arg(long, value_name = "CIRCUIT")]
+    pub(crate) bristol: Option<PathBuf>,
+    /// The hash of a `digest` or `chain` statement.
+    #[arg(long, value_enum)]
+    pub(crate) hash: Option<HashArg>,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum ProveWhat {
+    /// N SHA-256 compressions: output = cv + F(cv, block). Input lines:
+    /// `CV BLOCK`, 64 and 128 hex digits (big-endian words).
+    Sha256(ProveArgs),
+    /// N BLAKE3 compressions, the full 16-word output. Input lines:
+    /// `CV BLOCK COUNTER BLOCK_LEN FLAGS`, 64 and 128 hex digits
+    /// (little-endian words), then three decimals.
+    Blake3(ProveArgs),
+    /// N Keccak-f[1600] permutations. Input lines: 400 hex digits, the 200
+    /// state bytes (lane x+5y at bytes 8(x+5y).., little-endian lanes).
+    #[command(name = "keccak-f1600")]
+    KeccakF1600(ProveArgs),
+    /// N evaluations of a Bristol Fashion circuit. Input lines: the
+    /// circuit's input values in order, each the big-endian hex of the
+    /// integer whose bit b is the value's wire b, exactly ceil(bits/4) digits.
+    Circuit {
+        /// The circuit, in Bristol Fashion (gates XOR, AND, INV/NOT, EQ, EQW, MAND).
+        #[arg(long, value_name = "CIRCUIT")]
+        bristol: PathBuf,
+        #[command(flatten)]
+        args: ProveArgs,
+    },
+    /// The digests of N messages (padding and every block proved). Message
+    /// lines: hex, `-` for the empty message; up to 1 MiB each (1 KiB for blake3).
+    Digest {
+        /// The hash.
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// The messages file (`-` for stdin), one message per line.
+        #[arg(long, value_name = "FILE")]
+        messages: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// h(N) of the chain h(0) = START, h(i+1) = H(h(i)); every link private.
+    Chain {
+        /// The hash.
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// h(0): 64 hex digits.
+        #[arg(long, value_name = "HEX")]
+        start: String,
+        /// N.
+        #[arg(long, value_name = "N")]
+        steps: u64,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum BenchWhat {
+    /// SHA-256 compressions.
+    Sha256(BenchArgs),
+    /// BLAKE3 compressions.
+    Blake3(BenchArgs),
+    /// Keccak-f[1600] permutations.
+    #[command(name = "keccak-f1600")]
+    KeccakF1600(BenchArgs),
+    /// Digests of N messages of one length.
+    Digest {
+        /// The hash.
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// Bytes of each message.
+        #[arg(long, value_name = "BYTES")]
+        msg_len: usize,
+        /// Number of messages N.
+        #[arg(long)]
+        count: usize,
+        #[command(flatten)]
+        common: BenchCommon,
+    },
+    /// A hash chain of N steps.
+    Chain {
+        /// The hash.
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// N.
+        #[arg(long)]
+        steps: u64,
+        #[command(flatten)]
+        common: BenchCommon,
+    },
+}
+
+#[derive(Args)]
+pub(crate) struct ProveArgs {
+    /// Inputs file (`-` for stdin): one instance per line (see above).
+    #[arg(long, conflicts_with = "random", required_unless_present = "random")]
+    pub(crate) inputs: Option<String>,
+    /// Generate N random inputs instead of reading a file.
+    #[arg(long, value_name = "N", requires = "seed")]
+    pub(crate) random: Option<usize>,
+    /// Seed for --random.
+    #[arg(long, value_name = "S")]
+    pub(crate) seed: Option<u64>,
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
+}
+
+/// Where a proof goes and how it is made.
+#[derive(Args)]
+pub(crate) struct OutputArgs {
+    /// Where to write the proof.
+    #[arg(long)]
+    pub(crate) out: PathBuf,
+    /// Security profile.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Default)]
+    pub(crate) profile: ProfileArg,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
+}
+
+#[derive(Args)]
+pub(crate) struct BenchArgs {
+    /// Number of instances N.
+    #[arg(long)]
+    pub(crate) count: usize,
+    #[command(flatten)]
+    pub(crate) common: BenchCommon,
+}
+
+/// What every benchmark takes.
+#[derive(Args)]
+pub(crate) struct BenchCommon {
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
+    /// Proofs timed after the first (which also faults in the memory); the
+    /// median is reported. 0 reports the first proof alone.
+    #[arg(long, default_value_t = 3)]
+    pub(crate) runs: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Security profile.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Default)]
+    pub(crate) profile: ProfileArg,
+}
+
+/// A statement kind, as `--kind` names it.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum KindArg {
+    Sha256,
+    Blake3,
+    #[value(name = "keccak-f1600")]
+    KeccakF1600,
+    Circuit,
+    Digest,
+    Chain,
+}
+
+/// A hash of the linked kinds.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum HashArg {
+    Sha256,
+    #[value(name = "sha3-256")]
+    Sha3_256,
+    #[value(name = "keccak-256")]
+    Keccak256,
+    Blake3,
+}
+
+impl From<HashArg> for Hash {
+    fn from(h: HashArg) -> Hash {
+        match h {
+            HashArg::Sha256 => Hash::Sha256,
+            HashArg::Sha3_256 => Hash::Sha3_256,
+            HashArg::Keccak256 => Hash::Keccak256,
+            HashArg::Blake3 => Hash::Blake3,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ProfileArg {
+    Default,
+    Secure,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(p: ProfileArg) -> Profile {
+        match p {
+            ProfileArg::Default => Profile::Default,
+            ProfileArg::Secure => Profile::Secure,
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! The hash functions the linked kinds (digests, chains, Merkle roots) are
+//! built from, each as its instance circuit and how a message becomes that
+//! circuit's instances:
+//!
+//! | hash | circuit | block | chaining | digest |
+//! |---|---|---|---|---|
+//! | `sha256` | SHA-256 compression | 64 bytes, padding `0x80 0.. len64` (big-endian bits) | cv = previous output, the IV first | output bytes 0..32 |
+//! | `sha3-256`, `keccak-256` | Keccak-f\[1600\] | rate 136 bytes, pad10*1 with domain byte `0x06` / `0x01` | state = previous output with the block XORed into bytes 0..136, zero first | output bytes 0..32 |
+//! | `blake3` | BLAKE3 compression | 64 bytes of one chunk (messages of at most 1 KiB), zero-padded, with block length, counter 0 and flags `CHUNK_START` (first), `CHUNK_END | ROOT` (last) | cv = previous output bytes 0..32, the IV first | output bytes 0..32 |
+//!
+//! An instance's input row is the circuit's input bytes (byte `b`, bit `t`
+//! is input bit `8 b + t`); the native functions here compute every
+//! instance of a message so that the prover knows the private chaining
+//! values before it builds the witness.
+
+use starling_circuit::blake3::{compress_reference, Blake3Input, BLAKE3_IV, CHUNK_END, CHUNK_START, ROOT};
+use starling_circuit::sha256::SHA256_IV;
+
+use crate::circuits::Builtin;
+
+/// A hash function of the linked kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hash {
+    /// SHA-256 (FIPS 180-4).
+    Sha256,
+    /// SHA3-256 (FIPS 202).
+    Sha3_256,
+    /// Keccak-256 as Ethereum uses it (pad byte 0x01).
+    Keccak256,
+    /// BLAKE3 (one chunk: messages of at most 1 KiB).
+    Blake3,
+}
+
+/// Longest message of a hash whose statements go through one chunk (BLAKE3).
+pub const BLAKE3_MAX_MESSAGE: usize = 1024;
+
+/// Bytes of the Keccak sponge's rate at 256-bit output.
+const KECCAK_RATE: usize = 136;
+
+impl Hash {
+    /// Every hash.
+    pub const ALL: [Hash; 4] = [Hash::Sha256, Hash::Sha3_256, Hash::Keccak256, Hash::Blake3];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Hash::Sha256 => "sha256",
+            Hash::Sha3_256 => "sha3-256",
+            Hash::Keccak256 => "keccak-256",
+            Hash::Blake3 => "blake3",
+        }
+    }
+
+    /// The hash with this name.
+    pub fn from_name(name: &str) -> Option<Hash> {
+        Self::ALL.into_iter().find(|h| h.name() == name)
+    }
+
+    /// Its code in a file's parameters.
+    pub fn code(self) -> u8 {
+        match self {
+            Hash::Sha256 => 1,
+            Hash::Sha3_256 => 2,
+            Hash::Keccak256 => 3,
+            Hash::Blake3 => 4,
+        }
+    }
+
+    /// The hash with this code.
+    pub fn from_code(code: u8) -> Option<Hash> {
+        Self::ALL.into_iter().find(|h| h.code() == code)
+    }
+
+    /// The instance circuit.
+    pub fn circuit(self) -> Builtin {
+        match self {
+            Hash::Sha256 => Builtin::Sha256,
+            Hash::Sha3_256 | Hash::Keccak256 => Builtin::KeccakF1600,
+            Hash::Blake3 => Builtin::Blake3,
+        }
+    }
+
+    /// The longest message this hash takes in a statement.
+    pub fn max_message(self) -> usize {
+        match self {
+            Hash::Blake3 => BLAKE3_MAX_MESSAGE,
+            _ => 1 << 20,
+        }
+    }
+
+    /// Blocks of the padded message: its instances.
+    pub fn blocks(self, len: usize) -> usize {
+        match self {
+            Hash::Sha256 => (len + 9).div_ceil(64),
+            Hash::Sha3_256 | Hash::Keccak256 => (len + 1).div_ceil(KECCAK_RATE),
+            Hash::Blake3 => len.div_ceil(64).max(1),
+        }
+    }
+
+    /// The input bytes of the chaining part an instance takes from the one
+    /// before it (and, for the first block, from a constant): SHA-256's and
+    /// BLAKE3's cv; Keccak's capacity (its rate is chained with the block
+    /// XORed in, [`Hash::absorbs`]).
+    pub fn chained(self) -> std::ops::Range<usize> {
+        match self {
+            Hash::Sha256 | Hash::Blake3 => 0..32,
+            Hash::Sha3_256 | Hash::Keccak256 => KECCAK_RATE..200,
+        }
+    }
+
+    /// The constant value of the chained bytes in a message's first block.
+    pub fn initial_chained(self) -> Vec<u8> {
+        match self {
+            Hash::Sha256 => SHA256_IV.iter().flat_map(|w| w.to_be_bytes()).collect(),
+            Hash::Blake3 => BLAKE3_IV.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            Hash::Sha3_256 | Hash::Keccak256 => vec![0; 200 - KECCAK_RATE],
+        }
+    }
+
+    /// Whether the block is XORed into the chained state (a sponge) rather
+    /// than given beside it.
+    pub fn absorbs(self) -> bool {
+        matches!(self, Hash::Sha3_256 | Hash::Keccak256)
+    }
+
+    /// The input bytes that carry block `index` of a message: for a sponge,
+    /// the rate (which also chains); otherwise the block with its length,
+    /// counter and flags.
+    pub fn block_bytes(self) -> std::ops::Range<usize> {
+        match self {
+            Hash::Sha256 => 32..96,
+            Hash::Sha3_256 | Hash::Keccak256 => 0..KECCAK_RATE,
+            Hash::Blake3 => 32..112,
+        }
+    }
+
+    /// The public bytes of block `index` of `msg` (padding included), as
+    /// they sit in [`Hash::block_bytes`]. For a sponge these are the padded
+    /// message bytes XORed into the rate.
+    pub fn block(self, msg: &[u8], index: usize) -> Vec<u8> {
+        let blocks = self.blocks(msg.len());
+        // Byte `i` of the message followed by its padding (`total` bytes).
+        let padded = |i: usize, total: usize| -> u8 {
+            match self {
+                Hash::Sha256 if i >= total - 8 => (8 * msg.len() as u64).to_be_bytes()[i - (total - 8)],
+                Hash::Sha3_256 | Hash::Keccak256 => {
+                    let domain = if self == Hash::Sha3_256 { 0x06 } else { 0x01 };
+                    let byte = match i.cmp(&msg.len()) {
+                        std::cmp::Ordering::Less => msg[i],
+                        std::cmp::Ordering::Equal => domain,
+                        std::cmp::Ordering::Greater => 0,
+                    };
+                    if i == total - 1 {
+                        byte | 0x80
+                    } else {
+                        byte
+                    }
+                }
+                _ => match i.cmp(&msg.len()) {
+                    std::cmp::Ordering::Less => msg[i],
+                    std::cmp::Ordering::Equal if self == Hash::Sha256 => 0x80,
+                    _ => 0,
+                },
+            }
+        };
+        match self {
+            Hash::Sha256 => (64 * index..64 * index + 64)
+                .map(|i| padded(i, 64 * blocks))
+                .collect(),
+            Hash::Sha3_256 | Hash::Keccak256 => (KECCAK_RATE * index..KECCAK_RATE * (index + 1))
+                .map(|i| padded(i, KECCAK_RATE * blocks))
+                .collect(),
+            Hash::Blake3 => {
+                let mut out: Vec<u8> = (64 * index..64 * index + 64).map(|i| padded(i, 0)).collect();
+                let block_len = msg.len().saturating_sub(64 * index).min(64) as u32;
+                out.extend_from_slice(&0u64.to_le_bytes());
+                out.extend_from_slice(&block_len.to_le_bytes());
+                let mut flags = 0;
+                if index == 0 {
+                    flags |= CHUNK_START;
+                }
+                if index + 1 == blocks {
+                    flags |= CHUNK_END | ROOT;
+                }
+                out.extend_from_slice(&flags.to_le_bytes());
+                out
+            }
+        }
+    }
+
+    /// The instance input row of a block: the chained bytes (the previous
+    /// output's, or [`Hash::initial_chained`]) with the block's bytes.
+    pub fn instance_input(self, previous_output: Option<&[u8]>, block: &[u8]) -> Vec<u8> {
+        let circuit = crate::circuits::StatementCircuit::builtin(self.circuit());
+        let mut row = vec![0u8; circuit.input_bytes()];
+        let chained = self.chained();
+        match previous_output {
+            Some(out) => row[chained.clone()].copy_from_slice(&out[chained.clone()]),
+            None => row[chained.clone()].copy_from_slice(&self.initial_chained()),
+        }
+        let bytes = self.block_bytes();
+        if self.absorbs() {
+            for (i, b) in block.iter().enumerate() {
+                let state = previous_output.map_or(0, |out| out[i]);
+                row[bytes.start + i] = state ^ b;
+            }
+        } else {
+            row[bytes].copy_from_slice(block);
+        }
+        row
+    }
+
+    /// The circuit's output bytes on an input row, computed natively.
+    pub fn compress(self, input: &[u8]) -> Vec<u8> {
+        match self.circuit() {
+            Builtin::Sha256 => {
+                let mut state: [u32; 8] = std::array::from_fn(|w| {
+                    u32::from_be_bytes(input[4 * w..4 * w + 4].try_into().expect("4 bytes"))
+                });
+                let block: [u8; 64] = input[32..96].try_into().expect("64 bytes");
+                sha2::compress256(&mut state, &[block.into()]);
+                state.iter().flat_map(|w| w.to_be_bytes()).collect()
+            }
+            Builtin::KeccakF1600 => {
+                let mut lanes: [u64; 25] = std::array::from_fn(|i| {
+                    u64::from_le_bytes(input[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+                });
+                keccak::f1600(&mut lanes);
+                lanes.iter().flat_map(|l| l.to_le_bytes()).collect()
+            }
+            Builtin::Blake3 => {
+                let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
+                let input = Blake3Input {
+                    cv: std::array::from_fn(|i| word(&input[4 * i..4 * i + 4])),
+                    block: std::array::from_fn(|i| word(&input[32 + 4 * i..36 + 4 * i])),
+                    counter: u64::from_le_bytes(input[96..104].try_into().expect("8 bytes")),
+                    block_len: word(&input[104..108]),
+                    flags: word(&input[108..112]),
+                };
+                compress_reference(&input)
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect()
+            }
+        }
+    }
+
+    /// Every instance input row of `msg`, in block order, and the digest.
+    pub fn instances(self, msg: &[u8]) -> (Vec<Vec<u8>>, [u8; 32]) {
+        let mut rows = Vec::with_capacity(self.blocks(msg.len()));
+        let mut out: Option<Vec<u8>> = None;
+        for index in 0..self.blocks(msg.len()) {
+            let row = self.instance_input(out.as_deref(), &self.block(msg, index));
+            out = Some(self.compress(&row));
+            rows.push(row);
+        }
+        let out = out.expect("every message has a block");
+        (rows, out[..32].try_into().expect("32 bytes"))
+    }
+
+    /// The digest of `msg`.
+    pub fn digest(self, msg: &[u8]) -> [u8; 32] {
+        self.instances(msg).1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sha2::Digest;
+
+    #[test]
+    fn digests_match_the_reference_crates_around_every_block_boundary() {
+        for len in (0..300).chain([1023, 1024]) {
+            let msg: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            let sha: [u8; 32] = sha2::Sha256::digest(&msg).into();
+            assert_eq!(Hash::Sha256.digest(&msg), sha, "sha256 {len}");
+            let sha3: [u8; 32] = sha3::Sha3_256::digest(&msg).into();
+            assert_eq!(Hash::Sha3_256.digest(&msg), sha3, "sha3-256 {len}");
+            let keccak: [u8; 32] = sha3::Keccak256::digest(&msg).into();
+            assert_eq!(Hash::Keccak256.digest(&msg), keccak, "keccak-256 {len}");
+            if len <= BLAKE3_MAX_MESSAGE {
+                assert_eq!(
+                    Hash::Blake3.digest(&msg),
+                    *blake3::hash(&msg).as_bytes(),
+                    "blake3 {len}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! Hash chains: `h(0) = start`, `h(i + 1) = H(h(i))` (the standard digest of
+//! the 32-byte value), public start, N and `h(N)`; every link private.
+//!
+//! One input record: the start (32 bytes) and N (8 bytes, little-endian);
+//! one output record: `h(N)`. Text: `START STEPS`, 64 hex digits and a
+//! decimal; the output line is `h(N)` in hex.
+//!
+//! Instance `y` hashes `h(y)`, one block. Relations, all over ranges of
+//! instances with constant values, so the verifier's work grows with `log N`
+//! only: the constant wire; the block's padding (and the chaining value or
+//! capacity the hash starts from) in every step; the message bytes of
+//! instance 0 equal the start, and those of instance `y >= 1` equal the
+//! digest bytes of instance `y - 1`; the digest bytes of instance `N - 1`
+//! equal `h(N)`.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use starling_piop::wiring::{Instances, Source, Wires};
+
+use super::{row_of, Kind, Relation, RunValues, StatementShape};
+use crate::circuits::StatementCircuit;
+use crate::format::MAX_INSTANCES;
+use crate::hashes::Hash;
+use crate::inputs::{decimal, expect_fields, hex_field};
+use crate::records::Records;
+use crate::Error;
+
+/// A hash chain of one hash.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    hash: Hash,
+    circuit: Arc<StatementCircuit>,
+}
+
+impl Chain {
+    /// A chain of `hash`.
+    pub fn new(hash: Hash) -> Self {
+        Chain {
+            hash,
+            circuit: StatementCircuit::builtin(hash.circuit()),
+        }
+    }
+
+    /// The input record of a chain of `steps` from `start`.
+    pub fn record(start: &[u8; 32], steps: u64) -> Vec<u8> {
+        let mut r = start.to_vec();
+        r.extend_from_slice(&steps.to_le_bytes());
+        r
+    }
+
+    /// Where the 32 message bytes sit in an instance's input.
+    fn message(&self) -> Range<usize> {
+        let start = self.hash.block_bytes().start;
+        start..start + 32
+    }
+
+    /// Start and steps of the (checked) input record.
+    fn read(inputs: &Records) -> ([u8; 32], u64) {
+        let r = inputs.get(0);
+        (
+            r[..32].try_into().expect("32 bytes"),
+            u64::from_le_bytes(r[32..40].try_into().expect("8 bytes")),
+        )
+    }
+
+    /// The instance row of the step that hashes `h`.
+    fn row(&self, h: &[u8]) -> Vec<u8> {
+        self.hash.instance_input(None, &self.hash.block(h, 0))
+    }
+}
+
+impl Kind for Chain {
+    fn name(&self) -> String {
+        format!("chain --hash {}", self.hash.name())
+    }
+
+    fn code(&self) -> u8 {
+        6
+    }
+
+    fn params(&self) -> Vec<u8> {
+        vec![self.hash.code()]
+    }
+
+    fn circuit(&self) -> &Arc<StatementCircuit> {
+        &self.circuit
+    }
+
+    fn noun(&self) -> &'static str {
+        "step"
+    }
+
+    fn input_size(&self) -> Option<usize> {
+        Some(40)
+    }
+
+    fn output_size(&self) -> Option<usize> {
+        Some(32)
+    }
+
+    fn shape(&self, inputs: &Records) -> Result<StatementShape, String> {
+        if inputs.len() != 1 {
+            return Err(format!(
+                "a chain has one input line (START STEPS), found {}",
+                inputs.len()
+            ));
+        }
+        let (_, steps) = Self::read(inputs);
+        if steps == 0 || steps > MAX_INSTANCES {
+            return Err(format!(
+                "the number of steps must be between 1 and {MAX_INSTANCES}"
+            ));
+        }
+        Ok(StatementShape {
+            count: steps,
+            instances: steps as usize,
+            outputs: 1,
+        })
+    }
+
+    fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
+        expect_fields(fields, "START STEPS", 2)?;
+        let start: [u8; 32] = hex_field(fields[0], 32, "start")?.try_into().expect("32 bytes");
+        Ok(Self::record(&start, decimal(fields[1], "steps")?))
+    }
+
+    fn format_input(&self, record: &[u8]) -> String {
+        let steps = u64::from_le_bytes(record[32..40].try_into().expect("8 bytes"));
+        format!("{} {steps}", hex::encode(&record[..32]))
+    }
+
+    fn format_output(&self, record: &[u8]) -> String {
+        hex::encode(record)
+    }
+
+    fn input_fields(&self, _record: &[u8]) -> Vec<(String, Range<usize>)> {
+        vec![("start".into(), 0..32), ("steps".into(), 32..40)]
+    }
+
+    fn instance_inputs(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+        let (start, steps) = Self::read(inputs);
+        let mut h = start.to_vec();
+        let mut rows = Vec::with_capacity(steps as usize * self.circuit.input_words());
+        for _ in 0..steps {
+            let row = self.row(&h);
+            h = self.hash.compress(&row)[..32].to_vec();
+            rows.extend(row_of(&row));
+        }
+        Ok(rows)
+    }
+
+    fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+        let (_, steps) = Self::read(inputs);
+        let words = self.circuit.output_words();
+        let last = &instance_outputs[(steps as usize - 1) * words..steps as usize * words];
+        let mut bytes = Vec::new();
+        super::extend_bytes_of(&mut bytes, last, 32);
+        [bytes.as_slice()].into_iter().collect()
+    }
+
+    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
+        let (start, steps) = Self::read(inputs);
+        let steps = steps as usize;
+        let c = &self.circuit;
+        let message = self.message();
+        let template = self.row(&[0; 32]);
+        let every_step = Instances::Range { start: 0, end: steps };
+        let mut relations = vec![Relation {
+            instances: Instances::Range {
+                start: 0,
+                end: 1 << n,
+            },
+            wires: Wires { base: 0, len: 1 },
+            from: None,
+            values: RunValues::Constant(vec![1]),
+        }];
+        // The constant bytes around the message: chaining value or capacity,
+        // padding, length, flags.
+        for bytes in [0..message.start, message.end..c.input_bytes()] {
+            if !bytes.is_empty() {
+                relations.push(Relation {
+                    instances: every_step.clone(),
+                    wires: c.input_wires(bytes.clone()),
+                    from: None,
+                    values: RunValues::Constant(row_of(&template[bytes])),
+                });
+            }
+        }
+        relations.push(Relation {
+            instances: Instances::single(0),
+            wires: c.input_wires(message.clone()),
+            from: None,
+            values: RunValues::Constant(row_of(&start)),
+        });
+        if steps > 1 {
+            relations.push(Relation {
+                instances: Instances::Range { start: 1, end: steps },
+                wires: c.input_wires(message),
+                from: Some((Source::Previous, c.output_wires(0..32))),
+                values: RunValues::Zero,
+            });
+        }
+        relations.push(Relation {
+            instances: Instances::single(steps - 1),
+            wires: c.output_wires(0..32),
+            from: None,
+            values: RunValues::Constant(row_of(outputs.get(0))),
+        });
+        relations
+    }
+}
