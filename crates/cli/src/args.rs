@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use starling::kind::Scheme;
 use starling::{Hash, Profile};
 
 #[derive(Parser)]
@@ -81,9 +82,12 @@ pub(crate) struct KindParams {
     /// The circuit of a `circuit` statement.
     #[arg(long, value_name = "CIRCUIT")]
     pub(crate) bristol: Option<PathBuf>,
-    /// The hash of a `digest` or `chain` statement.
+    /// The hash of a `digest`, `chain` or `merkle-root` statement.
     #[arg(long, value_enum)]
     pub(crate) hash: Option<HashArg>,
+    /// The tree of a `merkle-root` statement.
+    #[arg(long, value_enum)]
+    pub(crate) scheme: Option<SchemeArg>,
 }
 
 #[derive(Subcommand)]
@@ -135,6 +139,23 @@ pub(crate) enum ProveWhat {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// The root of a Merkle tree over public leaves; inner nodes private.
+    /// Leaf lines: hex (32 bytes for plain and bitcoin; any length, `-` for
+    /// empty, for rfc6962).
+    #[command(name = "merkle-root")]
+    MerkleRoot {
+        /// The hash (rfc6962 and bitcoin: sha256).
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// How the tree is built.
+        #[arg(long, value_enum)]
+        scheme: SchemeArg,
+        /// The leaves file (`-` for stdin), one leaf per line.
+        #[arg(long, value_name = "FILE")]
+        leaves: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
 }
 
 #[derive(Subcommand)]
@@ -168,6 +189,21 @@ pub(crate) enum BenchWhat {
         /// N.
         #[arg(long)]
         steps: u64,
+        #[command(flatten)]
+        common: BenchCommon,
+    },
+    /// A Merkle root over N random leaves (rfc6962: 32-byte leaves).
+    #[command(name = "merkle-root")]
+    MerkleRoot {
+        /// The hash.
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// How the tree is built.
+        #[arg(long, value_enum)]
+        scheme: SchemeArg,
+        /// Number of leaves N.
+        #[arg(long)]
+        leaves: usize,
         #[command(flatten)]
         common: BenchCommon,
     },
@@ -239,6 +275,8 @@ pub(crate) enum KindArg {
     Circuit,
     Digest,
     Chain,
+    #[value(name = "merkle-root")]
+    MerkleRoot,
 }
 
 /// A hash of the linked kinds.
@@ -259,6 +297,24 @@ impl From<HashArg> for Hash {
             HashArg::Sha3_256 => Hash::Sha3_256,
             HashArg::Keccak256 => Hash::Keccak256,
             HashArg::Blake3 => Hash::Blake3,
+        }
+    }
+}
+
+/// A Merkle tree's scheme.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum SchemeArg {
+    Plain,
+    Rfc6962,
+    Bitcoin,
+}
+
+impl From<SchemeArg> for Scheme {
+    fn from(s: SchemeArg) -> Scheme {
+        match s {
+            SchemeArg::Plain => Scheme::Plain,
+            SchemeArg::Rfc6962 => Scheme::Rfc6962,
+            SchemeArg::Bitcoin => Scheme::Bitcoin,
         }
     }
 }

@@ -12,8 +12,8 @@ use rand::{Rng, SeedableRng};
 use starling::kind::Chain;
 use starling::Hash;
 
-use crate::args::{BenchArgs, BenchCommon, BenchWhat};
-use crate::{check_count, native_sha256, set_threads, unreadable, Failure};
+use crate::args::{BenchArgs, BenchCommon, BenchWhat, SchemeArg};
+use crate::{check_count, merkle_kind, native_sha256, set_threads, unreadable, Failure};
 
 /// The fixed seed of benchmark and demo inputs.
 const SEED: u64 = 0x5354_4152_4c49_4e47;
@@ -195,6 +195,30 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
                 (native, None),
                 &common,
             )
+        }
+        BenchWhat::MerkleRoot {
+            hash,
+            scheme,
+            leaves,
+            common,
+        } => {
+            let hash: Hash = hash.into();
+            check_count("--leaves", leaves)?;
+            set_threads(common.threads)?;
+            let kind = merkle_kind(hash, scheme.into())?;
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(SEED);
+            let all: Vec<[u8; 32]> = (0..leaves).map(|_| rng.gen()).collect();
+            // One node's native cost: the hash of 64 bytes (and of its
+            // 32-byte digest again, for bitcoin's double hash).
+            let pair = [0x42u8; 64];
+            let native = ns_per_call(&[pair], |p| {
+                let h = reference_digest(hash, p);
+                if matches!(scheme, SchemeArg::Bitcoin) {
+                    black_box(reference_digest(hash, &h));
+                }
+            });
+            let records: Records = all.iter().map(|l| l.as_slice()).collect();
+            report(kind, records, hash.name(), (native, None), &common)
         }
     }
 }

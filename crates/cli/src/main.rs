@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 use starling::format::MAX_INSTANCES;
-use starling::kind::{Batch, Chain};
+use starling::kind::{Batch, Chain, Scheme};
 use starling::{Builtin, Error, Expected, Hash, Kind, ProofFile, Records, StatementCircuit, Verified};
 
 use args::{Cli, Command, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat};
@@ -187,21 +187,41 @@ fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, F
         (linked, None) => {
             let hash: Hash = params
                 .hash
-                .ok_or_else(|| unreadable("digest and chain statements need --hash".into()))?
+                .ok_or_else(|| unreadable("digest, chain and merkle-root statements need --hash".into()))?
                 .into();
             match linked {
                 KindArg::Digest => starling::kind::digest(hash),
-                _ => starling::kind::chain(hash),
+                KindArg::Chain => starling::kind::chain(hash),
+                _ => {
+                    let scheme = params
+                        .scheme
+                        .ok_or_else(|| unreadable("merkle-root statements need --scheme".into()))?;
+                    merkle_kind(hash, scheme.into())?
+                }
             }
         }
     };
-    if params.bristol.is_some() && !matches!(kind.code(), 4) {
+    if params.bristol.is_some() && kind.code() != 4 {
         return Err(unused("bristol", &kind.name()));
     }
     if params.hash.is_some() && kind.code() <= 4 {
         return Err(unused("hash", &kind.name()));
     }
+    if params.scheme.is_some() && kind.code() != 7 {
+        return Err(unused("scheme", &kind.name()));
+    }
     Ok(kind)
+}
+
+/// A Merkle root kind, or why the scheme does not take the hash.
+pub(crate) fn merkle_kind(hash: Hash, scheme: Scheme) -> Result<Arc<dyn Kind>, Failure> {
+    starling::kind::merkle_root(hash, scheme).ok_or_else(|| {
+        unreadable(format!(
+            "{} trees are not built with {}",
+            scheme.name(),
+            hash.name()
+        ))
+    })
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -246,6 +266,22 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .try_into()
                 .expect("32 bytes");
             let records: Records = [Chain::record(&start, steps).as_slice()].into_iter().collect();
+            write_proof(kind, records, &output)
+        }
+        ProveWhat::MerkleRoot {
+            hash,
+            scheme,
+            leaves,
+            output,
+        } => {
+            set_threads(output.threads)?;
+            let paths: Vec<&Path> = [Path::new(&leaves)]
+                .into_iter()
+                .filter(|p| *p != Path::new("-"))
+                .collect();
+            files::check_output_path(&output.out, &paths)?;
+            let kind = merkle_kind(hash.into(), scheme.into())?;
+            let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(&leaves)?)?;
             write_proof(kind, records, &output)
         }
     }

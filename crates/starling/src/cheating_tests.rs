@@ -247,3 +247,63 @@ fn broken_links_wrong_chaining_values_and_padding_are_rejected() {
         assert_rejected(prove_tampered(&chain, tamper), "a wrong end", chain.0.as_ref());
     }
 }
+
+/// A digest of three messages and a Merkle tree of every scheme.
+fn digests_and_trees() -> Vec<(Arc<dyn Kind>, Records)> {
+    use crate::hashes::Hash;
+    use crate::kind::{Digest, MerkleRoot, Scheme};
+    let mut all: Vec<(Arc<dyn Kind>, Records)> = Vec::new();
+    for h in Hash::ALL {
+        let msgs: Vec<Vec<u8>> = [10usize, 150, 300]
+            .iter()
+            .map(|&l| (0..l).map(|i| i as u8).collect())
+            .collect();
+        all.push((Arc::new(Digest::new(h)), msgs.iter().map(Vec::as_slice).collect()));
+    }
+    let leaves: Vec<Vec<u8>> = (0..4u8).map(|i| vec![i; 32]).collect();
+    for scheme in Scheme::ALL {
+        let kind = MerkleRoot::new(Hash::Sha256, scheme).unwrap();
+        all.push((Arc::new(kind), leaves.iter().map(Vec::as_slice).collect()));
+    }
+    all
+}
+
+#[test]
+fn digests_and_trees_reject_wrong_chaining_padding_and_swapped_leaves() {
+    for case in digests_and_trees() {
+        let kind = case.0.clone();
+        prove_tampered(&case, Tamper::default()).expect("the honest proof verifies");
+        let hash = crate::hashes::Hash::from_code(kind.params()[0]).unwrap();
+        let words = kind.circuit().input_words();
+        // A wrong chaining value (or capacity) entering the second block.
+        let chained = 8 * hash.chained().start + 1;
+        let cv = |rows: &mut [u64]| flip_input(rows, words, 1, chained);
+        assert_rejected(
+            prove_tampered(&case, with_instances(&cv)),
+            "a wrong chaining value",
+            kind.as_ref(),
+        );
+        // A wrong byte in the last block's padding (or a leaf's, or a
+        // child digest's copy).
+        let last = kind.shape(&case.1).unwrap().instances - 1;
+        let pad = 8 * (hash.block_bytes().start + 60) + 2;
+        let padding = |rows: &mut [u64]| flip_input(rows, words, last, pad);
+        assert_rejected(
+            prove_tampered(&case, with_instances(&padding)),
+            "wrong padding",
+            kind.as_ref(),
+        );
+        // Two inputs swapped in the statement, the witness honest.
+        let swap = |st: &mut Statement| {
+            let inputs: Vec<Vec<u8>> = st.inputs().iter().map(<[u8]>::to_vec).collect();
+            let mut swapped = inputs.clone();
+            swapped.swap(0, 1);
+            *st.inputs_mut() = swapped.iter().map(Vec::as_slice).collect();
+        };
+        let tamper = Tamper {
+            statement: Some(&swap),
+            ..Tamper::default()
+        };
+        assert_rejected(prove_tampered(&case, tamper), "two inputs swapped", kind.as_ref());
+    }
+}

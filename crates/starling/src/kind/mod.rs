@@ -24,6 +24,7 @@
 pub(crate) mod batch;
 pub(crate) mod chain;
 pub(crate) mod digest;
+pub(crate) mod merkle;
 
 use std::fmt;
 use std::ops::Range;
@@ -42,6 +43,7 @@ use crate::Error;
 pub use batch::Batch;
 pub use chain::Chain;
 pub use digest::Digest;
+pub use merkle::{MerkleRoot, Scheme};
 
 /// What a statement kind declares; see the module documentation.
 pub trait Kind: Send + Sync + fmt::Debug {
@@ -184,6 +186,24 @@ pub(crate) fn decode(
         4 => Ok(Arc::new(Batch::of(bristol_circuit(params, following, known)?))),
         5 => Ok(Arc::new(Digest::new(one_hash(params)?))),
         6 => Ok(Arc::new(Chain::new(one_hash(params)?))),
+        7 => match params {
+            [h, s] => {
+                let hash = one_hash(&[*h])?;
+                let scheme = Scheme::from_code(*s)
+                    .ok_or_else(|| Error::Malformed(format!("unknown Merkle scheme {s}")))?;
+                let kind = MerkleRoot::new(hash, scheme).ok_or_else(|| {
+                    Error::Malformed(format!(
+                        "{} trees are not built with {}",
+                        scheme.name(),
+                        hash.name()
+                    ))
+                })?;
+                Ok(Arc::new(kind))
+            }
+            _ => Err(Error::Malformed(
+                "the kind's parameters are not a hash and a scheme".into(),
+            )),
+        },
         _ => Err(Error::Malformed(format!("unknown statement kind {code}"))),
     }
 }
@@ -257,4 +277,9 @@ pub fn chain(hash: Hash) -> Arc<dyn Kind> {
 /// Message digests.
 pub fn digest(hash: Hash) -> Arc<dyn Kind> {
     Arc::new(Digest::new(hash))
+}
+
+/// Merkle roots; `None` when the scheme does not take the hash.
+pub fn merkle_root(hash: Hash, scheme: Scheme) -> Option<Arc<dyn Kind>> {
+    MerkleRoot::new(hash, scheme).map(|k| Arc::new(k) as Arc<dyn Kind>)
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use starling::kind::Batch;
+use starling::kind::{Batch, Scheme};
 use starling::{Builtin, Hash, Kind, Records, StatementCircuit};
 
 /// A small Bristol circuit: 4-bit x, y; outputs x AND y, and x XOR NOT y.
@@ -40,6 +40,25 @@ pub fn linked_statements() -> Vec<(Arc<dyn Kind>, Records)> {
             .collect();
         let digests: Records = messages.iter().map(Vec::as_slice).collect();
         all.push((starling::kind::digest(hash), digests));
+    }
+    let leaf = |i: u8| vec![i; 32];
+    for (hash, scheme, leaves) in [
+        (
+            Hash::Sha256,
+            Scheme::Plain,
+            vec![leaf(1), leaf(2), leaf(3), leaf(4)],
+        ),
+        (Hash::Keccak256, Scheme::Plain, vec![leaf(1), leaf(2)]),
+        (Hash::Blake3, Scheme::Plain, vec![leaf(1), leaf(2)]),
+        (Hash::Sha256, Scheme::Bitcoin, vec![leaf(5), leaf(6), leaf(7)]),
+        (
+            Hash::Sha256,
+            Scheme::Rfc6962,
+            vec![vec![], vec![0xab; 70], vec![1, 2, 3]],
+        ),
+    ] {
+        let records: Records = leaves.iter().map(Vec::as_slice).collect();
+        all.push((starling::kind::merkle_root(hash, scheme).unwrap(), records));
     }
     all
 }

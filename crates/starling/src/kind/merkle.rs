@@ -1,0 +1,566 @@
+//! Merkle roots: public leaves and root, every inner node private.
+//!
+//! | scheme | hashes | leaves | node |
+//! |---|---|---|---|
+//! | `plain` | sha256, keccak-256, blake3 | 32-byte values, a power of two of them | `H(left ‖ right)` |
+//! | `rfc6962` | sha256 | byte strings of any length, any number (RFC 6962 §2.1 split) | leaf `H(0x00 ‖ d)`, node `H(0x01 ‖ l ‖ r)` |
+//! | `bitcoin` | sha256 | 32-byte transaction ids as hashed, any number; a level of odd count pairs its last node with itself | `H(H(l ‖ r))` |
+//!
+//! Input records are the leaves, the one output record the root (for one
+//! plain or bitcoin leaf, the leaf itself). Text: one leaf per line in hex
+//! (`-` for an empty rfc6962 leaf); the output line is the root in hex, in
+//! the byte order of the leaves.
+//!
+//! The tree is a list of hashed nodes, children before parents, each a
+//! message of parts (constant bytes, a leaf's bytes, a child's digest)
+//! hashed block by block; the blocks are consecutive instances. Relations:
+//! the constant wire; the hash's chaining across a node's blocks (as for
+//! digests); every block's public bytes (constants, leaves, padding); every
+//! run of a child's digest bytes inside a block equals the digest bytes of
+//! the child's last block (an explicit map from instance to instance); the
+//! root node's digest equals the root. Instances with the same layout of
+//! parts share their relations, so a tree needs a handful of them.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use starling_piop::wiring::{Instances, Source, Wires};
+
+use super::{extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
+use crate::circuits::StatementCircuit;
+use crate::format::MAX_INSTANCES;
+use crate::hashes::Hash;
+use crate::inputs::{expect_fields, hex_bytes, hex_field};
+use crate::records::Records;
+use crate::Error;
+
+/// How a tree is built from its leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scheme {
+    /// `H(left ‖ right)` over 32-byte leaves, a power of two of them.
+    Plain,
+    /// RFC 6962 (Certificate Transparency).
+    Rfc6962,
+    /// Bitcoin's transaction tree (double SHA-256, odd levels duplicate
+    /// their last node).
+    Bitcoin,
+}
+
+impl Scheme {
+    /// Every scheme.
+    pub const ALL: [Scheme; 3] = [Scheme::Plain, Scheme::Rfc6962, Scheme::Bitcoin];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Plain => "plain",
+            Scheme::Rfc6962 => "rfc6962",
+            Scheme::Bitcoin => "bitcoin",
+        }
+    }
+
+    /// Its code in a file's parameters.
+    fn code(self) -> u8 {
+        match self {
+            Scheme::Plain => 1,
+            Scheme::Rfc6962 => 2,
+            Scheme::Bitcoin => 3,
+        }
+    }
+
+    /// The scheme with this code.
+    pub(crate) fn from_code(code: u8) -> Option<Scheme> {
+        Self::ALL.into_iter().find(|s| s.code() == code)
+    }
+
+    /// Whether `hash` builds trees of this scheme.
+    pub fn takes(self, hash: Hash) -> bool {
+        match self {
+            Scheme::Plain => matches!(hash, Hash::Sha256 | Hash::Keccak256 | Hash::Blake3),
+            Scheme::Rfc6962 | Scheme::Bitcoin => hash == Hash::Sha256,
+        }
+    }
+}
+
+/// Part of a node's message.
+#[derive(Clone, Debug)]
+enum Part {
+    /// Constant bytes.
+    Bytes(&'static [u8]),
+    /// A leaf's bytes.
+    Leaf(usize),
+    /// A child node's digest.
+    Child(usize),
+}
+
+/// The tree as hashed nodes, children before parents; the root is the last
+/// (none for a single plain or bitcoin leaf, which is its own root).
+struct Tree {
+    nodes: Vec<Vec<Part>>,
+}
+
+impl Tree {
+    fn build(scheme: Scheme, leaves: usize) -> Tree {
+        let mut tree = Tree { nodes: Vec::new() };
+        match scheme {
+            Scheme::Plain | Scheme::Bitcoin => {
+                let mut level: Vec<Part> = (0..leaves).map(Part::Leaf).collect();
+                while level.len() > 1 {
+                    if level.len() % 2 == 1 {
+                        level.push(level[level.len() - 1].clone());
+                    }
+                    level = level
+                        .chunks_exact(2)
+                        .map(|pair| {
+                            let inner = tree.push(pair.to_vec());
+                            if scheme == Scheme::Bitcoin {
+                                Part::Child(tree.push(vec![Part::Child(inner)]))
+                            } else {
+                                Part::Child(inner)
+                            }
+                        })
+                        .collect();
+                }
+            }
+            Scheme::Rfc6962 => {
+                tree.rfc6962(0..leaves);
+            }
+        }
+        tree
+    }
+
+    fn push(&mut self, parts: Vec<Part>) -> usize {
+        self.nodes.push(parts);
+        self.nodes.len() - 1
+    }
+
+    /// RFC 6962 §2.1: the node of `leaves`, split at the largest power of
+    /// two below their number.
+    fn rfc6962(&mut self, leaves: Range<usize>) -> usize {
+        if leaves.len() == 1 {
+            return self.push(vec![Part::Bytes(&[0x00]), Part::Leaf(leaves.start)]);
+        }
+        // The largest power of two below the number of leaves.
+        let k = 1usize << (usize::BITS - 1 - (leaves.len() - 1).leading_zeros());
+        let split = leaves.start + k;
+        let left = self.rfc6962(leaves.start..split);
+        let right = self.rfc6962(split..leaves.end);
+        self.push(vec![Part::Bytes(&[0x01]), Part::Child(left), Part::Child(right)])
+    }
+
+    /// A node's message, with `digest(child)` for each child (zeros when
+    /// the digests are not known, as for the verifier's public bytes).
+    fn message(&self, node: usize, leaves: &Records, digest: &dyn Fn(usize) -> [u8; 32]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for part in &self.nodes[node] {
+            match part {
+                Part::Bytes(b) => out.extend_from_slice(b),
+                Part::Leaf(i) => out.extend_from_slice(leaves.get(*i)),
+                Part::Child(c) => out.extend_from_slice(&digest(*c)),
+            }
+        }
+        out
+    }
+
+    /// For each byte of a node's message: the child and digest byte it is,
+    /// if it is one.
+    fn child_bytes(&self, node: usize, leaves: &Records) -> Vec<Option<(usize, usize)>> {
+        let mut out = Vec::new();
+        for part in &self.nodes[node] {
+            match part {
+                Part::Bytes(b) => out.extend(std::iter::repeat_n(None, b.len())),
+                Part::Leaf(i) => out.extend(std::iter::repeat_n(None, leaves.get(*i).len())),
+                Part::Child(c) => out.extend((0..32).map(|j| Some((*c, j)))),
+            }
+        }
+        out
+    }
+}
+
+/// Merkle roots under one hash and scheme.
+#[derive(Clone, Debug)]
+pub struct MerkleRoot {
+    hash: Hash,
+    scheme: Scheme,
+    circuit: Arc<StatementCircuit>,
+}
+
+/// Where the instances of a tree are.
+struct Layout {
+    tree: Tree,
+    /// First instance of each node, and the total at the end.
+    starts: Vec<usize>,
+    /// For each instance: its node and block index.
+    owner: Vec<(u32, u32)>,
+}
+
+impl Layout {
+    fn new(hash: Hash, scheme: Scheme, leaves: &Records) -> Layout {
+        let tree = Tree::build(scheme, leaves.len());
+        let mut starts = vec![0];
+        let mut owner = Vec::new();
+        for node in 0..tree.nodes.len() {
+            let len = tree.message(node, leaves, &|_| [0; 32]).len();
+            owner.extend((0..hash.blocks(len)).map(|b| (node as u32, b as u32)));
+            starts.push(owner.len());
+        }
+        Layout { tree, starts, owner }
+    }
+
+    fn last_instance(&self, node: usize) -> usize {
+        self.starts[node + 1] - 1
+    }
+
+    fn instances(&self) -> usize {
+        self.owner.len()
+    }
+
+    fn set(&self, members: impl Iterator<Item = usize>) -> Instances {
+        let mut bits = vec![0u64; self.instances().div_ceil(64)];
+        for y in members {
+            bits[y / 64] |= 1 << (y % 64);
+        }
+        Instances::Set(bits)
+    }
+}
+
+/// A run of bytes of a block: public, or a child's digest bytes from `j`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Segment {
+    Public { start: usize, len: usize },
+    Child { start: usize, len: usize, j: usize },
+}
+
+impl MerkleRoot {
+    /// Roots of `scheme` trees under `hash`; `None` when the scheme does not
+    /// take the hash.
+    pub fn new(hash: Hash, scheme: Scheme) -> Option<Self> {
+        scheme.takes(hash).then(|| MerkleRoot {
+            hash,
+            scheme,
+            circuit: StatementCircuit::builtin(hash.circuit()),
+        })
+    }
+
+    /// Bytes of a block of the hash.
+    fn block_len(&self) -> usize {
+        match self.hash {
+            Hash::Sha3_256 | Hash::Keccak256 => 136,
+            _ => 64,
+        }
+    }
+
+    /// The runs of block `b` of `node`, and the child each child run reads.
+    fn segments(
+        &self,
+        layout: &Layout,
+        leaves: &Records,
+        node: usize,
+        b: usize,
+    ) -> Vec<(Segment, Option<usize>)> {
+        let children = layout.tree.child_bytes(node, leaves);
+        let block = self.block_len();
+        let mut out: Vec<(Segment, Option<usize>)> = Vec::new();
+        for pos in 0..block {
+            let at = block * b + pos;
+            let kind = children.get(at).copied().flatten();
+            match (out.last_mut(), kind) {
+                (Some((Segment::Child { len, j, start }, Some(c0))), Some((c, jj)))
+                    if *c0 == c && *j + *len == jj && *start + *len == pos =>
+                {
+                    *len += 1;
+                }
+                (Some((Segment::Public { len, .. }, None)), None) => *len += 1,
+                (_, Some((c, j))) => out.push((
+                    Segment::Child {
+                        start: pos,
+                        len: 1,
+                        j,
+                    },
+                    Some(c),
+                )),
+                (_, None) => out.push((Segment::Public { start: pos, len: 1 }, None)),
+            }
+        }
+        // The rest of the circuit's block bytes (BLAKE3's length, counter
+        // and flags) are public.
+        let all = self.hash.block_bytes().len();
+        if all > block {
+            match out.last_mut() {
+                Some((Segment::Public { len, .. }, None)) => *len += all - block,
+                _ => out.push((
+                    Segment::Public {
+                        start: block,
+                        len: all - block,
+                    },
+                    None,
+                )),
+            }
+        }
+        out
+    }
+
+    fn read_root(outputs: &Records) -> &[u8] {
+        outputs.get(0)
+    }
+}
+
+impl Kind for MerkleRoot {
+    fn name(&self) -> String {
+        format!(
+            "merkle-root --hash {} --scheme {}",
+            self.hash.name(),
+            self.scheme.name()
+        )
+    }
+
+    fn code(&self) -> u8 {
+        7
+    }
+
+    fn params(&self) -> Vec<u8> {
+        vec![self.hash.code(), self.scheme.code()]
+    }
+
+    fn circuit(&self) -> &Arc<StatementCircuit> {
+        &self.circuit
+    }
+
+    fn noun(&self) -> &'static str {
+        // Plurals are formed with an `s` (`wording::counted`).
+        "leaf node"
+    }
+
+    fn input_size(&self) -> Option<usize> {
+        match self.scheme {
+            Scheme::Rfc6962 => None,
+            Scheme::Plain | Scheme::Bitcoin => Some(32),
+        }
+    }
+
+    fn output_size(&self) -> Option<usize> {
+        Some(32)
+    }
+
+    fn shape(&self, inputs: &Records) -> Result<StatementShape, String> {
+        let leaves = inputs.len();
+        if leaves == 0 {
+            return Err("a Merkle tree needs at least one leaf".into());
+        }
+        if self.scheme == Scheme::Plain && !leaves.is_power_of_two() {
+            return Err(format!(
+                "a plain Merkle tree needs a power of two of leaves, not {leaves}"
+            ));
+        }
+        let mut bytes = 0u64;
+        for leaf in inputs.iter() {
+            if self.input_size().is_some_and(|s| leaf.len() != s) {
+                return Err("a leaf is not 32 bytes".into());
+            }
+            if leaf.len() > self.hash.max_message() {
+                return Err(format!(
+                    "a leaf of {} bytes is longer than the {} taken",
+                    leaf.len(),
+                    self.hash.max_message()
+                ));
+            }
+            bytes += leaf.len() as u64;
+        }
+        // At most three instances a node, two nodes a leaf, plus the leaves'
+        // own blocks: checked before the tree is built.
+        let bound = 6 * leaves as u64 + bytes / self.block_len() as u64 + 2;
+        if bound > 4 * MAX_INSTANCES {
+            return Err(format!("{leaves} leaves are more than one proof holds"));
+        }
+        let instances = Layout::new(self.hash, self.scheme, inputs).instances();
+        if instances as u64 > MAX_INSTANCES {
+            return Err(format!(
+                "the tree needs {instances} instances, more than the {MAX_INSTANCES} one proof holds"
+            ));
+        }
+        Ok(StatementShape {
+            count: leaves as u64,
+            instances,
+            outputs: 1,
+        })
+    }
+
+    fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
+        expect_fields(fields, "LEAF", 1)?;
+        match self.scheme {
+            Scheme::Rfc6962 => hex_bytes(fields[0], "leaf"),
+            Scheme::Plain | Scheme::Bitcoin => hex_field(fields[0], 32, "leaf"),
+        }
+    }
+
+    fn format_input(&self, record: &[u8]) -> String {
+        if record.is_empty() {
+            "-".into()
+        } else {
+            hex::encode(record)
+        }
+    }
+
+    fn format_output(&self, record: &[u8]) -> String {
+        hex::encode(record)
+    }
+
+    fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)> {
+        vec![("leaf".into(), 0..record.len())]
+    }
+
+    fn instance_inputs(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+        let layout = Layout::new(self.hash, self.scheme, inputs);
+        let mut digests: Vec<[u8; 32]> = Vec::with_capacity(layout.tree.nodes.len());
+        let mut rows = Vec::new();
+        for node in 0..layout.tree.nodes.len() {
+            let msg = layout.tree.message(node, inputs, &|c| digests[c]);
+            let (node_rows, digest) = self.hash.instances(&msg);
+            for row in node_rows {
+                rows.extend(row_of(&row));
+            }
+            digests.push(digest);
+        }
+        Ok(rows)
+    }
+
+    fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+        let layout = Layout::new(self.hash, self.scheme, inputs);
+        let root: Vec<u8> = match layout.tree.nodes.len() {
+            // One plain or bitcoin leaf is its own root.
+            0 => inputs.get(0).to_vec(),
+            nodes => {
+                let words = self.circuit.output_words();
+                let y = layout.last_instance(nodes - 1);
+                let mut bytes = Vec::new();
+                extend_bytes_of(&mut bytes, &instance_outputs[y * words..(y + 1) * words], 32);
+                bytes
+            }
+        };
+        [root.as_slice()].into_iter().collect()
+    }
+
+    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
+        let hash = self.hash;
+        let c = &self.circuit;
+        let layout = Arc::new(Layout::new(hash, self.scheme, inputs));
+        let mut relations = vec![Relation {
+            instances: Instances::Range {
+                start: 0,
+                end: 1 << n,
+            },
+            wires: Wires { base: 0, len: 1 },
+            from: None,
+            values: RunValues::Constant(vec![1]),
+        }];
+        let nodes = layout.tree.nodes.len();
+        if nodes == 0 {
+            // One leaf, its own root: the constant wire alone, and the root
+            // must be the leaf (`shape` of the outputs is checked by the
+            // statement; here a relation that cannot hold otherwise).
+            if outputs.get(0) != inputs.get(0) {
+                relations.push(Relation {
+                    instances: Instances::single(0),
+                    wires: Wires { base: 0, len: 1 },
+                    from: None,
+                    values: RunValues::Constant(vec![0]),
+                });
+            }
+            return relations;
+        }
+        let first = layout.set((0..nodes).map(|v| layout.starts[v]));
+        let later = layout.set((0..nodes).flat_map(|v| layout.starts[v] + 1..layout.starts[v + 1]));
+        let chained = hash.chained();
+        relations.push(Relation {
+            instances: first,
+            wires: c.input_wires(chained.clone()),
+            from: None,
+            values: RunValues::Constant(row_of(&hash.initial_chained())),
+        });
+        relations.push(Relation {
+            instances: later,
+            wires: c.input_wires(chained.clone()),
+            from: Some((Source::Previous, c.output_wires(chained))),
+            values: RunValues::Zero,
+        });
+        // Group the instances by the layout of their block.
+        let mut groups: BTreeMap<Vec<Segment>, Group> = BTreeMap::new();
+        for y in 0..layout.instances() {
+            let (node, b) = layout.owner[y];
+            let segments = self.segments(&layout, inputs, node as usize, b as usize);
+            let key: Vec<Segment> = segments.iter().map(|(s, _)| *s).collect();
+            let children = segments.iter().filter_map(|(_, child)| *child).count();
+            let entry = groups.entry(key).or_insert_with(|| Group {
+                members: Vec::new(),
+                maps: vec![vec![0; layout.instances()]; children],
+            });
+            entry.members.push(y);
+            for (map, child) in entry.maps.iter_mut().zip(segments.iter().filter_map(|(_, c)| *c)) {
+                map[y] = layout.last_instance(child) as u32;
+            }
+        }
+        let block_start = hash.block_bytes().start;
+        for (key, Group { members, maps }) in groups {
+            let set = layout.set(members.into_iter());
+            let mut maps = maps.into_iter();
+            for segment in key {
+                match segment {
+                    Segment::Public { start, len } => {
+                        let layout = layout.clone();
+                        relations.push(Relation {
+                            instances: set.clone(),
+                            wires: c.input_wires(block_start + start..block_start + start + len),
+                            from: None,
+                            values: RunValues::PerInstance(Box::new(move |y, out| {
+                                let (node, b) = layout.owner[y];
+                                let msg = layout.tree.message(node as usize, inputs, &|_| [0; 32]);
+                                let block = hash.block(&msg, b as usize);
+                                out.copy_from_slice(&row_of(&block[start..start + len])[..out.len()]);
+                            })),
+                        });
+                    }
+                    Segment::Child { start, len, j } => {
+                        let map = maps.next().expect("a map per child run");
+                        relations.push(Relation {
+                            instances: set.clone(),
+                            wires: c.input_wires(block_start + start..block_start + start + len),
+                            from: Some((Source::Map(map), c.output_wires(j..j + len))),
+                            values: RunValues::Zero,
+                        });
+                    }
+                }
+            }
+        }
+        relations.push(Relation {
+            instances: Instances::single(layout.last_instance(nodes - 1)),
+            wires: c.output_wires(0..32),
+            from: None,
+            values: RunValues::Constant(row_of(Self::read_root(outputs))),
+        });
+        relations
+    }
+}
+
+/// Instances whose blocks share one layout of public and child segments.
+struct Group {
+    /// The instances, in increasing order.
+    members: Vec<usize>,
+    /// Per child segment, each instance's source instance (unused entries 0).
+    maps: Vec<Vec<u32>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc6962_splits_at_the_largest_power_of_two_below() {
+        let tree = Tree::build(Scheme::Rfc6962, 5);
+        // Leaves 0..4 in a balanced subtree, then leaf 4: 5 leaf nodes, 4 inner.
+        assert_eq!(tree.nodes.len(), 9);
+        let tree = Tree::build(Scheme::Bitcoin, 3);
+        // 3 -> 4 leaves at level 0 (2 pairs: 4 nodes), 2 -> 1 at level 1 (2 nodes).
+        assert_eq!(tree.nodes.len(), 6);
+    }
+}
