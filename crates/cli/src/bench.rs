@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 use starling::kind::Chain;
 use starling::Hash;
 
-use crate::args::{BenchArgs, BenchCommon, BenchWhat, SchemeArg};
+use crate::args::{BenchArgs, BenchCommon, BenchWhat};
 use crate::{check_count, merkle_kind, native_sha256, set_threads, unreadable, Failure};
 
 /// The fixed seed of benchmark and demo inputs.
@@ -37,10 +37,14 @@ fn ns_per_call<T: Clone>(items: &[T], f: impl Fn(&mut T)) -> f64 {
     best
 }
 
-/// Native cost of one instance on the first input records: the portable
-/// implementation, and the hardware one where the hash has one (SHA-NI).
-fn native_ns(which: Builtin, inputs: &Records) -> (f64, Option<f64>) {
-    let sample = inputs.iter().take(4096);
+/// Native cost of one call of the compression function (or permutation)
+/// `which`, on random inputs: the portable implementation, and the hardware
+/// one where the function has one (SHA-NI). Every kind is measured by the
+/// calls it proves, so the figures of batches, digests, chains and trees
+/// compare.
+fn native_ns_per_call(which: Builtin) -> (f64, Option<f64>) {
+    let sample = Batch::builtin(which).random_inputs(4096, SEED);
+    let sample = sample.iter();
     match which {
         Builtin::Sha256 => {
             // A record is the cv (words big-endian) then the block.
@@ -169,32 +173,16 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
             let messages: Vec<Vec<u8>> = (0..count)
                 .map(|_| (0..msg_len).map(|_| rng.gen()).collect())
                 .collect();
-            let native = ns_per_call(&messages[..messages.len().min(1024)], |m| {
-                black_box(reference_digest(hash, m));
-            });
             let records: Records = messages.iter().map(Vec::as_slice).collect();
-            report(
-                starling::kind::digest(hash),
-                records,
-                hash.name(),
-                (native, None),
-                &common,
-            )
+            report(starling::kind::digest(hash), records, hash.name(), &common)
         }
         BenchWhat::Chain { hash, steps, common } => {
             let hash: Hash = hash.into();
             check_count("--steps", steps as usize)?;
             set_threads(common.threads)?;
             let start = [0x42u8; 32];
-            let native = ns_per_call(&[start], |h| *h = reference_digest(hash, h));
             let records: Records = [Chain::record(&start, steps).as_slice()].into_iter().collect();
-            report(
-                starling::kind::chain(hash),
-                records,
-                hash.name(),
-                (native, None),
-                &common,
-            )
+            report(starling::kind::chain(hash), records, hash.name(), &common)
         }
         BenchWhat::MerkleRoot {
             hash,
@@ -208,30 +196,9 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
             let kind = merkle_kind(hash, scheme.into())?;
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(SEED);
             let all: Vec<[u8; 32]> = (0..leaves).map(|_| rng.gen()).collect();
-            // One node's native cost: the hash of 64 bytes (and of its
-            // 32-byte digest again, for bitcoin's double hash).
-            let pair = [0x42u8; 64];
-            let native = ns_per_call(&[pair], |p| {
-                let h = reference_digest(hash, p);
-                if matches!(scheme, SchemeArg::Bitcoin) {
-                    black_box(reference_digest(hash, &h));
-                }
-            });
             let records: Records = all.iter().map(|l| l.as_slice()).collect();
-            report(kind, records, hash.name(), (native, None), &common)
+            report(kind, records, hash.name(), &common)
         }
-    }
-}
-
-/// The digest of `msg` by the reference crates (sha2, sha3, and blake3
-/// built portable, see Cargo.toml): the native cost of one hash.
-fn reference_digest(hash: Hash, msg: &[u8]) -> [u8; 32] {
-    use sha2::Digest;
-    match hash {
-        Hash::Sha256 => sha2::Sha256::digest(msg).into(),
-        Hash::Sha3_256 => sha3::Sha3_256::digest(msg).into(),
-        Hash::Keccak256 => sha3::Keccak256::digest(msg).into(),
-        Hash::Blake3 => *blake3::hash(msg).as_bytes(),
     }
 }
 
@@ -241,21 +208,14 @@ fn batch(which: Builtin, args: &BenchArgs) -> Result<(), Failure> {
     set_threads(args.common.threads)?;
     let batch = Batch::builtin(which);
     let inputs = batch.random_inputs(args.count, SEED);
-    let native = native_ns(which, &inputs);
-    report(Arc::new(batch), inputs, which.name(), native, &args.common)
+    report(Arc::new(batch), inputs, which.name(), &args.common)
 }
 
 /// Proves `inputs` (timed as [`timed_proofs`] says), verifies the median
-/// proof against them, and prints the figures; `native` is one hash's
-/// native cost (portable, and on hardware where there is a hardware path).
-fn report(
-    kind: Arc<dyn Kind>,
-    inputs: Records,
-    hash: &str,
-    native: (f64, Option<f64>),
-    args: &BenchCommon,
-) -> Result<(), Failure> {
-    let (native_ns, native_hw_ns) = native;
+/// proof against them, and prints the figures next to the native cost of
+/// the same compression calls (portable, and on hardware where there is a
+/// hardware path), per statement unit (hash, message, step, leaf).
+fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) -> Result<(), Failure> {
     let profile: Profile = args.profile.into();
     let runs = timed_proofs(&kind, args, &inputs)?;
     let cold_prove_s = runs.cold_s;
@@ -272,6 +232,14 @@ fn report(
     let threads = rayon::current_num_threads();
     let hashes_per_s = count as f64 / prove_s;
     let compressions_per_s = compressions as f64 / prove_s;
+    let which = kind
+        .circuit()
+        .builtin_kind()
+        .expect("benchmarks prove built-in circuits");
+    let (call_ns, call_hw_ns) = native_ns_per_call(which);
+    let calls_per_unit = compressions as f64 / count as f64;
+    let native_ns = call_ns * calls_per_unit;
+    let native_hw_ns = call_hw_ns.map(|ns| ns * calls_per_unit);
     let overhead = prove_s * 1e9 / count as f64 / native_ns;
     let peak = peak_rss_bytes();
 
