@@ -4,8 +4,10 @@
 use std::sync::{Arc, OnceLock};
 
 use starling::inputs::parse_inputs;
-use starling::kind::Batch;
-use starling::{inspect, prove, verify_claimed, Builtin, Kind, Profile, ProofFile, StatementCircuit};
+use starling::kind::{Batch, Scheme};
+use starling::{
+    inspect, prove, verify_claimed, Builtin, Hash, Kind, Profile, ProofFile, Records, StatementCircuit,
+};
 
 /// The one-AND circuit of the smallest proofs (9 KB): fast to verify, so the
 /// fuzzer runs thousands of mutants a second.
@@ -19,26 +21,55 @@ pub const SMALL_BRISTOL: &str = "12 21\n2 4 4\n2 4 4\n\n\
 
 /// The honest proofs the fuzzer starts from, made here (proofs are
 /// deterministic): the tiny circuit under both profiles, the small circuit
-/// for 200 instances, and one SHA-256 compression.
+/// for 200 instances, one SHA-256 compression, and the statements with
+/// wiring: three SHA-256 digests (of one, one and two blocks), a BLAKE3 chain of three
+/// steps and an RFC 6962 tree of three leaves.
 pub fn honest_proofs() -> &'static [Vec<u8>] {
     static PROOFS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     PROOFS.get_or_init(|| {
         let tiny = Batch::of(StatementCircuit::from_bristol(TINY_BRISTOL).expect("a valid circuit"));
         let small = Batch::of(StatementCircuit::from_bristol(SMALL_BRISTOL).expect("a valid circuit"));
         let sha256 = Batch::builtin(Builtin::Sha256);
-        let make = |b: &Batch, n: usize, profile: Profile| {
-            prove(Arc::new(b.clone()), b.random_inputs(n, 7), profile, &mut |_| {})
+        let make = |kind: Arc<dyn Kind>, records: Records, profile: Profile| {
+            prove(kind, records, profile, &mut |_| {})
                 .expect("an honest proof")
                 .file
                 .to_bytes()
         };
+        let batch =
+            |b: &Batch, n: usize, profile: Profile| make(Arc::new(b.clone()), b.random_inputs(n, 7), profile);
+        let linked = |kind: Arc<dyn Kind>, text: &str| {
+            let records = parse_inputs(kind.as_ref(), text).expect("valid inputs");
+            make(kind, records, Profile::Default)
+        };
+        let [digest, chain, tree] = linked_samples();
         vec![
-            make(&tiny, 1, Profile::Default),
-            make(&tiny, 3, Profile::Secure),
-            make(&small, 200, Profile::Default),
-            make(&sha256, 1, Profile::Default),
+            batch(&tiny, 1, Profile::Default),
+            batch(&tiny, 3, Profile::Secure),
+            batch(&small, 200, Profile::Default),
+            batch(&sha256, 1, Profile::Default),
+            linked(digest.0, digest.1),
+            linked(chain.0, chain.1),
+            linked(tree.0, tree.1),
         ]
     })
+}
+
+/// A digest, a chain and a Merkle root kind with an inputs text of each.
+pub fn linked_samples() -> [(Arc<dyn Kind>, &'static str); 3] {
+    let tree =
+        starling::kind::merkle_root(Hash::Sha256, Scheme::Rfc6962).expect("RFC 6962 trees use SHA-256");
+    [
+        (
+            starling::kind::digest(Hash::Sha256),
+            "616263\n-\n6162636462636465636465666465666765666768666768696768696a68696a6b696a6b6c6a6b6c6d6b6c6d6e6c6d6e6f6d6e6f706e6f7071\n",
+        ),
+        (
+            starling::kind::chain(Hash::Blake3),
+            "0101010101010101010101010101010101010101010101010101010101010101 3\n",
+        ),
+        (tree, "-\n00\n0102\n"),
+    ]
 }
 
 /// Untrusted bytes as a proof file: decoding, `inspect` and verification
@@ -67,6 +98,7 @@ fn input_kinds() -> &'static [Arc<dyn Kind>] {
             .map(|b| Arc::new(Batch::builtin(b)) as Arc<dyn Kind>)
             .collect();
         all.push(starling::kind::circuit(SMALL_BRISTOL).expect("a valid circuit"));
+        all.extend(linked_samples().map(|(kind, _)| kind));
         all
     })
 }

@@ -50,12 +50,6 @@ pub enum PcsError {
         /// distinct positions queried
         want: usize,
     },
-    /// An opened column is inconsistent with the final message sent in the clear.
-    #[error("opened column at level {level} disagrees with the final message")]
-    FinalMessageMismatch {
-        /// level
-        level: usize,
-    },
     /// The final sumcheck claim does not match the evaluations.
     #[error("final sumcheck check failed")]
     FinalCheck,

@@ -51,8 +51,17 @@ const LEVEL0_LOG_ROWS: usize = 6;
 const MAX_LATER_LOG_ROWS: usize = 6;
 
 impl PcsParams {
-    /// The parameters Starling uses for `num_vars` variables under `profile`.
+    /// The parameters Starling uses for `num_vars` variables under `profile`:
+    /// the PCS alone reaches [`SecurityProfile::pcs_bits`].
     pub fn new(num_vars: usize, profile: SecurityProfile) -> Result<Self, PcsError> {
+        Self::with_bits(num_vars, profile, profile.pcs_bits())
+    }
+
+    /// Parameters for `num_vars` variables under `profile` whose own terms
+    /// (with ring switching) reach at least `bits`: for a protocol whose other
+    /// terms take more than the half of the budget that
+    /// [`SecurityProfile::pcs_bits`] leaves them.
+    pub fn with_bits(num_vars: usize, profile: SecurityProfile, bits: f64) -> Result<Self, PcsError> {
         if num_vars == 0 || num_vars > MAX_NUM_VARS {
             return Err(PcsError::InvalidParams(format!(
                 "num_vars must be in 1..={MAX_NUM_VARS}"
@@ -61,7 +70,12 @@ impl PcsParams {
         let k0 = num_vars.min(LEVEL0_LOG_ROWS);
         // Pick the shape (rows, rates) of the later levels by estimated proof
         // size, then size queries and grinding for the actual level count.
-        let guess = per_term_budget(num_vars, profile, 3);
+        let guess = per_term_budget(num_vars, bits, 3);
+        if !guess.is_finite() {
+            return Err(PcsError::InvalidParams(format!(
+                "{num_vars} variables cannot reach {bits:.2} bits: the sumcheck and ring switching alone take more"
+            )));
+        }
         let shape = best_shape(num_vars - k0, guess);
         let r0 = if num_vars - k0 >= LEVEL0_MIN_LOG_MSG_AT_HALF_RATE {
             LEVEL0_LOG_INV_RATE
@@ -70,7 +84,13 @@ impl PcsParams {
         };
         let mut shapes = vec![(k0, r0)];
         shapes.extend(shape);
-        let budget = per_term_budget(num_vars, profile, shapes.len());
+        let budget = per_term_budget(num_vars, bits, shapes.len());
+        if !budget.is_finite() {
+            return Err(PcsError::InvalidParams(format!(
+                "{num_vars} variables cannot reach {bits:.2} bits in {} levels",
+                shapes.len()
+            )));
+        }
         let mut levels = Vec::with_capacity(shapes.len());
         let mut remaining = num_vars;
         for &(k, r) in &shapes {
@@ -210,12 +230,10 @@ impl PcsParams {
                 format!("level {i}: {} queries", l.queries),
                 query_log2(m, l.log_inv_rate, l.queries),
             );
-            if i + 1 < self.levels.len() {
-                r.add(
-                    format!("level {i}: batching of query checks (independent coefficients)"),
-                    random_batching_log2(),
-                );
-            }
+            r.add(
+                format!("level {i}: batching of query checks (independent coefficients)"),
+                random_batching_log2(),
+            );
         }
         r
     }
@@ -243,11 +261,11 @@ impl PcsParams {
     }
 }
 
-/// Error budget (log2) of each gap or query term: the PCS gets half the
-/// profile's total; sumcheck and ring switching are taken off first, the rest
-/// is split evenly over the two main terms of each level.
-fn per_term_budget(num_vars: usize, profile: SecurityProfile, levels: usize) -> f64 {
-    let total = (-profile.pcs_bits()).exp2();
+/// Error budget (log2) of each gap or query term when the PCS is to reach
+/// `bits`: sumcheck and ring switching are taken off first, the rest is split
+/// evenly over the two main terms of each level.
+fn per_term_budget(num_vars: usize, bits: f64, levels: usize) -> f64 {
+    let total = (-bits).exp2();
     let mut fixed = SecurityReport::new();
     fixed.add("sumcheck", sumcheck_log2(num_vars, 2));
     add_ring_switch_terms(&mut fixed, 4);
@@ -299,6 +317,21 @@ fn best_shape(vars: usize, budget: f64) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parameters_for_more_bits_reach_them_or_are_refused() {
+        for bits in [101.5, 121.3, 122.0, 123.0] {
+            for l in 1..=36 {
+                match PcsParams::with_bits(l, SecurityProfile::Secure, bits) {
+                    Ok(p) => {
+                        let got = p.security_report_with_ring_switch(4).bits();
+                        assert!(got >= bits, "L = {l}: {got} of {bits} bits");
+                    }
+                    Err(e) => assert!(bits > 121.0, "L = {l}, {bits} bits refused: {e}"),
+                }
+            }
+        }
+    }
 
     #[test]
     fn profiles_meet_their_targets() {

@@ -27,7 +27,7 @@ use crate::statement::Statement;
 use crate::{Error, Profile, Timings};
 
 /// Transcript protocol label; changes with any change to the protocol.
-const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v3";
+const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v4";
 
 /// Transcript label of the proof of work before the wiring check's challenges.
 const LABEL_POW_PUBLIC: &[u8] = b"pow/public";
@@ -74,22 +74,38 @@ pub(crate) fn batch_params(
         )
     };
     let shape = Shape::new(n, r1cs.k() as usize).map_err(|e| too_large(&e))?;
-    let pcs = PcsParams::new(shape.l() - 7, profile).map_err(|e| too_large(&e))?;
-    let params = BatchParams {
-        shape,
-        p: r1cs.p() as usize,
-        pcs,
-    };
+    let p = r1cs.p() as usize;
+    let pcs = pcs_params(shape, p, profile).map_err(|e| too_large(&e))?;
+    let params = BatchParams { shape, p, pcs };
     meets_target(&params, profile)?;
     Ok(params)
 }
 
+/// The opening's parameters for a batch: the PCS reaches half the profile's
+/// error budget ([`Profile::pcs_bits`]), or what the PIOP terms leave of it
+/// when they take more than the other half (circuits of millions of wires,
+/// whose sumchecks have many rounds).
+fn pcs_params(shape: Shape, p: usize, profile: Profile) -> Result<PcsParams, starling_pcs::PcsError> {
+    let piop_error: f64 = piop_terms(shape, p, profile)
+        .iter()
+        .map(|(_, log2)| log2.exp2())
+        .sum();
+    let left = (-profile.target_bits()).exp2() - piop_error;
+    let bits = if left > 0.0 {
+        profile.pcs_bits().max(-left.log2())
+    } else {
+        // Nothing is left: `meets_target` refuses the batch.
+        profile.pcs_bits()
+    };
+    PcsParams::with_bits(shape.l() - 7, profile, bits)
+}
+
 /// Fails when the protocol's total falls short of the profile's target.
 ///
-/// The PCS takes half the profile's error budget and the PIOP terms grow with
-/// the size; past about 2^36 committed bits of a wide circuit the secure
-/// profile falls a fraction of a bit short. Such batches are refused rather
-/// than proved below the profile's promise.
+/// The PCS takes at least half the profile's error budget ([`pcs_params`])
+/// and the PIOP terms grow with the size; past 2^36 committed bits of a wide
+/// circuit the secure profile's PCS cannot reach what the PIOP leaves. Such
+/// batches are refused rather than proved below the profile's promise.
 fn meets_target(params: &BatchParams, profile: Profile) -> Result<(), String> {
     let bits = security(params).bits();
     if bits < profile.target_bits() {
@@ -107,15 +123,20 @@ fn meets_target(params: &BatchParams, profile: Profile) -> Result<(), String> {
 /// Every error term of the whole protocol for this batch.
 pub(crate) fn security(params: &BatchParams) -> SecurityReport {
     let mut r = params.pcs.security_report_with_ring_switch(OPENED_CLAIMS);
-    let grind = params.pcs.profile().piop_grinding_bits();
-    let piop_terms = zerocheck::soundness_terms(params.shape, grind)
-        .into_iter()
-        .chain(lincheck::soundness_terms(params.shape))
-        .chain(wiring::soundness_terms(params.shape, params.p, grind));
-    for (name, log2) in piop_terms {
+    for (name, log2) in piop_terms(params.shape, params.p, params.pcs.profile()) {
         r.add(name, log2);
     }
     r
+}
+
+/// The error terms of zerocheck, lincheck and wiring.
+fn piop_terms(shape: Shape, p: usize, profile: Profile) -> Vec<(&'static str, f64)> {
+    let grind = profile.piop_grinding_bits();
+    zerocheck::soundness_terms(shape, grind)
+        .into_iter()
+        .chain(lincheck::soundness_terms(shape))
+        .chain(wiring::soundness_terms(shape, p, grind))
+        .collect()
 }
 
 /// Step 2 of the protocol: everything public goes in before any challenge.
@@ -424,16 +445,17 @@ mod tests {
             for k in 1..=30usize {
                 for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
                     let Ok(shape) = Shape::new(n, k) else { continue };
-                    let Ok(pcs) = PcsParams::new(shape.l() - 7, profile) else {
+                    let Ok(pcs) = pcs_params(shape, k, profile) else {
                         continue;
                     };
                     let params = BatchParams { shape, p: k, pcs };
-                    let bits = security(&params).bits();
+                    let report = security(&params);
+                    let bits = report.bits();
                     let refused = meets_target(&params, profile).is_err();
                     assert_eq!(bits < target, refused);
                     assert!(
                         bits >= target || (profile == Profile::Secure && shape.l() > 36),
-                        "2^{n} instances, k = {k}, {profile:?}: {bits:.2} bits"
+                        "2^{n} instances, k = {k}, {profile:?}: {bits:.2} bits\n{report}"
                     );
                     checked += 1;
                 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use starling::kind::Batch;
 use starling::{Builtin, Kind, StatementCircuit};
-use starling_fuzz::{honest_proofs, SMALL_BRISTOL, TINY_BRISTOL};
+use starling_fuzz::{honest_proofs, linked_samples, SMALL_BRISTOL, TINY_BRISTOL};
 
 fn main() -> std::io::Result<()> {
     let root = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "fuzz/corpus".into()));
@@ -29,6 +29,10 @@ fn main() -> std::io::Result<()> {
             .map(|r| b.format_input(r) + "\n")
             .collect();
         write("inputs", &b.name(), format!("# two records\n\n{text}").as_bytes())?;
+    }
+    for (kind, text) in linked_samples() {
+        let name = kind.name().replace(' ', "_");
+        write("inputs", &name, text.as_bytes())?;
     }
     write("bristol", "tiny", TINY_BRISTOL.as_bytes())?;
     write("bristol", "small", SMALL_BRISTOL.as_bytes())?;

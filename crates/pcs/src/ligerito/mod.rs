@@ -7,13 +7,15 @@
 //! sent in the clear). Queried columns of level `i`'s codeword, combined with
 //! `eq(s_i, row)`, must equal `Enc(y_i)[q] = <G_q, y_i>`; these checks are
 //! folded into the running claim with independent random coefficients
-//! `beta_q`, which adds `sum_q beta_q G_q` to the weight. After the last level the sumcheck runs
-//! to the end, and the verifier checks the final claim against
-//! `y_last(R_tail) * w(R)` with `w(R) = w_0(R) + sum beta_q G_q(R_level)`.
+//! `beta_q`, which adds `sum_q beta_q G_q` to the weight; the last level's
+//! checks too, against `y_last` in the clear, so the verifier never encodes
+//! it. After the last level the sumcheck runs to the end, and the verifier
+//! checks the final claim against `y_last(R_tail) * w(R)` with
+//! `w(R) = w_0(R) + sum beta_q G_q(R_level)`.
 //!
 //! [`prove`] and [`verify`] share the [`Proof`] type and this transcript order:
 //! params, root, claim; per level: (round, [pow nonce], fold challenge) x k_i,
-//! next root or final message, query positions, leaf hashes, [beta_q]; then the
+//! next root or final message, query positions, leaf hashes, beta_q; then the
 //! final rounds.
 
 pub(crate) mod encoding;

@@ -182,11 +182,11 @@ pub(crate) fn prove_with_first_round(
         let merkle = level.tree.open(&positions);
         absorb_leaf_hashes(transcript, &hashes);
 
-        if !last {
-            let coefs = transcript.challenge_fields(LABEL_BETA, positions.len());
-            let m = params.level_log_msg(i);
-            tables.add_to_weights(&generator_rows(m, &positions, &coefs));
-        }
+        // Every level's query checks, the last one's included, join the
+        // weight: the verifier then never encodes the final message.
+        let coefs = transcript.challenge_fields(LABEL_BETA, positions.len());
+        let m = params.level_log_msg(i);
+        tables.add_to_weights(&generator_rows(m, &positions, &coefs));
         level_proofs.push(LevelProof {
             rounds,
             pow_nonces,

@@ -5,7 +5,6 @@ use starling_crypto::{Digest, Transcript};
 use starling_field::Gf128;
 use starling_poly::additive_ntt::generator_row_mle;
 use starling_poly::multilinear::{eq_table, evaluate};
-use starling_poly::reed_solomon::ReedSolomon;
 
 use super::*;
 use crate::PcsError;
@@ -80,24 +79,20 @@ pub fn verify(
             .map(|col| col.iter().zip(&eq).map(|(a, b)| *a * *b).sum())
             .collect();
 
-        let log_msg = params.level_log_msg(i);
-        if last {
-            let enc = ReedSolomon::new(log_msg, lp.log_inv_rate).encode(&proof.final_message);
-            for (&q, &c) in positions.iter().zip(&combined) {
-                if enc.get(q) != Some(&c) {
-                    return Err(PcsError::FinalMessageMismatch { level: i });
-                }
-            }
-        } else {
-            let coefs = transcript.challenge_fields(LABEL_BETA, positions.len());
-            for (&c, &b) in combined.iter().zip(&coefs) {
-                claim += b * c;
-            }
-            updates.push(WeightUpdate {
-                offset: params.level_offset(i) + lp.log_rows,
-                log_msg,
-                terms: positions.iter().copied().zip(coefs).collect(),
-            });
+        // Folded into the claim with independent coefficients, the last
+        // level's checks too: with `y_last` in the clear, checking them one by
+        // one would cost the verifier an encoding of `y_last` (an NTT of
+        // `2^(m + R)` points), the weight costs `O(m)` per query.
+        let coefs = transcript.challenge_fields(LABEL_BETA, positions.len());
+        for (&c, &b) in combined.iter().zip(&coefs) {
+            claim += b * c;
+        }
+        updates.push(WeightUpdate {
+            offset: params.level_offset(i) + lp.log_rows,
+            log_msg: params.level_log_msg(i),
+            terms: positions.iter().copied().zip(coefs).collect(),
+        });
+        if !last {
             // check_shape guarantees the root is present here.
             root = pr.next_root.ok_or(PcsError::Malformed("missing level root"))?;
         }
