@@ -134,45 +134,63 @@ impl Hash {
         }
     }
 
+    /// Message bytes per block: 64, or the sponge's rate of 136.
+    pub fn block_len(self) -> usize {
+        match self {
+            Hash::Sha256 | Hash::Blake3 => 64,
+            Hash::Sha3_256 | Hash::Keccak256 => KECCAK_RATE,
+        }
+    }
+
     /// The public bytes of block `index` of `msg` (padding included), as
     /// they sit in [`Hash::block_bytes`]. For a sponge these are the padded
     /// message bytes XORed into the rate.
     pub fn block(self, msg: &[u8], index: usize) -> Vec<u8> {
-        let blocks = self.blocks(msg.len());
+        let len = self.block_len();
+        let start = (len * index).min(msg.len());
+        let end = (len * (index + 1)).min(msg.len());
+        self.block_of(msg.len(), index, &msg[start..end])
+    }
+
+    /// [`Hash::block`] of a message of `len` bytes, given only the message
+    /// bytes that block `index` holds (`chunk`, shorter in the last
+    /// blocks): a verifier builds one block of a long message without
+    /// copying the message.
+    pub fn block_of(self, len: usize, index: usize, chunk: &[u8]) -> Vec<u8> {
+        let blocks = self.blocks(len);
+        let first = self.block_len() * index;
+        let byte = |i: usize| chunk[i - first];
         // Byte `i` of the message followed by its padding (`total` bytes).
         let padded = |i: usize, total: usize| -> u8 {
             match self {
-                Hash::Sha256 if i >= total - 8 => (8 * msg.len() as u64).to_be_bytes()[i - (total - 8)],
+                Hash::Sha256 if i >= total - 8 => (8 * len as u64).to_be_bytes()[i - (total - 8)],
                 Hash::Sha3_256 | Hash::Keccak256 => {
                     let domain = if self == Hash::Sha3_256 { 0x06 } else { 0x01 };
-                    let byte = match i.cmp(&msg.len()) {
-                        std::cmp::Ordering::Less => msg[i],
+                    let b = match i.cmp(&len) {
+                        std::cmp::Ordering::Less => byte(i),
                         std::cmp::Ordering::Equal => domain,
                         std::cmp::Ordering::Greater => 0,
                     };
                     if i == total - 1 {
-                        byte | 0x80
+                        b | 0x80
                     } else {
-                        byte
+                        b
                     }
                 }
-                _ => match i.cmp(&msg.len()) {
-                    std::cmp::Ordering::Less => msg[i],
+                _ => match i.cmp(&len) {
+                    std::cmp::Ordering::Less => byte(i),
                     std::cmp::Ordering::Equal if self == Hash::Sha256 => 0x80,
                     _ => 0,
                 },
             }
         };
+        let range = first..first + self.block_len();
         match self {
-            Hash::Sha256 => (64 * index..64 * index + 64)
-                .map(|i| padded(i, 64 * blocks))
-                .collect(),
-            Hash::Sha3_256 | Hash::Keccak256 => (KECCAK_RATE * index..KECCAK_RATE * (index + 1))
-                .map(|i| padded(i, KECCAK_RATE * blocks))
-                .collect(),
+            Hash::Sha256 => range.map(|i| padded(i, 64 * blocks)).collect(),
+            Hash::Sha3_256 | Hash::Keccak256 => range.map(|i| padded(i, KECCAK_RATE * blocks)).collect(),
             Hash::Blake3 => {
-                let mut out: Vec<u8> = (64 * index..64 * index + 64).map(|i| padded(i, 0)).collect();
-                let block_len = msg.len().saturating_sub(64 * index).min(64) as u32;
+                let mut out: Vec<u8> = range.map(|i| padded(i, 0)).collect();
+                let block_len = len.saturating_sub(64 * index).min(64) as u32;
                 out.extend_from_slice(&0u64.to_le_bytes());
                 out.extend_from_slice(&block_len.to_le_bytes());
                 let mut flags = 0;

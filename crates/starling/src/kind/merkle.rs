@@ -163,16 +163,46 @@ impl Tree {
         out
     }
 
-    /// For each byte of a node's message: the child and digest byte it is,
-    /// if it is one.
-    fn child_bytes(&self, node: usize, leaves: &Records) -> Vec<Option<(usize, usize)>> {
-        let mut out = Vec::new();
-        for part in &self.nodes[node] {
-            match part {
-                Part::Bytes(b) => out.extend(std::iter::repeat_n(None, b.len())),
-                Part::Leaf(i) => out.extend(std::iter::repeat_n(None, leaves.get(*i).len())),
-                Part::Child(c) => out.extend((0..32).map(|j| Some((*c, j)))),
+    /// The parts of a node's message as byte ranges of it, each with the
+    /// child whose digest it is (`None` for constant and leaf bytes).
+    fn spans(&self, node: usize, leaves: &Records) -> Vec<(Range<usize>, Option<usize>)> {
+        let mut at = 0;
+        self.nodes[node]
+            .iter()
+            .map(|part| {
+                let (len, child) = match part {
+                    Part::Bytes(b) => (b.len(), None),
+                    Part::Leaf(i) => (leaves.get(*i).len(), None),
+                    Part::Child(c) => (32, Some(*c)),
+                };
+                at += len;
+                (at - len..at, child)
+            })
+            .collect()
+    }
+
+    /// Length of a node's message.
+    fn message_len(&self, node: usize, leaves: &Records) -> usize {
+        self.spans(node, leaves).last().map_or(0, |(r, _)| r.end)
+    }
+
+    /// The bytes `range` of a node's message, children's digests as zeros
+    /// (the verifier's public bytes), without building the whole message: a
+    /// block of a long RFC 6962 leaf costs its own bytes only.
+    fn message_bytes(&self, node: usize, range: Range<usize>, leaves: &Records) -> Vec<u8> {
+        let mut out = vec![0; range.len()];
+        for (part, (span, _)) in self.nodes[node].iter().zip(self.spans(node, leaves)) {
+            let (start, end) = (span.start.max(range.start), span.end.min(range.end));
+            if start >= end {
+                continue;
             }
+            let bytes: &[u8] = match part {
+                Part::Bytes(b) => b,
+                Part::Leaf(i) => leaves.get(*i),
+                Part::Child(_) => continue,
+            };
+            out[start - range.start..end - range.start]
+                .copy_from_slice(&bytes[start - span.start..end - span.start]);
         }
         out
     }
@@ -201,7 +231,7 @@ impl Layout {
         let mut starts = vec![0];
         let mut owner = Vec::new();
         for node in 0..tree.nodes.len() {
-            let len = tree.message(node, leaves, &|_| [0; 32]).len();
+            let len = tree.message_len(node, leaves);
             owner.extend((0..hash.blocks(len)).map(|b| (node as u32, b as u32)));
             starts.push(owner.len());
         }
@@ -243,14 +273,6 @@ impl MerkleRoot {
         })
     }
 
-    /// Bytes of a block of the hash.
-    fn block_len(&self) -> usize {
-        match self.hash {
-            Hash::Sha3_256 | Hash::Keccak256 => 136,
-            _ => 64,
-        }
-    }
-
     /// The runs of block `b` of `node`, and the child each child run reads.
     fn segments(
         &self,
@@ -259,44 +281,39 @@ impl MerkleRoot {
         node: usize,
         b: usize,
     ) -> Vec<(Segment, Option<usize>)> {
-        let children = layout.tree.child_bytes(node, leaves);
-        let block = self.block_len();
+        let block = self.hash.block_len();
+        let (lo, hi) = (block * b, block * (b + 1));
         let mut out: Vec<(Segment, Option<usize>)> = Vec::new();
-        for pos in 0..block {
-            let at = block * b + pos;
-            let kind = children.get(at).copied().flatten();
-            match (out.last_mut(), kind) {
-                (Some((Segment::Child { len, j, start }, Some(c0))), Some((c, jj)))
-                    if *c0 == c && *j + *len == jj && *start + *len == pos =>
-                {
-                    *len += 1;
-                }
-                (Some((Segment::Public { len, .. }, None)), None) => *len += 1,
-                (_, Some((c, j))) => out.push((
+        let public = |out: &mut Vec<(Segment, Option<usize>)>, start: usize, len: usize| match out.last_mut()
+        {
+            Some((Segment::Public { start: s, len: l }, None)) if *s + *l == start => *l += len,
+            _ => out.push((Segment::Public { start, len }, None)),
+        };
+        let spans = layout.tree.spans(node, leaves);
+        let message_end = spans.last().map_or(0, |(r, _)| r.end);
+        for (span, child) in spans {
+            let (start, end) = (span.start.max(lo), span.end.min(hi));
+            if start >= end {
+                continue;
+            }
+            match child {
+                None => public(&mut out, start - lo, end - start),
+                Some(c) => out.push((
                     Segment::Child {
-                        start: pos,
-                        len: 1,
-                        j,
+                        start: start - lo,
+                        len: end - start,
+                        j: start - span.start,
                     },
                     Some(c),
                 )),
-                (_, None) => out.push((Segment::Public { start: pos, len: 1 }, None)),
             }
         }
-        // The rest of the circuit's block bytes (BLAKE3's length, counter
-        // and flags) are public.
+        // Padding after the message, then the rest of the circuit's block
+        // bytes (BLAKE3's length, counter and flags): public.
+        let padding = message_end.clamp(lo, hi);
         let all = self.hash.block_bytes().len();
-        if all > block {
-            match out.last_mut() {
-                Some((Segment::Public { len, .. }, None)) => *len += all - block,
-                _ => out.push((
-                    Segment::Public {
-                        start: block,
-                        len: all - block,
-                    },
-                    None,
-                )),
-            }
+        if padding - lo < all {
+            public(&mut out, padding - lo, all - (padding - lo));
         }
         out
     }
@@ -369,7 +386,7 @@ impl Kind for MerkleRoot {
         }
         // At most three instances a node, two nodes a leaf, plus the leaves'
         // own blocks: checked before the tree is built.
-        let bound = 6 * leaves as u64 + bytes / self.block_len() as u64 + 2;
+        let bound = 6 * leaves as u64 + bytes / self.hash.block_len() as u64 + 2;
         if bound > 4 * MAX_INSTANCES {
             return Err(format!("{leaves} leaves are more than one proof holds"));
         }
@@ -513,9 +530,12 @@ impl Kind for MerkleRoot {
                             wires: c.input_wires(block_start + start..block_start + start + len),
                             from: None,
                             values: RunValues::PerInstance(Box::new(move |y, out| {
-                                let (node, b) = layout.owner[y];
-                                let msg = layout.tree.message(node as usize, inputs, &|_| [0; 32]);
-                                let block = hash.block(&msg, b as usize);
+                                let (node, b) = (layout.owner[y].0 as usize, layout.owner[y].1 as usize);
+                                let msg_len = layout.tree.message_len(node, inputs);
+                                let lo = (hash.block_len() * b).min(msg_len);
+                                let hi = (hash.block_len() * (b + 1)).min(msg_len);
+                                let chunk = layout.tree.message_bytes(node, lo..hi, inputs);
+                                let block = hash.block_of(msg_len, b, &chunk);
                                 out.copy_from_slice(&row_of(&block[start..start + len])[..out.len()]);
                             })),
                         });
@@ -553,6 +573,43 @@ struct Group {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blocks_are_read_from_the_parts_they_cover() {
+        let lengths = [0usize, 1, 54, 55, 63, 64, 65, 200];
+        let data: Vec<Vec<u8>> = lengths
+            .iter()
+            .map(|&n| (0..n).map(|i| i as u8 ^ n as u8).collect())
+            .collect();
+        let leaves: Records = data.iter().map(Vec::as_slice).collect();
+        let kind = MerkleRoot::new(Hash::Sha256, Scheme::Rfc6962).expect("RFC 6962 takes SHA-256");
+        let layout = Layout::new(Hash::Sha256, Scheme::Rfc6962, &leaves);
+        for (y, &(node, b)) in layout.owner.iter().enumerate() {
+            let (node, b) = (node as usize, b as usize);
+            let msg = layout.tree.message(node, &leaves, &|_| [0; 32]);
+            assert_eq!(layout.tree.message_len(node, &leaves), msg.len());
+            let (lo, hi) = ((64 * b).min(msg.len()), (64 * b + 64).min(msg.len()));
+            let chunk = layout.tree.message_bytes(node, lo..hi, &leaves);
+            assert_eq!(chunk, &msg[lo..hi], "instance {y}");
+            assert_eq!(
+                Hash::Sha256.block_of(msg.len(), b, &chunk),
+                Hash::Sha256.block(&msg, b)
+            );
+            // The segments tile the block's bytes, children where the
+            // message holds a child's digest.
+            let mut at = 0;
+            for (segment, child) in kind.segments(&layout, &leaves, node, b) {
+                let (start, len) = match segment {
+                    Segment::Public { start, len } => (start, len),
+                    Segment::Child { start, len, .. } => (start, len),
+                };
+                assert_eq!(start, at, "instance {y}");
+                assert_eq!(child.is_some(), matches!(segment, Segment::Child { .. }));
+                at += len;
+            }
+            assert_eq!(at, Hash::Sha256.block_bytes().len(), "instance {y}");
+        }
+    }
 
     #[test]
     fn rfc6962_splits_at_the_largest_power_of_two_below() {
