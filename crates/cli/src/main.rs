@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use std::sync::Arc;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use starling::format::MAX_INSTANCES;
 use starling::kind::{Batch, Chain, Scheme};
 use starling::{Builtin, Error, Expected, Hash, Kind, ProofFile, Records, StatementCircuit, Verified};
@@ -165,52 +165,58 @@ fn read_bristol(path: &Path) -> Result<Arc<StatementCircuit>, Failure> {
     StatementCircuit::from_bristol(&text).map_err(|e| unreadable(format!("{}: {e}", path.display())))
 }
 
-/// The statement kind `--kind` names, with its parameters.
+/// The statement kind `--kind` names, with its parameters: `--bristol` for
+/// circuit, `--hash` for digest, chain and merkle-root, `--scheme` for
+/// merkle-root; a parameter the kind does not take is an error.
 fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, Failure> {
-    let builtin = match kind {
-        KindArg::Sha256 => Some(Builtin::Sha256),
-        KindArg::Blake3 => Some(Builtin::Blake3),
-        KindArg::KeccakF1600 => Some(Builtin::KeccakF1600),
-        _ => None,
+    let hashed = matches!(kind, KindArg::Digest | KindArg::Chain | KindArg::MerkleRoot);
+    for (flag, given, taken) in [
+        (
+            "bristol",
+            params.bristol.is_some(),
+            matches!(kind, KindArg::Circuit),
+        ),
+        ("hash", params.hash.is_some(), hashed),
+        (
+            "scheme",
+            params.scheme.is_some(),
+            matches!(kind, KindArg::MerkleRoot),
+        ),
+    ] {
+        if given && !taken {
+            let name = kind.to_possible_value().expect("every kind has a name");
+            return Err(unreadable(format!(
+                "--{flag} is not a parameter of {} statements",
+                name.get_name()
+            )));
+        }
+    }
+    let hash = || -> Result<Hash, Failure> {
+        params
+            .hash
+            .map(Hash::from)
+            .ok_or_else(|| unreadable("digest, chain and merkle-root statements need --hash".into()))
     };
-    let unused =
-        |flag: &str, name: &str| unreadable(format!("--{flag} is not a parameter of {name} statements"));
-    let kind: Arc<dyn Kind> = match (kind, builtin) {
-        (_, Some(which)) => Arc::new(Batch::builtin(which)),
-        (KindArg::Circuit, None) => {
+    Ok(match kind {
+        KindArg::Sha256 => Arc::new(Batch::builtin(Builtin::Sha256)),
+        KindArg::Blake3 => Arc::new(Batch::builtin(Builtin::Blake3)),
+        KindArg::KeccakF1600 => Arc::new(Batch::builtin(Builtin::KeccakF1600)),
+        KindArg::Circuit => {
             let path = params
                 .bristol
                 .as_deref()
                 .ok_or_else(|| unreadable("a circuit statement needs --bristol CIRCUIT".into()))?;
             Arc::new(Batch::of(read_bristol(path)?))
         }
-        (linked, None) => {
-            let hash: Hash = params
-                .hash
-                .ok_or_else(|| unreadable("digest, chain and merkle-root statements need --hash".into()))?
-                .into();
-            match linked {
-                KindArg::Digest => starling::kind::digest(hash),
-                KindArg::Chain => starling::kind::chain(hash),
-                _ => {
-                    let scheme = params
-                        .scheme
-                        .ok_or_else(|| unreadable("merkle-root statements need --scheme".into()))?;
-                    merkle_kind(hash, scheme.into())?
-                }
-            }
+        KindArg::Digest => starling::kind::digest(hash()?),
+        KindArg::Chain => starling::kind::chain(hash()?),
+        KindArg::MerkleRoot => {
+            let scheme = params
+                .scheme
+                .ok_or_else(|| unreadable("merkle-root statements need --scheme".into()))?;
+            merkle_kind(hash()?, scheme.into())?
         }
-    };
-    if params.bristol.is_some() && kind.code() != 4 {
-        return Err(unused("bristol", &kind.name()));
-    }
-    if params.hash.is_some() && kind.code() <= 4 {
-        return Err(unused("hash", &kind.name()));
-    }
-    if params.scheme.is_some() && kind.code() != 7 {
-        return Err(unused("scheme", &kind.name()));
-    }
-    Ok(kind)
+    })
 }
 
 /// A Merkle root kind, or why the scheme does not take the hash.

@@ -316,6 +316,68 @@ fn wrong_parameters_exit_2_with_the_reason() {
 }
 
 #[test]
+fn verify_refuses_parameters_the_kind_does_not_take() {
+    let proof = scratch("one-step.proof");
+    let out = starling(&[
+        "prove",
+        "chain",
+        "--hash",
+        "sha256",
+        "--start",
+        &hex(&[7; 32]),
+        "--steps",
+        "1",
+        "--out",
+        path_str(&proof),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let expect = lines_file("one-step", &[format!("{} 1", hex(&[7; 32]))]);
+    for (extra, reason) in [
+        (
+            vec!["--hash", "sha256", "--scheme", "plain"],
+            "--scheme is not a parameter of chain statements",
+        ),
+        (
+            vec!["--hash", "sha256", "--bristol", "x.txt"],
+            "--bristol is not a parameter of chain statements",
+        ),
+        (vec![], "need --hash"),
+    ] {
+        let mut args = vec![
+            "verify",
+            path_str(&proof),
+            "--kind",
+            "chain",
+            "--expect",
+            path_str(&expect),
+        ];
+        args.extend(&extra);
+        let out = starling(&args);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(reason),
+            "{extra:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = starling(&[
+        "verify",
+        path_str(&proof),
+        "--kind",
+        "sha256",
+        "--hash",
+        "sha256",
+        "--expect",
+        path_str(&expect),
+    ]);
+    assert!(
+        text(&out.stderr).contains("--hash is not a parameter of sha256 statements"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn bench_json_counts_compressions() {
     for args in [
         vec![
