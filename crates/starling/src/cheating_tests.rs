@@ -307,3 +307,29 @@ fn digests_and_trees_reject_wrong_chaining_padding_and_swapped_leaves() {
         assert_rejected(prove_tampered(&case, tamper), "two inputs swapped", kind.as_ref());
     }
 }
+
+#[test]
+fn a_single_leaf_tree_proves_no_root_but_the_leaf() {
+    for scheme in [crate::kind::Scheme::Plain, crate::kind::Scheme::Bitcoin] {
+        let kind = crate::kind::merkle_root(crate::hashes::Hash::Sha256, scheme).unwrap();
+        let leaf = [0x5au8; 32];
+        let case = (kind.clone(), [leaf.as_slice()].into_iter().collect::<Records>());
+        prove_tampered(&case, Tamper::default()).expect("the honest proof verifies");
+        // The prover claims another root: the statement it proves (and
+        // binds into the transcript) has it, the witness is the honest one.
+        let other_root = |st: &mut Statement| {
+            let mut root = st.outputs().get(0).to_vec();
+            root[31] ^= 0x80;
+            *st.outputs_mut() = [root.as_slice()].into_iter().collect();
+        };
+        let tamper = Tamper {
+            statement: Some(&other_root),
+            ..Tamper::default()
+        };
+        assert_rejected(
+            prove_tampered(&case, tamper),
+            "a root other than the leaf",
+            kind.as_ref(),
+        );
+    }
+}
