@@ -70,7 +70,7 @@ impl ProofFile {
     }
 
     /// Decodes untrusted bytes; never panics, and allocates no more than a
-    /// small multiple of their length (see [`format`]).
+    /// small multiple of their length (see [`format`](mod@crate::format)).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         Ok(Self::decode(bytes, None)?.0)
     }

@@ -16,8 +16,8 @@
 //!    point `rho_y` (`n` coordinates) and a wire point `rho_w`. A run of
 //!    `len` wires weighs wire `j` by `e[j] = eq(rho_w, j)` (the first
 //!    `ceil(log2 len)` coordinates). All relations hold together with
-//!    `sum_t lambda_t sum_{y in I_t} eq(rho_y, y) sum_j e_t[j] (z(y, a_t + j)
-//!    + z(src_t(y), b_t + j) - value_t(y, j)) = 0` except with probability
+//!    `sum_t lambda_t sum_{y in I_t} eq(rho_y, y) sum_j e_t[j] (z(y, a_t + j) +
+//!    z(src_t(y), b_t + j) - value_t(y, j)) = 0` except with probability
 //!    `(1 + n + q) / |F|`, `q` the most wire coordinates.
 //! 2. Grouping by run, this is `sum_g sum_y W_g(y) G_g(y) = v`, with
 //!    `G_g(y) = sum_j e_g[j] z(y, base_g + j)` (the prover's fold of run `g`,
@@ -26,7 +26,7 @@
 //!    `src`), and `v` the public side, which the verifier computes.
 //! 3. A degree-2 sumcheck over the `n` instance variables leaves
 //!    `sum_g W_g(r) G_g(r)` at a point `r`; the verifier evaluates each
-//!    `W_g(r)` itself ([`weights`]: `O(n)` for ranges and the shift by one,
+//!    `W_g(r)` itself (the `weights` module: `O(n)` for ranges and the shift by one,
 //!    `O(N)` for explicit sets and maps).
 //! 4. That equals `sum_w M(w) z(r, w)` over the public block with
 //!    `M(w) = sum_g W_g(r) e_g[w - base_g]`; a second sumcheck over the `p`
