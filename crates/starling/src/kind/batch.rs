@@ -290,12 +290,7 @@ impl Kind for Batch {
             }))
         };
         vec![
-            Relation {
-                instances: all.clone(),
-                wires: Wires { base: 0, len: 1 },
-                from: None,
-                values: RunValues::Constant(vec![1]),
-            },
+            Relation::constant_wire(n),
             Relation {
                 instances: all.clone(),
                 wires: Wires {

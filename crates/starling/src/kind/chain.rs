@@ -16,7 +16,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use starling_piop::wiring::{Instances, Source, Wires};
+use starling_piop::wiring::{Instances, Source};
 
 use super::{row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::StatementCircuit;
@@ -166,15 +166,7 @@ impl Kind for Chain {
         let message = self.message();
         let template = self.row(&[0; 32]);
         let every_step = Instances::Range { start: 0, end: steps };
-        let mut relations = vec![Relation {
-            instances: Instances::Range {
-                start: 0,
-                end: 1 << n,
-            },
-            wires: Wires { base: 0, len: 1 },
-            from: None,
-            values: RunValues::Constant(vec![1]),
-        }];
+        let mut relations = vec![Relation::constant_wire(n)];
         // The constant bytes around the message: chaining value or capacity,
         // padding, length, flags.
         for bytes in [0..message.start, message.end..c.input_bytes()] {

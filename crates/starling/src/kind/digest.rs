@@ -18,9 +18,9 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use starling_piop::wiring::{Instances, Source, Wires};
+use starling_piop::wiring::{Instances, Source};
 
-use super::{extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
+use super::{bytes_line, extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::StatementCircuit;
 use crate::format::MAX_INSTANCES;
 use crate::hashes::Hash;
@@ -147,11 +147,7 @@ impl Kind for Digest {
     }
 
     fn format_input(&self, record: &[u8]) -> String {
-        if record.is_empty() {
-            "-".into()
-        } else {
-            hex::encode(record)
-        }
+        bytes_line(record)
     }
 
     fn format_output(&self, record: &[u8]) -> String {
@@ -228,15 +224,7 @@ impl Kind for Digest {
         };
         let block_wires = c.input_wires(hash.block_bytes());
         let chained = hash.chained();
-        let mut relations = vec![Relation {
-            instances: Instances::Range {
-                start: 0,
-                end: 1 << n,
-            },
-            wires: Wires { base: 0, len: 1 },
-            from: None,
-            values: RunValues::Constant(vec![1]),
-        }];
+        let mut relations = vec![Relation::constant_wire(n)];
         if hash.absorbs() {
             // The rate: the block in a first block, the block XORed with the
             // previous state in a later one.

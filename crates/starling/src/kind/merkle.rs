@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use starling_piop::wiring::{Instances, Source, Wires};
 
-use super::{extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
+use super::{bytes_line, extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::StatementCircuit;
 use crate::format::MAX_INSTANCES;
 use crate::hashes::Hash;
@@ -412,11 +412,7 @@ impl Kind for MerkleRoot {
     }
 
     fn format_input(&self, record: &[u8]) -> String {
-        if record.is_empty() {
-            "-".into()
-        } else {
-            hex::encode(record)
-        }
+        bytes_line(record)
     }
 
     fn format_output(&self, record: &[u8]) -> String {
@@ -462,15 +458,7 @@ impl Kind for MerkleRoot {
         let hash = self.hash;
         let c = &self.circuit;
         let layout = Arc::new(Layout::new(hash, self.scheme, inputs));
-        let mut relations = vec![Relation {
-            instances: Instances::Range {
-                start: 0,
-                end: 1 << n,
-            },
-            wires: Wires { base: 0, len: 1 },
-            from: None,
-            values: RunValues::Constant(vec![1]),
-        }];
+        let mut relations = vec![Relation::constant_wire(n)];
         let nodes = layout.tree.nodes.len();
         if nodes == 0 {
             // One leaf, its own root: the constant wire alone, and the root

@@ -137,6 +137,33 @@ pub struct Relation<'a> {
     pub values: RunValues<'a>,
 }
 
+impl Relation<'_> {
+    /// The constant wire is 1 in every one of the `2^n` instances (padding
+    /// included): the zero witness satisfies the constraint system, so
+    /// every kind pins it.
+    pub fn constant_wire(n: usize) -> Self {
+        Relation {
+            instances: Instances::Range {
+                start: 0,
+                end: 1 << n,
+            },
+            wires: Wires { base: 0, len: 1 },
+            from: None,
+            values: RunValues::Constant(vec![1]),
+        }
+    }
+}
+
+/// A byte string as its text line: hex, or `-` when empty (what
+/// `inputs::hex_bytes` reads back).
+pub(crate) fn bytes_line(record: &[u8]) -> String {
+    if record.is_empty() {
+        "-".into()
+    } else {
+        hex::encode(record)
+    }
+}
+
 /// The bits of `bytes` as row words (byte `b`, bit `t` is bit `8 b + t`).
 pub(crate) fn row_of(bytes: &[u8]) -> Vec<u64> {
     bytes
