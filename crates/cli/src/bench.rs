@@ -254,6 +254,7 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
             "count": count,
             "compressions": compressions,
             "threads": threads,
+            "cpu_tier": starling::cpu::tier().name(),
             "prove_s": prove_s,
             "cold_prove_s": cold_prove_s,
             "runs": args.runs,
@@ -276,6 +277,7 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
         println!("statement       {} ({} profile)", kind.name(), profile.name());
         println!("count           {count} {noun}s, {compressions} circuit instances");
         println!("threads         {threads}");
+        println!("cpu tier        {}", starling::cpu::tier());
         println!(
             "prove           {prove_s:.3} s  ({hashes_per_s:.0} {noun}s/s, {compressions_per_s:.0} instances/s; median of {} proofs after the first)",
             args.runs

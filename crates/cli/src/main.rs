@@ -126,6 +126,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
     if std::env::var_os(FORCE_INTERNAL_ERROR).is_some() {
         panic!("{FORCE_INTERNAL_ERROR} is set");
     }
+    // A tier the CPU lacks is a usage error, reported before any kernel
+    // would panic on it.
+    starling::cpu::requested().map_err(|e| unreadable(e.to_string()))?;
     match cli.command {
         Command::Prove { what } => prove(what),
         Command::Verify {

@@ -183,3 +183,86 @@ fn bench_json_has_the_keys() {
     assert_eq!(v["count"], 64);
     assert_eq!(v["threads"], 1);
 }
+
+fn starling_with_tier(tier: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_starling"))
+        .args(args)
+        .env("STARLING_CPU_TIER", tier)
+        .env_remove("STARLING_FORCE_PORTABLE")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn cpu_tier_is_forced_reported_or_refused() {
+    use starling::cpu::Tier;
+    for tier in Tier::ALL {
+        let out = starling_with_tier(
+            tier.name(),
+            &[
+                "bench",
+                "sha256",
+                "--count",
+                "16",
+                "--threads",
+                "1",
+                "--runs",
+                "1",
+                "--json",
+            ],
+        );
+        if tier.runs_here() {
+            assert!(out.status.success(), "{tier}: {}", text(&out.stderr));
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+            assert_eq!(v["cpu_tier"], tier.name());
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{tier}");
+            let err = text(&out.stderr);
+            assert!(
+                err.contains("STARLING_CPU_TIER") && err.contains("portable"),
+                "{err}"
+            );
+        }
+    }
+    let out = starling_with_tier("avx3", &["digest", "--kind", "sha256"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not a tier"), "{}", text(&out.stderr));
+}
+
+/// The same inputs give the same proof bytes under every tier this CPU runs
+/// and on one or two threads.
+#[test]
+fn proofs_are_identical_across_tiers_and_threads() {
+    use starling::cpu::Tier;
+    for kind in ["sha256", "blake3", "keccak-f1600"] {
+        let mut first: Option<(String, Vec<u8>)> = None;
+        for tier in Tier::supported() {
+            for threads in ["1", "2"] {
+                let proof = tmp(&format!("tiers-{kind}-{tier}-{threads}.proof"));
+                let out = starling_with_tier(
+                    tier.name(),
+                    &[
+                        "prove",
+                        kind,
+                        "--random",
+                        "20",
+                        "--seed",
+                        "11",
+                        "--threads",
+                        threads,
+                        "--out",
+                        proof.to_str().unwrap(),
+                    ],
+                );
+                assert!(out.status.success(), "{kind} {tier}: {}", text(&out.stderr));
+                let bytes = std::fs::read(&proof).unwrap();
+                let label = format!("{kind} under {tier} on {threads} threads");
+                match &first {
+                    None => first = Some((label, bytes)),
+                    Some((l, b)) => assert!(*b == bytes, "{label} differs from {l}"),
+                }
+            }
+        }
+    }
+}

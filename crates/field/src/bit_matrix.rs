@@ -11,12 +11,9 @@
 //!   maps `M_k` on GF(2^128) — the product of the data rows by 128x128 bit
 //!   matrices. Ring switching's opening weights are this.
 //!
-//! The fast paths are chosen once per process when the CPU has AVX-512 (F,
-//! BW, VBMI) and GFNI and `STARLING_FORCE_PORTABLE` is not set;
-//! [`accelerated`] says whether they are. `tests/bit_matrix.rs` checks both
+//! The fast paths run under the AVX-512 tier ([`crate::cpu`]);
+//! [`accelerated`] says whether they are in use. `tests/bit_matrix.rs` checks both
 //! paths against the definitions on random inputs.
-
-use std::sync::OnceLock;
 
 use crate::{ByteLinearMap, Gf128};
 
@@ -27,20 +24,10 @@ mod gfni;
 #[derive(Clone, Copy, Debug)]
 struct Gfni(());
 
-fn detect() -> Option<Gfni> {
-    if crate::backend::portable_forced() {
-        return None;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if gfni::available() {
-        return Some(Gfni(()));
-    }
-    None
-}
-
+/// The token when the process runs the AVX-512 tier, which includes
+/// everything the GFNI kernels use.
 fn fast() -> Option<Gfni> {
-    static SELECTED: OnceLock<Option<Gfni>> = OnceLock::new();
-    *SELECTED.get_or_init(detect)
+    (crate::cpu::tier() == crate::cpu::Tier::Avx512).then_some(Gfni(()))
 }
 
 /// True when [`add_bit_sums`] and [`apply_maps_sum`] run the GFNI kernels

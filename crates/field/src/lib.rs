@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod bit_matrix;
+pub mod cpu;
 mod gf128;
 mod gf8;
 mod linear_map;

@@ -2,6 +2,7 @@
 
 use rand::{Rng, SeedableRng};
 use starling_field::backend::{self, portable};
+use starling_field::cpu::{self, Tier};
 
 #[test]
 fn selected_backend_matches_portable() {
@@ -31,7 +32,7 @@ fn clmul_matches_portable_when_available() {
         let a: u128 = rng.gen();
         let b: u128 = rng.gen();
         // SAFETY: the feature was detected just above.
-        let fast = unsafe { backend::clmul::mul(a, b) };
+        let fast = unsafe { backend::avx2::mul(a, b) };
         assert_eq!(fast, portable::mul(a, b));
     }
 }
@@ -64,7 +65,7 @@ fn check_kernels_against_portable(k: &backend::Kernels, seed: u64) {
     let mut vec = |n: usize| -> Vec<u128> { (0..n).map(|_| rng.gen()).collect() };
     for _ in 0..2000 {
         let (a, b) = (vec(1)[0], vec(1)[0]);
-        assert_eq!((k.mul)(a, b), portable::mul(a, b), "{:?} mul", k.backend);
+        assert_eq!((k.mul)(a, b), portable::mul(a, b), "{:?} mul", k.name);
     }
     let edges = [
         0u128,
@@ -78,7 +79,7 @@ fn check_kernels_against_portable(k: &backend::Kernels, seed: u64) {
     ];
     for &a in &edges {
         for &b in &edges {
-            assert_eq!((k.mul)(a, b), portable::mul(a, b), "{:?} mul edge", k.backend);
+            assert_eq!((k.mul)(a, b), portable::mul(a, b), "{:?} mul edge", k.name);
         }
     }
     for n in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 257] {
@@ -94,32 +95,32 @@ fn check_kernels_against_portable(k: &backend::Kernels, seed: u64) {
         let (mut got, mut want) = (a.clone(), a.clone());
         (k.mul_add_slices)(&mut got, &b, &c);
         portable::mul_add_slices(&mut want, &b, &c);
-        assert_eq!(got, want, "{:?} mul_add_slices n = {n}", k.backend);
+        assert_eq!(got, want, "{:?} mul_add_slices n = {n}", k.name);
 
         let (mut got, mut want) = (a.clone(), a.clone());
         (k.scale_slice)(&mut got, s);
         portable::scale_slice(&mut want, s);
-        assert_eq!(got, want, "{:?} scale_slice n = {n}", k.backend);
+        assert_eq!(got, want, "{:?} scale_slice n = {n}", k.name);
 
         let (mut got, mut want) = (a.clone(), a.clone());
         (k.axpy)(&mut got, &b, s);
         portable::axpy(&mut want, &b, s);
-        assert_eq!(got, want, "{:?} axpy n = {n}", k.backend);
+        assert_eq!(got, want, "{:?} axpy n = {n}", k.name);
 
         let (mut gl, mut gh, mut wl, mut wh) = (a.clone(), b.clone(), a.clone(), b.clone());
         (k.butterfly)(&mut gl, &mut gh, s);
         portable::butterfly(&mut wl, &mut wh, s);
-        assert_eq!((gl, gh), (wl, wh), "{:?} butterfly n = {n}", k.backend);
+        assert_eq!((gl, gh), (wl, wh), "{:?} butterfly n = {n}", k.name);
 
         let (mut gl, mut gh, mut wl, mut wh) = (a.clone(), b.clone(), a.clone(), b.clone());
         (k.butterfly_inverse)(&mut gl, &mut gh, s);
         portable::butterfly_inverse(&mut wl, &mut wh, s);
-        assert_eq!((gl, gh), (wl, wh), "{:?} butterfly_inverse n = {n}", k.backend);
+        assert_eq!((gl, gh), (wl, wh), "{:?} butterfly_inverse n = {n}", k.name);
 
         let (mut gl, mut gh, mut wl, mut wh) = (a.clone(), b.clone(), a.clone(), b.clone());
         (k.butterfly_from)(&mut gl, &mut gh, &c, &d, s);
         portable::butterfly_from(&mut wl, &mut wh, &c, &d, s);
-        assert_eq!((&gl, &gh), (&wl, &wh), "{:?} butterfly_from n = {n}", k.backend);
+        assert_eq!((&gl, &gh), (&wl, &wh), "{:?} butterfly_from n = {n}", k.name);
         // In place it is the butterfly.
         let (mut gl, mut gh) = (c.clone(), d.clone());
         portable::butterfly(&mut gl, &mut gh, s);
@@ -129,13 +130,10 @@ fn check_kernels_against_portable(k: &backend::Kernels, seed: u64) {
 
 #[test]
 fn every_available_backend_matches_portable() {
-    for (i, &b) in backend::Backend::ALL.iter().enumerate() {
-        match backend::kernels_for(b) {
-            Some(k) => {
-                assert_eq!(k.backend, b);
-                check_kernels_against_portable(k, 100 + i as u64);
-            }
-            None => eprintln!("skipped: this CPU cannot run the {b:?} backend"),
+    for (i, &t) in Tier::ALL.iter().enumerate() {
+        match backend::kernels_for(t) {
+            Some(k) => check_kernels_against_portable(k, 100 + i as u64),
+            None => eprintln!("skipped: this CPU cannot run the {t} tier"),
         }
     }
 }
@@ -143,7 +141,7 @@ fn every_available_backend_matches_portable() {
 #[test]
 fn selected_kernels_match_portable() {
     let k = backend::kernels();
-    assert_eq!(k.backend, backend::backend());
+    assert_eq!(k.name, backend::kernels_for(cpu::tier()).unwrap().name);
     check_kernels_against_portable(k, 7);
 }
 
@@ -189,9 +187,11 @@ fn slice_views_round_trip() {
 }
 
 #[test]
-fn forced_portable_is_respected() {
-    if backend::portable_forced() {
-        assert_eq!(backend::backend(), backend::Backend::Portable);
+fn requested_tier_is_respected() {
+    match cpu::requested() {
+        Ok(Some(t)) => assert_eq!(cpu::tier(), t),
+        Ok(None) => assert_eq!(cpu::tier(), Tier::best()),
+        Err(e) => panic!("{e}"),
     }
 }
 
@@ -229,13 +229,13 @@ fn butterfly2_matches_portable() {
         }
         assert_eq!(got, want, "dispatch, n = {n}");
         #[cfg(target_arch = "x86_64")]
-        if backend::kernels_for(backend::Backend::Avx512).is_some() {
+        if Tier::Avx512.runs_here() {
             let mut got = q.clone();
             {
                 let [a, b, c, d] = &mut got[..] else {
                     unreachable!()
                 };
-                // SAFETY: the features were detected by `kernels_for`.
+                // SAFETY: the tier that includes the features runs here.
                 unsafe { backend::avx512::butterfly2([a, b, c, d], t, t0, t1) };
             }
             assert_eq!(got, want, "avx512, n = {n}");

@@ -590,7 +590,9 @@ mod tests {
             (15, 40),
             (20, 1),
         ] {
-            if backend::portable_forced() && (batch << log_len) > 1 << 17 {
+            if starling_field::cpu::tier() == starling_field::cpu::Tier::Portable
+                && (batch << log_len) > 1 << 17
+            {
                 continue; // the portable multiplication is too slow for the big cases
             }
             let ntt = AdditiveNtt::new(log_len);

@@ -24,6 +24,7 @@ pub use kind::Kind;
 pub use proof_file::{inspect, security_bits, security_report, ProofFile};
 pub use protocol::{prove, Proved};
 pub use records::Records;
+pub use starling_field::cpu;
 pub use starling_pcs::SecurityProfile as Profile;
 pub use statement::Statement;
 pub use timings::Timings;

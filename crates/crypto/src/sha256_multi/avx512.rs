@@ -25,9 +25,10 @@ use super::portable;
 use crate::merkle::SHA256_IV;
 use crate::Digest;
 
-/// True when this CPU can run the kernel.
+/// True when this CPU can run the kernel: the AVX-512 tier includes
+/// AVX-512F and AVX-512BW.
 pub fn available() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512bw")
+    starling_field::cpu::Tier::Avx512.runs_here()
 }
 
 /// Same contract as [`portable::hash_leaves_chunked`]; panics when the CPU

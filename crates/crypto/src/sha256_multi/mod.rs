@@ -5,17 +5,17 @@
 //! `portable` is the definition (one `sha2` call per leaf). `avx512` hashes
 //! sixteen leaves at a time, one per 32-bit lane, and must agree with it on
 //! every input; `tests/sha256_multi.rs` runs one shared harness over every
-//! backend this CPU can use. The choice is made once, from the CPU's
-//! features, unless `STARLING_FORCE_PORTABLE` is set (see
-//! [`starling_field::backend::portable_forced`]), which forces the portable
-//! path.
+//! backend this CPU can use. [`Backend::for_tier`] maps the process's tier
+//! ([`starling_field::cpu`]) to a backend: `avx512` under the AVX-512 tier,
+//! `portable` (`sha2`, with SHA-NI or the ARMv8 SHA-256 instructions where
+//! the CPU has them) under the others.
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod avx512;
 mod portable;
 
-use std::sync::OnceLock;
+use starling_field::cpu::{self, Tier};
 
 use crate::Digest;
 
@@ -31,6 +31,14 @@ pub enum Backend {
 impl Backend {
     /// Every backend, fastest last.
     pub const ALL: [Backend; 2] = [Backend::Portable, Backend::Avx512];
+
+    /// The backend `tier` uses.
+    pub fn for_tier(tier: Tier) -> Backend {
+        match tier {
+            Tier::Avx512 => Backend::Avx512,
+            _ => Backend::Portable,
+        }
+    }
 }
 
 /// `(data, leaf_len, out)`: hashes the `out.len()` leaves
@@ -39,7 +47,7 @@ impl Backend {
 pub type ChunkedLeafHasher = fn(&[u8], usize, &mut [Digest]);
 
 /// The leaf hasher of `backend`, or `None` when this CPU lacks its features.
-/// Ignores `STARLING_FORCE_PORTABLE` (tests use it to reach every backend).
+/// Ignores the process's tier (tests use it to reach every backend).
 pub fn hasher_for(backend: Backend) -> Option<ChunkedLeafHasher> {
     match backend {
         Backend::Portable => Some(portable::hash_leaves_chunked),
@@ -50,20 +58,9 @@ pub fn hasher_for(backend: Backend) -> Option<ChunkedLeafHasher> {
     }
 }
 
-/// The backend in use: the fastest this CPU supports, or `Portable` when
-/// `STARLING_FORCE_PORTABLE` asks for it. Decided on first use.
+/// The backend of the process's tier.
 pub fn backend() -> Backend {
-    static SELECTED: OnceLock<Backend> = OnceLock::new();
-    *SELECTED.get_or_init(|| {
-        if starling_field::backend::portable_forced() {
-            return Backend::Portable;
-        }
-        Backend::ALL
-            .into_iter()
-            .rev()
-            .find(|&b| hasher_for(b).is_some())
-            .unwrap_or(Backend::Portable)
-    })
+    Backend::for_tier(cpu::tier())
 }
 
 /// Hashes the leaves `data[i * leaf_len..(i + 1) * leaf_len]` into `out[i]`
@@ -80,7 +77,7 @@ pub fn hash_leaves_chunked_into(data: &[u8], leaf_len: usize, out: &mut [Digest]
 pub type NodeHasher = fn(&[u8], &mut [Digest]);
 
 /// The node hasher of `backend`, or `None` when this CPU lacks its features.
-/// Ignores `STARLING_FORCE_PORTABLE` (tests use it to reach every backend).
+/// Ignores the process's tier (tests use it to reach every backend).
 pub fn node_hasher_for(backend: Backend) -> Option<NodeHasher> {
     match backend {
         Backend::Portable => Some(portable::hash_nodes),

@@ -7,11 +7,11 @@
 //! r = x^7 + x^2 + x + 1 (x^128 = r in the field). The reduced product is unique,
 //! so every kernel returns exactly what `portable` does (tested on random
 //! inputs in `tests/backends.rs`). Elements past the last multiple of four go
-//! through the scalar `clmul::mul`.
+//! through the scalar `avx2::mul`.
 
 use core::arch::x86_64::*;
 
-use super::clmul;
+use super::avx2 as clmul;
 
 /// `[q1, q0]` from `[q0, q1]` in every 128-bit lane.
 const SWAP_QWORDS: _MM_PERM_ENUM = 0x4E;

@@ -1,38 +1,19 @@
 //! Multiplication backends and the run-time choice between them.
 //!
-//! `portable` is the definition; `clmul` (PCLMULQDQ, one product at a time)
-//! and `avx512` (VPCLMULQDQ on 512-bit vectors, four at a time) must agree
-//! with it on every input. Each backend's kernels are gathered in a
-//! [`Kernels`] table, and `tests/backends.rs` runs one shared harness over
-//! every table this CPU can use. The choice is made once, from the CPU's
-//! features, unless `STARLING_FORCE_PORTABLE` is set to a non-empty value other
-//! than `0`, which forces the portable path (CI runs the whole suite that way
-//! too).
+//! `portable` is the definition; `avx2` (the AVX2 tier: PCLMULQDQ, one
+//! product at a time) and `avx512` (VPCLMULQDQ on 512-bit vectors, four at a
+//! time) must agree with it on every input. Each backend's kernels are
+//! gathered in a [`Kernels`] table, [`kernels_for`] maps a [`Tier`] to its
+//! table, and `tests/backends.rs` runs one shared harness over every tier
+//! this CPU runs. The process uses the table of [`crate::cpu::tier`].
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
-#[cfg(target_arch = "x86_64")]
-pub mod clmul;
 pub mod portable;
 
-use std::sync::atomic::{AtomicU8, Ordering};
-
-/// Which implementation of the field kernels is in use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// Plain Rust, any CPU.
-    Portable,
-    /// x86_64 PCLMULQDQ carry-less multiplication.
-    Clmul,
-    /// x86_64 AVX-512 with VPCLMULQDQ: four products per instruction in the
-    /// slice kernels (single products use PCLMULQDQ).
-    Avx512,
-}
-
-impl Backend {
-    /// Every backend, fastest last.
-    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Clmul, Backend::Avx512];
-}
+use crate::cpu::{self, Tier};
 
 /// The signature of [`Kernels::butterfly_from`]: `(lo, hi, src_lo, src_hi, t)`.
 pub type ButterflyFrom = fn(&mut [u128], &mut [u128], &[u128], &[u128], u128);
@@ -42,8 +23,8 @@ pub type ButterflyFrom = fn(&mut [u128], &mut [u128], &[u128], &[u128], u128);
 /// directly with unequal lengths works on the common prefix).
 #[derive(Clone, Copy, Debug)]
 pub struct Kernels {
-    /// Which backend these are.
-    pub backend: Backend,
+    /// Which backend these are: `portable`, `pclmulqdq` or `avx512`.
+    pub name: &'static str,
     /// `a * b`.
     pub mul: fn(u128, u128) -> u128,
     /// `acc[i] += a[i] * b[i]`.
@@ -61,7 +42,7 @@ pub struct Kernels {
 }
 
 static PORTABLE_KERNELS: Kernels = Kernels {
-    backend: Backend::Portable,
+    name: "portable",
     mul: portable::mul,
     mul_add_slices: portable::mul_add_slices,
     scale_slice: portable::scale_slice,
@@ -74,17 +55,17 @@ static PORTABLE_KERNELS: Kernels = Kernels {
 /// Safe wrappers around the `unsafe` kernels of a feature-gated module.
 ///
 /// The wrappers are private and are only reachable through the table they
-/// fill, and `kernels_for` hands that table out only after the CPU features
-/// the module needs were detected. That is what makes calling the `unsafe`
+/// fill, and `kernels_for` hands that table out only for a tier that
+/// [`Tier::runs_here`], whose features include the module's. That is what makes calling the `unsafe`
 /// kernels from a safe `fn` sound.
 #[cfg(target_arch = "x86_64")]
 macro_rules! gated_kernels {
-    ($name:ident, $backend:expr, $module:ident) => {
+    ($name:ident, $label:expr, $module:ident) => {
         mod $name {
             use super::$module as k;
             pub fn mul(a: u128, b: u128) -> u128 {
                 // SAFETY: see `gated_kernels`: only reachable after detection.
-                unsafe { super::clmul::mul(a, b) }
+                unsafe { super::avx2::mul(a, b) }
             }
             pub fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
                 // SAFETY: see `gated_kernels`: only reachable after detection.
@@ -111,7 +92,7 @@ macro_rules! gated_kernels {
                 unsafe { k::butterfly_inverse(lo, hi, t) }
             }
             pub static KERNELS: super::Kernels = super::Kernels {
-                backend: $backend,
+                name: $label,
                 mul,
                 mul_add_slices,
                 scale_slice,
@@ -125,99 +106,38 @@ macro_rules! gated_kernels {
 }
 
 #[cfg(target_arch = "x86_64")]
-gated_kernels!(clmul_gated, super::Backend::Clmul, clmul);
+gated_kernels!(avx2_gated, "pclmulqdq", avx2);
 #[cfg(target_arch = "x86_64")]
-gated_kernels!(avx512_gated, super::Backend::Avx512, avx512);
+gated_kernels!(avx512_gated, "avx512", avx512);
 
-/// The kernels of `backend`, or `None` when this CPU lacks its features.
-/// Ignores `STARLING_FORCE_PORTABLE` (tests use it to reach every backend).
-pub fn kernels_for(backend: Backend) -> Option<&'static Kernels> {
-    match backend {
-        Backend::Portable => Some(&PORTABLE_KERNELS),
+/// The kernels `tier` uses, or `None` when this CPU does not run it. Tiers
+/// without field kernels of their own use the portable ones.
+pub fn kernels_for(tier: Tier) -> Option<&'static Kernels> {
+    if !tier.runs_here() {
+        return None;
+    }
+    Some(match tier {
         #[cfg(target_arch = "x86_64")]
-        Backend::Clmul if std::arch::is_x86_feature_detected!("pclmulqdq") => Some(&clmul_gated::KERNELS),
+        Tier::Avx2 => &avx2_gated::KERNELS,
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512
-            if std::arch::is_x86_feature_detected!("pclmulqdq")
-                && std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("vpclmulqdq") =>
-        {
-            Some(&avx512_gated::KERNELS)
-        }
-        _ => None,
-    }
-}
-
-const UNKNOWN: u8 = 0;
-const PORTABLE: u8 = 1;
-const CLMUL: u8 = 2;
-const AVX512: u8 = 3;
-
-static SELECTED: AtomicU8 = AtomicU8::new(UNKNOWN);
-
-/// True when the environment asks for the portable path.
-pub fn portable_forced() -> bool {
-    match std::env::var("STARLING_FORCE_PORTABLE") {
-        Ok(v) => !v.is_empty() && v != "0",
-        Err(_) => false,
-    }
-}
-
-fn detect() -> u8 {
-    if portable_forced() {
-        return PORTABLE;
-    }
-    if kernels_for(Backend::Avx512).is_some() {
-        return AVX512;
-    }
-    if kernels_for(Backend::Clmul).is_some() {
-        return CLMUL;
-    }
-    PORTABLE
-}
-
-#[inline]
-fn selected() -> u8 {
-    let s = SELECTED.load(Ordering::Relaxed);
-    if s != UNKNOWN {
-        return s;
-    }
-    let d = detect();
-    SELECTED.store(d, Ordering::Relaxed);
-    d
-}
-
-/// The backend chosen for this process.
-pub fn backend() -> Backend {
-    match selected() {
-        AVX512 => Backend::Avx512,
-        CLMUL => Backend::Clmul,
-        _ => Backend::Portable,
-    }
-}
-
-/// The kernels of the backend chosen for this process.
-pub fn kernels() -> &'static Kernels {
-    match selected() {
-        // Both are only selected after `kernels_for` detected their features.
-        #[cfg(target_arch = "x86_64")]
-        AVX512 => &avx512_gated::KERNELS,
-        #[cfg(target_arch = "x86_64")]
-        CLMUL => &clmul_gated::KERNELS,
+        Tier::Avx512 => &avx512_gated::KERNELS,
         _ => &PORTABLE_KERNELS,
-    }
+    })
+}
+
+/// The kernels of the process's tier.
+pub fn kernels() -> &'static Kernels {
+    kernels_for(cpu::tier()).expect("the process's tier runs here")
 }
 
 /// Multiplies two field elements given as raw `u128`s with the selected backend.
 #[inline]
 pub fn mul(a: u128, b: u128) -> u128 {
     #[cfg(target_arch = "x86_64")]
-    {
-        if selected() >= CLMUL {
-            // SAFETY: CLMUL and AVX512 are only selected after
-            // `is_x86_feature_detected!("pclmulqdq")` (see `kernels_for`).
-            return unsafe { clmul::mul(a, b) };
-        }
+    if matches!(cpu::tier(), Tier::Avx2 | Tier::Avx512) {
+        // SAFETY: both tiers include pclmulqdq, and `cpu::tier` only
+        // selects a tier that runs here.
+        return unsafe { avx2::mul(a, b) };
     }
     portable::mul(a, b)
 }
@@ -255,9 +175,9 @@ pub fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
     let n = q[0].len();
     assert!(q.iter().all(|x| x.len() == n), "quarters must have equal lengths");
     #[cfg(target_arch = "x86_64")]
-    if selected() == AVX512 {
-        // SAFETY: AVX512 is only selected after `kernels_for` detected
-        // avx512f, vpclmulqdq and pclmulqdq.
+    if cpu::tier() == Tier::Avx512 {
+        // SAFETY: `cpu::tier` only selects a tier that runs here, and this
+        // one includes avx512f, vpclmulqdq and pclmulqdq.
         return unsafe { avx512::butterfly2(q, t, t0, t1) };
     }
     let [q0, q1, q2, q3] = q;

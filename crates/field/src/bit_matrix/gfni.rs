@@ -8,13 +8,6 @@ use core::arch::x86_64::*;
 
 use super::{BitSumWeights, Gfni, SliceMap};
 
-pub(super) fn available() -> bool {
-    is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512bw")
-        && is_x86_feature_detected!("avx512vbmi")
-        && is_x86_feature_detected!("gfni")
-}
-
 /// Byte `j` of every qword is `1 << j`: `affine(UNIT, Q)` has bit `i` of
 /// byte `j` equal to bit `j` of byte `7 - i` of `Q`.
 const UNIT: u64 = 0x8040_2010_0804_0201;

@@ -1,18 +1,21 @@
 //! Fast paths of the zerocheck prover, with run-time CPU dispatch.
 //!
 //! [`portable`] is the definition of every kernel. `x86_64` holds
-//! * `Clmul`: the portable field loops with an inlined PCLMULQDQ multiply
-//!   and a reduction by carry-less multiplication, kept in xmm registers;
-//! * `Vpclmul`: the same loops on four elements at a time (AVX-512
-//!   VPCLMULQDQ);
-//! * `Gfni`: the skip chunk (`gf2p8mulb` for the GF(2^8) products,
-//!   `gf2p8affineqb` for products by the `eq` coordinates) and the weighing
-//!   of words by the Lagrange weights (64 words at a time, byte-transposed).
+//! * `Clmul` (AVX2 and AVX-512 tiers): the portable field loops with an
+//!   inlined PCLMULQDQ multiply and a reduction by carry-less
+//!   multiplication, kept in xmm registers;
+//! * `x86_64/avx2.rs`, `Avx2`: the skip chunk with split-nibble `vpshufb`
+//!   tables for the products by the `eq` coordinates;
+//! * `x86_64/avx512.rs`, `Vpclmul`: the field loops on four elements at a
+//!   time (VPCLMULQDQ), and `Gfni`: the skip chunk (`gf2p8mulb` for the
+//!   GF(2^8) products, `gf2p8affineqb` for products by the `eq`
+//!   coordinates) and the weighing of words by the Lagrange weights (64
+//!   words at a time, byte-transposed).
 //!
-//! The choice is made once per process from `is_x86_feature_detected!`;
-//! `STARLING_FORCE_PORTABLE` forces the portable path
-//! (`starling_field::backend::portable_forced`). `tests` runs every fast
-//! kernel against its portable definition on random inputs.
+//! [`Kernels::for_tier`] is the one place that maps a
+//! [`starling_field::cpu::Tier`] to these; the process uses its tier's.
+//! `tests` runs every tier's kernels this CPU runs against the portable
+//! definitions on random inputs.
 
 #![allow(unsafe_code)]
 
@@ -21,6 +24,8 @@ pub(crate) mod portable;
 pub(crate) mod x86_64;
 
 use std::sync::OnceLock;
+
+use starling_field::cpu::{self, Tier};
 
 pub(crate) use portable::{ByteRow, ExtTables, SkipAcc};
 
@@ -85,40 +90,50 @@ pub(crate) struct Kernels {
     #[cfg(target_arch = "x86_64")]
     clmul: Option<x86_64::Clmul>,
     #[cfg(target_arch = "x86_64")]
-    gfni: Option<x86_64::Gfni>,
+    avx2: Option<x86_64::avx2::Avx2>,
     #[cfg(target_arch = "x86_64")]
-    vpclmul: Option<x86_64::Vpclmul>,
+    gfni: Option<x86_64::avx512::Gfni>,
+    #[cfg(target_arch = "x86_64")]
+    vpclmul: Option<x86_64::avx512::Vpclmul>,
 }
 
 impl Kernels {
-    /// Only the portable definitions.
-    pub(crate) const PORTABLE: Kernels = Kernels {
-        #[cfg(target_arch = "x86_64")]
-        clmul: None,
-        #[cfg(target_arch = "x86_64")]
-        gfni: None,
-        #[cfg(target_arch = "x86_64")]
-        vpclmul: None,
-    };
-
-    fn detect() -> Kernels {
-        if starling_field::backend::portable_forced() {
-            return Kernels::PORTABLE;
+    /// The kernels `tier` uses, or `None` when this CPU does not run it.
+    pub(crate) fn for_tier(tier: Tier) -> Option<Kernels> {
+        if !tier.runs_here() {
+            return None;
         }
-        Kernels {
+        Some(Kernels {
             #[cfg(target_arch = "x86_64")]
-            clmul: x86_64::Clmul::detect(),
+            clmul: x86_64::Clmul::new(tier),
             #[cfg(target_arch = "x86_64")]
-            gfni: x86_64::Gfni::detect(),
+            avx2: x86_64::avx2::Avx2::new(tier),
             #[cfg(target_arch = "x86_64")]
-            vpclmul: x86_64::Vpclmul::detect(),
-        }
+            gfni: x86_64::avx512::Gfni::new(tier),
+            #[cfg(target_arch = "x86_64")]
+            vpclmul: x86_64::avx512::Vpclmul::new(tier),
+        })
     }
 
-    /// The best kernels this CPU runs (portable when forced).
+    /// The kernels of every tier this CPU runs, portable first.
+    #[cfg(test)]
+    pub(crate) fn every_tier() -> Vec<Kernels> {
+        Tier::supported()
+            .into_iter()
+            .filter_map(Kernels::for_tier)
+            .collect()
+    }
+
+    /// The portable definitions.
+    #[cfg(test)]
+    pub(crate) fn portable() -> Kernels {
+        Kernels::for_tier(Tier::Portable).expect("portable runs everywhere")
+    }
+
+    /// The kernels of the process's tier.
     pub(crate) fn get() -> Kernels {
         static SELECTED: OnceLock<Kernels> = OnceLock::new();
-        *SELECTED.get_or_init(Kernels::detect)
+        *SELECTED.get_or_init(|| Kernels::for_tier(cpu::tier()).expect("the process's tier runs here"))
     }
 
     /// See [`portable::skip_chunk`]; `w` holds the weights of the chunk's
@@ -135,6 +150,10 @@ impl Kernels {
         #[cfg(target_arch = "x86_64")]
         if let Some(g) = self.gfni {
             return g.skip_chunk(ext, a, b, z, w, acc);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = self.avx2 {
+            return v.skip_chunk(ext, a, b, z, &w.coords, acc);
         }
         portable::skip_chunk(ext, a, b, z, &w.coords, acc)
     }

@@ -41,22 +41,16 @@ fn u128s(r: &mut ChaCha8Rng, n: usize) -> Vec<u128> {
     (0..n).map(|_| r.gen()).collect()
 }
 
-/// The kernels of this CPU other than the portable ones, by name.
+/// The kernels of every tier this CPU runs other than the portable one, by
+/// name.
 fn fast_backends() -> Vec<(&'static str, Kernels)> {
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
-    let mut out = Vec::new();
-    #[cfg(target_arch = "x86_64")]
-    {
-        let all = Kernels::get();
-        if all.clmul.is_some() {
-            out.push(("clmul", Kernels { gfni: None, ..all }));
-        }
-        if all.gfni.is_some() {
-            out.push(("gfni", Kernels { clmul: None, ..all }));
-        }
-    }
+    let out: Vec<_> = Tier::supported()
+        .into_iter()
+        .filter(|&t| t != Tier::Portable)
+        .map(|t| (t.name(), Kernels::for_tier(t).expect("supported")))
+        .collect();
     if out.is_empty() {
-        eprintln!("skipped: no fast kernels on this CPU (or STARLING_FORCE_PORTABLE is set)");
+        eprintln!("skipped: this CPU runs only the portable tier");
     }
     out
 }

@@ -95,9 +95,11 @@ fn skip_messages_agree_on_every_kernel_set() {
         let (a, b, z) = (words(&mut r), words(&mut r), words(&mut r));
         let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
         let all = shape.num_words();
-        let portable = skip_messages_with(crate::kernels::Kernels::PORTABLE, shape, &a, &b, &z, all, &tau);
-        let fast = skip_messages_with(crate::kernels::Kernels::get(), shape, &a, &b, &z, all, &tau);
-        assert_eq!(fast, portable, "shape ({n}, {k})");
+        let portable = skip_messages_with(crate::kernels::Kernels::portable(), shape, &a, &b, &z, all, &tau);
+        for kernels in crate::kernels::Kernels::every_tier() {
+            let fast = skip_messages_with(kernels, shape, &a, &b, &z, all, &tau);
+            assert_eq!(fast, portable, "{kernels:?}, shape ({n}, {k})");
+        }
     }
 }
 
@@ -146,7 +148,7 @@ fn sumcheck_matches_plain_rounds() {
         let tau: Vec<Gf128> = (0..m).map(|_| rand_field(&mut r)).collect();
         let lagrange = crate::skip::lagrange_weights(rand_field(&mut r));
         let want = plain_sumcheck(a, b, &lagrange, &tau, &mut transcript());
-        for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
+        for kernels in crate::kernels::Kernels::every_tier() {
             let (mut pa, mut pb) = (paired(a), paired(b));
             let got = sumcheck(
                 kernels,
@@ -194,7 +196,7 @@ fn sumcheck_stops_at_the_zero_tail() {
         let b = zero_tail((0..1 << m).map(|_| r.gen()).collect(), cut);
         let want = plain_sumcheck(&a, &b, &lagrange, &tau, &mut transcript());
         let live = live_len(&[&a, &b]);
-        for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
+        for kernels in crate::kernels::Kernels::every_tier() {
             let (mut pa, mut pb) = (paired(&a), paired(&b));
             let got = sumcheck(
                 kernels,
@@ -221,7 +223,7 @@ fn skip_messages_stop_at_the_zero_tail() {
         let mut words = || zero_tail((0..shape.num_words()).map(|_| r.gen()).collect(), cut);
         let (a, b, z) = (words(), words(), words());
         let all = shape.num_words();
-        for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
+        for kernels in crate::kernels::Kernels::every_tier() {
             let want = skip_messages_with(kernels, shape, &a, &b, &z, all, &tau);
             let got = skip_messages_with(kernels, shape, &a, &b, &z, live_len(&[&a, &b, &z]), &tau);
             assert_eq!(got, want, "cut {cut}, {kernels:?}");
@@ -240,7 +242,7 @@ fn in_place_fold_matches_out_of_place() {
         let b: Vec<u128> = (0..len).map(|_| r.gen()).collect();
         let tau_next: Vec<Gf128> = (2..log_len).map(|_| rand_field(&mut r)).collect();
         let x = rand_field(&mut r);
-        for kernels in [crate::kernels::Kernels::PORTABLE, crate::kernels::Kernels::get()] {
+        for kernels in crate::kernels::Kernels::every_tier() {
             let (mut oa, mut ob) = (vec![0u128; len / 2], vec![0u128; len / 2]);
             let want = fold_field(kernels, &a, &b, x, &tau_next, &mut oa, &mut ob);
             let got = fold_field_in_place_copy(kernels, &a, &b, x, &tau_next);

@@ -1,4 +1,5 @@
-//! GF(2^128) multiplication with x86_64 PCLMULQDQ.
+//! The AVX2 tier's field kernels: GF(2^128) multiplication with x86_64
+//! PCLMULQDQ, one product at a time.
 //!
 //! Same result as `portable::mul` on every input; only the carry-less
 //! products change. Reduction reuses the portable shift formula, which the

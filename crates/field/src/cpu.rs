@@ -1,0 +1,165 @@
+//! The one CPU capability probe of the workspace, and the tier every kernel
+//! family dispatches on.
+//!
+//! A [`Tier`] is a set of instructions a family of kernels may use. Each
+//! kernel family (field products and NTT butterflies in [`crate::backend`],
+//! bit-matrix products in [`crate::bit_matrix`], the zerocheck's kernels,
+//! Merkle leaf hashing) has one place that maps a tier to its backend, one
+//! file per instruction set, and nothing else looks at CPU features.
+//!
+//! The process runs one tier, chosen on first use: the best this CPU
+//! supports, or the one `STARLING_CPU_TIER=portable|avx2|avx512|neon` names.
+//! Naming a tier the CPU lacks (or an unknown name) is an error:
+//! [`requested`] reports it, and [`tier`] panics with that message (the
+//! command line checks [`requested`] first and exits with it).
+//! `STARLING_FORCE_PORTABLE=1` is an alias of `STARLING_CPU_TIER=portable`.
+//! Every tier computes exactly what the portable definitions compute, so
+//! proofs do not depend on the tier.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The environment variable that forces a tier.
+pub const TIER_VAR: &str = "STARLING_CPU_TIER";
+/// The older switch: any non-empty value other than `0` means `portable`.
+pub const FORCE_PORTABLE_VAR: &str = "STARLING_FORCE_PORTABLE";
+
+/// A set of instructions the kernels of one backend may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tier {
+    /// Plain Rust, any CPU: the definition of every kernel.
+    Portable,
+    /// x86-64 with AVX2 and PCLMULQDQ (Haswell, Zen 1 and later).
+    Avx2,
+    /// x86-64 with AVX-512 F, BW and VBMI, GFNI, VPCLMULQDQ and PCLMULQDQ
+    /// (Ice Lake, Zen 4 and later).
+    Avx512,
+    /// aarch64 with NEON and PMULL (every Apple M-series and Graviton).
+    Neon,
+}
+
+impl Tier {
+    /// Every tier, in the order of [`Tier::name`]'s documentation.
+    pub const ALL: [Tier; 4] = [Tier::Portable, Tier::Avx2, Tier::Avx512, Tier::Neon];
+
+    /// The name `STARLING_CPU_TIER` and `bench --json` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Portable => "portable",
+            Tier::Avx2 => "avx2",
+            Tier::Avx512 => "avx512",
+            Tier::Neon => "neon",
+        }
+    }
+
+    /// The tier called `name`.
+    pub fn from_name(name: &str) -> Option<Tier> {
+        Tier::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// True when this CPU runs every instruction the tier's kernels use.
+    pub fn runs_here(self) -> bool {
+        match self {
+            Tier::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("pclmulqdq"),
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx512 => {
+                is_x86_feature_detected!("avx2")
+                    && is_x86_feature_detected!("pclmulqdq")
+                    && is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx512bw")
+                    && is_x86_feature_detected!("avx512vbmi")
+                    && is_x86_feature_detected!("gfni")
+                    && is_x86_feature_detected!("vpclmulqdq")
+            }
+            #[cfg(target_arch = "aarch64")]
+            Tier::Neon => {
+                std::arch::is_aarch64_feature_detected!("neon")
+                    && std::arch::is_aarch64_feature_detected!("aes")
+            }
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The tiers this CPU runs, portable first, best last.
+    pub fn supported() -> Vec<Tier> {
+        Tier::ALL.into_iter().filter(|t| t.runs_here()).collect()
+    }
+
+    /// The best tier this CPU runs.
+    pub fn best() -> Tier {
+        *Tier::supported().last().expect("portable always runs")
+    }
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why the environment's tier cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TierError {
+    /// `STARLING_CPU_TIER` names no tier.
+    Unknown(String),
+    /// The CPU lacks instructions the named tier uses.
+    Unsupported(Tier),
+}
+
+impl fmt::Display for TierError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let choices = Tier::supported()
+            .iter()
+            .map(|t| t.name())
+            .collect::<Vec<_>>()
+            .join(", ");
+        match self {
+            TierError::Unknown(name) => write!(
+                f,
+                "{TIER_VAR}={name:?} is not a tier (portable, avx2, avx512, neon); this CPU runs: {choices}"
+            ),
+            TierError::Unsupported(t) => {
+                write!(
+                    f,
+                    "{TIER_VAR}={t}: this CPU lacks instructions that tier uses; it runs: {choices}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for TierError {}
+
+/// The tier the environment asks for: `Ok(None)` when it asks for none.
+pub fn requested() -> Result<Option<Tier>, TierError> {
+    match std::env::var(TIER_VAR) {
+        Ok(name) if !name.is_empty() => {
+            let t = Tier::from_name(&name).ok_or(TierError::Unknown(name))?;
+            if t.runs_here() {
+                Ok(Some(t))
+            } else {
+                Err(TierError::Unsupported(t))
+            }
+        }
+        _ => match std::env::var(FORCE_PORTABLE_VAR) {
+            Ok(v) if !v.is_empty() && v != "0" => Ok(Some(Tier::Portable)),
+            _ => Ok(None),
+        },
+    }
+}
+
+/// The tier of this process: the requested one, else the best. Decided on
+/// first use.
+///
+/// # Panics
+/// When the environment names a tier that cannot be used ([`requested`]).
+pub fn tier() -> Tier {
+    static SELECTED: OnceLock<Tier> = OnceLock::new();
+    *SELECTED.get_or_init(|| match requested() {
+        Ok(t) => t.unwrap_or_else(Tier::best),
+        Err(e) => panic!("{e}"),
+    })
+}
