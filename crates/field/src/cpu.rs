@@ -100,6 +100,17 @@ impl fmt::Display for Tier {
     }
 }
 
+/// x86-64: true when the CPU has 256-bit VPCLMULQDQ (Zen 3, Ice Lake and
+/// later), which the AVX2 tier's field kernels use when present.
+pub fn has_vpclmulqdq_256() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("vpclmulqdq")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// Why the environment's tier cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TierError {

@@ -2,7 +2,8 @@
 //!
 //! `portable` is the definition; `avx2` (the AVX2 tier: PCLMULQDQ, one
 //! product at a time) and `avx512` (VPCLMULQDQ on 512-bit vectors, four at a
-//! time) must agree with it on every input. Each backend's kernels are
+//! time) on x86_64, and `neon` (PMULL, one product at a time) on aarch64,
+//! must agree with it on every input. Each backend's kernels are
 //! gathered in a [`Kernels`] table, [`kernels_for`] maps a [`Tier`] to its
 //! table, and `tests/backends.rs` runs one shared harness over every tier
 //! this CPU runs. The process uses the table of [`crate::cpu::tier`].
@@ -10,7 +11,11 @@
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
+pub mod avx2_vpclmul;
+#[cfg(target_arch = "x86_64")]
 pub mod avx512;
+#[cfg(target_arch = "aarch64")]
+pub mod neon;
 pub mod portable;
 
 use crate::cpu::{self, Tier};
@@ -23,7 +28,7 @@ pub type ButterflyFrom = fn(&mut [u128], &mut [u128], &[u128], &[u128], u128);
 /// directly with unequal lengths works on the common prefix).
 #[derive(Clone, Copy, Debug)]
 pub struct Kernels {
-    /// Which backend these are: `portable`, `pclmulqdq` or `avx512`.
+    /// Which backend these are: `portable`, `pclmulqdq`, `avx512` or `neon`.
     pub name: &'static str,
     /// `a * b`.
     pub mul: fn(u128, u128) -> u128,
@@ -57,15 +62,16 @@ static PORTABLE_KERNELS: Kernels = Kernels {
 /// The wrappers are private and are only reachable through the table they
 /// fill, and `kernels_for` hands that table out only for a tier that
 /// [`Tier::runs_here`], whose features include the module's. That is what makes calling the `unsafe`
-/// kernels from a safe `fn` sound.
-#[cfg(target_arch = "x86_64")]
+/// kernels from a safe `fn` sound. `$scalar` is the module whose `mul` is
+/// the table's one-product kernel.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! gated_kernels {
-    ($name:ident, $label:expr, $module:ident) => {
+    ($name:ident, $label:expr, $module:ident, $scalar:ident) => {
         mod $name {
             use super::$module as k;
             pub fn mul(a: u128, b: u128) -> u128 {
                 // SAFETY: see `gated_kernels`: only reachable after detection.
-                unsafe { super::avx2::mul(a, b) }
+                unsafe { super::$scalar::mul(a, b) }
             }
             pub fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
                 // SAFETY: see `gated_kernels`: only reachable after detection.
@@ -106,9 +112,18 @@ macro_rules! gated_kernels {
 }
 
 #[cfg(target_arch = "x86_64")]
-gated_kernels!(avx2_gated, "pclmulqdq", avx2);
+gated_kernels!(avx2_gated, "pclmulqdq", avx2, avx2);
 #[cfg(target_arch = "x86_64")]
-gated_kernels!(avx512_gated, "avx512", avx512);
+gated_kernels!(
+    avx2_vpclmul_gated,
+    "pclmulqdq, vpclmulqdq-256",
+    avx2_vpclmul,
+    avx2
+);
+#[cfg(target_arch = "x86_64")]
+gated_kernels!(avx512_gated, "avx512", avx512, avx2);
+#[cfg(target_arch = "aarch64")]
+gated_kernels!(neon_gated, "neon", neon, neon);
 
 /// The kernels `tier` uses, or `None` when this CPU does not run it. Tiers
 /// without field kernels of their own use the portable ones.
@@ -117,12 +132,31 @@ pub fn kernels_for(tier: Tier) -> Option<&'static Kernels> {
         return None;
     }
     Some(match tier {
+        // Only with the extra instructions checked: the tier does not
+        // include them.
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2 if cpu::has_vpclmulqdq_256() => &avx2_vpclmul_gated::KERNELS,
         #[cfg(target_arch = "x86_64")]
         Tier::Avx2 => &avx2_gated::KERNELS,
         #[cfg(target_arch = "x86_64")]
         Tier::Avx512 => &avx512_gated::KERNELS,
+        #[cfg(target_arch = "aarch64")]
+        Tier::Neon => &neon_gated::KERNELS,
         _ => &PORTABLE_KERNELS,
     })
+}
+
+/// Every table `tier` may use on some CPU that runs it and this CPU runs
+/// (the AVX2 tier's one-at-a-time PCLMULQDQ kernels also where 256-bit
+/// VPCLMULQDQ would be picked): what the tests compare with the portable
+/// definitions.
+pub fn variants_for(tier: Tier) -> Vec<&'static Kernels> {
+    let best = kernels_for(tier).into_iter();
+    #[cfg(target_arch = "x86_64")]
+    if tier == Tier::Avx2 && tier.runs_here() && cpu::has_vpclmulqdq_256() {
+        return best.chain([&avx2_gated::KERNELS]).collect();
+    }
+    best.collect()
 }
 
 /// The kernels of the process's tier.
@@ -138,6 +172,12 @@ pub fn mul(a: u128, b: u128) -> u128 {
         // SAFETY: both tiers include pclmulqdq, and `cpu::tier` only
         // selects a tier that runs here.
         return unsafe { avx2::mul(a, b) };
+    }
+    #[cfg(target_arch = "aarch64")]
+    if cpu::tier() == Tier::Neon {
+        // SAFETY: the tier includes neon and aes (PMULL), and `cpu::tier`
+        // only selects a tier that runs here.
+        return unsafe { neon::mul(a, b) };
     }
     portable::mul(a, b)
 }

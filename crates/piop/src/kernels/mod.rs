@@ -10,7 +10,11 @@
 //!   time (VPCLMULQDQ), and `Gfni`: the skip chunk (`gf2p8mulb` for the
 //!   GF(2^8) products, `gf2p8affineqb` for products by the `eq`
 //!   coordinates) and the weighing of words by the Lagrange weights (64
-//!   words at a time, byte-transposed).
+//!   words at a time, byte-transposed);
+//! * and `aarch64` the Neon tier's: `Pmull`, the portable field loops with
+//!   an inlined PMULL multiply and reduction, and in `aarch64/neon.rs`,
+//!   `Neon`, the skip chunk (`vmull_p8` for the GF(2^8) products,
+//!   split-nibble `vqtbl1q_u8` tables for products by the `eq` coordinates).
 //!
 //! [`Kernels::for_tier`] is the one place that maps a
 //! [`starling_field::cpu::Tier`] to these; the process uses its tier's.
@@ -19,6 +23,8 @@
 
 #![allow(unsafe_code)]
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
@@ -95,6 +101,10 @@ pub(crate) struct Kernels {
     gfni: Option<x86_64::avx512::Gfni>,
     #[cfg(target_arch = "x86_64")]
     vpclmul: Option<x86_64::avx512::Vpclmul>,
+    #[cfg(target_arch = "aarch64")]
+    pmull: Option<aarch64::Pmull>,
+    #[cfg(target_arch = "aarch64")]
+    neon: Option<aarch64::neon::Neon>,
 }
 
 impl Kernels {
@@ -112,6 +122,10 @@ impl Kernels {
             gfni: x86_64::avx512::Gfni::new(tier),
             #[cfg(target_arch = "x86_64")]
             vpclmul: x86_64::avx512::Vpclmul::new(tier),
+            #[cfg(target_arch = "aarch64")]
+            pmull: aarch64::Pmull::new(tier),
+            #[cfg(target_arch = "aarch64")]
+            neon: aarch64::neon::Neon::new(tier),
         })
     }
 
@@ -155,6 +169,10 @@ impl Kernels {
         if let Some(v) = self.avx2 {
             return v.skip_chunk(ext, a, b, z, &w.coords, acc);
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(v) = self.neon {
+            return v.skip_chunk(ext, a, b, z, &w.coords, acc);
+        }
         portable::skip_chunk(ext, a, b, z, &w.coords, acc)
     }
 
@@ -185,6 +203,10 @@ impl Kernels {
         if let Some(c) = self.clmul {
             return c.round_field(a, b, e_lo);
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(p) = self.pmull {
+            return p.round_field(a, b, e_lo);
+        }
         portable::round_field(a, b, e_lo)
     }
 
@@ -205,6 +227,10 @@ impl Kernels {
         #[cfg(target_arch = "x86_64")]
         if let Some(c) = self.clmul {
             return c.fold_field_round(a, b, r, out_a, out_b, e_lo);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(p) = self.pmull {
+            return p.fold_field_round(a, b, r, out_a, out_b, e_lo);
         }
         portable::fold_field_round(a, b, r, out_a, out_b, e_lo)
     }
