@@ -8,10 +8,12 @@
 //! For locality the batch is cut into blocks of `L` consecutive words of
 //! each wire (`64·L` instances). A block is evaluated in a compact scratch
 //! buffer (`K` entries of `[u64; L]`, one cache line per wire for `L = 8`)
-//! and then written to its place. Blocks are independent, so a parallel
-//! prover can hand one block range to each thread.
+//! and then written to its place. Blocks are independent: the generator
+//! hands each rayon task one range of blocks (about four per thread), and
+//! the witness is the same whatever the number of threads.
 
 use crate::r1cs::{R1cs, RowKind};
+use rayon::prelude::*;
 use thiserror::Error;
 
 /// Smallest supported `n` (log2 of the instance count).
@@ -114,6 +116,33 @@ impl BatchWitness {
     pub fn instance(&self, instance: usize) -> Vec<bool> {
         (0..1usize << self.k).map(|w| self.bit(instance, w)).collect()
     }
+}
+
+/// The column ranges of both forms that one witness task writes.
+type FormParts<'a> = (Vec<&'a mut [u64]>, Vec<&'a mut [u64]>);
+
+/// Words of each wire per witness task: about four tasks per thread so the
+/// threads balance, and at least one block of `lanes` words.
+fn part_words(words_per_wire: usize, lanes: usize) -> usize {
+    let tasks = (4 * rayon::current_num_threads()).next_power_of_two();
+    (words_per_wire / tasks).max(lanes)
+}
+
+/// Cuts a batch-layout buffer (`words_per_wire` words per wire) into column
+/// ranges of `part` words: entry `p` holds, for every wire, its words
+/// `p * part .. (p + 1) * part`. The ranges are disjoint, so tasks can write
+/// them at the same time.
+fn column_parts(buf: &mut [u64], words_per_wire: usize, part: usize) -> Vec<Vec<&mut [u64]>> {
+    let wires = buf.len() / words_per_wire;
+    let mut parts: Vec<Vec<&mut [u64]>> = (0..words_per_wire / part)
+        .map(|_| Vec::with_capacity(wires))
+        .collect();
+    for row in buf.chunks_exact_mut(words_per_wire) {
+        for (p, cols) in parts.iter_mut().zip(row.chunks_exact_mut(part)) {
+            p.push(cols);
+        }
+    }
+    parts
 }
 
 /// Words per block: `min(8, N/64)`.
@@ -249,11 +278,10 @@ impl R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
         out: &mut [u64],
-        mut forms: Option<(&mut [u64], &mut [u64])>,
+        forms: Option<(&mut [u64], &mut [u64])>,
     ) {
         // Padding wires are never written: they, and both their forms, stay
         // zero in the block buffer and in the zeroed outputs.
-        let mut buf = vec![[0u64; L]; self.num_wires()];
         let live: Vec<usize> = (0..self.num_wires())
             .filter(|&w| self.row_kind(w) != RowKind::Padding)
             .collect();
@@ -264,31 +292,49 @@ impl R1cs {
             visited[w as usize] = true;
         }
         let others: Vec<usize> = live.iter().copied().filter(|&w| !visited[w]).collect();
-        for block in (0..words_per_wire).step_by(L) {
-            let at = |wire: usize| wire * words_per_wire + block;
-            self.evaluate_block(
-                block,
-                words_per_wire,
-                public_inputs,
-                private_inputs,
-                &mut buf,
-                forms.as_mut().map(|(a, b)| (&mut **a, &mut **b)),
-            );
-            for &wire in &live {
-                out[at(wire)..at(wire) + L].copy_from_slice(&buf[wire]);
-            }
-            if let Some((a_out, b_out)) = forms.as_mut() {
-                for &wire in &others {
-                    a_out[at(wire)..at(wire) + L].copy_from_slice(&xor_row(&buf, self.a.row(wire)));
-                    b_out[at(wire)..at(wire) + L].copy_from_slice(&xor_row(&buf, self.b.row(wire)));
+        // Each task owns one range of columns (words of every wire) and
+        // evaluates its blocks in order in its own buffer.
+        let part = part_words(words_per_wire, L);
+        let outs = column_parts(out, words_per_wire, part);
+        let form_parts: Vec<Option<FormParts<'_>>> = match forms {
+            Some((a, b)) => column_parts(a, words_per_wire, part)
+                .into_iter()
+                .zip(column_parts(b, words_per_wire, part))
+                .map(Some)
+                .collect(),
+            None => outs.iter().map(|_| None).collect(),
+        };
+        outs.into_par_iter()
+            .zip(form_parts)
+            .enumerate()
+            .for_each(|(p, (mut rows, mut form_rows))| {
+                let mut buf = vec![[0u64; L]; self.num_wires()];
+                for at in (0..part).step_by(L) {
+                    let block = p * part + at;
+                    self.evaluate_block(
+                        block,
+                        words_per_wire,
+                        public_inputs,
+                        private_inputs,
+                        &mut buf,
+                        form_rows.as_mut().map(|rows| (rows, at)),
+                    );
+                    for &wire in &live {
+                        rows[wire][at..at + L].copy_from_slice(&buf[wire]);
+                    }
+                    if let Some((a_rows, b_rows)) = form_rows.as_mut() {
+                        for &wire in &others {
+                            a_rows[wire][at..at + L].copy_from_slice(&xor_row(&buf, self.a.row(wire)));
+                            b_rows[wire][at..at + L].copy_from_slice(&xor_row(&buf, self.b.row(wire)));
+                        }
+                    }
                 }
-            }
-        }
+            });
     }
 
     /// Evaluates words `block .. block + L` of every wire into `buf`, and
-    /// writes the two forms of every evaluated row into the full-size `forms`
-    /// (witness layout) when asked.
+    /// writes the two forms of every evaluated row at column `at` of their
+    /// rows in `forms` when asked.
     fn evaluate_block<const L: usize>(
         &self,
         block: usize,
@@ -296,7 +342,7 @@ impl R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
         buf: &mut [[u64; L]],
-        mut forms: Option<(&mut [u64], &mut [u64])>,
+        mut forms: Option<(&mut FormParts<'_>, usize)>,
     ) {
         buf[0] = [u64::MAX; L];
         for j in 0..self.num_public_inputs() {
@@ -312,10 +358,9 @@ impl R1cs {
             let a = xor_row(buf, self.a.row(w));
             let b = xor_row(buf, self.b.row(w));
             buf[w] = std::array::from_fn(|l| a[l] & b[l]);
-            if let Some((fa, fb)) = forms.as_mut() {
-                let at = w * words_per_wire + block;
-                fa[at..at + L].copy_from_slice(&a);
-                fb[at..at + L].copy_from_slice(&b);
+            if let Some(((fa, fb), at)) = forms.as_mut() {
+                fa[w][*at..*at + L].copy_from_slice(&a);
+                fb[w][*at..*at + L].copy_from_slice(&b);
             }
         }
     }

@@ -164,6 +164,29 @@ fn lane_widths_agree() {
 }
 
 #[test]
+fn witness_and_forms_are_the_same_on_any_number_of_threads() {
+    // N = 2^12: 64 words per wire, so 1, 3 and 8 threads cut the columns
+    // into 8, 16 and 64 task ranges (one block each at 8 threads).
+    let r1cs = small_circuit();
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let n = 12;
+    let count = 1usize << n;
+    let xy: Vec<u64> = (0..count).map(|_| rng.gen()).collect();
+    let s: Vec<u64> = (0..count).map(|_| u64::from(rng.gen::<u32>())).collect();
+    let (public, private) = (slice_instances(count, 64, &xy), slice_instances(count, 32, &s));
+    let generate = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| r1cs.generate_witness_with_forms(n, &public, &private).unwrap())
+    };
+    let (witness, a, b) = generate(1);
+    assert!(r1cs.is_satisfied(&witness));
+    assert_eq!((a.clone(), b.clone()), r1cs.linear_forms(&witness));
+    for threads in [3, 8] {
+        assert_eq!(generate(threads), (witness.clone(), a.clone(), b.clone()), "{threads} threads");
+    }
+}
+
+#[test]
 fn digest_is_stable_and_sensitive() {
     let a = small_circuit();
     assert_eq!(a.digest(), small_circuit().digest());
