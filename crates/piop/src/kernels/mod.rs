@@ -5,9 +5,11 @@
 //!   inlined PCLMULQDQ multiply and a reduction by carry-less
 //!   multiplication, kept in xmm registers;
 //! * `x86_64/avx2.rs`, `Avx2`: the skip chunk with split-nibble `vpshufb`
-//!   tables for the products by the `eq` coordinates;
+//!   tables for the products by the `eq` coordinates, and `Vpclmul256`:
+//!   the field loops on two elements at a time where the CPU has 256-bit
+//!   VPCLMULQDQ;
 //! * `x86_64/avx512.rs`, `Vpclmul`: the field loops on four elements at a
-//!   time (VPCLMULQDQ), and `Gfni`: the skip chunk (`gf2p8mulb` for the
+//!   time (VPCLMULQDQ; both widths share `x86_64/lanes.rs`), and `Gfni`: the skip chunk (`gf2p8mulb` for the
 //!   GF(2^8) products, `gf2p8affineqb` for products by the `eq`
 //!   coordinates) and the weighing of words by the Lagrange weights (64
 //!   words at a time, byte-transposed);
@@ -98,6 +100,8 @@ pub(crate) struct Kernels {
     #[cfg(target_arch = "x86_64")]
     avx2: Option<x86_64::avx2::Avx2>,
     #[cfg(target_arch = "x86_64")]
+    vpclmul256: Option<x86_64::avx2::Vpclmul256>,
+    #[cfg(target_arch = "x86_64")]
     gfni: Option<x86_64::avx512::Gfni>,
     #[cfg(target_arch = "x86_64")]
     vpclmul: Option<x86_64::avx512::Vpclmul>,
@@ -119,6 +123,8 @@ impl Kernels {
             #[cfg(target_arch = "x86_64")]
             avx2: x86_64::avx2::Avx2::new(tier),
             #[cfg(target_arch = "x86_64")]
+            vpclmul256: x86_64::avx2::Vpclmul256::new(tier),
+            #[cfg(target_arch = "x86_64")]
             gfni: x86_64::avx512::Gfni::new(tier),
             #[cfg(target_arch = "x86_64")]
             vpclmul: x86_64::avx512::Vpclmul::new(tier),
@@ -136,6 +142,24 @@ impl Kernels {
             .into_iter()
             .filter_map(Kernels::for_tier)
             .collect()
+    }
+
+    /// [`Kernels::every_tier`] and, where the CPU has them, the variants a
+    /// tier falls back to on CPUs with fewer instructions (the AVX2 tier
+    /// without 256-bit VPCLMULQDQ), each with a name.
+    #[cfg(test)]
+    pub(crate) fn every_variant() -> Vec<(String, Kernels)> {
+        let mut out = Vec::new();
+        for tier in Tier::supported() {
+            let k = Kernels::for_tier(tier).expect("supported");
+            out.push((tier.name().to_string(), k));
+            #[cfg(target_arch = "x86_64")]
+            if k.vpclmul256.is_some() {
+                let narrow = Kernels { vpclmul256: None, ..k };
+                out.push((format!("{} without vpclmulqdq-256", tier.name()), narrow));
+            }
+        }
+        out
     }
 
     /// The portable definitions.
@@ -200,6 +224,10 @@ impl Kernels {
             return v.round_field(a, b, e_lo);
         }
         #[cfg(target_arch = "x86_64")]
+        if let Some(v) = self.vpclmul256 {
+            return v.round_field(a, b, e_lo);
+        }
+        #[cfg(target_arch = "x86_64")]
         if let Some(c) = self.clmul {
             return c.round_field(a, b, e_lo);
         }
@@ -222,6 +250,10 @@ impl Kernels {
     ) -> (u128, u128) {
         #[cfg(target_arch = "x86_64")]
         if let Some(v) = self.vpclmul {
+            return v.fold_field_round(a, b, r, out_a, out_b, e_lo);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = self.vpclmul256 {
             return v.fold_field_round(a, b, r, out_a, out_b, e_lo);
         }
         #[cfg(target_arch = "x86_64")]

@@ -41,13 +41,12 @@ fn u128s(r: &mut ChaCha8Rng, n: usize) -> Vec<u128> {
     (0..n).map(|_| r.gen()).collect()
 }
 
-/// The kernels of every tier this CPU runs other than the portable one, by
-/// name.
-fn fast_backends() -> Vec<(&'static str, Kernels)> {
-    let out: Vec<_> = Tier::supported()
+/// The kernels of every tier (and tier variant) this CPU runs other than
+/// the portable one, by name.
+fn fast_backends() -> Vec<(String, Kernels)> {
+    let out: Vec<_> = Kernels::every_variant()
         .into_iter()
-        .filter(|&t| t != Tier::Portable)
-        .map(|t| (t.name(), Kernels::for_tier(t).expect("supported")))
+        .filter(|(name, _)| name != Tier::Portable.name())
         .collect();
     if out.is_empty() {
         eprintln!("skipped: this CPU runs only the portable tier");

@@ -1,5 +1,7 @@
-//! The AVX2 tier's skip chunk: GF(2^8) arithmetic on 32 bytes at a time
-//! without GFNI. See [`super`] for why the `unsafe` blocks are sound.
+//! The AVX2 tier's zerocheck kernels: the skip chunk, GF(2^8) arithmetic on
+//! 32 bytes at a time without GFNI, and, where the CPU has 256-bit
+//! VPCLMULQDQ, the field loops two lanes wide ([`super::lanes`] on a
+//! `__m256i`). See [`super`] for why the `unsafe` blocks are sound.
 //!
 //! Per word the chunk needs `c = a_hat * b_hat` on the 64 extra points (a
 //! product of two variable bytes: shift-and-add over the bits of `b_hat`,
@@ -16,7 +18,9 @@ use std::sync::OnceLock;
 
 use starling_field::cpu::Tier;
 
-use super::super::portable::{gf8_mul_table, ByteRow, ExtTables, SkipAcc};
+use super::super::portable::{gf8_mul_table, ByteRow, ExtTables, FieldMul, SkipAcc};
+use super::lanes::{self, Lanes};
+use super::Clmul;
 
 /// Proof that the CPU supports AVX2.
 #[derive(Clone, Copy, Debug)]
@@ -226,4 +230,131 @@ fn coordinate_pair(
             }
         }
     }
+}
+
+/// Proof that the CPU runs the AVX2 tier and has 256-bit VPCLMULQDQ (Zen 3,
+/// Ice Lake and later), which the tier itself does not include.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Vpclmul256(());
+
+impl Vpclmul256 {
+    /// The token, under the AVX2 tier on a CPU with 256-bit VPCLMULQDQ.
+    pub(crate) fn new(tier: Tier) -> Option<Self> {
+        (tier == Tier::Avx2 && tier.runs_here() && starling_field::cpu::has_vpclmulqdq_256())
+            .then_some(Vpclmul256(()))
+    }
+
+    /// Same result as [`super::super::portable::round_field`].
+    pub(crate) fn round_field(self, a: &[u128], b: &[u128], e_lo: &[u128]) -> (u128, u128) {
+        // SAFETY: the token proves the target features are present.
+        unsafe { round_field_vpclmul256(Clmul(()), a, b, e_lo) }
+    }
+
+    /// Same result as [`super::super::portable::fold_field_round`].
+    pub(crate) fn fold_field_round(
+        self,
+        a: &[u128],
+        b: &[u128],
+        r: u128,
+        out_a: &mut [u128],
+        out_b: &mut [u128],
+        e_lo: &[u128],
+    ) -> (u128, u128) {
+        // SAFETY: as in `round_field`.
+        unsafe { fold_field_round_vpclmul256(Clmul(()), a, b, r, out_a, out_b, e_lo) }
+    }
+}
+
+/// Two elements in a `__m256i`, for [`lanes`].
+#[derive(Clone, Copy)]
+struct Ymm(());
+
+impl Lanes for Ymm {
+    type V = __m256i;
+    const N: usize = 2;
+
+    // SAFETY (every method): only reached from the `#[target_feature]`
+    // wrappers below, which enable avx2 and vpclmulqdq; memory is touched
+    // through slices whose lengths are checked first.
+    #[inline(always)]
+    fn load(self, x: &[u128]) -> __m256i {
+        assert!(x.len() >= 2);
+        unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    fn store(self, x: &mut [u128], v: __m256i) {
+        assert!(x.len() >= 2);
+        unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), v) }
+    }
+    #[inline(always)]
+    fn splat(self, x: u128) -> __m256i {
+        unsafe { _mm256_broadcastsi128_si256(Clmul(()).load(&x)) }
+    }
+    #[inline(always)]
+    fn zero(self) -> __m256i {
+        unsafe { _mm256_setzero_si256() }
+    }
+    #[inline(always)]
+    fn xor(self, a: __m256i, b: __m256i) -> __m256i {
+        unsafe { _mm256_xor_si256(a, b) }
+    }
+    #[inline(always)]
+    fn mul_wide(self, x: __m256i, y: __m256i) -> (__m256i, __m256i, __m256i) {
+        unsafe {
+            let lo = _mm256_clmulepi64_epi128::<0x00>(x, y);
+            let hi = _mm256_clmulepi64_epi128::<0x11>(x, y);
+            let mid = _mm256_xor_si256(
+                _mm256_clmulepi64_epi128::<0x01>(x, y),
+                _mm256_clmulepi64_epi128::<0x10>(x, y),
+            );
+            (lo, mid, hi)
+        }
+    }
+    #[inline(always)]
+    fn reduce(self, (lo, mid, hi): (__m256i, __m256i, __m256i)) -> __m256i {
+        unsafe {
+            let lo = _mm256_xor_si256(lo, _mm256_bslli_epi128::<8>(mid));
+            let hi = _mm256_xor_si256(hi, _mm256_bsrli_epi128::<8>(mid));
+            let p = _mm256_set_epi64x(0, 0x87, 0, 0x87);
+            let t = _mm256_clmulepi64_epi128::<0x01>(hi, p);
+            let lo = _mm256_xor_si256(lo, _mm256_bslli_epi128::<8>(t));
+            let h0 = _mm256_xor_si256(hi, _mm256_bsrli_epi128::<8>(t));
+            _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(h0, p))
+        }
+    }
+    #[inline(always)]
+    fn split_pairs(self, u: __m256i, v: __m256i) -> (__m256i, __m256i) {
+        unsafe {
+            (
+                _mm256_permute2x128_si256::<0x20>(u, v),
+                _mm256_permute2x128_si256::<0x31>(u, v),
+            )
+        }
+    }
+    #[inline(always)]
+    fn lane_sum(self, v: __m256i) -> u128 {
+        unsafe {
+            let x = _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            Clmul(()).store(x)
+        }
+    }
+}
+
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+fn round_field_vpclmul256(m: Clmul, a: &[u128], b: &[u128], e_lo: &[u128]) -> (u128, u128) {
+    lanes::round(Ymm(()), m, a, b, e_lo)
+}
+
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+#[allow(clippy::too_many_arguments)]
+fn fold_field_round_vpclmul256(
+    m: Clmul,
+    a: &[u128],
+    b: &[u128],
+    r: u128,
+    out_a: &mut [u128],
+    out_b: &mut [u128],
+    e_lo: &[u128],
+) -> (u128, u128) {
+    lanes::fold_round(Ymm(()), m, a, b, r, out_a, out_b, e_lo)
 }

@@ -1,15 +1,14 @@
 //! The AVX-512 tier's zerocheck kernels: the field loops four lanes wide on
-//! VPCLMULQDQ, and the skip chunk and the weighing of words on GFNI. See
+//! VPCLMULQDQ ([`super::lanes`] on a `__m512i`), and the skip chunk and the weighing of words on GFNI. See
 //! [`super`] for why the `unsafe` blocks are sound.
 
 use core::arch::x86_64::*;
 
 use starling_field::cpu::Tier;
 
-use super::super::portable::{
-    fold_round_with, round_with, skip_z_bits, weigh, ByteRow, ExtTables, FieldMul, SkipAcc,
-};
+use super::super::portable::{skip_z_bits, weigh, ByteRow, ExtTables, FieldMul, SkipAcc};
 use super::super::SkipWeights;
+use super::lanes::{self, Lanes};
 use super::Clmul;
 
 /// Proof that the CPU supports AVX-512 (F, BW, VBMI) and GFNI.
@@ -309,124 +308,93 @@ impl Vpclmul {
     }
 }
 
-/// Four unreduced products, one per 128-bit lane: (low, middle, high).
-#[inline(always)]
-fn mul_wide4(x: __m512i, y: __m512i) -> (__m512i, __m512i, __m512i) {
-    // SAFETY: only reached from functions enabling avx512f and vpclmulqdq.
-    unsafe {
-        let lo = _mm512_clmulepi64_epi128::<0x00>(x, y);
-        let hi = _mm512_clmulepi64_epi128::<0x11>(x, y);
-        let mid = _mm512_xor_si512(
-            _mm512_clmulepi64_epi128::<0x01>(x, y),
-            _mm512_clmulepi64_epi128::<0x10>(x, y),
-        );
-        (lo, mid, hi)
+/// Four elements in a `__m512i`, for [`lanes`].
+#[derive(Clone, Copy)]
+struct Zmm(());
+
+impl Lanes for Zmm {
+    type V = __m512i;
+    const N: usize = 4;
+
+    // SAFETY (every method): only reached from the `#[target_feature]`
+    // wrappers below, which enable avx512f, avx512bw and vpclmulqdq; memory
+    // is touched through slices whose lengths are checked first.
+    #[inline(always)]
+    fn load(self, x: &[u128]) -> __m512i {
+        assert!(x.len() >= 4);
+        unsafe { _mm512_loadu_si512(x.as_ptr().cast()) }
     }
-}
-
-#[inline(always)]
-fn xor3(a: (__m512i, __m512i, __m512i), b: (__m512i, __m512i, __m512i)) -> (__m512i, __m512i, __m512i) {
-    // SAFETY: only reached from functions enabling avx512f.
-    unsafe {
-        (
-            _mm512_xor_si512(a.0, b.0),
-            _mm512_xor_si512(a.1, b.1),
-            _mm512_xor_si512(a.2, b.2),
-        )
+    #[inline(always)]
+    fn store(self, x: &mut [u128], v: __m512i) {
+        assert!(x.len() >= 4);
+        unsafe { _mm512_storeu_si512(x.as_mut_ptr().cast(), v) }
     }
-}
-
-/// Lane-wise version of `Clmul::reduce`.
-#[inline(always)]
-fn reduce4(w: (__m512i, __m512i, __m512i)) -> __m512i {
-    // SAFETY: only reached from functions enabling avx512f, avx512bw and vpclmulqdq.
-    unsafe {
-        let (lo, mid, hi) = w;
-        let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(mid));
-        let hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(mid));
-        let p = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
-        let t = _mm512_clmulepi64_epi128::<0x01>(hi, p);
-        let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(t));
-        let h0 = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(t));
-        _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(h0, p))
+    #[inline(always)]
+    fn splat(self, x: u128) -> __m512i {
+        unsafe { _mm512_broadcast_i32x4(Clmul(()).load(&x)) }
     }
-}
-
-#[inline(always)]
-fn load4(x: &[u128]) -> __m512i {
-    assert!(x.len() >= 4);
-    // SAFETY: 64 in-bounds bytes (checked above); avx512f is enabled by the caller.
-    unsafe { _mm512_loadu_si512(x.as_ptr().cast()) }
-}
-
-#[inline(always)]
-fn store4(x: &mut [u128], v: __m512i) {
-    assert!(x.len() >= 4);
-    // SAFETY: as in `load4`.
-    unsafe { _mm512_storeu_si512(x.as_mut_ptr().cast(), v) }
-}
-
-/// From eight consecutive elements (two registers), the four at even and
-/// the four at odd positions.
-#[inline(always)]
-fn split_pairs(u: __m512i, v: __m512i) -> (__m512i, __m512i) {
-    // SAFETY: only reached from functions enabling avx512f.
-    unsafe {
-        (
-            _mm512_shuffle_i64x2::<0b10_00_10_00>(u, v),
-            _mm512_shuffle_i64x2::<0b11_01_11_01>(u, v),
-        )
+    #[inline(always)]
+    fn zero(self) -> __m512i {
+        unsafe { _mm512_setzero_si512() }
     }
-}
-
-/// The XOR of the four lanes.
-#[inline(always)]
-fn lane_sum(v: __m512i) -> u128 {
-    // SAFETY: only reached from functions enabling avx512f.
-    unsafe {
-        let x = _mm_xor_si128(
-            _mm_xor_si128(
-                _mm512_extracti32x4_epi32::<0>(v),
-                _mm512_extracti32x4_epi32::<1>(v),
-            ),
-            _mm_xor_si128(
-                _mm512_extracti32x4_epi32::<2>(v),
-                _mm512_extracti32x4_epi32::<3>(v),
-            ),
-        );
-        Clmul(()).store(x)
+    #[inline(always)]
+    fn xor(self, a: __m512i, b: __m512i) -> __m512i {
+        unsafe { _mm512_xor_si512(a, b) }
     }
-}
-
-/// Round sums of four pairs given as even and odd elements.
-#[inline(always)]
-fn add_pairs4(
-    sums: &mut [(__m512i, __m512i, __m512i); 2],
-    e: __m512i,
-    (ae, ao): (__m512i, __m512i),
-    (be, bo): (__m512i, __m512i),
-) {
-    // SAFETY: only reached from functions enabling avx512f, avx512bw and vpclmulqdq.
-    unsafe {
-        let p0 = reduce4(mul_wide4(ae, be));
-        let p2 = reduce4(mul_wide4(_mm512_xor_si512(ae, ao), _mm512_xor_si512(be, bo)));
-        sums[0] = xor3(sums[0], mul_wide4(e, p0));
-        sums[1] = xor3(sums[1], mul_wide4(e, p2));
+    #[inline(always)]
+    fn mul_wide(self, x: __m512i, y: __m512i) -> (__m512i, __m512i, __m512i) {
+        unsafe {
+            let lo = _mm512_clmulepi64_epi128::<0x00>(x, y);
+            let hi = _mm512_clmulepi64_epi128::<0x11>(x, y);
+            let mid = _mm512_xor_si512(
+                _mm512_clmulepi64_epi128::<0x01>(x, y),
+                _mm512_clmulepi64_epi128::<0x10>(x, y),
+            );
+            (lo, mid, hi)
+        }
+    }
+    #[inline(always)]
+    fn reduce(self, (lo, mid, hi): (__m512i, __m512i, __m512i)) -> __m512i {
+        unsafe {
+            let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(mid));
+            let hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(mid));
+            let p = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
+            let t = _mm512_clmulepi64_epi128::<0x01>(hi, p);
+            let lo = _mm512_xor_si512(lo, _mm512_bslli_epi128::<8>(t));
+            let h0 = _mm512_xor_si512(hi, _mm512_bsrli_epi128::<8>(t));
+            _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(h0, p))
+        }
+    }
+    #[inline(always)]
+    fn split_pairs(self, u: __m512i, v: __m512i) -> (__m512i, __m512i) {
+        unsafe {
+            (
+                _mm512_shuffle_i64x2::<0b10_00_10_00>(u, v),
+                _mm512_shuffle_i64x2::<0b11_01_11_01>(u, v),
+            )
+        }
+    }
+    #[inline(always)]
+    fn lane_sum(self, v: __m512i) -> u128 {
+        unsafe {
+            let x = _mm_xor_si128(
+                _mm_xor_si128(
+                    _mm512_extracti32x4_epi32::<0>(v),
+                    _mm512_extracti32x4_epi32::<1>(v),
+                ),
+                _mm_xor_si128(
+                    _mm512_extracti32x4_epi32::<2>(v),
+                    _mm512_extracti32x4_epi32::<3>(v),
+                ),
+            );
+            Clmul(()).store(x)
+        }
     }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,pclmulqdq,sse2")]
 fn round_field_avx512(m: Clmul, a: &[u128], b: &[u128], e_lo: &[u128]) -> (u128, u128) {
-    let zero = _mm512_setzero_si512();
-    let mut sums = [(zero, zero, zero); 2];
-    let groups = e_lo.len() / 4;
-    for g in 0..groups {
-        let sa = split_pairs(load4(&a[8 * g..]), load4(&a[8 * g + 4..]));
-        let sb = split_pairs(load4(&b[8 * g..]), load4(&b[8 * g + 4..]));
-        add_pairs4(&mut sums, load4(&e_lo[4 * g..]), sa, sb);
-    }
-    let (t0, t2) = round_with(m, &a[8 * groups..], &b[8 * groups..], &e_lo[4 * groups..]);
-    (lane_sum(reduce4(sums[0])) ^ t0, lane_sum(reduce4(sums[1])) ^ t2)
+    lanes::round(Zmm(()), m, a, b, e_lo)
 }
 
 #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,pclmulqdq,sse2")]
@@ -440,46 +408,5 @@ fn fold_field_round_avx512(
     out_b: &mut [u128],
     e_lo: &[u128],
 ) -> (u128, u128) {
-    let rv = _mm512_broadcast_i32x4(m.load(&r));
-    // Eight outputs from sixteen inputs, as two registers of four.
-    let fold8 = |src: &[u128]| {
-        let half = |s: &[u128]| {
-            let (ev, od) = split_pairs(load4(s), load4(&s[4..]));
-            _mm512_xor_si512(ev, reduce4(mul_wide4(rv, _mm512_xor_si512(ev, od))))
-        };
-        (half(src), half(&src[8..]))
-    };
-    let zero = _mm512_setzero_si512();
-    let mut sums = [(zero, zero, zero); 2];
-    let groups = e_lo.len() / 4;
-    for g in 0..groups {
-        let fa = fold8(&a[16 * g..]);
-        let fb = fold8(&b[16 * g..]);
-        store4(&mut out_a[8 * g..], fa.0);
-        store4(&mut out_a[8 * g + 4..], fa.1);
-        store4(&mut out_b[8 * g..], fb.0);
-        store4(&mut out_b[8 * g + 4..], fb.1);
-        add_pairs4(
-            &mut sums,
-            load4(&e_lo[4 * g..]),
-            split_pairs(fa.0, fa.1),
-            split_pairs(fb.0, fb.1),
-        );
-    }
-    let load = |i: usize| {
-        let (a, b) = (&a[16 * groups..], &b[16 * groups..]);
-        (
-            (m.load(&a[2 * i]), m.load(&a[2 * i + 1])),
-            (m.load(&b[2 * i]), m.load(&b[2 * i + 1])),
-        )
-    };
-    let (t0, t2) = fold_round_with(
-        m,
-        load,
-        r,
-        &mut out_a[8 * groups..],
-        &mut out_b[8 * groups..],
-        &e_lo[4 * groups..],
-    );
-    (lane_sum(reduce4(sums[0])) ^ t0, lane_sum(reduce4(sums[1])) ^ t2)
+    lanes::fold_round(Zmm(()), m, a, b, r, out_a, out_b, e_lo)
 }

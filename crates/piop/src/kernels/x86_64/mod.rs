@@ -1,9 +1,11 @@
 //! x86_64 kernels, one file per tier: [`avx2`] and [`avx512`]. Here: the
 //! portable field loops with an inlined PCLMULQDQ multiply, which both
-//! tiers use.
+//! tiers use (for whole loops where the CPU lacks wider carry-less
+//! multiplication, and for the elements past the last full register in
+//! [`lanes`], the loops on several elements per register).
 //!
 //! Soundness of the `unsafe` blocks: the tokens [`Clmul`], [`avx2::Avx2`],
-//! [`avx512::Vpclmul`] and [`avx512::Gfni`] are only built by `new`, which
+//! [`avx2::Vpclmul256`], [`avx512::Vpclmul`] and [`avx512::Gfni`] are only built by `new`, which
 //! takes the [`Tier`] they serve and returns `None` unless
 //! [`Tier::runs_here`] (a tier's features include every feature its
 //! tokens' kernels enable), so holding one proves the CPU runs the
@@ -12,6 +14,7 @@
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
+mod lanes;
 
 use core::arch::x86_64::*;
 
