@@ -175,14 +175,21 @@ fn witness_and_forms_are_the_same_on_any_number_of_threads() {
     let s: Vec<u64> = (0..count).map(|_| u64::from(rng.gen::<u32>())).collect();
     let (public, private) = (slice_instances(count, 64, &xy), slice_instances(count, 32, &s));
     let generate = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         pool.install(|| r1cs.generate_witness_with_forms(n, &public, &private).unwrap())
     };
     let (witness, a, b) = generate(1);
     assert!(r1cs.is_satisfied(&witness));
     assert_eq!((a.clone(), b.clone()), r1cs.linear_forms(&witness));
     for threads in [3, 8] {
-        assert_eq!(generate(threads), (witness.clone(), a.clone(), b.clone()), "{threads} threads");
+        assert_eq!(
+            generate(threads),
+            (witness.clone(), a.clone(), b.clone()),
+            "{threads} threads"
+        );
     }
 }
 

@@ -155,7 +155,10 @@ impl Kernels {
             out.push((tier.name().to_string(), k));
             #[cfg(target_arch = "x86_64")]
             if k.vpclmul256.is_some() {
-                let narrow = Kernels { vpclmul256: None, ..k };
+                let narrow = Kernels {
+                    vpclmul256: None,
+                    ..k
+                };
                 out.push((format!("{} without vpclmulqdq-256", tier.name()), narrow));
             }
         }
