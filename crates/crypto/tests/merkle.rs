@@ -1,6 +1,7 @@
-//! Merkle multi-openings: honest openings verify; every tampering is rejected.
+//! Merkle trees: big trees match node-by-node hashing; honest multi-openings
+//! verify; every tampering is rejected.
 
-use starling_crypto::merkle::{self, hash_leaf, MerkleError, MerkleTree};
+use starling_crypto::merkle::{self, hash_leaf, hash_node, MerkleError, MerkleTree};
 
 fn tree(depth: usize) -> (MerkleTree, Vec<[u8; 32]>) {
     let leaves: Vec<[u8; 32]> = (0..1usize << depth)
@@ -79,4 +80,16 @@ fn tampering_is_rejected() {
         merkle::hash_node(&leaves[0], &leaves[1]),
         hash_leaf(&[leaves[0], leaves[1]].concat())
     );
+}
+
+#[test]
+fn big_trees_match_node_by_node_hashing() {
+    // Level 0 of a 2^13-leaf tree is hashed in several runs on rayon's
+    // threads; the root must be the plain level-by-level one.
+    let (t, leaves) = tree(13);
+    let mut level = leaves;
+    while level.len() > 1 {
+        level = level.chunks(2).map(|c| hash_node(&c[0], &c[1])).collect();
+    }
+    assert_eq!(t.root(), level[0]);
 }
