@@ -478,6 +478,41 @@ mod tests {
         assert!(meets_target(&params(Profile::Default), Profile::Default).is_ok());
     }
 
+    /// One real parameter set per profile, pinned: SHA-256 at 2^14
+    /// compressions (2^15 wires, 2^29 committed bits). Any change to levels,
+    /// rates, query counts, grinding or the total shows here, so a change
+    /// to the security is always deliberate.
+    #[test]
+    fn parameter_sets_are_pinned() {
+        let circuit = StatementCircuit::builtin(Builtin::Sha256);
+        let level = |log_rows, log_inv_rate, queries, grinding_bits| starling_pcs::LevelParams {
+            log_rows,
+            log_inv_rate,
+            queries,
+            grinding_bits,
+        };
+        for (profile, levels, piop_grinding, total) in [
+            (
+                Profile::Default,
+                vec![level(6, 1, 250, 0), level(4, 4, 114, 0), level(3, 3, 125, 0)],
+                0,
+                102.205,
+            ),
+            (
+                Profile::Secure,
+                vec![level(6, 1, 300, 17), level(3, 4, 137, 16), level(3, 3, 150, 12)],
+                8,
+                120.204,
+            ),
+        ] {
+            let params = batch_params(&circuit, 1 << 14, profile).unwrap();
+            assert_eq!(params.pcs.levels(), levels.as_slice(), "{profile:?}");
+            assert_eq!(profile.piop_grinding_bits(), piop_grinding, "{profile:?}");
+            let bits = security(&params).bits();
+            assert!((bits - total).abs() < 0.005, "{profile:?}: {bits}");
+        }
+    }
+
     #[test]
     fn every_builtin_kind_has_parameters_up_to_the_largest_batch() {
         for kind in Builtin::ALL {
