@@ -150,7 +150,12 @@ fn block_lanes(words_per_wire: usize) -> usize {
     words_per_wire.min(8)
 }
 
-#[inline(always)]
+/// The XOR of the rows of `buf` named by `row`, lane by lane.
+///
+/// Not inlined: inside the block loop the accumulator lived on the stack
+/// (every term a load, XOR and store through memory); on its own it stays
+/// in registers.
+#[inline(never)]
 fn xor_row<const L: usize>(buf: &[[u64; L]], row: &[u32]) -> [u64; L] {
     let mut acc = [0u64; L];
     for &i in row {
