@@ -53,7 +53,7 @@ fn main() {
             .collect();
         let blake_one = t.elapsed();
         println!(
-            "rep {rep}: {} leaves x {} B: sha256 {sha:?} ({:.0} MB/s), sha256 x16 [{:?}] {sha_multi:?} ({:.0} MB/s), blake3 {blake:?} ({:.0} MB/s), blake3 one-shot incl. copy {blake_one:?} [{} {} {}]",
+            "rep {rep}: {} leaves x {} B: sha256 {sha:?} ({:.0} MB/s), sha256_multi [{:?}] {sha_multi:?} ({:.0} MB/s), blake3 {blake:?} ({:.0} MB/s), blake3 one-shot incl. copy {blake_one:?} [{} {} {}]",
             h.len(),
             leaf * 16,
             mb / sha.as_secs_f64(),

@@ -2,40 +2,125 @@
 //! consecutive `leaf_len`-byte chunk of a buffer, the same digests as
 //! [`crate::merkle::hash_leaf`] on each chunk.
 //!
-//! `portable` is the definition (one `sha2` call per leaf). `avx512` hashes
-//! sixteen leaves at a time, one per 32-bit lane, and must agree with it on
-//! every input; `tests/sha256_multi.rs` runs one shared harness over every
+//! `portable` is the definition (one `sha2` call per leaf). `sha_ni` hashes
+//! two leaves in lockstep with the SHA extensions, `avx512` sixteen at a
+//! time, one per 32-bit lane; both must agree with it on every input; `tests/sha256_multi.rs` runs one shared harness over every
 //! backend this CPU can use. [`Backend::for_tier`] maps the process's tier
 //! ([`starling_field::cpu`]) to a backend: `avx512` under the AVX-512 tier,
+//! `sha_ni` under the AVX2 tier where the CPU has the SHA extensions, and
 //! `portable` (`sha2`, with SHA-NI or the ARMv8 SHA-256 instructions where
-//! the CPU has them) under the others.
+//! the CPU has them) otherwise.
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod avx512;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod sha_ni;
 
 use starling_field::cpu::{self, Tier};
 
 use crate::Digest;
+
+/// SHA-256 round constants (FIPS 180-4, 4.2.2), sixteen rounds per row.
+pub(super) const K: [[u32; 16]; 4] = [
+    [
+        0x428a_2f98,
+        0x7137_4491,
+        0xb5c0_fbcf,
+        0xe9b5_dba5,
+        0x3956_c25b,
+        0x59f1_11f1,
+        0x923f_82a4,
+        0xab1c_5ed5,
+        0xd807_aa98,
+        0x1283_5b01,
+        0x2431_85be,
+        0x550c_7dc3,
+        0x72be_5d74,
+        0x80de_b1fe,
+        0x9bdc_06a7,
+        0xc19b_f174,
+    ],
+    [
+        0xe49b_69c1,
+        0xefbe_4786,
+        0x0fc1_9dc6,
+        0x240c_a1cc,
+        0x2de9_2c6f,
+        0x4a74_84aa,
+        0x5cb0_a9dc,
+        0x76f9_88da,
+        0x983e_5152,
+        0xa831_c66d,
+        0xb003_27c8,
+        0xbf59_7fc7,
+        0xc6e0_0bf3,
+        0xd5a7_9147,
+        0x06ca_6351,
+        0x1429_2967,
+    ],
+    [
+        0x27b7_0a85,
+        0x2e1b_2138,
+        0x4d2c_6dfc,
+        0x5338_0d13,
+        0x650a_7354,
+        0x766a_0abb,
+        0x81c2_c92e,
+        0x9272_2c85,
+        0xa2bf_e8a1,
+        0xa81a_664b,
+        0xc24b_8b70,
+        0xc76c_51a3,
+        0xd192_e819,
+        0xd699_0624,
+        0xf40e_3585,
+        0x106a_a070,
+    ],
+    [
+        0x19a4_c116,
+        0x1e37_6c08,
+        0x2748_774c,
+        0x34b0_bcb5,
+        0x391c_0cb3,
+        0x4ed8_aa4a,
+        0x5b9c_ca4f,
+        0x682e_6ff3,
+        0x748f_82ee,
+        0x78a5_636f,
+        0x84c8_7814,
+        0x8cc7_0208,
+        0x90be_fffa,
+        0xa450_6ceb,
+        0xbef9_a3f7,
+        0xc671_78f2,
+    ],
+];
 
 /// Which implementation of leaf hashing is in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// One `sha2` call per leaf (SHA-NI when the CPU has it), any CPU.
     Portable,
+    /// x86_64 SHA extensions, two leaves in lockstep.
+    ShaNi,
     /// x86_64 AVX-512F + AVX-512BW, sixteen leaves per pass.
     Avx512,
 }
 
 impl Backend {
     /// Every backend, fastest last.
-    pub const ALL: [Backend; 2] = [Backend::Portable, Backend::Avx512];
+    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::ShaNi, Backend::Avx512];
 
-    /// The backend `tier` uses.
+    /// The backend `tier` uses: under the AVX2 tier the SHA extensions where
+    /// the CPU has them (the tier does not include them).
     pub fn for_tier(tier: Tier) -> Backend {
         match tier {
             Tier::Avx512 => Backend::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx2 if sha_ni::available() => Backend::ShaNi,
             _ => Backend::Portable,
         }
     }
@@ -51,6 +136,8 @@ pub type ChunkedLeafHasher = fn(&[u8], usize, &mut [Digest]);
 pub fn hasher_for(backend: Backend) -> Option<ChunkedLeafHasher> {
     match backend {
         Backend::Portable => Some(portable::hash_leaves_chunked),
+        #[cfg(target_arch = "x86_64")]
+        Backend::ShaNi if sha_ni::available() => Some(sha_ni::hash_leaves_chunked),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 if avx512::available() => Some(avx512::hash_leaves_chunked),
         #[allow(unreachable_patterns)]
@@ -81,6 +168,8 @@ pub type NodeHasher = fn(&[u8], &mut [Digest]);
 pub fn node_hasher_for(backend: Backend) -> Option<NodeHasher> {
     match backend {
         Backend::Portable => Some(portable::hash_nodes),
+        #[cfg(target_arch = "x86_64")]
+        Backend::ShaNi if sha_ni::available() => Some(sha_ni::hash_nodes),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 if avx512::available() => Some(avx512::hash_nodes),
         #[allow(unreachable_patterns)]
