@@ -121,10 +121,18 @@ impl BatchWitness {
 /// The column ranges of both forms that one witness task writes.
 type FormParts<'a> = (Vec<&'a mut [u64]>, Vec<&'a mut [u64]>);
 
+/// Most column ranges the witness is cut into: each range costs a slice
+/// reference per wire and buffer (48 bytes a wire, 50 MB for Keccak-f's
+/// 2^16 wires at 16 ranges).
+const MAX_TASKS: usize = 16;
+
 /// Words of each wire per witness task: about four tasks per thread so the
-/// threads balance, and at least one block of `lanes` words.
+/// threads balance (blocks cost the same, so a few per thread suffice), at
+/// most [`MAX_TASKS`], and at least one block of `lanes` words.
 fn part_words(words_per_wire: usize, lanes: usize) -> usize {
-    let tasks = (4 * rayon::current_num_threads()).next_power_of_two();
+    let tasks = (4 * rayon::current_num_threads())
+        .next_power_of_two()
+        .min(MAX_TASKS);
     (words_per_wire / tasks).max(lanes)
 }
 

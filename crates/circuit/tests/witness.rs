@@ -165,8 +165,9 @@ fn lane_widths_agree() {
 
 #[test]
 fn witness_and_forms_are_the_same_on_any_number_of_threads() {
-    // N = 2^12: 64 words per wire, so 1, 3 and 8 threads cut the columns
-    // into 8, 16 and 64 task ranges (one block each at 8 threads).
+    // N = 2^12: 64 words per wire, eight blocks of eight; one thread cuts
+    // them into four ranges of two blocks, three and eight threads into
+    // eight ranges of one.
     let r1cs = small_circuit();
     let mut rng = ChaCha20Rng::seed_from_u64(9);
     let n = 12;

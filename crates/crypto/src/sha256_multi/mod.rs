@@ -23,7 +23,9 @@ use starling_field::cpu::{self, Tier};
 
 use crate::Digest;
 
-/// SHA-256 round constants (FIPS 180-4, 4.2.2), sixteen rounds per row.
+/// SHA-256 round constants (FIPS 180-4, 4.2.2), sixteen rounds per row, for
+/// the x86_64 backends.
+#[cfg(target_arch = "x86_64")]
 pub(super) const K: [[u32; 16]; 4] = [
     [
         0x428a_2f98,
