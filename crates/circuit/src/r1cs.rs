@@ -170,6 +170,14 @@ impl R1cs {
             .count()
     }
 
+    /// Wires up to and including the last one that is not padding: every
+    /// wire from here on is zero in every instance (a circuit's zero tail).
+    pub fn used_wires(&self) -> usize {
+        (0..self.num_wires())
+            .rposition(|i| self.row_kind(i) != RowKind::Padding)
+            .map_or(0, |i| i + 1)
+    }
+
     /// Number of wires defined by a linear row (`B = {0}`, not an input).
     pub fn linear_rows(&self) -> usize {
         (0..self.num_wires())

@@ -60,7 +60,8 @@ pub fn prove(
     claims: &[PackedClaim],
     transcript: &mut Transcript,
 ) -> Result<Proof, PcsError> {
-    let (bit_evaluations, red) = ring_switch::prove(data.table(), claims, transcript)?;
+    let (bit_evaluations, red) =
+        ring_switch::prove(data.table(), claims, params.level_log_msg(0), transcript)?;
     let opening =
         ligerito::prove_with_first_round(params, data, red.weights, red.claim, red.first_round, transcript);
     // The opening is the prover's last phase: the buffers earlier phases

@@ -17,6 +17,14 @@ pub enum PcsError {
         /// elements expected (2^num_vars)
         want: usize,
     },
+    /// The table is nonzero in a row the parameters take as zero.
+    #[error("table element {index} is nonzero, but the parameters take everything from {live} on as zero")]
+    NonzeroPastLive {
+        /// first nonzero element found in a dropped row
+        index: usize,
+        /// the parameters' live length
+        live: usize,
+    },
     /// A weight table or claim list has the wrong shape.
     #[error("bad opening input: {0}")]
     BadInput(&'static str),

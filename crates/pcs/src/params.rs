@@ -35,6 +35,10 @@ pub struct PcsParams {
     num_vars: usize,
     profile: SecurityProfile,
     levels: Vec<LevelParams>,
+    /// Table entries that may be nonzero (a prefix; the rest is zero by the
+    /// caller's layout). Level 0's rows past it are neither encoded, hashed
+    /// nor opened ([`PcsParams::level_width`]).
+    live_len: usize,
 }
 
 /// Rate of level 0 (prover cost grows with 2^R there: at rate 1/2 the
@@ -110,9 +114,20 @@ impl PcsParams {
             num_vars,
             profile,
             levels,
+            live_len: 1 << num_vars,
         };
         params.validate()?;
         Ok(params)
+    }
+
+    /// These parameters for a table whose entries from `live_len` on are
+    /// zero: level 0 commits only the rows that hold entries below it. The
+    /// security terms do not change (the committed matrix is the same, with
+    /// rows the verifier takes as zero).
+    pub fn with_live_len(mut self, live_len: usize) -> Result<Self, PcsError> {
+        self.live_len = live_len;
+        self.validate()?;
+        Ok(self)
     }
 
     /// Parameters with explicitly chosen levels (validated; the security they
@@ -126,6 +141,7 @@ impl PcsParams {
             num_vars,
             profile,
             levels,
+            live_len: 1 << num_vars,
         };
         p.validate()?;
         Ok(p)
@@ -138,6 +154,9 @@ impl PcsParams {
         }
         if self.levels.is_empty() {
             return bad("at least one level is needed");
+        }
+        if self.live_len == 0 || self.live_len > 1 << self.num_vars {
+            return bad("the live length must be in 1..=2^num_vars");
         }
         let mut remaining = self.num_vars;
         for l in &self.levels {
@@ -188,6 +207,24 @@ impl PcsParams {
         self.level_log_msg(i) + self.levels[i].log_inv_rate
     }
 
+    /// Table entries that may be nonzero (a prefix of the table).
+    pub fn live_len(&self) -> usize {
+        self.live_len
+    }
+
+    /// Elements of each opened column of level `i`: the rows of its matrix
+    /// that may be nonzero. Level 0's rows are the top `k_0` variables of the
+    /// table (row `r` is the message `table[r 2^m_0 .. (r + 1) 2^m_0]`), so the
+    /// rows past [`PcsParams::live_len`] are zero and left out; every later
+    /// level's table is a fold, with all `2^k_i` rows.
+    pub fn level_width(&self, i: usize) -> usize {
+        if i == 0 {
+            self.live_len.div_ceil(1 << self.level_log_msg(0))
+        } else {
+            1 << self.levels[i].log_rows
+        }
+    }
+
     /// Variables of the final message sent in the clear.
     pub fn final_log_len(&self) -> usize {
         self.level_log_msg(self.levels.len() - 1)
@@ -196,6 +233,7 @@ impl PcsParams {
     /// Bytes binding these parameters into a transcript.
     pub fn transcript_bytes(&self) -> Vec<u8> {
         let mut out = vec![self.num_vars as u8, self.profile.id(), self.levels.len() as u8];
+        out.extend_from_slice(&(self.live_len as u64).to_le_bytes());
         for l in &self.levels {
             out.push(l.log_rows as u8);
             out.push(l.log_inv_rate as u8);
@@ -252,6 +290,7 @@ impl PcsParams {
             total += level_bytes(
                 self.level_log_msg(i),
                 l.log_rows,
+                self.level_width(i),
                 l.log_inv_rate,
                 l.queries,
                 l.grinding_bits,
@@ -276,12 +315,13 @@ fn per_term_budget(num_vars: usize, bits: f64, levels: usize) -> f64 {
     (rest / (2 * levels) as f64).log2()
 }
 
-fn level_bytes(log_msg: usize, k: usize, r: usize, t: usize, g: u32) -> usize {
+/// Bytes of one level: `k` rounds, columns of `width` elements, paths.
+fn level_bytes(log_msg: usize, k: usize, width: usize, r: usize, t: usize, g: u32) -> usize {
     let depth = log_msg + r;
     let paths = (depth as f64 - (t as f64).log2()).max(0.0);
     let siblings = (t as f64 * paths) as usize;
     (32 * k + if g > 0 { 8 * k } else { 0 } + 32 + 8)
-        .saturating_add(t.saturating_mul(16 << k))
+        .saturating_add(t.saturating_mul(16 * width))
         .saturating_add(32usize.saturating_mul(siblings))
 }
 
@@ -301,7 +341,7 @@ fn best_shape(vars: usize, budget: f64) -> Vec<(usize, usize)> {
                 let m = v - k;
                 let t = queries_for(m, r, budget);
                 let g = (proximity_gap_log2(k, m, r, 0) - budget).ceil().max(0.0) as u32;
-                let bytes = level_bytes(m, k, r, t, g) + best[m].0;
+                let bytes = level_bytes(m, k, 1 << k, r, t, g) + best[m].0;
                 if bytes < choice.0 {
                     let mut shape = vec![(k, r)];
                     shape.extend_from_slice(&best[m].1);

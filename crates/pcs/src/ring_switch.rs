@@ -60,8 +60,9 @@ pub struct ProverReduction {
     pub weights: Vec<Gf128>,
     /// The opening claim `sum_x f(x) w0(x)`.
     pub claim: Gf128,
-    /// The opening's first sumcheck round over the table and `weights`,
-    /// computed while the weights were built (absent for a one-entry table).
+    /// The opening's first sumcheck round over the table and `weights`
+    /// (binding the variable `prove` was given), computed while the weights
+    /// were built (absent for a one-entry table).
     pub(crate) first_round: Option<QuadraticRound>,
 }
 
@@ -421,10 +422,13 @@ fn lambda_check(claim: &PackedClaim, s: &BitEvaluations) -> bool {
     sum == claim.value
 }
 
-/// Prover: the bit evaluations to send and the opening weight and claim.
+/// Prover: the bit evaluations to send and the opening weight and claim,
+/// with the opening's first round binding variable `first_var` of the table
+/// ([`crate::PcsParams::level_log_msg`]`(0)` for the Ligerito opening).
 pub fn prove(
     table: &[Gf128],
     claims: &[PackedClaim],
+    first_var: usize,
     transcript: &mut Transcript,
 ) -> Result<(Vec<BitEvaluations>, ProverReduction), PcsError> {
     if !table.len().is_power_of_two() {
@@ -440,7 +444,7 @@ pub fn prove(
     }
     let r2 = transcript.challenge_fields(LABEL_R2, 7);
     let gammas = transcript.challenge_fields(LABEL_GAMMA, claims.len());
-    let (weights, first_round) = opening_weights(table, claims, &r2, &gammas);
+    let (weights, first_round) = opening_weights(table, claims, &r2, &gammas, first_var);
     let claim = combined_claim(&s, &r2, &gammas);
     Ok((
         s,
@@ -454,19 +458,72 @@ pub fn prove(
 
 /// The table of `w0(x) = sum_i M_i(eq(R_i, x))`, where `M_i` is the GF(2)-linear
 /// map sending bit `v` to `gamma_i eq(r'', v)`, built a chunk (fixed `x_hi`)
-/// at a time; while a chunk is in cache its part of the opening's first round
-/// `sum_x f(x) w0(x)` is accumulated too.
+/// at a time; while the chunks are in cache the opening's first round
+/// `sum_x f(x) w0(x)` binding variable `first_var` is accumulated too.
 fn opening_weights(
     table: &[Gf128],
     claims: &[PackedClaim],
     r2: &[Gf128],
     gammas: &[Gf128],
+    first_var: usize,
 ) -> (Vec<Gf128>, Option<QuadraticRound>) {
     if bit_matrix::accelerated() {
-        opening_weights_matrix(table, claims, r2, gammas)
+        opening_weights_matrix(table, claims, r2, gammas, first_var)
     } else {
-        opening_weights_bytes(table, claims, r2, gammas)
+        opening_weights_bytes(table, claims, r2, gammas, first_var)
     }
+}
+
+/// Builds a table like `table` a chunk of `2^lo` entries at a time, `fill(state,
+/// h, chunk)` writing chunk `h`, and with it the round binding variable `v`
+/// of `sum_x f(x) w(x)`. Where the pairs `x`, `x + 2^v` lie in one chunk each
+/// chunk is summed as soon as it is written; otherwise the two halves of each
+/// block of `2^(v + 1)` entries are written a chunk of each at a time and
+/// summed pairwise, so every sum reads entries still in cache.
+fn weights_with_round<S: Send>(
+    table: &[Gf128],
+    lo: usize,
+    v: usize,
+    init: impl Fn() -> S + Sync + Send,
+    fill: impl Fn(&mut S, usize, &mut [Gf128]) + Sync + Send,
+) -> (Vec<Gf128>, Option<QuadraticRound>) {
+    let chunk = 1usize << lo;
+    let unit = chunk.max(2 << v).min(table.len());
+    // Every chunk is cleared or written by `fill`: no pass over the whole table.
+    let mut weights = scratch::take_field(table.len());
+    let sums = weights
+        .par_chunks_mut(unit)
+        .zip(table.par_chunks(unit))
+        .enumerate()
+        .fold(
+            || (RoundSums::new(), init()),
+            |(mut sums, mut state), (u, (out, f))| {
+                let first = u * (unit / chunk);
+                if unit == chunk {
+                    fill(&mut state, first, out);
+                    if table.len() >= 2 {
+                        sums.add_at(f, out, v);
+                    }
+                } else {
+                    let half = unit / 2;
+                    let (o0, o1) = out.split_at_mut(half);
+                    let (f0, f1) = f.split_at(half);
+                    let outs = o0.chunks_mut(chunk).zip(o1.chunks_mut(chunk));
+                    for (c, ((a, b), (fa, fb))) in
+                        outs.zip(f0.chunks(chunk).zip(f1.chunks(chunk))).enumerate()
+                    {
+                        fill(&mut state, first + c, a);
+                        fill(&mut state, first + half / chunk + c, b);
+                        sums.add_halves(fa, fb, a, b);
+                    }
+                }
+                (sums, state)
+            },
+        )
+        .map(|(sums, _)| sums)
+        .reduce(RoundSums::new, RoundSums::merge);
+    let first_round = (table.len() >= 2).then(|| sums.finish());
+    (weights, first_round)
 }
 
 /// [`opening_weights`] by byte tables (the path without GFNI).
@@ -475,6 +532,7 @@ fn opening_weights_bytes(
     claims: &[PackedClaim],
     r2: &[Gf128],
     gammas: &[Gf128],
+    first_var: usize,
 ) -> (Vec<Gf128>, Option<QuadraticRound>) {
     let num_vars = table.len().trailing_zeros() as usize;
     let lo = num_vars.min(LOG_CHUNK);
@@ -495,41 +553,29 @@ fn opening_weights_bytes(
         .collect();
     let eq_hi: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[lo..])).collect();
     let run = RUN.min(1 << lo);
-
-    // Every run is cleared before it is written: no pass over the whole table.
-    let mut weights = scratch::take_field(table.len());
-    let sums = weights
-        .par_chunks_mut(1 << lo)
-        .zip(table.par_chunks(1 << lo))
-        .enumerate()
-        .fold(
-            || (RoundSums::new(), vec![0u128; run], vec![[0u8; 16]; run]),
-            |(mut sums, mut e, mut bytes), (h, (out, f))| {
-                for (start, (out_run, f_run)) in out.chunks_mut(run).zip(f.chunks(run)).enumerate() {
-                    let start = start * run;
-                    // Table-major: one claim and eight byte positions (32 KiB of
-                    // tables) at a time, so tables and run stay in L1.
-                    out_run.fill(Gf128::ZERO);
-                    for ((map, lo_k), hi_k) in maps.iter().zip(&eq_lo).zip(&eq_hi) {
-                        e.copy_from_slice(&lo_k[start..start + run]);
-                        backend::scale_slice(&mut e, hi_k[h].to_bits());
-                        for (b, x) in bytes.iter_mut().zip(&e) {
-                            *b = x.to_le_bytes();
-                        }
-                        map.add_octet(0, &bytes, out_run);
-                        map.add_octet(1, &bytes, out_run);
+    weights_with_round(
+        table,
+        lo,
+        first_var,
+        || (vec![0u128; run], vec![[0u8; 16]; run]),
+        |(e, bytes), h, out| {
+            for (start, out_run) in out.chunks_mut(run).enumerate() {
+                let start = start * run;
+                // Table-major: one claim and eight byte positions (32 KiB of
+                // tables) at a time, so tables and run stay in L1.
+                out_run.fill(Gf128::ZERO);
+                for ((map, lo_k), hi_k) in maps.iter().zip(&eq_lo).zip(&eq_hi) {
+                    e.copy_from_slice(&lo_k[start..start + run]);
+                    backend::scale_slice(e, hi_k[h].to_bits());
+                    for (b, x) in bytes.iter_mut().zip(e.iter()) {
+                        *b = x.to_le_bytes();
                     }
-                    if out_run.len() >= 2 {
-                        sums.add(f_run, out_run);
-                    }
+                    map.add_octet(0, bytes, out_run);
+                    map.add_octet(1, bytes, out_run);
                 }
-                (sums, e, bytes)
-            },
-        )
-        .map(|(sums, _, _)| sums)
-        .reduce(RoundSums::new, RoundSums::merge);
-    let first_round = (table.len() >= 2).then(|| sums.finish());
-    (weights, first_round)
+            }
+        },
+    )
 }
 
 /// [`opening_weights`] with the maps applied as bit-matrix products
@@ -540,6 +586,7 @@ fn opening_weights_matrix(
     claims: &[PackedClaim],
     r2: &[Gf128],
     gammas: &[Gf128],
+    first_var: usize,
 ) -> (Vec<Gf128>, Option<QuadraticRound>) {
     let num_vars = table.len().trailing_zeros() as usize;
     let lo = num_vars.min(LOG_CHUNK);
@@ -553,36 +600,24 @@ fn opening_weights_matrix(
     let eq_hi: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[lo..])).collect();
     let run = RUN.min(1 << lo);
     let k = claims.len();
-
-    // Every run is cleared before it is written: no pass over the whole table.
-    let mut weights = scratch::take_field(table.len());
-    let sums = weights
-        .par_chunks_mut(1 << lo)
-        .zip(table.par_chunks(1 << lo))
-        .enumerate()
-        .fold(
-            || (RoundSums::new(), vec![vec![0u128; run]; k]),
-            |(mut sums, mut e), (h, (out, f))| {
-                for (start, (out_run, f_run)) in out.chunks_mut(run).zip(f.chunks(run)).enumerate() {
-                    let start = start * run;
-                    for ((ek, lo_k), hi_k) in e.iter_mut().zip(&eq_lo).zip(&eq_hi) {
-                        ek.copy_from_slice(Gf128::as_u128_slice(&lo_k[start..start + run]));
-                        backend::scale_slice(ek, hi_k[h].to_bits());
-                    }
-                    let inputs: Vec<&[u128]> = e.iter().map(Vec::as_slice).collect();
-                    out_run.fill(Gf128::ZERO);
-                    bit_matrix::apply_maps_sum(&map_refs, &inputs, Gf128::as_u128_slice_mut(out_run));
-                    if out_run.len() >= 2 {
-                        sums.add(f_run, out_run);
-                    }
+    weights_with_round(
+        table,
+        lo,
+        first_var,
+        || vec![vec![0u128; run]; k],
+        |e, h, out| {
+            for (start, out_run) in out.chunks_mut(run).enumerate() {
+                let start = start * run;
+                for ((ek, lo_k), hi_k) in e.iter_mut().zip(&eq_lo).zip(&eq_hi) {
+                    ek.copy_from_slice(Gf128::as_u128_slice(&lo_k[start..start + run]));
+                    backend::scale_slice(ek, hi_k[h].to_bits());
                 }
-                (sums, e)
-            },
-        )
-        .map(|(sums, _)| sums)
-        .reduce(RoundSums::new, RoundSums::merge);
-    let first_round = (table.len() >= 2).then(|| sums.finish());
-    (weights, first_round)
+                let inputs: Vec<&[u128]> = e.iter().map(Vec::as_slice).collect();
+                out_run.fill(Gf128::ZERO);
+                bit_matrix::apply_maps_sum(&map_refs, &inputs, Gf128::as_u128_slice_mut(out_run));
+            }
+        },
+    )
 }
 
 /// Verifier: checks the bit evaluations against the claims and returns the
@@ -683,11 +718,13 @@ mod tests {
                 "L = {num_vars}"
             );
             let (r2, gammas) = (pseudo_random(7, 70), pseudo_random(3, 71));
-            assert_eq!(
-                opening_weights_matrix(&table, &claims, &r2, &gammas),
-                opening_weights_bytes(&table, &claims, &r2, &gammas),
-                "L = {num_vars}"
-            );
+            for v in [0, num_vars.saturating_sub(1)] {
+                assert_eq!(
+                    opening_weights_matrix(&table, &claims, &r2, &gammas, v),
+                    opening_weights_bytes(&table, &claims, &r2, &gammas, v),
+                    "L = {num_vars}, v = {v}"
+                );
+            }
         }
     }
 
@@ -703,10 +740,20 @@ mod tests {
             })
             .collect();
         let (r2, gammas) = (pseudo_random(7, 40), pseudo_random(3, 41));
-        let (weights, round) = opening_weights(&table, &claims, &r2, &gammas);
+        let (weights, _) = opening_weights(&table, &claims, &r2, &gammas, 0);
+        // Pairs inside a chunk, at its edge, and across chunks.
+        for v in [0, 1, 5, LOG_CHUNK - 1, LOG_CHUNK, num_vars - 1] {
+            let (w, round) = opening_weights(&table, &claims, &r2, &gammas, v);
+            assert_eq!(w, weights, "v = {v}");
+            assert_eq!(
+                round,
+                Some(crate::sumcheck::product_round_at(&table, &weights, v)),
+                "v = {v}"
+            );
+        }
         assert_eq!(
-            round,
-            Some(starling_poly::sumcheck_round::product_round(&table, &weights))
+            crate::sumcheck::product_round_at(&table, &weights, 0),
+            starling_poly::sumcheck_round::product_round(&table, &weights)
         );
         let eq_r2 = eq_table(&r2);
         for x in [0usize, 1, 4095, 4096, 9999, (1 << num_vars) - 1] {

@@ -1,5 +1,9 @@
 //! The prover's side of the opening sumcheck `sum_x f(x) w(x)`: degree-2
-//! rounds and lowest-variable folds of the two tables, batched and parallel.
+//! rounds and folds of the two tables, batched and parallel. Level 0 binds
+//! its rows, the table's top variables, one after another: each of those
+//! rounds pairs the halves `x`, `x + 2^v` of blocks of `2^(v + 1)` entries
+//! and folds out of place (the `_at` functions); every later round binds the
+//! lowest variable, in place.
 //! They compute exactly what `starling_poly::sumcheck_round::product_round`
 //! and `starling_poly::multilinear::fold_lowest` compute (tested below), but
 //! hand the products to the field backend a chunk at a time instead of
@@ -18,7 +22,7 @@
 //! folds from a copy.
 
 use rayon::prelude::*;
-use starling_field::{backend, Gf128};
+use starling_field::{backend, scratch, Gf128};
 use starling_poly::sumcheck_round::QuadraticRound;
 
 /// Elements handed to the field backend per call.
@@ -92,6 +96,59 @@ impl RoundSums {
         }
     }
 
+    /// Adds the products of the pairs `(f0[j], f1[j])`, `(w0[j], w1[j])`
+    /// (all four of equal length). Never inlined (see [`RoundSums::add`]).
+    #[inline(never)]
+    pub(crate) fn add_halves(&mut self, f0: &[Gf128], f1: &[Gf128], w0: &[Gf128], w1: &[Gf128]) {
+        debug_assert!(f0.len() == f1.len() && w0.len() == f0.len() && w1.len() == f0.len());
+        let (mut a, mut b) = ([0u128; CHUNK], [0u128; CHUNK]);
+        let (mut c, mut d) = ([0u128; CHUNK], [0u128; CHUNK]);
+        let chunks = f0.chunks(CHUNK).zip(f1.chunks(CHUNK));
+        for ((f0, f1), (w0, w1)) in chunks.zip(w0.chunks(CHUNK).zip(w1.chunks(CHUNK))) {
+            let n = f0.len();
+            for j in 0..n {
+                a[j] = f0[j].to_bits();
+                b[j] = w0[j].to_bits();
+                c[j] = a[j] ^ f1[j].to_bits();
+                d[j] = b[j] ^ w1[j].to_bits();
+            }
+            self.multiply(n, &a, &b, &c, &d);
+        }
+    }
+
+    /// Adds the products of the pairs `x`, `x + 2^v` of `f` and `w` (equal
+    /// lengths, a multiple of `2^(v + 1)`).
+    pub(crate) fn add_at(&mut self, f: &[Gf128], w: &[Gf128], v: usize) {
+        if v == 0 {
+            return self.add(f, w);
+        }
+        let h = 1usize << v;
+        for (fb, wb) in f.chunks_exact(2 * h).zip(w.chunks_exact(2 * h)) {
+            let ((f0, f1), (w0, w1)) = (fb.split_at(h), wb.split_at(h));
+            self.add_halves(f0, f1, w0, w1);
+        }
+    }
+
+    /// Adds the products of the pairs `(lo[2j], hi[2j])` (of `f`) and
+    /// `(lo[2j + 1], hi[2j + 1])` (of `w`) of two halves of an interleaved
+    /// table. Never inlined (see [`RoundSums::add`]).
+    #[inline(never)]
+    fn add_interleaved_halves(&mut self, lo: &[Gf128], hi: &[Gf128]) {
+        debug_assert!(lo.len() == hi.len() && lo.len().is_multiple_of(2));
+        let (mut a, mut b) = ([0u128; CHUNK], [0u128; CHUNK]);
+        let (mut c, mut d) = ([0u128; CHUNK], [0u128; CHUNK]);
+        for (l, h) in lo.chunks(2 * CHUNK).zip(hi.chunks(2 * CHUNK)) {
+            let n = l.len() / 2;
+            for (j, (lp, hp)) in l.chunks_exact(2).zip(h.chunks_exact(2)).enumerate() {
+                a[j] = lp[0].to_bits();
+                b[j] = lp[1].to_bits();
+                c[j] = a[j] ^ hp[0].to_bits();
+                d[j] = b[j] ^ hp[1].to_bits();
+            }
+            self.multiply(n, &a, &b, &c, &d);
+        }
+    }
+
     fn multiply(&mut self, n: usize, a: &[u128], b: &[u128], c: &[u128], d: &[u128]) {
         backend::mul_add_slices(&mut self.acc0[..n], &a[..n], &b[..n]);
         backend::mul_add_slices(&mut self.acc2[..n], &c[..n], &d[..n]);
@@ -128,6 +185,28 @@ pub(crate) fn product_round(f: &[Gf128], w: &[Gf128]) -> QuadraticRound {
         .zip(w.par_chunks(2 * TASK))
         .fold(RoundSums::new, |mut s, (fc, wc)| {
             s.add(fc, wc);
+            s
+        })
+        .reduce(RoundSums::new, RoundSums::merge)
+        .finish()
+}
+
+/// The round message for `sum_x f(x) w(x)` binding variable `v`.
+pub(crate) fn product_round_at(f: &[Gf128], w: &[Gf128], v: usize) -> QuadraticRound {
+    if v == 0 {
+        return product_round(f, w);
+    }
+    assert_eq!(f.len(), w.len(), "tables must have equal length");
+    let h = 1usize << v;
+    f.par_chunks(2 * h)
+        .zip(w.par_chunks(2 * h))
+        .flat_map(|(fb, wb)| {
+            let ((f0, f1), (w0, w1)) = (fb.split_at(h), wb.split_at(h));
+            let fs = f0.par_chunks(TASK).zip(f1.par_chunks(TASK));
+            fs.zip(w0.par_chunks(TASK).zip(w1.par_chunks(TASK)))
+        })
+        .fold(RoundSums::new, |mut s, ((f0, f1), (w0, w1))| {
+            s.add_halves(f0, f1, w0, w1);
             s
         })
         .reduce(RoundSums::new, RoundSums::merge)
@@ -179,6 +258,79 @@ impl PairTable {
                 .reduce(RoundSums::new, RoundSums::merge)
         };
         sums.finish()
+    }
+
+    /// The round message binding variable `v` of the current tables.
+    pub(crate) fn round_at(&self, v: usize) -> QuadraticRound {
+        if v == 0 {
+            return self.round();
+        }
+        let h = 2usize << v;
+        self.fw
+            .par_chunks(2 * h)
+            .flat_map(|block| {
+                let (lo, hi) = block.split_at(h);
+                lo.par_chunks(2 * TASK).zip(hi.par_chunks(2 * TASK))
+            })
+            .fold(RoundSums::new, |mut s, (lo, hi)| {
+                s.add_interleaved_halves(lo, hi);
+                s
+            })
+            .reduce(RoundSums::new, RoundSums::merge)
+            .finish()
+    }
+
+    /// The first fold binding variable `v` of `table` and `w`: the pairs
+    /// `x`, `x + 2^v`, written interleaved into a new buffer (`w`'s goes back
+    /// to `starling_field::scratch`). For `v = 0` this is
+    /// [`PairTable::fold_first`] and also returns the next round.
+    pub(crate) fn fold_first_at(
+        table: &[Gf128],
+        w: Vec<Gf128>,
+        r: Gf128,
+        v: usize,
+        with_round: bool,
+    ) -> (PairTable, Option<QuadraticRound>) {
+        if v == 0 {
+            return Self::fold_first(table, w, r, with_round);
+        }
+        assert_eq!(table.len(), w.len(), "tables must have equal length");
+        let (h, r) = (1usize << v, r.to_bits());
+        // Every entry is written below.
+        let mut fw = scratch::take_field(table.len());
+        fw.par_chunks_mut(2 * h)
+            .zip(table.par_chunks(2 * h).zip(w.par_chunks(2 * h)))
+            .flat_map(|(out, (fb, wb))| {
+                let ((f0, f1), (w0, w1)) = (fb.split_at(h), wb.split_at(h));
+                let fs = f0.par_chunks(TASK).zip(f1.par_chunks(TASK));
+                let ws = w0.par_chunks(TASK).zip(w1.par_chunks(TASK));
+                out.par_chunks_mut(2 * TASK).zip(fs.zip(ws))
+            })
+            .for_each(|(out, ((f0, f1), (w0, w1)))| fold_halves_interleaving(out, f0, f1, w0, w1, r));
+        scratch::recycle_field(w);
+        (PairTable { fw }, None)
+    }
+
+    /// Folds both tables at variable `v` with `r`: in place for `v = 0`
+    /// ([`PairTable::fold`], which also returns the next round), into a new
+    /// buffer half as long otherwise.
+    pub(crate) fn fold_at(&mut self, r: Gf128, v: usize, with_round: bool) -> Option<QuadraticRound> {
+        if v == 0 {
+            return self.fold(r, with_round);
+        }
+        let (h, r) = (2usize << v, r.to_bits());
+        // Every entry is written below.
+        let mut out = scratch::take_field(self.fw.len() / 2);
+        out.par_chunks_mut(h)
+            .zip(self.fw.par_chunks(2 * h))
+            .flat_map(|(o, block)| {
+                let (lo, hi) = block.split_at(h);
+                o.par_chunks_mut(2 * TASK)
+                    .zip(lo.par_chunks(2 * TASK).zip(hi.par_chunks(2 * TASK)))
+            })
+            .for_each(|(o, (lo, hi))| fold_halves(o, lo, hi, r));
+        scratch::recycle_field(std::mem::replace(&mut self.fw, out));
+        None
     }
 
     /// The first fold: `f` from the borrowed `table`, `w` in place, written
@@ -293,6 +445,57 @@ fn fold_pairs(dst: &mut [Gf128], src: &[Gf128], r: u128, mut sums: Option<&mut R
     }
 }
 
+/// `out[2j] = f0[j] + r (f0[j] + f1[j])`, `out[2j + 1]` the same of `w`:
+/// a fold at a high variable, interleaving `f` and `w`. Never inlined (see
+/// [`RoundSums::add`]).
+#[inline(never)]
+fn fold_halves_interleaving(
+    out: &mut [Gf128],
+    f0: &[Gf128],
+    f1: &[Gf128],
+    w0: &[Gf128],
+    w1: &[Gf128],
+    r: u128,
+) {
+    let mut diff = [0u128; 2 * CHUNK];
+    let halves = f0
+        .chunks(CHUNK)
+        .zip(f1.chunks(CHUNK))
+        .zip(w0.chunks(CHUNK).zip(w1.chunks(CHUNK)));
+    for (o, ((f0, f1), (w0, w1))) in out.chunks_mut(2 * CHUNK).zip(halves) {
+        let n = f0.len();
+        for j in 0..n {
+            diff[2 * j] = (f0[j] + f1[j]).to_bits();
+            diff[2 * j + 1] = (w0[j] + w1[j]).to_bits();
+        }
+        backend::scale_slice(&mut diff[..2 * n], r);
+        for j in 0..n {
+            o[2 * j] = f0[j] + Gf128::new(diff[2 * j]);
+            o[2 * j + 1] = w0[j] + Gf128::new(diff[2 * j + 1]);
+        }
+    }
+}
+
+/// `out[e] = lo[e] + r (lo[e] + hi[e])`: a fold of an interleaved pair
+/// table at a high variable. Never inlined (see [`RoundSums::add`]).
+#[inline(never)]
+fn fold_halves(out: &mut [Gf128], lo: &[Gf128], hi: &[Gf128], r: u128) {
+    let mut diff = [0u128; 2 * CHUNK];
+    for (o, (l, h)) in out
+        .chunks_mut(2 * CHUNK)
+        .zip(lo.chunks(2 * CHUNK).zip(hi.chunks(2 * CHUNK)))
+    {
+        let n = l.len();
+        for (d, (a, b)) in diff[..n].iter_mut().zip(l.iter().zip(h)) {
+            *d = (*a + *b).to_bits();
+        }
+        backend::scale_slice(&mut diff[..n], r);
+        for ((x, a), d) in o.iter_mut().zip(l).zip(&diff[..n]) {
+            *x = *a + Gf128::new(*d);
+        }
+    }
+}
+
 /// [`fold_pairs`] split into rayon tasks.
 fn fold_pairs_par(dst: &mut [Gf128], src: &[Gf128], r: u128, with_round: bool) -> RoundSums {
     if dst.len() <= 2 * TASK {
@@ -352,6 +555,48 @@ mod tests {
                 let w_plus: Vec<Gf128> = wff.iter().map(|x| *x + Gf128::ONE).collect();
                 if fff.len() >= 2 {
                     assert_eq!(p.round(), reference_round(&fff, &w_plus), "n = {n}");
+                }
+            }
+        }
+    }
+
+    /// `t` with variable `v` moved to position 0 (the others keep their order).
+    fn lowest_first(t: &[Gf128], v: usize) -> Vec<Gf128> {
+        let h = 1usize << v;
+        let mut out = Vec::with_capacity(t.len());
+        for block in t.chunks(2 * h) {
+            for j in 0..h {
+                out.extend([block[j], block[h + j]]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn rounds_and_folds_at_a_high_variable_match_reference() {
+        let (r, r2) = (Gf128::new(0xdead_beef << 70 | 3), Gf128::new(0x5555_1234_9876));
+        for log_n in [2usize, 5, 12, 15] {
+            let n = 1usize << log_n;
+            let (f, w) = (table(n, 3), table(n, 11));
+            for v in 1..log_n {
+                let (fl, wl) = (lowest_first(&f, v), lowest_first(&w, v));
+                assert_eq!(
+                    product_round_at(&f, &w, v),
+                    reference_round(&fl, &wl),
+                    "n {n} v {v}"
+                );
+                let (ff, wf) = (fold_lowest(&fl, r), fold_lowest(&wl, r));
+                let (mut p, next) = PairTable::fold_first_at(&f, w.clone(), r, v, true);
+                assert_eq!(next, None);
+                assert_eq!(p.message(), ff, "n {n} v {v}");
+                if v + 1 < log_n {
+                    // The folded tables' variable v is the next one up.
+                    let (fl, wl) = (lowest_first(&ff, v), lowest_first(&wf, v));
+                    assert_eq!(p.round_at(v), reference_round(&fl, &wl), "n {n} v {v}");
+                    assert_eq!(p.fold_at(r2, v, true), None);
+                    assert_eq!(p.message(), fold_lowest(&fl, r2), "n {n} v {v}");
+                    let wff = fold_lowest(&wl, r2);
+                    assert_eq!(p.fw.iter().skip(1).step_by(2).copied().collect::<Vec<_>>(), wff);
                 }
             }
         }

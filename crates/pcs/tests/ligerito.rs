@@ -18,7 +18,9 @@ struct Fixture {
 fn fixture(params: PcsParams, seed: u64) -> Fixture {
     let mut r = rng(seed);
     let l = params.num_vars();
-    let table = random_vec(&mut r, 1 << l);
+    // Zero from the live length on, as the parameters promise.
+    let mut table = random_vec(&mut r, 1 << l);
+    table[params.live_len()..].fill(Gf128::ZERO);
     let point = random_vec(&mut r, l);
     let value = evaluate(&table, &point);
     let (commitment, data) = commit(&params, table).unwrap();
@@ -76,6 +78,68 @@ fn round_trips_for_many_sizes_and_profiles() {
             let bytes = fx.proof.to_bytes();
             assert_eq!(ligerito::Proof::from_bytes(&fx.params, &bytes).unwrap(), fx.proof);
         }
+    }
+}
+
+#[test]
+fn tables_with_a_zero_tail_commit_only_their_live_rows() {
+    // Level 0 has 2^3 rows of 2^7 entries at L = 10: live lengths inside the
+    // first row, at a row edge, inside a row and the whole table.
+    for live in [1usize, 128, 129, 700, 1 << 10] {
+        let params = small_params().with_live_len(live).unwrap();
+        let width = live.div_ceil(128);
+        assert_eq!(params.level_width(0), width);
+        let fx = fixture(params, live as u64);
+        assert_eq!(fx.proof.levels[0].columns.len() % width, 0);
+        check(&fx, fx.value, &fx.proof).unwrap_or_else(|e| panic!("live {live}: {e}"));
+        let bytes = fx.proof.to_bytes();
+        assert_eq!(ligerito::Proof::from_bytes(&fx.params, &bytes).unwrap(), fx.proof);
+        assert!(
+            check(&fx, fx.value + Gf128::ONE, &fx.proof).is_err(),
+            "live {live}: wrong claim"
+        );
+        // The same opening under parameters that commit every row is refused.
+        if width < 8 {
+            let full = Fixture {
+                params: small_params(),
+                proof: fx.proof.clone(),
+                point: fx.point.clone(),
+                ..fx
+            };
+            let decoded = ligerito::Proof::from_bytes(&full.params, &bytes);
+            assert!(
+                decoded.map_or(true, |p| check(&full, full.value, &p).is_err()),
+                "live {live}"
+            );
+        }
+    }
+    // The default parameters, as the proof system uses them.
+    let params = PcsParams::new(14, SecurityProfile::Default)
+        .unwrap()
+        .with_live_len(10_000)
+        .unwrap();
+    let fx = fixture(params, 14);
+    check(&fx, fx.value, &fx.proof).unwrap();
+}
+
+#[test]
+fn a_table_nonzero_in_a_row_taken_as_zero_is_refused() {
+    let params = small_params().with_live_len(300).unwrap();
+    let mut r = rng(4);
+    let mut table = random_vec(&mut r, 1 << 10);
+    table[384..].fill(Gf128::ZERO);
+    // Entries between the live length and the end of its row are committed.
+    assert!(commit(&params, table.clone()).is_ok());
+    table[700] = Gf128::ONE;
+    assert!(matches!(
+        commit(&params, table),
+        Err(PcsError::NonzeroPastLive {
+            index: 700,
+            live: 300
+        })
+    ));
+    for live in [0, (1 << 10) + 1] {
+        assert!(small_params().with_live_len(live).is_err(), "live {live}");
     }
 }
 
@@ -209,7 +273,11 @@ fn every_byte_flip_is_rejected() {
         queries: t,
         grinding_bits: 0,
     };
-    let params = PcsParams::with_levels(6, SecurityProfile::Default, vec![lv(2, 6), lv(2, 4)]).unwrap();
+    // Level 0 opens three of its four rows.
+    let params = PcsParams::with_levels(6, SecurityProfile::Default, vec![lv(2, 6), lv(2, 4)])
+        .unwrap()
+        .with_live_len(40)
+        .unwrap();
     let fx = fixture(params, 5);
     let bytes = fx.proof.to_bytes();
     for i in 0..bytes.len() {

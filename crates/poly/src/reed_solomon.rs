@@ -57,6 +57,12 @@ impl ReedSolomon {
             .forward_from(message, out, batch, (coset as u64) << self.log_msg);
     }
 
+    /// [`ReedSolomon::encode_coset`] of `data` into itself.
+    pub fn encode_coset_in_place(&self, data: &mut [Gf128], batch: usize, coset: usize) {
+        assert!(coset < 1 << self.log_inv_rate, "coset index out of range");
+        self.ntt.forward(data, batch, (coset as u64) << self.log_msg);
+    }
+
     /// The batched encoding: `2^(log_msg + log_inv_rate)` positions of `batch` elements.
     pub fn encode_batch(&self, message: &[Gf128], batch: usize) -> Vec<Gf128> {
         let mut out = vec![Gf128::ZERO; message.len() << self.log_inv_rate];

@@ -263,11 +263,6 @@ impl StatementCircuit {
     pub fn output_bytes(&self) -> usize {
         self.output_bits().div_ceil(8)
     }
-
-    /// Fraction of each instance's `2^k` committed wires that are not padding.
-    pub fn wire_utilisation(&self) -> f64 {
-        self.r1cs.committed_wires() as f64 / self.r1cs.num_wires() as f64
-    }
 }
 
 /// See [`StatementCircuit::digest`].

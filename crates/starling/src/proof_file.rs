@@ -201,12 +201,14 @@ pub fn inspect(bytes: &[u8]) -> Result<String, Error> {
             params.shape.k()
         );
         let slots = 1usize << params.shape.n();
+        let committed = params.committed_wires();
         let _ = writeln!(
             out,
-            "utilisation    {:.1}% of committed bits useful ({} of {} wires per instance, {} of {} instances)",
-            100.0 * circuit.wire_utilisation() * instances as f64 / slots as f64,
+            "utilisation    {:.1}% of committed bits useful ({} of {} committed wires per instance (2^{} padded), {} of {} instances)",
+            100.0 * (r1cs.committed_wires() * instances) as f64 / (committed << params.shape.n()) as f64,
             r1cs.committed_wires(),
-            r1cs.num_wires(),
+            committed,
+            params.shape.k(),
             instances,
             slots
         );

@@ -20,14 +20,14 @@ use crate::circuits::StatementCircuit;
 use crate::error::Check;
 use crate::format;
 use crate::kind::Kind;
-use crate::layout::{self, log_instances};
+use crate::layout::{self, log_instances, MIN_LOG_INSTANCES};
 use crate::proof_file::ProofFile;
 use crate::records::Records;
 use crate::statement::Statement;
 use crate::{Error, Profile, Timings};
 
 /// Transcript protocol label; changes with any change to the protocol.
-const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v4";
+const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v5";
 
 /// Transcript label of the proof of work before the wiring check's challenges.
 const LABEL_POW_PUBLIC: &[u8] = b"pow/public";
@@ -57,6 +57,14 @@ pub(crate) struct BatchParams {
     pub(crate) pcs: PcsParams,
 }
 
+impl BatchParams {
+    /// Wires per instance that the commitment holds: level 0's live rows.
+    pub(crate) fn committed_wires(&self) -> usize {
+        let bits = self.pcs.level_width(0) << (self.pcs.level_log_msg(0) + 7);
+        bits >> self.shape.n()
+    }
+}
+
 /// Number of claims on z opened at the end: zerocheck, lincheck, wiring.
 pub(crate) const OPENED_CLAIMS: usize = 3;
 
@@ -75,7 +83,13 @@ pub(crate) fn batch_params(
     };
     let shape = Shape::new(n, r1cs.k() as usize).map_err(|e| too_large(&e))?;
     let p = r1cs.p() as usize;
-    let pcs = pcs_params(shape, p, profile).map_err(|e| too_large(&e))?;
+    // The wires past the last used one are zero in every instance: with the
+    // instance index low in a bit's index they are the table's top, which
+    // level 0 of the opening leaves out (at least the constant wire is used).
+    let live_len = r1cs.used_wires().max(1) << (n - MIN_LOG_INSTANCES as usize);
+    let pcs = pcs_params(shape, p, profile)
+        .and_then(|pcs| pcs.with_live_len(live_len))
+        .map_err(|e| too_large(&e))?;
     let params = BatchParams { shape, p, pcs };
     meets_target(&params, profile)?;
     Ok(params)

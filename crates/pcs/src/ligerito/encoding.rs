@@ -24,7 +24,7 @@ fn put_round(out: &mut Vec<u8>, r: &QuadraticRound) {
 
 impl Proof {
     /// Serialises the proof; the layout is fixed by the parameters plus two
-    /// bounded counts per level (distinct queries, Merkle siblings).
+    /// bounded counts per level (opened column elements, Merkle siblings).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         self.write(&mut out);
@@ -42,8 +42,8 @@ impl Proof {
             if let Some(root) = &l.next_root {
                 out.extend_from_slice(root);
             }
-            let count = l.columns.len() >> l.rounds.len();
-            out.extend_from_slice(&(count as u16).to_le_bytes());
+            // Elements, not columns: the column width is the parameters'.
+            out.extend_from_slice(&(l.columns.len() as u32).to_le_bytes());
             put_fields(out, &l.columns);
             out.extend_from_slice(&(l.merkle.siblings.len() as u32).to_le_bytes());
             for s in &l.merkle.siblings {
@@ -80,11 +80,13 @@ impl Proof {
             } else {
                 None
             };
-            let count = r.u16("a column count")? as usize;
-            if count == 0 || count > lp.queries {
+            let width = params.level_width(i);
+            let elements = r.u32("a column element count")? as usize;
+            let count = elements / width;
+            if count == 0 || count > lp.queries || !elements.is_multiple_of(width) {
                 return Err(PcsError::Malformed("column count out of range"));
             }
-            let columns = r.fields(count << lp.log_rows, "the opened columns")?;
+            let columns = r.fields(elements, "the opened columns")?;
             let siblings = r.u32("a sibling count")? as usize;
             if siblings > count * params.level_log_len(i) {
                 return Err(PcsError::Malformed("sibling count out of range"));

@@ -1,6 +1,8 @@
 //! The Ligerito-style opening (Novakovic–Angeris, "Ligerito: A Small and
 //! Concretely Fast Polynomial Commitment Scheme", 2025): one sumcheck over all
-//! `L` variables of `sum_x f(x) w(x) = v`, lowest variable first.
+//! `L` variables of `sum_x f(x) w(x) = v`: level 0's rows (the table's top
+//! `k_0` variables, lowest first), then every other variable from the lowest
+//! up.
 //!
 //! Level `i` folds its `k_i` row variables with sumcheck rounds; the folded
 //! table `y_i` is committed as level `i + 1`'s matrix (or, at the last level,
@@ -44,7 +46,8 @@ pub struct LevelProof {
     /// Root of the next level's commitment (absent at the last level).
     pub next_root: Option<Digest>,
     /// The opened columns at the distinct queried positions, in increasing
-    /// position order, `2^k_i` elements each.
+    /// position order, [`PcsParams::level_width`] elements each (`2^k_i`,
+    /// but at level 0 only the rows that may be nonzero).
     pub columns: Vec<Gf128>,
     /// Merkle multi-opening of those columns.
     pub merkle: MultiProof,

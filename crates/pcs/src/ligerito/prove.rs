@@ -9,7 +9,7 @@ use starling_poly::sumcheck_round::QuadraticRound;
 
 use super::*;
 use crate::commit::{CommittedLevel, ProverData};
-use crate::sumcheck::{product_round, PairTable};
+use crate::sumcheck::{product_round_at, PairTable};
 use crate::PcsError;
 
 /// The opening's tables: before the first fold the message is the committed
@@ -20,22 +20,23 @@ enum Tables<'a> {
 }
 
 impl Tables<'_> {
-    fn round(&self) -> QuadraticRound {
+    /// The round binding variable `v`.
+    fn round(&self, v: usize) -> QuadraticRound {
         match self {
-            Tables::Start(table, w) => product_round(table, w),
-            Tables::Folded(p) => p.round(),
+            Tables::Start(table, w) => product_round_at(table, w, v),
+            Tables::Folded(p) => p.round_at(v),
         }
     }
 
-    /// Folds the lowest variable; with `with_round`, also returns the next round.
-    fn fold(self, r: Gf128, with_round: bool) -> (Self, Option<QuadraticRound>) {
+    /// Folds variable `v`; with `with_round`, may also return the next round.
+    fn fold(self, r: Gf128, v: usize, with_round: bool) -> (Self, Option<QuadraticRound>) {
         match self {
             Tables::Start(table, w) => {
-                let (p, next) = PairTable::fold_first(table, w, r, with_round);
+                let (p, next) = PairTable::fold_first_at(table, w, r, v, with_round);
                 (Tables::Folded(p), next)
             }
             Tables::Folded(mut p) => {
-                let next = p.fold(r, with_round);
+                let next = p.fold_at(r, v, with_round);
                 (Tables::Folded(p), next)
             }
         }
@@ -103,9 +104,10 @@ pub fn prove(
     prove_with_first_round(params, data, weights, claim, None, transcript)
 }
 
-/// [`prove`], given the first round `product_round(f, weights)` when the
-/// caller already has it (ring switching computes it while building the
-/// weights).
+/// [`prove`], given the first round (binding variable
+/// [`PcsParams::level_log_msg`]`(0)`, the lowest row variable of level 0)
+/// when the caller already has it: ring switching computes it while building
+/// the weights.
 pub(crate) fn prove_with_first_round(
     params: &PcsParams,
     data: &ProverData,
@@ -141,8 +143,12 @@ pub(crate) fn prove_with_first_round(
         let level = current.as_ref().unwrap_or(&data.level0);
         let mut rounds = Vec::with_capacity(lp.log_rows);
         let mut pow_nonces = Vec::new();
+        // Level 0's rows are the table's top variables (`commit`): each of its
+        // rounds binds the lowest of them, variable `m_0`. Later levels' rows
+        // are the low variables of their tables.
+        let v = if i == 0 { params.level_log_msg(0) } else { 0 };
         for j in 0..lp.log_rows {
-            let round = pending.take().unwrap_or_else(|| tables.round());
+            let round = pending.take().unwrap_or_else(|| tables.round(v));
             absorb_round(transcript, &round);
             if lp.grinding_bits > 0 {
                 let nonce = transcript.grind(LABEL_POW, lp.grinding_bits);
@@ -151,7 +157,7 @@ pub(crate) fn prove_with_first_round(
             let s = transcript.challenge_field(LABEL_FOLD);
             // The next round of this level reads the tables just folded; the
             // level's last fold is followed by the weight update instead.
-            let (folded, next) = tables.fold(s, j + 1 < lp.log_rows);
+            let (folded, next) = tables.fold(s, v, j + 1 < lp.log_rows);
             tables = folded;
             pending = next;
             rounds.push(round);
@@ -172,7 +178,7 @@ pub(crate) fn prove_with_first_round(
         };
 
         let positions = query_positions(transcript, params, i);
-        let mut columns = Vec::with_capacity(positions.len() << lp.log_rows);
+        let mut columns = Vec::with_capacity(positions.len() * params.level_width(i));
         let mut hashes: Vec<Digest> = Vec::with_capacity(positions.len());
         for &q in &positions {
             let col = level.column(q);
@@ -200,10 +206,10 @@ pub(crate) fn prove_with_first_round(
     let final_len = params.final_log_len();
     let mut final_rounds = Vec::with_capacity(final_len);
     for j in 0..final_len {
-        let round = pending.take().unwrap_or_else(|| tables.round());
+        let round = pending.take().unwrap_or_else(|| tables.round(0));
         absorb_round(transcript, &round);
         let s = transcript.challenge_field(LABEL_FOLD);
-        let (folded, next) = tables.fold(s, j + 1 < final_len);
+        let (folded, next) = tables.fold(s, 0, j + 1 < final_len);
         tables = folded;
         pending = next;
         final_rounds.push(round);

@@ -58,7 +58,7 @@ pub fn verify(
         }
 
         let positions = query_positions(transcript, params, i);
-        let width = 1usize << lp.log_rows;
+        let width = params.level_width(i);
         if pr.columns.len() != positions.len() * width {
             return Err(PcsError::QueryCount {
                 level: i,
@@ -71,7 +71,8 @@ pub fn verify(
             .map_err(|source| PcsError::Merkle { level: i, source })?;
         absorb_leaf_hashes(transcript, &hashes);
 
-        // c_q = sum_row eq(s, row) column_q[row] = Enc(y_i)[q] for an honest prover.
+        // c_q = sum_row eq(s, row) column_q[row] = Enc(y_i)[q] for an honest
+        // prover; the rows past the column's width are zero.
         let eq = eq_table(&s);
         let combined: Vec<Gf128> = pr
             .columns
@@ -107,7 +108,11 @@ pub fn verify(
 
     let tail = &point[params.num_vars() - params.final_log_len()..];
     let y = evaluate(&proof.final_message, tail);
-    let mut w = weight(&point);
+    // Level 0's rounds bound the table's top `k_0` variables, every later
+    // round the rest from the lowest up: the table's point is the rotation.
+    let k0 = levels[0].log_rows;
+    let table_point: Vec<Gf128> = point[k0..].iter().chain(&point[..k0]).copied().collect();
+    let mut w = weight(&table_point);
     for u in &updates {
         let sub = &point[u.offset..];
         for &(q, b) in &u.terms {
