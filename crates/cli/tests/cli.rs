@@ -173,6 +173,8 @@ fn bench_json_has_the_keys() {
         "hashes_per_s",
         "native_ns",
         "overhead",
+        "native_best_ns",
+        "overhead_best",
         "proof_bytes",
         "verify_ms",
         "peak_rss_bytes",
@@ -180,6 +182,16 @@ fn bench_json_has_the_keys() {
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
+    // The best native code is never slower than the portable yardstick.
+    let (best, portable) = (
+        v["native_best_ns"].as_f64().unwrap(),
+        v["native_ns"].as_f64().unwrap(),
+    );
+    assert!(
+        0.0 < best && best <= portable,
+        "best {best} ns, portable {portable} ns"
+    );
+    assert!(v["overhead_best"].as_f64().unwrap() >= v["overhead"].as_f64().unwrap());
     assert_eq!(v["count"], 64);
     assert_eq!(v["threads"], 1);
 }

@@ -628,7 +628,9 @@ fn bench_json_for_blake3_and_keccak() {
             "hashes_per_s",
             "native_ns",
             "native_hw_ns",
+            "native_best_ns",
             "overhead",
+            "overhead_best",
             "proof_bytes",
             "file_bytes",
             "verify_ms",
@@ -645,6 +647,8 @@ fn bench_json_for_blake3_and_keccak() {
         for key in [
             "prove_s",
             "hashes_per_s",
+            "native_best_ns",
+            "overhead_best",
             "proof_bytes",
             "file_bytes",
             "security_bits",

@@ -111,6 +111,22 @@ pub fn has_vpclmulqdq_256() -> bool {
     false
 }
 
+/// True when the CPU has the SHA-256 instructions: SHA-NI (with SSE4.1,
+/// which every CPU with them has) on x86-64, the SHA2 extension on aarch64.
+/// No tier includes them; the Merkle hasher and `bench` ask separately.
+pub fn has_sha_extensions() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("sha") && is_x86_feature_detected!("sse4.1")
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("sha2")
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    false
+}
+
 /// Why the environment's tier cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TierError {

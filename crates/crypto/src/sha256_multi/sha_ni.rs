@@ -15,10 +15,9 @@ use super::{portable, K};
 use crate::merkle::SHA256_IV;
 use crate::Digest;
 
-/// True when this CPU has the SHA extensions (and SSE4.1, which every CPU
-/// with them has, for the blends).
+/// True when this CPU has the SHA extensions (and SSE4.1, for the blends).
 pub fn available() -> bool {
-    is_x86_feature_detected!("sha") && is_x86_feature_detected!("sse4.1")
+    starling_field::cpu::has_sha_extensions()
 }
 
 /// Same contract as [`portable::hash_leaves_chunked`]; panics when the CPU
