@@ -27,6 +27,8 @@ pub struct LevelParams {
     pub queries: usize,
     /// Proof-of-work bits before each fold challenge of this level.
     pub grinding_bits: u32,
+    /// Proof-of-work bits before this level's query positions are drawn.
+    pub query_grinding_bits: u32,
 }
 
 /// Parameters of the PCS for polynomials in `num_vars` variables.
@@ -52,6 +54,11 @@ const LEVEL0_SMALL_LOG_INV_RATE: usize = 2;
 const LATER_LOG_INV_RATES: [usize; 3] = [2, 3, 4];
 /// Row variables of level 0 (1 KiB leaves) and the largest tried later.
 const LEVEL0_LOG_ROWS: usize = 6;
+/// Proof-of-work bits before every level's queries, in both profiles: each
+/// bit takes one bit off the query term (random-oracle cost model), so 16
+/// bits save about 38 of level 0's 1 KiB columns (and their Merkle paths)
+/// at rate 1/2 for 2^16 SHA-256 evaluations, a few milliseconds.
+const QUERY_GRINDING_BITS: u32 = 16;
 const MAX_LATER_LOG_ROWS: usize = 6;
 
 impl PcsParams {
@@ -99,7 +106,7 @@ impl PcsParams {
         let mut remaining = num_vars;
         for &(k, r) in &shapes {
             let m = remaining - k;
-            let queries = queries_for(m, r, budget);
+            let queries = queries_for(m, r, budget + f64::from(QUERY_GRINDING_BITS));
             let raw = proximity_gap_log2(k, m, r, 0);
             let grinding_bits = (raw - budget).ceil().max(0.0) as u32;
             levels.push(LevelParams {
@@ -107,6 +114,7 @@ impl PcsParams {
                 log_inv_rate: r,
                 queries,
                 grinding_bits,
+                query_grinding_bits: QUERY_GRINDING_BITS,
             });
             remaining = m;
         }
@@ -170,7 +178,7 @@ impl PcsParams {
             if l.queries == 0 || l.queries > MAX_QUERIES {
                 return bad("query count out of range");
             }
-            if l.grinding_bits > MAX_GRINDING_BITS {
+            if l.grinding_bits > MAX_GRINDING_BITS || l.query_grinding_bits > MAX_GRINDING_BITS {
                 return bad("grinding difficulty too high");
             }
         }
@@ -239,6 +247,7 @@ impl PcsParams {
             out.push(l.log_inv_rate as u8);
             out.extend_from_slice(&(l.queries as u16).to_le_bytes());
             out.push(l.grinding_bits as u8);
+            out.push(l.query_grinding_bits as u8);
         }
         out
     }
@@ -264,9 +273,14 @@ impl PcsParams {
                 ),
                 proximity_gap_log2(l.log_rows, m, l.log_inv_rate, l.grinding_bits),
             );
+            let qg = if l.query_grinding_bits > 0 {
+                format!(" after {} bits of grinding", l.query_grinding_bits)
+            } else {
+                String::new()
+            };
             r.add(
-                format!("level {i}: {} queries", l.queries),
-                query_log2(m, l.log_inv_rate, l.queries),
+                format!("level {i}: {} queries{qg}", l.queries),
+                query_log2(m, l.log_inv_rate, l.queries) - f64::from(l.query_grinding_bits),
             );
             r.add(
                 format!("level {i}: batching of query checks (independent coefficients)"),
@@ -294,6 +308,7 @@ impl PcsParams {
                 l.log_inv_rate,
                 l.queries,
                 l.grinding_bits,
+                l.query_grinding_bits,
             );
         }
         total + final_bytes(self.final_log_len())
@@ -316,11 +331,11 @@ fn per_term_budget(num_vars: usize, bits: f64, levels: usize) -> f64 {
 }
 
 /// Bytes of one level: `k` rounds, columns of `width` elements, paths.
-fn level_bytes(log_msg: usize, k: usize, width: usize, r: usize, t: usize, g: u32) -> usize {
+fn level_bytes(log_msg: usize, k: usize, width: usize, r: usize, t: usize, g: u32, qg: u32) -> usize {
     let depth = log_msg + r;
     let paths = (depth as f64 - (t as f64).log2()).max(0.0);
     let siblings = (t as f64 * paths) as usize;
-    (32 * k + if g > 0 { 8 * k } else { 0 } + 32 + 8)
+    (32 * k + if g > 0 { 8 * k } else { 0 } + if qg > 0 { 8 } else { 0 } + 32 + 8)
         .saturating_add(t.saturating_mul(16 * width))
         .saturating_add(32usize.saturating_mul(siblings))
 }
@@ -339,9 +354,9 @@ fn best_shape(vars: usize, budget: f64) -> Vec<(usize, usize)> {
         for k in 1..=v.min(MAX_LATER_LOG_ROWS) {
             for &r in &LATER_LOG_INV_RATES {
                 let m = v - k;
-                let t = queries_for(m, r, budget);
+                let t = queries_for(m, r, budget + f64::from(QUERY_GRINDING_BITS));
                 let g = (proximity_gap_log2(k, m, r, 0) - budget).ceil().max(0.0) as u32;
-                let bytes = level_bytes(m, k, 1 << k, r, t, g) + best[m].0;
+                let bytes = level_bytes(m, k, 1 << k, r, t, g, QUERY_GRINDING_BITS) + best[m].0;
                 if bytes < choice.0 {
                     let mut shape = vec![(k, r)];
                     shape.extend_from_slice(&best[m].1);

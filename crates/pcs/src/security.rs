@@ -207,7 +207,9 @@ pub fn proximity_gap_log2(folds: usize, log_msg: usize, log_inv_rate: usize, gri
 ///
 /// Source: Ames–Hazay–Ishai–Venkitasubramaniam, "Ligero" (CCS 2017), Lemma 4.2
 /// and Section 4's consistency test; Ligerito (Novakovic–Angeris 2025), Section 4.
-/// Positions are drawn with repetition, so duplicates still count.
+/// Positions are drawn with repetition, so duplicates still count. With `g`
+/// bits of grinding before the positions are drawn the caller counts the
+/// term `g` bits smaller (module doc).
 pub fn query_log2(log_msg: usize, log_inv_rate: usize, queries: usize) -> f64 {
     let (n, e) = proximity_parameter(log_msg, log_inv_rate);
     queries as f64 * (1.0 - e / n).log2()

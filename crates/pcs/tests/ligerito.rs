@@ -61,6 +61,7 @@ fn small_params() -> PcsParams {
         log_inv_rate: 2,
         queries: t,
         grinding_bits: 0,
+        query_grinding_bits: 0,
     };
     PcsParams::with_levels(10, SecurityProfile::Default, vec![lv(3, 20), lv(3, 12)]).unwrap()
 }
@@ -145,18 +146,36 @@ fn a_table_nonzero_in_a_row_taken_as_zero_is_refused() {
 
 #[test]
 fn round_trip_with_grinding() {
-    let lv = |k, t, g| LevelParams {
+    let lv = |k, t, g, qg| LevelParams {
         log_rows: k,
         log_inv_rate: 2,
         queries: t,
         grinding_bits: g,
+        query_grinding_bits: qg,
     };
-    let params = PcsParams::with_levels(9, SecurityProfile::Secure, vec![lv(3, 10, 6), lv(2, 8, 4)]).unwrap();
+    let levels = vec![lv(3, 10, 6, 0), lv(2, 8, 4, 7)];
+    let params = PcsParams::with_levels(9, SecurityProfile::Secure, levels).unwrap();
     let fx = fixture(params, 9);
     check(&fx, fx.value, &fx.proof).unwrap();
     let mut bad = fx.proof.clone();
     bad.levels[0].pow_nonces[1] ^= 1;
     assert!(check(&fx, fx.value, &bad).is_err());
+    // Grinding before level 1's queries: a nonce that misses the difficulty,
+    // or none, is refused.
+    let nonce = fx.proof.levels[1]
+        .query_nonce
+        .expect("level 1 grinds before its queries");
+    assert_eq!(fx.proof.levels[0].query_nonce, None);
+    let mut bad = fx.proof.clone();
+    bad.levels[1].query_nonce = Some(nonce + 1);
+    assert!(matches!(
+        check(&fx, fx.value, &bad),
+        Err(PcsError::ProofOfWork { level: 1 })
+    ));
+    bad.levels[1].query_nonce = None;
+    assert!(matches!(check(&fx, fx.value, &bad), Err(PcsError::Malformed(_))));
+    let bytes = fx.proof.to_bytes();
+    assert_eq!(ligerito::Proof::from_bytes(&fx.params, &bytes).unwrap(), fx.proof);
 }
 
 #[test]
@@ -272,6 +291,7 @@ fn every_byte_flip_is_rejected() {
         log_inv_rate: 2,
         queries: t,
         grinding_bits: 0,
+        query_grinding_bits: 0,
     };
     // Level 0 opens three of its four rows.
     let params = PcsParams::with_levels(6, SecurityProfile::Default, vec![lv(2, 6), lv(2, 4)])

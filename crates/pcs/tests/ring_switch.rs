@@ -55,6 +55,7 @@ fn small_params(l: usize) -> PcsParams {
         log_inv_rate: 2,
         queries: t,
         grinding_bits: 0,
+        query_grinding_bits: 0,
     };
     PcsParams::with_levels(l, SecurityProfile::Default, vec![lv(3, 16), lv(2, 10)]).unwrap()
 }
@@ -130,6 +131,7 @@ fn bits_proof_byte_flips_are_rejected() {
         log_inv_rate: 2,
         queries: t,
         grinding_bits: 0,
+        query_grinding_bits: 0,
     };
     let params = PcsParams::with_levels(l, SecurityProfile::Default, vec![lv(3, 5)]).unwrap();
     let mut r = rng(4);

@@ -504,19 +504,20 @@ mod tests {
             log_inv_rate,
             queries,
             grinding_bits,
+            query_grinding_bits: 16,
         };
         for (profile, levels, piop_grinding, total) in [
             (
                 Profile::Default,
-                vec![level(6, 1, 250, 0), level(4, 4, 114, 0), level(3, 3, 125, 0)],
+                vec![level(6, 1, 212, 0), level(4, 4, 96, 0), level(3, 3, 106, 0)],
                 0,
                 102.205,
             ),
             (
                 Profile::Secure,
-                vec![level(6, 1, 300, 17), level(3, 4, 137, 16), level(3, 3, 150, 12)],
+                vec![level(6, 1, 262, 17), level(4, 4, 119, 16), level(3, 3, 131, 11)],
                 8,
-                120.204,
+                120.234,
             ),
         ] {
             let params = batch_params(&circuit, 1 << 14, profile).unwrap();

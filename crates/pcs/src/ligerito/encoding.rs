@@ -42,6 +42,9 @@ impl Proof {
             if let Some(root) = &l.next_root {
                 out.extend_from_slice(root);
             }
+            if let Some(n) = l.query_nonce {
+                out.extend_from_slice(&n.to_le_bytes());
+            }
             // Elements, not columns: the column width is the parameters'.
             out.extend_from_slice(&(l.columns.len() as u32).to_le_bytes());
             put_fields(out, &l.columns);
@@ -80,6 +83,11 @@ impl Proof {
             } else {
                 None
             };
+            let query_nonce = if lp.query_grinding_bits > 0 {
+                Some(r.u64("a proof-of-work nonce")?)
+            } else {
+                None
+            };
             let width = params.level_width(i);
             let elements = r.u32("a column element count")? as usize;
             let count = elements / width;
@@ -99,6 +107,7 @@ impl Proof {
             levels.push(LevelProof {
                 rounds,
                 pow_nonces,
+                query_nonce,
                 next_root,
                 columns,
                 merkle: MultiProof { siblings },

@@ -17,8 +17,8 @@
 //!
 //! [`prove`] and [`verify`] share the [`Proof`] type and this transcript order:
 //! params, root, claim; per level: (round, [pow nonce], fold challenge) x k_i,
-//! next root or final message, query positions, leaf hashes, beta_q; then the
-//! final rounds.
+//! next root or final message, [pow nonce], query positions, leaf hashes,
+//! beta_q; then the final rounds.
 
 pub(crate) mod encoding;
 mod prove;
@@ -43,6 +43,9 @@ pub struct LevelProof {
     pub rounds: Vec<QuadraticRound>,
     /// One proof-of-work nonce per round when the level grinds, else empty.
     pub pow_nonces: Vec<u64>,
+    /// The proof-of-work nonce before the query positions, when the level
+    /// grinds there.
+    pub query_nonce: Option<u64>,
     /// Root of the next level's commitment (absent at the last level).
     pub next_root: Option<Digest>,
     /// The opened columns at the distinct queried positions, in increasing
@@ -69,7 +72,11 @@ impl Proof {
     pub fn size_breakdown(&self) -> Vec<(&'static str, usize)> {
         let rounds: usize =
             self.levels.iter().map(|l| l.rounds.len()).sum::<usize>() + self.final_rounds.len();
-        let nonces: usize = self.levels.iter().map(|l| l.pow_nonces.len()).sum();
+        let nonces: usize = self
+            .levels
+            .iter()
+            .map(|l| l.pow_nonces.len() + usize::from(l.query_nonce.is_some()))
+            .sum();
         let roots = self.levels.iter().filter(|l| l.next_root.is_some()).count();
         let columns: usize = self.levels.iter().map(|l| l.columns.len()).sum();
         let siblings: usize = self.levels.iter().map(|l| l.merkle.siblings.len()).sum();
@@ -94,6 +101,7 @@ pub(crate) const LABEL_FOLD: &[u8] = b"pcs/fold";
 pub(crate) const LABEL_NEXT_ROOT: &[u8] = b"pcs/level-root";
 pub(crate) const LABEL_FINAL: &[u8] = b"pcs/final-message";
 pub(crate) const LABEL_QUERY: &[u8] = b"pcs/query";
+pub(crate) const LABEL_QUERY_POW: &[u8] = b"pcs/query-pow";
 pub(crate) const LABEL_LEAVES: &[u8] = b"pcs/leaf-hashes";
 pub(crate) const LABEL_BETA: &[u8] = b"pcs/beta";
 

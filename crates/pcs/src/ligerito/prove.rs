@@ -177,6 +177,8 @@ pub(crate) fn prove_with_first_round(
             Some(root)
         };
 
+        let query_nonce =
+            (lp.query_grinding_bits > 0).then(|| transcript.grind(LABEL_QUERY_POW, lp.query_grinding_bits));
         let positions = query_positions(transcript, params, i);
         let mut columns = Vec::with_capacity(positions.len() * params.level_width(i));
         let mut hashes: Vec<Digest> = Vec::with_capacity(positions.len());
@@ -196,6 +198,7 @@ pub(crate) fn prove_with_first_round(
         level_proofs.push(LevelProof {
             rounds,
             pow_nonces,
+            query_nonce,
             next_root,
             columns,
             merkle,

@@ -57,6 +57,12 @@ pub fn verify(
             None => transcript.absorb_fields(LABEL_FINAL, &proof.final_message),
         }
 
+        if let Some(nonce) = pr.query_nonce {
+            // check_shape guarantees the level grinds here.
+            if !transcript.check_grind(LABEL_QUERY_POW, lp.query_grinding_bits, nonce) {
+                return Err(PcsError::ProofOfWork { level: i });
+            }
+        }
         let positions = query_positions(transcript, params, i);
         let width = params.level_width(i);
         if pr.columns.len() != positions.len() * width {
@@ -133,7 +139,11 @@ fn check_shape(params: &PcsParams, proof: &Proof) -> Result<(), PcsError> {
     for (i, (lp, pr)) in levels.iter().zip(&proof.levels).enumerate() {
         let last = i + 1 == levels.len();
         let nonces = if lp.grinding_bits > 0 { lp.log_rows } else { 0 };
-        if pr.rounds.len() != lp.log_rows || pr.pow_nonces.len() != nonces || pr.next_root.is_some() == last {
+        if pr.rounds.len() != lp.log_rows
+            || pr.pow_nonces.len() != nonces
+            || pr.query_nonce.is_some() != (lp.query_grinding_bits > 0)
+            || pr.next_root.is_some() == last
+        {
             return Err(PcsError::Malformed("level shape does not match the parameters"));
         }
     }
