@@ -79,10 +79,10 @@ fn native_ns_per_call(which: Builtin) -> NativeCost {
         }
         Builtin::Blake3 => {
             // The portable baseline is the plain compression function; the
-            // best is the `blake3` crate with its SIMD code for one block
-            // (SSE4.1 or AVX-512 on x86-64, NEON on aarch64): one keyed hash
-            // of a 64-byte message is exactly one compression (cv = key,
-            // flags CHUNK_START | CHUNK_END | ROOT | KEYED_HASH).
+            // best is the `blake3` crate with its Rust SIMD code for one
+            // block (SSE4.1 on x86-64; see Cargo.toml): one keyed hash of a
+            // 64-byte message is exactly one compression (cv = key, flags
+            // CHUNK_START | CHUNK_END | ROOT | KEYED_HASH).
             let items: Vec<Blake3Input> = sample
                 .map(|r| {
                     let word = |b: &[u8]| u32::from_le_bytes(b.try_into().unwrap());
