@@ -56,6 +56,14 @@ fn slice_kernels_match_scalar() {
     backend::scale_slice(&mut v, s);
     let expect: Vec<u128> = a.iter().map(|x| portable::mul(*x, s)).collect();
     assert_eq!(v, expect);
+    // Dot products across the helper's runs of 256, with ragged tails.
+    for len in [0, 1, 255, 256, 257] {
+        let expect = a[..len]
+            .iter()
+            .zip(&b[..len])
+            .fold(0, |acc, (x, y)| acc ^ portable::mul(*x, *y));
+        assert_eq!(backend::dot(&a[..len], &b[..len]), expect, "length {len}");
+    }
 }
 
 /// The shared harness: every kernel of `k` against the portable definition,

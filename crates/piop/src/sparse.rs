@@ -4,7 +4,7 @@
 //! compressed form; the lincheck only needs two walks over the nonzeros: a
 //! weighted transpose (prover) and a weighted bilinear form (verifier).
 
-use starling_field::Gf128;
+use starling_field::{backend, Gf128};
 
 use crate::PiopError;
 
@@ -92,9 +92,15 @@ impl SparseMatrix {
     /// multilinear extension at a point when both weight vectors are `eq`
     /// tables. O(nnz + rows). Indices must be in range.
     pub fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128 {
-        self.rows()
-            .zip(row_weights)
-            .map(|(row, &w)| w * row.iter().map(|&c| col_weights[c as usize]).sum::<Gf128>())
-            .sum()
+        let sums: Vec<u128> = self
+            .rows()
+            .take(row_weights.len())
+            .map(|row| {
+                row.iter()
+                    .fold(0, |acc, &c| acc ^ col_weights[c as usize].to_bits())
+            })
+            .collect();
+        let weights = Gf128::as_u128_slice(&row_weights[..sums.len()]);
+        Gf128::new(backend::dot(&sums, weights))
     }
 }

@@ -95,12 +95,16 @@ fn transcript() -> Transcript {
 }
 
 /// The public table (for each of the `2^p` public wires, its `N / 64`
-/// instance words) as the wiring check's group fill.
+/// instance words) as the wiring check's row fill: instance `y`'s bits.
 fn table_fill(shape: Shape, public_words: &[u64]) -> impl Fn(usize, &mut [u64]) + Sync + '_ {
     let per_wire = shape.words_per_wire();
-    move |g, words| {
-        for (w, word) in words.iter_mut().enumerate() {
-            *word = public_words[w * per_wire + g];
+    move |y, row| {
+        for (j, word) in public_words
+            .chunks_exact(per_wire)
+            .enumerate()
+            .take(64 * row.len())
+        {
+            row[j / 64] |= ((word[y / 64] >> (y % 64)) & 1) << (j % 64);
         }
     }
 }

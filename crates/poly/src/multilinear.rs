@@ -5,7 +5,7 @@
 //! `f(r) = sum_x eq(r, x) t[x]` with `eq(r, x) = prod_i (r_i x_i + (1 + r_i)(1 + x_i))`
 //! (characteristic 2), which on a Boolean `x` is `prod_i (1 + r_i + x_i)`.
 
-use starling_field::Gf128;
+use starling_field::{backend, Gf128};
 
 /// `eq(a, b) = prod_i (1 + a_i + b_i)`: the multilinear equality polynomial
 /// at two arbitrary points of the same length.
@@ -22,8 +22,10 @@ pub fn eq_table(point: &[Gf128]) -> Vec<Gf128> {
         // Entries with bit i set are the old ones times r, the others times 1 + r.
         let half = 1usize << i;
         let (lo, hi) = table[..2 * half].split_at_mut(half);
-        for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
-            *h = *l * r;
+        // One vector product pass (`hi = r lo`), then sums.
+        hi.copy_from_slice(lo);
+        backend::scale_slice(Gf128::as_u128_slice_mut(hi), r.to_bits());
+        for (l, h) in lo.iter_mut().zip(hi.iter()) {
             *l += *h;
         }
     }

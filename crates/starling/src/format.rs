@@ -149,9 +149,16 @@ pub fn read_statement(r: &mut Reader<'_>, kind: Arc<dyn Kind>) -> Result<Stateme
 
 /// Bytes of the public data in the file.
 pub fn statement_bytes(st: &Statement) -> usize {
-    let mut out = Vec::new();
-    write_statement(&mut out, st);
-    out.len()
+    [
+        (st.inputs(), st.kind().input_size()),
+        (st.outputs(), st.kind().output_size()),
+    ]
+    .iter()
+    .map(|(records, fixed)| {
+        let lengths = if fixed.is_none() { 4 * records.len() } else { 0 };
+        8 + lengths + records.concatenated().len()
+    })
+    .sum()
 }
 
 /// SHA-256 of the public data in file order (the transcript binds it, and
@@ -164,10 +171,12 @@ pub fn statement_digest(st: &Statement) -> [u8; 32] {
         (st.outputs(), st.kind().output_size()),
     ] {
         hasher.update((records.len() as u64).to_le_bytes());
+        if fixed.is_some() {
+            hasher.update(records.concatenated());
+            continue;
+        }
         for record in records.iter() {
-            if fixed.is_none() {
-                hasher.update((record.len() as u32).to_le_bytes());
-            }
+            hasher.update((record.len() as u32).to_le_bytes());
             hasher.update(record);
         }
     }

@@ -334,8 +334,7 @@ fn prove_statement(
         let relations = statement
             .kind()
             .relations(statement.inputs(), statement.outputs(), shape.n());
-        let fills = layout::fills(&relations);
-        let relations = layout::piop_relations(&relations, &fills);
+        let relations = layout::piop_relations(&relations);
         wiring::prove(shape, params.p, &relations, z, grind_bits, &mut transcript)
     });
     let claims = [
@@ -416,11 +415,10 @@ pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
     let relations = statement
         .kind()
         .relations(statement.inputs(), statement.outputs(), shape.n());
-    let fills = layout::fills(&relations);
     let public_claim = wiring::verify(
         shape,
         params.p,
-        &layout::piop_relations(&relations, &fills),
+        &layout::piop_relations(&relations),
         &proof.wiring,
         grind_bits,
         &mut transcript,

@@ -188,6 +188,18 @@ pub fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
     (kernels().mul_add_slices)(acc, a, b)
 }
 
+/// `sum_i a[i] * b[i]`, with the selected backend's vector products (in
+/// runs of 256, summed as they go).
+pub fn dot(a: &[u128], b: &[u128]) -> u128 {
+    assert_eq!(a.len(), b.len());
+    const RUN: usize = 256;
+    let mut acc = [0u128; RUN];
+    for (a, b) in a.chunks(RUN).zip(b.chunks(RUN)) {
+        mul_add_slices(&mut acc[..a.len()], a, b);
+    }
+    acc.iter().fold(0, |x, y| x ^ y)
+}
+
 /// `v[i] *= s` for all i, with the selected backend.
 pub fn scale_slice(v: &mut [u128], s: u128) {
     (kernels().scale_slice)(v, s)

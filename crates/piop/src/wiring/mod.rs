@@ -44,7 +44,7 @@ mod values;
 mod weights;
 
 pub use fold::{fold_wires, fold_wires_reference};
-pub use values::{GroupFill, Values};
+pub use values::{RowFill, Values};
 pub use weights::{own_weight_at, shifted_prefix_sum, source_weight_at, Instances, Source};
 
 use starling_crypto::codec::{put_fields, Reader};

@@ -13,19 +13,19 @@ fn set_bit(shape: Shape, z: &mut [u64], y: usize, w: usize, v: bool) {
     z[i] = (z[i] & !(1 << (y % 64))) | (u64::from(v) << (y % 64));
 }
 
-/// The values of `run` in each instance as a [`GroupFill`] source: a table
-/// of `len` words per 64-instance group, zero outside `set`.
-fn value_table(shape: Shape, z: &[u64], run: Wires, set: &Instances) -> Vec<u64> {
-    let groups = shape.words_per_wire();
-    let mut table = vec![0u64; groups * run.len];
+/// The values of `run` in each instance as a [`RowFill`] source: one row of
+/// `len` bits (`len <= 64`) per instance, zero outside `set`.
+fn value_rows(shape: Shape, z: &[u64], run: Wires, set: &Instances) -> Vec<u64> {
+    assert!(run.len <= 64);
+    let mut rows = vec![0u64; 1 << shape.n()];
     for y in set.members() {
         for j in 0..run.len {
             if bit(shape, z, y, run.base + j) {
-                table[(y / 64) * run.len + j] |= 1 << (y % 64);
+                rows[y] |= 1 << j;
             }
         }
     }
-    table
+    rows
 }
 
 /// A witness with the relations of a chain of `steps`: wires 1..9 are
@@ -96,10 +96,10 @@ fn a_chain_with_public_ends_verifies_and_every_break_is_caught() {
     let p = 5;
     let steps = 200;
     let z = chain_witness(shape, steps, 1);
-    let start = value_table(shape, &z, IN, &Instances::single(0));
-    let end = value_table(shape, &z, OUT, &Instances::single(steps - 1));
-    let start_fill = |g: usize, w: &mut [u64]| w.copy_from_slice(&start[g * 8..g * 8 + 8]);
-    let end_fill = |g: usize, w: &mut [u64]| w.copy_from_slice(&end[g * 8..g * 8 + 8]);
+    let start = value_rows(shape, &z, IN, &Instances::single(0));
+    let end = value_rows(shape, &z, OUT, &Instances::single(steps - 1));
+    let start_fill = |y: usize, w: &mut [u64]| w[0] = start[y];
+    let end_fill = |y: usize, w: &mut [u64]| w[0] = end[y];
     let relations = [
         Relation {
             instances: Instances::Range {
@@ -216,11 +216,11 @@ fn a_verifier_with_other_values_rejects() {
     let p = 5;
     let z = chain_witness(shape, 128, 9);
     let all = Instances::Range { start: 0, end: 128 };
-    let table = value_table(shape, &z, OUT, &all);
-    let fill = |g: usize, w: &mut [u64]| w.copy_from_slice(&table[g * 8..g * 8 + 8]);
-    let mut other = table.clone();
-    other[8 + 5] ^= 1 << 33;
-    let other_fill = |g: usize, w: &mut [u64]| w.copy_from_slice(&other[g * 8..g * 8 + 8]);
+    let rows = value_rows(shape, &z, OUT, &all);
+    let fill = |y: usize, w: &mut [u64]| w[0] = rows[y];
+    let mut other = rows.clone();
+    other[97] ^= 1 << 5;
+    let other_fill = |y: usize, w: &mut [u64]| w[0] = other[y];
     let rel = |values| {
         [Relation {
             instances: all.clone(),

@@ -279,9 +279,14 @@ impl Kind for Batch {
         let row = |records: &'a Records, padding: &'a [u64]| -> RunValues<'a> {
             RunValues::PerInstance(Box::new(move |y: usize, out: &mut [u64]| {
                 if y < records.len() {
-                    for (o, chunk) in out.iter_mut().zip(records.get(y).chunks(8)) {
+                    let record = records.get(y);
+                    let (whole, tail) = record.split_at(record.len() / 8 * 8);
+                    for (o, chunk) in out.iter_mut().zip(whole.chunks_exact(8)) {
+                        *o = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+                    }
+                    if let Some(o) = out.get_mut(whole.len() / 8) {
                         let mut w = [0u8; 8];
-                        w[..chunk.len()].copy_from_slice(chunk);
+                        w[..tail.len()].copy_from_slice(tail);
                         *o = u64::from_le_bytes(w);
                     }
                 } else {
