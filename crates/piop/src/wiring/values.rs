@@ -1,7 +1,7 @@
 //! The verifier's side of the public values: `sum_{y in I} eq(rho_y, y)
 //! sum_j e[j] value(y, j)` for each relation that binds wires to values.
 
-use starling_field::Gf128;
+use starling_field::{backend, Gf128};
 use starling_poly::multilinear::eq_table;
 
 use super::weights::{own_weight_at, EqLookup, Instances};
@@ -66,8 +66,8 @@ const BATCH: usize = 256;
 /// value(y, j)` is one lookup per byte of the row in that byte's table of
 /// the 256 sums of its eight wire weights (four Russians), and the rows are
 /// weighed by `eq(rho_y, y)` as the product of a weight of the low six
-/// instance bits (one product per instance) and one of the high bits (one
-/// per 64 instances). Per bit of public data this costs an eighth of a
+/// instance bits (one vector product per instance) and one of the high
+/// bits (one product per 64 instances). Per bit of public data this costs an eighth of a
 /// table lookup; products are per instance, not per value.
 fn by_rows(fill: RowFill<'_>, set: &Instances, rho_y: &[Gf128], wire_weights: &[Gf128]) -> Gf128 {
     debug_assert!(rho_y.len() >= SKIP_VARS);
@@ -79,6 +79,7 @@ fn by_rows(fill: RowFill<'_>, set: &Instances, rho_y: &[Gf128], wire_weights: &[
     // Word `w` of the batch's rows, row after row, at `w * BATCH..`.
     let mut columns = vec![0u64; words * BATCH];
     let mut sums = [0u128; BATCH];
+    let mut low_weights = [0u128; BATCH];
     let mut batch: Vec<usize> = Vec::with_capacity(BATCH);
     let mut v = Gf128::ZERO;
     let mut members = set.members().peekable();
@@ -93,19 +94,19 @@ fn by_rows(fill: RowFill<'_>, set: &Instances, rho_y: &[Gf128], wire_weights: &[
             }
         }
         tables.weigh(&columns, batch.len(), &mut sums[..batch.len()]);
-        // Members are increasing: one product per instance with its low
-        // weight, one per group of 64 with the high weight.
-        let mut i = 0;
-        while i < batch.len() {
-            let group = batch[i] >> SKIP_VARS;
-            let mut acc = Gf128::ZERO;
-            while i < batch.len() && batch[i] >> SKIP_VARS == group {
-                if sums[i] != 0 {
-                    acc += eq_low[batch[i] & ((1 << SKIP_VARS) - 1)] * Gf128::new(sums[i]);
-                }
-                i += 1;
-            }
-            v += eq_high.at(group) * acc;
+        for (low, &y) in low_weights.iter_mut().zip(&batch) {
+            *low = eq_low[y & ((1 << SKIP_VARS) - 1)].to_bits();
+        }
+        // Members are increasing: the instances of one group of 64 are
+        // weighed by their low weights (vector products), the group by
+        // its high weight.
+        let mut start = 0;
+        while start < batch.len() {
+            let group = batch[start] >> SKIP_VARS;
+            let end = start + batch[start..].partition_point(|&y| y >> SKIP_VARS == group);
+            let acc = backend::dot(&sums[start..end], &low_weights[start..end]);
+            v += eq_high.at(group) * Gf128::new(acc);
+            start = end;
         }
     }
     v
