@@ -184,12 +184,23 @@ impl Hash {
                 },
             }
         };
-        let range = first..first + self.block_len();
+        // A whole block before the last holds message bytes only: every
+        // hash's padding lies in its last block.
+        let whole = chunk.len() == self.block_len() && index + 1 < blocks;
+        let bytes = |total: usize| -> Vec<u8> {
+            if whole {
+                chunk.to_vec()
+            } else {
+                (first..first + self.block_len())
+                    .map(|i| padded(i, total))
+                    .collect()
+            }
+        };
         match self {
-            Hash::Sha256 => range.map(|i| padded(i, 64 * blocks)).collect(),
-            Hash::Sha3_256 | Hash::Keccak256 => range.map(|i| padded(i, KECCAK_RATE * blocks)).collect(),
+            Hash::Sha256 => bytes(64 * blocks),
+            Hash::Sha3_256 | Hash::Keccak256 => bytes(KECCAK_RATE * blocks),
             Hash::Blake3 => {
-                let mut out: Vec<u8> = range.map(|i| padded(i, 0)).collect();
+                let mut out = bytes(0);
                 let block_len = len.saturating_sub(64 * index).min(64) as u32;
                 out.extend_from_slice(&0u64.to_le_bytes());
                 out.extend_from_slice(&block_len.to_le_bytes());
