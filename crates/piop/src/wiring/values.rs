@@ -62,22 +62,58 @@ pub(crate) fn evaluate(
 /// tables, so each 32 KiB of tables stays in cache for all of them.
 const BATCH: usize = 256;
 
+/// Words of a run weighed with one set of tables: 8 MiB of tables at most
+/// (a run of `64 SEGMENT_WORDS` wires), however long a stranger's circuit
+/// makes the run. Every built-in kind's runs fit in one segment.
+const SEGMENT_WORDS: usize = 256;
+
 /// The per-instance values weighed row by row: a row's `sum_j e[j]
 /// value(y, j)` is one lookup per byte of the row in that byte's table of
 /// the 256 sums of its eight wire weights (four Russians), and the rows are
 /// weighed by `eq(rho_y, y)` as the product of a weight of the low six
 /// instance bits (one vector product per instance) and one of the high
-/// bits (one product per 64 instances). Per bit of public data this costs an eighth of a
-/// table lookup; products are per instance, not per value.
+/// bits (one product per 64 instances). Per bit of public data this costs
+/// an eighth of a table lookup; products are per instance, not per value.
+/// Runs longer than [`SEGMENT_WORDS`] words are weighed a segment at a time.
 fn by_rows(fill: RowFill<'_>, set: &Instances, rho_y: &[Gf128], wire_weights: &[Gf128]) -> Gf128 {
     debug_assert!(rho_y.len() >= SKIP_VARS);
-    let tables = ByteTables::new(wire_weights);
-    let eq_low = eq_table(&rho_y[..SKIP_VARS]);
-    let eq_high = EqLookup::new(&rho_y[SKIP_VARS..]);
+    let weights = InstanceSplit {
+        low: eq_table(&rho_y[..SKIP_VARS]),
+        high: EqLookup::new(&rho_y[SKIP_VARS..]),
+    };
     let words = wire_weights.len().div_ceil(64);
+    (0..words)
+        .step_by(SEGMENT_WORDS)
+        .map(|first| {
+            let end = (first + SEGMENT_WORDS).min(words);
+            let segment = &wire_weights[64 * first..(64 * end).min(wire_weights.len())];
+            segment_by_rows(fill, set, &weights, words, first, segment)
+        })
+        .sum()
+}
+
+/// `eq(rho_y, y)` as a table of the low six instance bits and a lookup of
+/// the rest.
+struct InstanceSplit {
+    low: Vec<Gf128>,
+    high: EqLookup,
+}
+
+/// The terms of [`by_rows`] for the wires of words `first..` of rows of
+/// `words` words, whose weights are `segment`.
+fn segment_by_rows(
+    fill: RowFill<'_>,
+    set: &Instances,
+    weights: &InstanceSplit,
+    words: usize,
+    first: usize,
+    segment: &[Gf128],
+) -> Gf128 {
+    let tables = ByteTables::new(segment);
+    let segment_words = segment.len().div_ceil(64);
     let mut row = vec![0u64; words];
-    // Word `w` of the batch's rows, row after row, at `w * BATCH..`.
-    let mut columns = vec![0u64; words * BATCH];
+    // Word `first + w` of the batch's rows, row after row, at `w * BATCH..`.
+    let mut columns = vec![0u64; segment_words * BATCH];
     let mut sums = [0u128; BATCH];
     let mut low_weights = [0u128; BATCH];
     let mut batch: Vec<usize> = Vec::with_capacity(BATCH);
@@ -89,13 +125,13 @@ fn by_rows(fill: RowFill<'_>, set: &Instances, rho_y: &[Gf128], wire_weights: &[
         for (i, &y) in batch.iter().enumerate() {
             row.fill(0);
             fill(y, &mut row);
-            for (w, &word) in row.iter().enumerate() {
+            for (w, &word) in row[first..first + segment_words].iter().enumerate() {
                 columns[w * BATCH + i] = word;
             }
         }
         tables.weigh(&columns, batch.len(), &mut sums[..batch.len()]);
         for (low, &y) in low_weights.iter_mut().zip(&batch) {
-            *low = eq_low[y & ((1 << SKIP_VARS) - 1)].to_bits();
+            *low = weights.low[y & ((1 << SKIP_VARS) - 1)].to_bits();
         }
         // Members are increasing: the instances of one group of 64 are
         // weighed by their low weights (vector products), the group by
@@ -105,7 +141,7 @@ fn by_rows(fill: RowFill<'_>, set: &Instances, rho_y: &[Gf128], wire_weights: &[
             let group = batch[start] >> SKIP_VARS;
             let end = start + batch[start..].partition_point(|&y| y >> SKIP_VARS == group);
             let acc = backend::dot(&sums[start..end], &low_weights[start..end]);
-            v += eq_high.at(group) * Gf128::new(acc);
+            v += weights.high.at(group) * Gf128::new(acc);
             start = end;
         }
     }
@@ -170,15 +206,16 @@ mod tests {
     use super::*;
 
     /// `evaluate` against the double sum, term by term: runs of ragged
-    /// lengths (inside a byte, a word, across words), ranges and sets that
-    /// start and end inside groups and span several batches.
+    /// lengths (inside a byte, a word, across words, past one segment of
+    /// tables), ranges and sets that start and end inside groups and span
+    /// several batches.
     #[test]
     fn per_instance_values_match_the_double_sum() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let n = 10;
         let rho_y: Vec<Gf128> = (0..n).map(|_| Gf128::new(rng.gen())).collect();
         let eq_y = eq_table(&rho_y);
-        for len in [1usize, 5, 8, 63, 64, 65, 130, 200] {
+        for len in [1usize, 5, 8, 63, 64, 65, 130, 200, 64 * SEGMENT_WORDS + 77] {
             let words = len.div_ceil(64);
             let e: Vec<Gf128> = (0..len).map(|_| Gf128::new(rng.gen())).collect();
             let rows: Vec<u64> = (0..words << n).map(|_| rng.gen()).collect();
