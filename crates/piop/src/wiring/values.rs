@@ -1,7 +1,7 @@
 //! The verifier's side of the public values: `sum_{y in I} eq(rho_y, y)
 //! sum_j e[j] value(y, j)` for each relation that binds wires to values.
 
-use starling_field::{backend, Gf128};
+use starling_field::{backend, subset_sums, Gf128};
 use starling_poly::multilinear::eq_table;
 
 use super::weights::{own_weight_at, EqLookup, Instances};
@@ -159,12 +159,9 @@ impl ByteTables {
         let sums = e
             .chunks(8)
             .map(|w| {
-                let mut t = [0u128; 256];
-                for x in 1..256usize {
-                    let low = x.trailing_zeros() as usize;
-                    t[x] = t[x & (x - 1)] ^ w.get(low).map_or(0, |e| e.to_bits());
-                }
-                t
+                let mut eight = [Gf128::ZERO; 8];
+                eight[..w.len()].copy_from_slice(w);
+                subset_sums(&eight).map(Gf128::to_bits)
             })
             .collect();
         ByteTables { sums }
