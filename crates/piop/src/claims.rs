@@ -132,7 +132,7 @@ const FOLD_SUB: usize = 256;
 pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec<Gf128> {
     check_fold(shape, z, weights);
     let kernels = crate::kernels::Kernels::get();
-    let weighing = crate::zerocheck::Weighing::new(&weights.low);
+    let weighing = crate::kernels::WordWeights::new(&weights.low);
     let eq_hi: Vec<u128> = eq_table(&weights.point_hi).iter().map(|e| e.to_bits()).collect();
     z.par_chunks(shape.words_per_wire())
         // Per-task buffers on the heap, not in rayon's frames (README: "Threads").
@@ -143,7 +143,7 @@ pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec
                 acc.fill(0);
                 for (words, e) in wire_words.chunks(FOLD_SUB).zip(eq_hi.chunks(FOLD_SUB)) {
                     let n = words.len();
-                    kernels.weigh_words(&weighing.tables, &weighing.mats, words, &mut weighed[..n]);
+                    kernels.weigh_words(&weighing, words, &mut weighed[..n]);
                     backend::mul_add_slices(&mut acc[..n], &weighed[..n], e);
                 }
                 Gf128::new(acc.iter().fold(0, |x, y| x ^ y))

@@ -4,10 +4,12 @@
 //! * `Clmul` (AVX2 and AVX-512 tiers): the portable field loops with an
 //!   inlined PCLMULQDQ multiply and a reduction by carry-less
 //!   multiplication, kept in xmm registers;
-//! * `x86_64/avx2.rs`, `Avx2`: the skip chunk with split-nibble `vpshufb`
-//!   tables for the products by the `eq` coordinates, and `Vpclmul256`:
-//!   the field loops on two elements at a time where the CPU has 256-bit
-//!   VPCLMULQDQ;
+//! * `x86_64/avx2.rs`, `Avx2`: the skip chunk (GF(2^8) products in the
+//!   tower basis of `x86_64/tower.rs`, split-nibble `vpshufb` tables for the
+//!   products by the `eq` coordinates, and `z` eight bit-transposed words
+//!   at a time) and the weighing of words (split-nibble tables on 32
+//!   byte-transposed words), and `Vpclmul256`: the field loops on two
+//!   elements at a time where the CPU has 256-bit VPCLMULQDQ;
 //! * `x86_64/avx512.rs`, `Vpclmul`: the field loops on four elements at a
 //!   time (VPCLMULQDQ; both widths share `x86_64/lanes.rs`), and `Gfni`: the skip chunk (`gf2p8mulb` for the
 //!   GF(2^8) products, `gf2p8affineqb` for products by the `eq`
@@ -34,8 +36,59 @@ pub(crate) mod x86_64;
 use std::sync::OnceLock;
 
 use starling_field::cpu::{self, Tier};
+use starling_field::{subset_sums, Gf128};
 
 pub(crate) use portable::{ByteRow, ExtTables, SkipAcc};
+
+/// The weights `L_y(r0)` of a word's 64 bits in the forms the weighing
+/// kernels take.
+pub(crate) struct WordWeights {
+    /// `tables[j][m] = sum_{t in m} weights[8 j + t]`: the portable form.
+    pub(crate) tables: Box<[[u128; 256]; 8]>,
+    /// GFNI: [`weigh_matrices`] of `tables`.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) mats: [[u64; 8]; 16],
+    /// Split-nibble shuffle tables: `nibbles[p][o][n]` is byte `o` of the sum
+    /// of the weights of the bits set in `n` placed at nibble `p` of a word
+    /// (bits `4 p .. 4 p + 4`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) nibbles: Box<NibbleTables>,
+}
+
+/// See [`WordWeights::nibbles`].
+pub(crate) type NibbleTables = [[[u8; 16]; 16]; 16];
+
+impl WordWeights {
+    pub(crate) fn new(weights: &[Gf128; 64]) -> Self {
+        let mut tables = Box::new([[0u128; 256]; 8]);
+        for (j, tj) in tables.iter_mut().enumerate() {
+            for (o, s) in tj.iter_mut().zip(subset_sums(&weights[8 * j..8 * j + 8])) {
+                *o = s.to_bits();
+            }
+        }
+        Self::from_tables(tables)
+    }
+
+    /// The forms of the weighing that byte tables describe (`tables[j][m]`
+    /// the sum for byte `j` holding `m`; linear in `m`).
+    pub(crate) fn from_tables(tables: Box<[[u128; 256]; 8]>) -> Self {
+        let mats = weigh_matrices(&tables);
+        let mut nibbles = Box::new([[[0u8; 16]; 16]; 16]);
+        for (p, by_byte) in nibbles.iter_mut().enumerate() {
+            for (o, row) in by_byte.iter_mut().enumerate() {
+                for (n, v) in row.iter_mut().enumerate() {
+                    let sum = tables[p / 2][n << (4 * (p % 2))];
+                    *v = (sum >> (8 * o)) as u8;
+                }
+            }
+        }
+        WordWeights {
+            tables,
+            mats,
+            nibbles,
+        }
+    }
+}
 
 /// The `eq` weights of the words of a skip chunk, in the forms the kernels
 /// take.
@@ -50,34 +103,56 @@ pub(crate) struct SkipWeights {
     /// sum of those words' coordinates `k` ([`group_matrix`]).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) group_mats: Vec<[u64; 16]>,
+    /// AVX2 only: the same maps as `group_mats` as split-nibble tables
+    /// ([`group_nibbles_of`]), per group of eight words and coordinate.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) group_nibbles: Vec<[[u8; 32]; 16]>,
 }
 
 impl SkipWeights {
     pub(crate) fn new(kernels: &Kernels, coords: Vec<[u8; 16]>) -> Self {
+        let (mut mats, mut group_mats, mut group_nibbles) = (Vec::new(), Vec::new(), Vec::new());
         #[cfg(target_arch = "x86_64")]
         if kernels.gfni.is_some() {
             let table: [u64; 256] = core::array::from_fn(|g| mul_matrix(g as u8));
-            let mats = coords
+            mats = coords
                 .iter()
                 .map(|g| core::array::from_fn(|k| table[g[k] as usize]))
                 .collect();
-            let group_mats = coords
+            group_mats = coords
                 .chunks_exact(8)
                 .map(|group| core::array::from_fn(|k| group_matrix(core::array::from_fn(|t| group[t][k]))))
                 .collect();
-            return SkipWeights {
-                coords,
-                mats,
-                group_mats,
-            };
+        } else if kernels.avx2.is_some() {
+            group_nibbles = coords
+                .chunks_exact(8)
+                .map(|group| {
+                    core::array::from_fn(|k| group_nibbles_of(core::array::from_fn(|t| group[t][k])))
+                })
+                .collect();
         }
-        let _ = kernels;
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (kernels, &mut mats, &mut group_mats, &mut group_nibbles);
         SkipWeights {
             coords,
-            mats: Vec::new(),
-            group_mats: Vec::new(),
+            mats,
+            group_mats,
+            group_nibbles,
         }
     }
+}
+
+/// Split-nibble tables of the GF(2)-linear map sending a byte `x` to
+/// `sum_t bit t of x * h[t]`: entry `n` is the image of `n`, entry `16 + n`
+/// that of `n << 4`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn group_nibbles_of(h: [u8; 8]) -> [u8; 32] {
+    let sum = |m: usize| {
+        (0..8)
+            .filter(|t| (m >> t) & 1 == 1)
+            .fold(0u8, |acc, t| acc ^ h[t])
+    };
+    core::array::from_fn(|i| if i < 16 { sum(i) } else { sum((i - 16) << 4) })
 }
 
 /// The GFNI affine matrix of the GF(2)-linear map sending a byte `x` to
@@ -194,7 +269,7 @@ impl Kernels {
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(v) = self.avx2 {
-            return v.skip_chunk(ext, a, b, z, &w.coords, acc);
+            return v.skip_chunk(ext, a, b, z, w, acc);
         }
         #[cfg(target_arch = "aarch64")]
         if let Some(v) = self.neon {
@@ -203,21 +278,17 @@ impl Kernels {
         portable::skip_chunk(ext, a, b, z, &w.coords, acc)
     }
 
-    /// See [`portable::weigh_words`]; `tables` and their
-    /// [`weigh_matrices`] must describe the same weights.
-    pub(crate) fn weigh_words(
-        &self,
-        tables: &[[u128; 256]; 8],
-        mats: &[[u64; 8]; 16],
-        words: &[u64],
-        out: &mut [u128],
-    ) {
+    /// See [`portable::weigh_words`].
+    pub(crate) fn weigh_words(&self, w: &WordWeights, words: &[u64], out: &mut [u128]) {
         #[cfg(target_arch = "x86_64")]
         if let Some(g) = self.gfni {
-            return g.weigh_words(tables, mats, words, out);
+            return g.weigh_words(&w.tables, &w.mats, words, out);
         }
-        let _ = mats;
-        portable::weigh_words(tables, words, out)
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = self.avx2 {
+            return v.weigh_words(&w.tables, &w.nibbles, words, out);
+        }
+        portable::weigh_words(&w.tables, words, out)
     }
 
     /// See [`portable::round_with`].

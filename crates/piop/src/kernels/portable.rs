@@ -30,7 +30,41 @@ impl ByteRow {
 /// word whose byte `j` is `m` and whose other bytes are zero; byte 63 is 0.
 /// XOR-ing the eight rows picked by a word's bytes gives `f_hat` on all 63
 /// extra points.
-pub(crate) type ExtTables = [[ByteRow; 256]; 8];
+pub(crate) type ExtRows = [[ByteRow; 256]; 8];
+
+/// The [`ExtRows`] of the skip domain in the forms the kernels read.
+pub(crate) struct ExtTables {
+    /// The values in the AES basis of GF(2^8).
+    pub(crate) aes: Box<ExtRows>,
+    /// The same values in the tower basis the AVX2 tier multiplies in
+    /// (`super::x86_64::tower`).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) tower: Box<ExtRows>,
+}
+
+impl ExtTables {
+    /// Eight zero tables, to fill.
+    pub(crate) fn zero_rows() -> Box<ExtRows> {
+        vec![[ByteRow::ZERO; 256]; 8]
+            .into_boxed_slice()
+            .try_into()
+            .expect("eight tables")
+    }
+
+    pub(crate) fn new(aes: Box<ExtRows>) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let t = super::x86_64::tower::tower();
+            let mut tower = Self::zero_rows();
+            for (row, src) in tower.iter_mut().flatten().zip(aes.iter().flatten()) {
+                row.0 = src.0.map(|x| t.tower_of(x));
+            }
+            ExtTables { aes, tower }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        ExtTables { aes }
+    }
+}
 
 /// GF(2^8) accumulators of one skip chunk, one row per coordinate `k` of the
 /// `eq` weights in the GF(2^8)-basis `1, x, ..., x^15` of F:
@@ -67,7 +101,7 @@ pub(crate) fn gf8_mul_table() -> &'static [[u8; 256]; 256] {
 
 /// `f_hat` of a word on the extra points (byte 63 is zero).
 #[inline]
-pub(crate) fn extra_values(ext: &ExtTables, word: u64) -> ByteRow {
+pub(crate) fn extra_values(ext: &ExtRows, word: u64) -> ByteRow {
     let mut out = ByteRow::ZERO;
     for (j, tj) in ext.iter().enumerate() {
         out.xor_assign(&tj[((word >> (8 * j)) & 0xff) as usize]);
@@ -88,7 +122,7 @@ pub(crate) fn skip_chunk(
     assert!(a.len() == b.len() && b.len() == z.len() && z.len() <= coords.len());
     let mul = gf8_mul_table();
     for ((&wa, &wb), g) in a.iter().zip(b).zip(coords) {
-        let (ah, bh) = (extra_values(ext, wa), extra_values(ext, wb));
+        let (ah, bh) = (extra_values(&ext.aes, wa), extra_values(&ext.aes, wb));
         let mut c = [0u8; 64];
         for ((ce, &x), &y) in c.iter_mut().zip(&ah.0).zip(&bh.0) {
             *ce = mul[x as usize][y as usize];

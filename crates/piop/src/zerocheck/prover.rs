@@ -32,24 +32,21 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 use starling_crypto::Transcript;
-use starling_field::{subset_sums, ByteLinearMap, Gf128, Gf8};
+use starling_field::{ByteLinearMap, Gf128, Gf8};
 use starling_poly::multilinear::eq_table;
 
 use super::{GruenRound, Output, Proof};
 use super::{LABEL_EVALS, LABEL_P, LABEL_R, LABEL_R0, LABEL_ROUND, LABEL_V};
-use crate::kernels::{weigh_matrices, ByteRow, ExtTables, Kernels, SkipAcc, SkipWeights};
+use crate::kernels::{ByteRow, ExtTables, Kernels, SkipAcc, SkipWeights, WordWeights};
 use crate::skip::{lagrange_at_extra_points, lagrange_weights, EXTRA_POINTS, SKIP_SIZE};
 use crate::{challenge_nonzero_point, Shape};
 
 /// The byte tables of `a_hat` on the 63 extra points (see [`ExtTables`]).
 pub(crate) fn ext_tables() -> &'static ExtTables {
-    static TABLES: OnceLock<Box<ExtTables>> = OnceLock::new();
+    static TABLES: OnceLock<ExtTables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let ell = lagrange_at_extra_points();
-        let mut t: Box<ExtTables> = vec![[ByteRow::ZERO; 256]; 8]
-            .into_boxed_slice()
-            .try_into()
-            .expect("eight tables");
+        let mut t = ExtTables::zero_rows();
         for (j, tj) in t.iter_mut().enumerate() {
             for (m, row) in tj.iter_mut().enumerate() {
                 for (e, ell_e) in ell.iter().enumerate() {
@@ -59,7 +56,7 @@ pub(crate) fn ext_tables() -> &'static ExtTables {
                 }
             }
         }
-        t
+        ExtTables::new(t)
     })
 }
 
@@ -224,17 +221,6 @@ pub(crate) fn skip_messages_with(
     (v.to_vec(), p.to_vec())
 }
 
-/// Byte tables of the weights: `tables[j][m] = sum_{t in m} weights[8 j + t]`.
-fn weight_tables(weights: &[Gf128; SKIP_SIZE]) -> Box<[[u128; 256]; 8]> {
-    let mut t = Box::new([[0u128; 256]; 8]);
-    for (j, tj) in t.iter_mut().enumerate() {
-        for (o, s) in tj.iter_mut().zip(subset_sums(&weights[8 * j..8 * j + 8])) {
-            *o = s.to_bits();
-        }
-    }
-    t
-}
-
 /// `eq(tau_rest, .)` as a low table (raw) and a high table, each about half
 /// the variables.
 fn split_eq(tau_rest: &[Gf128]) -> (Vec<u128>, Vec<Gf128>) {
@@ -255,20 +241,6 @@ fn to_round((q0, q2): (Gf128, Gf128)) -> GruenRound {
     GruenRound { q0, q2 }
 }
 
-/// The Lagrange weights `L_y(r0)` as byte tables and as GFNI matrices.
-pub(crate) struct Weighing {
-    pub(crate) tables: Box<[[u128; 256]; 8]>,
-    pub(crate) mats: [[u64; 8]; 16],
-}
-
-impl Weighing {
-    pub(crate) fn new(lagrange: &[Gf128; SKIP_SIZE]) -> Self {
-        let tables = weight_tables(lagrange);
-        let mats = weigh_matrices(&tables);
-        Weighing { tables, mats }
-    }
-}
-
 /// Words weighed at a time into a buffer before the field loop.
 const SUB_WORDS: usize = 512;
 
@@ -280,7 +252,7 @@ fn weighed_buffers() -> Box<([u128; SUB_WORDS], [u128; SUB_WORDS])> {
 /// Round 0 read from the bits below `live`: `A(w) = sum_y bit y of w * L_y(r0)`.
 fn round_from_bits(
     kernels: Kernels,
-    w: &Weighing,
+    w: &WordWeights,
     a: &[u64],
     b: &[u64],
     live: usize,
@@ -304,8 +276,8 @@ fn round_from_bits(
                     .zip(e_lo.chunks(SUB_WORDS / 2))
                 {
                     let n = wa.len();
-                    kernels.weigh_words(&w.tables, &w.mats, wa, &mut sa[..n]);
-                    kernels.weigh_words(&w.tables, &w.mats, wb, &mut sb[..n]);
+                    kernels.weigh_words(w, wa, &mut sa[..n]);
+                    kernels.weigh_words(w, wb, &mut sb[..n]);
                     let (s0, s2) = kernels.round_field(&sa[..n], &sb[..n], el);
                     sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
                 }
@@ -328,7 +300,7 @@ fn words_of(v: &[u128]) -> &[u64] {
 #[allow(clippy::too_many_arguments)]
 fn fold_bits_in_place(
     kernels: Kernels,
-    w: &Weighing,
+    w: &WordWeights,
     a: &mut [u128],
     b: &mut [u128],
     live: usize,
@@ -356,8 +328,8 @@ fn fold_bits_in_place(
                     .zip(e_lo.chunks(SUB_WORDS / 4))
                 {
                     let n = 2 * oa.len();
-                    kernels.weigh_words(&w.tables, &w.mats, words_of(oa), &mut sa[..n]);
-                    kernels.weigh_words(&w.tables, &w.mats, words_of(ob), &mut sb[..n]);
+                    kernels.weigh_words(w, words_of(oa), &mut sa[..n]);
+                    kernels.weigh_words(w, words_of(ob), &mut sb[..n]);
                     let (s0, s2) = kernels.fold_field_round(&sa[..n], &sb[..n], r.to_bits(), oa, ob, el);
                     sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
                 }
@@ -504,7 +476,7 @@ pub(crate) fn sumcheck(
     transcript: &mut Transcript,
 ) -> (Vec<GruenRound>, Vec<Gf128>, (Gf128, Gf128)) {
     let m = tau.len();
-    let weighing = Weighing::new(lagrange);
+    let weighing = WordWeights::new(lagrange);
     let mut rounds = Vec::with_capacity(m);
     let mut r_prime = Vec::with_capacity(m);
     let mut send = |round: GruenRound| {

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 
 use starling_field::cpu::Tier;
 
-use super::super::portable::{gf8_mul_table, ByteRow, ExtTables, SkipAcc};
+use super::super::portable::{gf8_mul_table, ByteRow, ExtRows, ExtTables, SkipAcc};
 
 /// Proof that the CPU supports NEON (under the Neon tier, which also
 /// requires `aes`).
@@ -45,7 +45,7 @@ impl Neon {
     ) {
         assert!(a.len() == b.len() && b.len() == z.len() && z.len() <= coords.len());
         // SAFETY: the token proves NEON is present; lengths were checked.
-        unsafe { skip_chunk_neon(ext, a, b, z, coords, acc) }
+        unsafe { skip_chunk_neon(&ext.aes, a, b, z, coords, acc) }
     }
 }
 
@@ -137,7 +137,7 @@ fn store_row(row: &mut ByteRow, v: [uint8x16_t; 4]) {
 
 /// `f_hat` of `word` on the extra points, as four quarters.
 #[inline(always)]
-fn extra_values(ext: &ExtTables, word: u64) -> [uint8x16_t; 4] {
+fn extra_values(ext: &ExtRows, word: u64) -> [uint8x16_t; 4] {
     let mut acc = load_row(&ext[0][(word & 0xff) as usize]);
     for (j, tj) in ext.iter().enumerate().skip(1) {
         let row = load_row(&tj[((word >> (8 * j)) & 0xff) as usize]);
@@ -171,7 +171,7 @@ fn gf8_mul(x: uint8x16_t, y: uint8x16_t, reduce: [uint8x16_t; 2], nibble: uint8x
 }
 
 #[target_feature(enable = "neon")]
-fn skip_chunk_neon(ext: &ExtTables, a: &[u64], b: &[u64], z: &[u64], coords: &[[u8; 16]], acc: &mut SkipAcc) {
+fn skip_chunk_neon(ext: &ExtRows, a: &[u64], b: &[u64], z: &[u64], coords: &[[u8; 16]], acc: &mut SkipAcc) {
     let tables = constant_tables();
     let nibble = vdupq_n_u8(0x0f);
     let bit_of_byte = vreinterpretq_u8_u64(vdupq_n_u64(0x8040_2010_0804_0201));

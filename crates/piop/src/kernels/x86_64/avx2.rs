@@ -1,25 +1,34 @@
 //! The AVX2 tier's zerocheck kernels: the skip chunk, GF(2^8) arithmetic on
-//! 32 bytes at a time without GFNI, and, where the CPU has 256-bit
-//! VPCLMULQDQ, the field loops two lanes wide ([`super::lanes`] on a
-//! `__m256i`). See [`super`] for why the `unsafe` blocks are sound.
+//! 32 bytes at a time without GFNI, the weighing of words by split-nibble
+//! tables, and, where the CPU has 256-bit VPCLMULQDQ, the field loops two
+//! lanes wide ([`super::lanes`] on a `__m256i`). See [`super`] for why the
+//! `unsafe` blocks are sound.
 //!
-//! Per word the chunk needs `c = a_hat * b_hat` on the 64 extra points (a
-//! product of two variable bytes: shift-and-add over the bits of `b_hat`,
-//! eight steps) and then, for each of the 16 coordinates `g_k` of the word's
-//! weight, `g_k * c` (a product by a constant byte: split-nibble `vpshufb`
-//! tables, `g x` for the low nibble and `g (x << 4)` for the high one) and
-//! `g_k` on the bytes where `z`'s bit is set (a mask). The work is arranged
-//! so the 64 accumulator vectors stay in registers: a first pass over a
-//! block of words writes each word's nibbles and `z` mask to a buffer, then
-//! one pass per pair of coordinates streams the buffer.
+//! Per word the skip chunk needs `c = a_hat * b_hat` on the 64 extra points
+//! (a product of two variable bytes, taken in the tower basis of
+//! [`super::tower`]: three GF(16) products by logarithm tables) and then,
+//! for each of the 16 coordinates `g_k` of the word's weight, `g_k * c` (a
+//! product by a constant byte: split-nibble `vpshufb` tables, `g x` for the
+//! low nibble and `g (x << 4)` for the high one, which also map `c` back
+//! from the tower basis). A first pass over a block of words writes each word's nibbles of
+//! `c` to a buffer; then one pass per four coordinates streams the buffer
+//! with its eight accumulator vectors in registers. The bits of `z` are
+//! taken eight words at a time, bit-transposed so that byte `y` holds bit
+//! `y` of each of the eight words: one split-nibble product per coordinate
+//! then adds the group's coordinates at every set bit (the tables
+//! [`super::super::SkipWeights::group_nibbles`], fixed for the proof).
 
 use core::arch::x86_64::*;
 use std::sync::OnceLock;
 
 use starling_field::cpu::Tier;
 
-use super::super::portable::{gf8_mul_table, ByteRow, ExtTables, FieldMul, SkipAcc};
+use super::super::portable::{
+    gf8_mul_table, skip_z_bits, weigh, ByteRow, ExtRows, ExtTables, FieldMul, SkipAcc,
+};
+use super::super::{NibbleTables, SkipWeights};
 use super::lanes::{self, Lanes};
+use super::tower::tower;
 use super::Clmul;
 
 /// Proof that the CPU supports AVX2.
@@ -39,45 +48,84 @@ impl Avx2 {
         a: &[u64],
         b: &[u64],
         z: &[u64],
-        coords: &[[u8; 16]],
+        w: &SkipWeights,
         acc: &mut SkipAcc,
     ) {
-        assert!(a.len() == b.len() && b.len() == z.len() && z.len() <= coords.len());
+        assert!(a.len() == b.len() && b.len() == z.len() && z.len() <= w.coords.len());
+        let groups = z.len() / 8;
+        assert!(groups <= w.group_nibbles.len());
         // SAFETY: the token proves AVX2 is present; lengths were checked.
-        unsafe { skip_chunk_avx2(ext, a, b, z, coords, acc) }
+        unsafe { skip_chunk_avx2(ext, a, b, z, &w.coords, &w.group_nibbles, acc) };
+        skip_z_bits(&z[8 * groups..], &w.coords[8 * groups..], &mut acc.z);
+    }
+
+    /// Same result as [`super::super::portable::weigh_words`]; `nibbles` are
+    /// the split-nibble form of `tables` (used for whole groups of 32 words,
+    /// `tables` for the rest).
+    pub(crate) fn weigh_words(
+        self,
+        tables: &[[u128; 256]; 8],
+        nibbles: &NibbleTables,
+        words: &[u64],
+        out: &mut [u128],
+    ) {
+        assert_eq!(words.len(), out.len());
+        let mut groups_in = words.chunks_exact(32);
+        let mut groups_out = out.chunks_exact_mut(32);
+        for (wi, wo) in (&mut groups_in).zip(&mut groups_out) {
+            let wi: &[u64; 32] = wi.try_into().expect("32 words");
+            let wo: &mut [u128; 32] = wo.try_into().expect("32 outputs");
+            // SAFETY: the token proves AVX2 is present.
+            unsafe { weigh32_avx2(nibbles, wi, wo) };
+        }
+        for (o, &w) in groups_out.into_remainder().iter_mut().zip(groups_in.remainder()) {
+            *o = weigh(tables, w);
+        }
     }
 }
 
-/// Per GF(2^8) constant `g`: `g x` for `x < 16`, then `g (x << 4)`, then `g`
-/// sixteen times (the three 16-byte rows a product by `g` needs).
-fn constant_tables() -> &'static [[u8; 48]; 256] {
-    static TABLES: OnceLock<Box<[[u8; 48]; 256]>> = OnceLock::new();
+/// Per GF(2^8) constant `g`: `g x` for the tower-basis bytes `x < 16`, then
+/// `g (x << 4)`, both in the AES basis.
+fn constant_tables() -> &'static [[u8; 32]; 256] {
+    static TABLES: OnceLock<Box<[[u8; 32]; 256]>> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let mul = gf8_mul_table();
-        let mut t = Box::new([[0u8; 48]; 256]);
-        for (g, row) in t.iter_mut().enumerate() {
+        let (mul, t) = (gf8_mul_table(), tower());
+        let mut rows = Box::new([[0u8; 32]; 256]);
+        for (g, row) in rows.iter_mut().enumerate() {
             for x in 0..16 {
-                row[x] = mul[g][x];
-                row[16 + x] = mul[g][x << 4];
-                row[32 + x] = g as u8;
+                row[x] = mul[g][t.aes_of(x as u8) as usize];
+                row[16 + x] = mul[g][t.aes_of((x << 4) as u8) as usize];
             }
         }
-        t
+        rows
     })
 }
 
-/// Words per block of the first pass: their nibbles and masks (192 bytes a
-/// word) stay in L1 while the coordinate passes stream them.
+/// Words per block of the first pass: their nibbles (128 bytes a word) stay
+/// in L1 while the coordinate passes stream them.
 const BLOCK: usize = 32;
 
-/// One word's operands for the coordinate passes: the low and high nibbles
-/// of `c` and the mask of `z`'s bits, each as two 32-byte halves.
+/// Low and high nibbles of 64 bytes, each as two 32-byte halves: of `c` for
+/// one word, or of the bit-transposed `z` of eight words.
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
-struct WordOperands {
+struct Nibbles {
     lo: [__m256i; 2],
     hi: [__m256i; 2],
-    mask: [__m256i; 2],
+}
+
+impl Nibbles {
+    #[inline(always)]
+    fn of(x: [__m256i; 2]) -> Self {
+        // SAFETY: only reached from functions with avx2 enabled.
+        unsafe {
+            let low = _mm256_set1_epi8(0x0f);
+            Nibbles {
+                lo: x.map(|v| _mm256_and_si256(v, low)),
+                hi: x.map(|v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), low)),
+            }
+        }
+    }
 }
 
 #[inline(always)]
@@ -87,9 +135,10 @@ fn load_half(row: &ByteRow, h: usize) -> __m256i {
     unsafe { _mm256_load_si256(row.0.as_ptr().add(32 * h).cast()) }
 }
 
-/// `f_hat` of `word` on the extra points, as two halves.
+/// `f_hat` of `word` on the extra points (in the basis of `ext`), as two
+/// halves.
 #[inline(always)]
-fn extra_values(ext: &ExtTables, word: u64) -> [__m256i; 2] {
+fn extra_values(ext: &ExtRows, word: u64) -> [__m256i; 2] {
     // SAFETY: only reached from functions with avx2 enabled.
     unsafe {
         let first = &ext[0][(word & 0xff) as usize];
@@ -103,130 +152,303 @@ fn extra_values(ext: &ExtTables, word: u64) -> [__m256i; 2] {
     }
 }
 
-/// Byte-wise GF(2^8) product (AES polynomial) of two vectors: Horner over
-/// the bits of `y`, highest first (`r = x r`, then add `x` where the bit is
-/// set, selected by the sign bit after a shift).
-#[inline(always)]
-fn gf8_mul(x: __m256i, y: __m256i) -> __m256i {
-    // SAFETY: only reached from functions with avx2 enabled.
-    unsafe {
-        let zero = _mm256_setzero_si256();
-        let poly = _mm256_set1_epi8(0x1b);
-        // Bit 7 of y: selects x in the bytes where it is set.
-        let mut r = _mm256_blendv_epi8(zero, x, y);
-        macro_rules! step {
-            ($shift:literal) => {
-                let carry = _mm256_cmpgt_epi8(zero, r);
-                r = _mm256_xor_si256(_mm256_add_epi8(r, r), _mm256_and_si256(carry, poly));
-                // A 16-bit shift moves bit 7 - s of each byte to bit 7 (bits
-                // from the byte below only reach bits below s).
-                let sel = _mm256_slli_epi16::<$shift>(y);
-                r = _mm256_xor_si256(r, _mm256_blendv_epi8(zero, x, sel));
-            };
+/// The 16-byte tables of a tower-basis product, broadcast to both lanes.
+#[derive(Clone, Copy)]
+struct TowerTables {
+    log: __m256i,
+    exp: __m256i,
+    lambda_times: __m256i,
+}
+
+impl TowerTables {
+    #[inline(always)]
+    fn new() -> Self {
+        let t = tower();
+        // SAFETY: each load reads one 16-byte table; avx2 is enabled by the
+        // callers.
+        let load = |x: &[u8; 16]| unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(x.as_ptr().cast())) };
+        TowerTables {
+            log: load(&t.log),
+            exp: load(&t.exp),
+            lambda_times: load(&t.lambda_times),
         }
-        step!(1);
-        step!(2);
-        step!(3);
-        step!(4);
-        step!(5);
-        step!(6);
-        step!(7);
-        r
+    }
+
+    /// Byte-wise product of two vectors of tower-basis bytes (see
+    /// [`super::tower`]; `tower_mul` is the definition).
+    #[inline(always)]
+    fn mul(self, x: __m256i, y: __m256i) -> __m256i {
+        // SAFETY: only reached from functions with avx2 enabled.
+        unsafe {
+            let low = _mm256_set1_epi8(0x0f);
+            let fifteen = _mm256_set1_epi8(15);
+            let halves = |v: __m256i| {
+                (
+                    _mm256_and_si256(v, low),
+                    _mm256_and_si256(_mm256_srli_epi16::<4>(v), low),
+                )
+            };
+            let log = |v: __m256i| _mm256_shuffle_epi8(self.log, v);
+            // exp(log u + log v mod 15); a zero's logarithm keeps bit 7 set.
+            let gf16 = |u: __m256i, v: __m256i| {
+                let s = _mm256_add_epi8(log(u), log(v));
+                _mm256_shuffle_epi8(self.exp, _mm256_min_epu8(s, _mm256_sub_epi8(s, fifteen)))
+            };
+            let ((l1, h1), (l2, h2)) = (halves(x), halves(y));
+            let m0 = gf16(l1, l2);
+            let m1 = gf16(h1, h2);
+            let m2 = gf16(_mm256_xor_si256(l1, h1), _mm256_xor_si256(l2, h2));
+            let high = _mm256_xor_si256(m2, m0);
+            let low_part = _mm256_xor_si256(m0, _mm256_shuffle_epi8(self.lambda_times, m1));
+            // `high` is below 16 in every byte: the 16-bit shift stays inside.
+            _mm256_or_si256(_mm256_slli_epi16::<4>(high), low_part)
+        }
     }
 }
 
-/// `idx[h][p] = (32 h + p) / 8`: with the word broadcast to every qword,
-/// `vpshufb` puts the byte holding bit `32 h + p` at byte `p` of half `h`
-/// (the index is below 8, inside each lane's first copy of the word).
-const MASK_BYTES: [[u8; 32]; 2] = {
-    let mut idx = [[0u8; 32]; 2];
-    let mut h = 0;
-    while h < 2 {
-        let mut p = 0;
-        while p < 32 {
-            idx[h][p] = ((32 * h + p) / 8) as u8;
-            p += 1;
-        }
-        h += 1;
+/// One step of the 8x8 bit transpose inside each qword (bytes are rows):
+/// swaps the bits that `mask` selects with those `shift` places above.
+#[inline(always)]
+fn delta_swap<const SHIFT: i32>(x: __m256i, mask: i64) -> __m256i {
+    // SAFETY: only reached from functions with avx2 enabled.
+    unsafe {
+        let t = _mm256_and_si256(
+            _mm256_xor_si256(x, _mm256_srli_epi64::<SHIFT>(x)),
+            _mm256_set1_epi64x(mask),
+        );
+        _mm256_xor_si256(x, _mm256_xor_si256(t, _mm256_slli_epi64::<SHIFT>(t)))
     }
-    idx
-};
+}
+
+/// Bit `t` of byte `y` of the result is bit `y` of `words[t]`.
+#[inline(always)]
+fn bit_transpose8(words: &[u64]) -> [__m256i; 2] {
+    assert!(words.len() >= 8);
+    // SAFETY: the two loads read `words[..8]`; avx2 is enabled by the callers.
+    unsafe {
+        let interleave = _mm256_loadu_si256(INTERLEAVE_WORDS.as_ptr().cast());
+        let r0 = _mm256_shuffle_epi8(_mm256_loadu_si256(words.as_ptr().cast()), interleave);
+        let r1 = _mm256_shuffle_epi8(_mm256_loadu_si256(words[4..].as_ptr().cast()), interleave);
+        // 16-bit unit j: byte j of words (0, 1) | (4, 5), and (2, 3) | (6, 7).
+        let p = _mm256_permute2x128_si256::<0x20>(r0, r1);
+        let q = _mm256_permute2x128_si256::<0x31>(r0, r1);
+        // Qword j: byte j of the eight words, in order.
+        let qwords = [_mm256_unpacklo_epi16(p, q), _mm256_unpackhi_epi16(p, q)]
+            .map(|u| _mm256_shuffle_epi32::<0xd8>(_mm256_permute4x64_epi64::<0xd8>(u)));
+        qwords.map(|x| {
+            let x = delta_swap::<7>(x, 0x00aa_00aa_00aa_00aa);
+            let x = delta_swap::<14>(x, 0x0000_cccc_0000_cccc);
+            delta_swap::<28>(x, 0x0000_0000_f0f0_f0f0)
+        })
+    }
+}
 
 #[target_feature(enable = "avx2")]
-fn skip_chunk_avx2(ext: &ExtTables, a: &[u64], b: &[u64], z: &[u64], coords: &[[u8; 16]], acc: &mut SkipAcc) {
+fn skip_chunk_avx2(
+    ext: &ExtTables,
+    a: &[u64],
+    b: &[u64],
+    z: &[u64],
+    coords: &[[u8; 16]],
+    group_nibbles: &[[[u8; 32]; 16]],
+    acc: &mut SkipAcc,
+) {
     let tables = constant_tables();
-    let nibble = _mm256_set1_epi8(0x0f);
-    let bit_of_byte = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
-    // SAFETY: `MASK_BYTES[h]` is 32 readable bytes.
-    let mask_idx: [__m256i; 2] =
-        core::array::from_fn(|h| unsafe { _mm256_loadu_si256(MASK_BYTES[h].as_ptr().cast()) });
-    let zero_ops = WordOperands {
-        lo: [_mm256_setzero_si256(); 2],
-        hi: [_mm256_setzero_si256(); 2],
-        mask: [_mm256_setzero_si256(); 2],
-    };
-    let mut ops = [zero_ops; BLOCK];
+    let tower = TowerTables::new();
+    let zero = Nibbles::of([_mm256_setzero_si256(); 2]);
+    let mut words = [zero; BLOCK];
+    let mut groups = [zero; BLOCK / 8];
     let mut start = 0;
     while start < z.len() {
         let n = BLOCK.min(z.len() - start);
-        for (i, o) in ops[..n].iter_mut().enumerate() {
+        for (i, o) in words[..n].iter_mut().enumerate() {
             let w = start + i;
-            let (ah, bh) = (extra_values(ext, a[w]), extra_values(ext, b[w]));
-            let zw = _mm256_set1_epi64x(z[w] as i64);
-            for h in 0..2 {
-                let c = gf8_mul(ah[h], bh[h]);
-                o.lo[h] = _mm256_and_si256(c, nibble);
-                o.hi[h] = _mm256_and_si256(_mm256_srli_epi16::<4>(c), nibble);
-                let bits = _mm256_and_si256(_mm256_shuffle_epi8(zw, mask_idx[h]), bit_of_byte);
-                o.mask[h] = _mm256_cmpeq_epi8(bits, bit_of_byte);
-            }
+            let (ah, bh) = (extra_values(&ext.tower, a[w]), extra_values(&ext.tower, b[w]));
+            *o = Nibbles::of([tower.mul(ah[0], bh[0]), tower.mul(ah[1], bh[1])]);
         }
-        let words = &coords[start..start + n];
-        for k in (0..16).step_by(2) {
-            coordinate_pair(tables, &ops[..n], words, k, acc);
+        let whole = n / 8;
+        for (g, o) in groups[..whole].iter_mut().enumerate() {
+            *o = Nibbles::of(bit_transpose8(&z[start + 8 * g..]));
+        }
+        let (word_coords, group_tables) = (&coords[start..start + n], &group_nibbles[start / 8..]);
+        for k in (0..16).step_by(4) {
+            // g_k(w) c_w, by the table of a product by g_k(w).
+            add_products(
+                &words[..n],
+                |i, j| &tables[word_coords[i][k + j] as usize],
+                k,
+                &mut acc.ab,
+            );
+            // The group's g_k at every set bit of z: bytes of bits y.
+            add_products(&groups[..whole], |i, j| &group_tables[i][k + j], k, &mut acc.z);
         }
         start += n;
     }
 }
 
-/// Adds the block's terms for coordinates `k` and `k + 1` to `acc`.
+/// Adds `sum_i table_i(j) * x_i` to `rows[k + j]` for `j < 4`, where
+/// `table_i(j)` is the split-nibble table (low nibbles, then high) of a
+/// GF(2)-linear map on bytes and `x_i` the nibbles of `items[i]`.
 #[inline(always)]
-fn coordinate_pair(
-    tables: &[[u8; 48]; 256],
-    ops: &[WordOperands],
-    coords: &[[u8; 16]],
+fn add_products<'t>(
+    items: &[Nibbles],
+    table: impl Fn(usize, usize) -> &'t [u8; 32],
     k: usize,
-    acc: &mut SkipAcc,
+    rows: &mut [ByteRow; 16],
 ) {
     // SAFETY: only reached from functions with avx2 enabled; every load is
-    // of 16 in-bounds bytes of a 48-byte table row, or of an accumulator row.
+    // of 16 in-bounds bytes of a 32-byte table, or of an accumulator row.
     unsafe {
-        let mut ab = [
-            [load_half(&acc.ab[k], 0), load_half(&acc.ab[k], 1)],
-            [load_half(&acc.ab[k + 1], 0), load_half(&acc.ab[k + 1], 1)],
-        ];
-        let mut zs = [
-            [load_half(&acc.z[k], 0), load_half(&acc.z[k], 1)],
-            [load_half(&acc.z[k + 1], 0), load_half(&acc.z[k + 1], 1)],
-        ];
-        for (o, g) in ops.iter().zip(coords) {
-            for j in 0..2 {
-                let row = tables[g[k + j] as usize].as_ptr();
+        let mut sums: [[__m256i; 2]; 4] =
+            core::array::from_fn(|j| [load_half(&rows[k + j], 0), load_half(&rows[k + j], 1)]);
+        for (i, x) in items.iter().enumerate() {
+            for (j, sum) in sums.iter_mut().enumerate() {
+                let row = table(i, j).as_ptr();
                 let lo = _mm256_broadcastsi128_si256(_mm_loadu_si128(row.cast()));
                 let hi = _mm256_broadcastsi128_si256(_mm_loadu_si128(row.add(16).cast()));
-                let gg = _mm256_broadcastsi128_si256(_mm_loadu_si128(row.add(32).cast()));
-                for h in 0..2 {
-                    let p =
-                        _mm256_xor_si256(_mm256_shuffle_epi8(lo, o.lo[h]), _mm256_shuffle_epi8(hi, o.hi[h]));
-                    ab[j][h] = _mm256_xor_si256(ab[j][h], p);
-                    zs[j][h] = _mm256_xor_si256(zs[j][h], _mm256_and_si256(o.mask[h], gg));
+                for ((s, &xl), &xh) in sum.iter_mut().zip(&x.lo).zip(&x.hi) {
+                    let p = _mm256_xor_si256(_mm256_shuffle_epi8(lo, xl), _mm256_shuffle_epi8(hi, xh));
+                    *s = _mm256_xor_si256(*s, p);
                 }
             }
         }
-        for j in 0..2 {
+        store_rows(rows, k, &sums);
+    }
+}
+
+#[inline(always)]
+fn store_rows(rows: &mut [ByteRow; 16], k: usize, sums: &[[__m256i; 2]; 4]) {
+    for (j, sum) in sums.iter().enumerate() {
+        for (h, &v) in sum.iter().enumerate() {
+            // SAFETY: 32 in-bounds, 32-byte aligned bytes of a row; avx2 is
+            // enabled by the callers.
+            unsafe { _mm256_store_si256(rows[k + j].0.as_mut_ptr().add(32 * h).cast(), v) };
+        }
+    }
+}
+
+/// Within each 128-bit lane, the bytes of its two words interleaved: 16-bit
+/// unit `j` holds byte `j` of the first word, then byte `j` of the second.
+const INTERLEAVE_WORDS: [u8; 32] = {
+    let mut idx = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        idx[i] = ((i % 16) / 2 + 8 * (i % 2)) as u8;
+        i += 1;
+    }
+    idx
+};
+
+/// The word whose byte sits at position `16 l + q` of a byte plane of
+/// [`weigh32_avx2`]: lane `l` of register `q / 2` after loading four words
+/// per register, the first or second word of that lane.
+const fn plane_word(pos: usize) -> usize {
+    let (lane, q) = (pos / 16, pos % 16);
+    4 * (q / 2) + 2 * lane + q % 2
+}
+
+/// `out[i] = sum_y bit y of words[i] * weights[y]` for 32 words, with the
+/// weights as split-nibble tables: transpose the words to byte planes (plane
+/// `j` holds byte `j` of every word, in the order [`plane_word`]), split each
+/// plane into its two nibble planes, add one `vpshufb` per (nibble plane,
+/// output byte), and transpose the 16 output-byte planes back to elements.
+/// Both transposes are three and four rounds of `vpunpck*` within lanes.
+#[target_feature(enable = "avx2")]
+fn weigh32_avx2(nibbles: &NibbleTables, words: &[u64; 32], out: &mut [u128; 32]) {
+    // SAFETY: every load and store is of in-bounds bytes of `words`, `out`,
+    // `nibbles` or the index constants; avx2 is enabled on this function.
+    unsafe {
+        let interleave = _mm256_loadu_si256(INTERLEAVE_WORDS.as_ptr().cast());
+        let mut s = [_mm256_setzero_si256(); 8];
+        for (k, sk) in s.iter_mut().enumerate() {
+            *sk = _mm256_shuffle_epi8(_mm256_loadu_si256(words[4 * k..].as_ptr().cast()), interleave);
+        }
+        // a[2 m + g]: 32-bit units (s[2m], s[2m+1]) for bytes 4 g + u.
+        let mut a = [_mm256_setzero_si256(); 8];
+        for m in 0..4 {
+            a[2 * m] = _mm256_unpacklo_epi16(s[2 * m], s[2 * m + 1]);
+            a[2 * m + 1] = _mm256_unpackhi_epi16(s[2 * m], s[2 * m + 1]);
+        }
+        // b[4 q + 2 g + f]: 64-bit units (s[4q..4q+4]) for bytes 4 g + 2 f + u.
+        let mut b = [_mm256_setzero_si256(); 8];
+        for q in 0..2 {
+            for g in 0..2 {
+                let (x, y) = (a[4 * q + g], a[4 * q + 2 + g]);
+                b[4 * q + 2 * g] = _mm256_unpacklo_epi32(x, y);
+                b[4 * q + 2 * g + 1] = _mm256_unpackhi_epi32(x, y);
+            }
+        }
+        // Byte j of every word, split into its nibbles 2 j and 2 j + 1.
+        let low = _mm256_set1_epi8(0x0f);
+        let mut idx = [_mm256_setzero_si256(); 16];
+        for i in 0..4 {
+            let (x, y) = (b[i], b[4 + i]);
+            for (e, plane) in [_mm256_unpacklo_epi64(x, y), _mm256_unpackhi_epi64(x, y)]
+                .into_iter()
+                .enumerate()
+            {
+                let j = 2 * i + e;
+                idx[2 * j] = _mm256_and_si256(plane, low);
+                idx[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), low);
+            }
+        }
+        // y[o] byte q: byte o of the sum of plane_word(q)'s weights; eight
+        // output bytes at a time keep the sums in registers.
+        let mut y = [_mm256_setzero_si256(); 16];
+        for half in 0..2 {
+            let mut acc = [_mm256_setzero_si256(); 8];
+            for (p, &x) in idx.iter().enumerate() {
+                for (oo, acc_o) in acc.iter_mut().enumerate() {
+                    let t = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                        nibbles[p][8 * half + oo].as_ptr().cast(),
+                    ));
+                    *acc_o = _mm256_xor_si256(*acc_o, _mm256_shuffle_epi8(t, x));
+                }
+            }
+            y[8 * half..8 * half + 8].copy_from_slice(&acc);
+        }
+        // Transpose each lane's 16x16 bytes (rows y[o], columns q).
+        // l1[2 k + h]: 16-bit units (y[2k], y[2k+1]) for columns 8 h + u.
+        let mut l1 = [_mm256_setzero_si256(); 16];
+        for k in 0..8 {
+            l1[2 * k] = _mm256_unpacklo_epi8(y[2 * k], y[2 * k + 1]);
+            l1[2 * k + 1] = _mm256_unpackhi_epi8(y[2 * k], y[2 * k + 1]);
+        }
+        // l2[4 k + 2 h + g]: 32-bit units (y[4k..4k+4]) for columns 8 h + 4 g + u.
+        let mut l2 = [_mm256_setzero_si256(); 16];
+        for k in 0..4 {
             for h in 0..2 {
-                _mm256_store_si256(acc.ab[k + j].0.as_mut_ptr().add(32 * h).cast(), ab[j][h]);
-                _mm256_store_si256(acc.z[k + j].0.as_mut_ptr().add(32 * h).cast(), zs[j][h]);
+                let (x, z) = (l1[4 * k + h], l1[4 * k + 2 + h]);
+                l2[4 * k + 2 * h] = _mm256_unpacklo_epi16(x, z);
+                l2[4 * k + 2 * h + 1] = _mm256_unpackhi_epi16(x, z);
+            }
+        }
+        // l3[8 k + 2 hg + f]: 64-bit units (y[8k..8k+8]) for columns
+        // 4 hg + 2 f + u.
+        let mut l3 = [_mm256_setzero_si256(); 16];
+        for k in 0..2 {
+            for hg in 0..4 {
+                let (x, z) = (l2[8 * k + hg], l2[8 * k + 4 + hg]);
+                l3[8 * k + 2 * hg] = _mm256_unpacklo_epi32(x, z);
+                l3[8 * k + 2 * hg + 1] = _mm256_unpackhi_epi32(x, z);
+            }
+        }
+        // Column c = 2 i + e: lane l is the sum for plane_word(16 l + c).
+        for i in 0..8 {
+            let (x, z) = (l3[i], l3[8 + i]);
+            for (e, col) in [_mm256_unpacklo_epi64(x, z), _mm256_unpackhi_epi64(x, z)]
+                .into_iter()
+                .enumerate()
+            {
+                let c = 2 * i + e;
+                _mm_storeu_si128(
+                    out[plane_word(c)..].as_mut_ptr().cast(),
+                    _mm256_castsi256_si128(col),
+                );
+                _mm_storeu_si128(
+                    out[plane_word(16 + c)..].as_mut_ptr().cast(),
+                    _mm256_extracti128_si256::<1>(col),
+                );
             }
         }
     }
@@ -357,4 +579,43 @@ fn fold_field_round_vpclmul256(
     e_lo: &[u128],
 ) -> (u128, u128) {
     lanes::fold_round(Ymm(()), m, a, b, r, out_a, out_b, e_lo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tower::{lambda, tower_mul};
+    use super::*;
+
+    #[target_feature(enable = "avx2")]
+    fn products(x: &[u8; 32], y: &[u8; 32]) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        // SAFETY: the loads and the store touch the three 32-byte arrays.
+        unsafe {
+            let p = TowerTables::new().mul(
+                _mm256_loadu_si256(x.as_ptr().cast()),
+                _mm256_loadu_si256(y.as_ptr().cast()),
+            );
+            _mm256_storeu_si256(out.as_mut_ptr().cast(), p);
+        }
+        out
+    }
+
+    #[test]
+    fn tower_products_match_the_definition() {
+        if Avx2::new(Tier::Avx2).is_none() {
+            eprintln!("skipped: no AVX2");
+            return;
+        }
+        let lambda = lambda();
+        for x in 0..=255u8 {
+            for ys in (0..=255u8).collect::<Vec<_>>().chunks(32) {
+                let y: [u8; 32] = ys.try_into().expect("32 bytes");
+                // SAFETY: AVX2 is present (checked above).
+                let got = unsafe { products(&[x; 32], &y) };
+                for (g, &yi) in got.iter().zip(&y) {
+                    assert_eq!(*g, tower_mul(lambda, x, yi), "{x} * {yi}");
+                }
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use starling_field::cpu::Tier;
 
-use super::super::portable::{skip_z_bits, weigh, ByteRow, ExtTables, FieldMul, SkipAcc};
+use super::super::portable::{skip_z_bits, weigh, ByteRow, ExtRows, ExtTables, FieldMul, SkipAcc};
 use super::super::SkipWeights;
 use super::lanes::{self, Lanes};
 use super::Clmul;
@@ -69,7 +69,7 @@ impl Gfni {
         // SAFETY: the token proves avx512f, avx512bw, avx512vbmi and gfni
         // are present; the lengths were checked above.
         unsafe {
-            skip_ab_gfni(ext, a, b, &w.mats, &mut acc.ab);
+            skip_ab_gfni(&ext.aes, a, b, &w.mats, &mut acc.ab);
             skip_z_gfni(&z[..8 * groups], &w.group_mats, &mut acc.z);
         }
         skip_z_bits(&z[8 * groups..], &w.coords[8 * groups..], &mut acc.z);
@@ -91,7 +91,7 @@ fn store_row(row: &mut ByteRow, v: __m512i) {
 
 /// `f_hat` on the extra points: eight table rows XOR-ed.
 #[inline(always)]
-fn extra_values(ext: &ExtTables, word: u64) -> __m512i {
+fn extra_values(ext: &ExtRows, word: u64) -> __m512i {
     // SAFETY: only reached from functions with avx512f enabled.
     unsafe {
         let mut acc = load_row(&ext[0][(word & 0xff) as usize]);
@@ -103,7 +103,7 @@ fn extra_values(ext: &ExtTables, word: u64) -> __m512i {
 }
 
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
-fn skip_ab_gfni(ext: &ExtTables, a: &[u64], b: &[u64], mats: &[[u64; 16]], out: &mut [ByteRow; 16]) {
+fn skip_ab_gfni(ext: &ExtRows, a: &[u64], b: &[u64], mats: &[[u64; 16]], out: &mut [ByteRow; 16]) {
     let mut acc: [__m512i; 16] = core::array::from_fn(|k| load_row(&out[k]));
     for ((&wa, &wb), m) in a.iter().zip(b).zip(mats) {
         let c = _mm512_gf2p8mul_epi8(extra_values(ext, wa), extra_values(ext, wb));

@@ -15,6 +15,7 @@
 pub(crate) mod avx2;
 pub(crate) mod avx512;
 mod lanes;
+pub(crate) mod tower;
 
 use core::arch::x86_64::*;
 
