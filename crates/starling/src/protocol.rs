@@ -230,6 +230,7 @@ pub(crate) fn prove_with(
         )));
     }
     let shape = kind.shape(&inputs).map_err(Error::Input)?;
+    starling_piop::prepare_tables();
     if shape.instances as u64 > format::MAX_INSTANCES {
         return Err(Error::Input(format!(
             "the statement needs {} circuit instances, more than the {} one proof holds",

@@ -252,6 +252,20 @@ impl Kernels {
         *SELECTED.get_or_init(|| Kernels::for_tier(cpu::tier()).expect("the process's tier runs here"))
     }
 
+    /// Builds the constant tables these kernels read (see
+    /// [`crate::prepare_tables`]).
+    pub(crate) fn prepare_tables(&self) {
+        portable::gf8_mul_table();
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2.is_some() {
+            x86_64::avx2::constant_tables();
+        }
+        #[cfg(target_arch = "aarch64")]
+        if self.neon.is_some() {
+            aarch64::neon::constant_tables();
+        }
+    }
+
     /// See [`portable::skip_chunk`]; `w` holds the weights of the chunk's
     /// words from the first on.
     pub(crate) fn skip_chunk(

@@ -27,6 +27,7 @@ mod prover;
 pub mod reference;
 mod verifier;
 
+pub(crate) use prover::prepare_tables;
 #[cfg(test)]
 pub(crate) use prover::{fold_words, gruen_round, live_len, skip_messages, skip_messages_with, sumcheck};
 pub use prover::{prove, prove_in_place};

@@ -41,6 +41,13 @@ use crate::kernels::{ByteRow, ExtTables, Kernels, SkipAcc, SkipWeights, WordWeig
 use crate::skip::{lagrange_at_extra_points, lagrange_weights, EXTRA_POINTS, SKIP_SIZE};
 use crate::{challenge_nonzero_point, Shape};
 
+/// See [`crate::prepare_tables`].
+pub(crate) fn prepare_tables() {
+    ext_tables();
+    coord_maps();
+    Kernels::get().prepare_tables();
+}
+
 /// The byte tables of `a_hat` on the 63 extra points (see [`ExtTables`]).
 pub(crate) fn ext_tables() -> &'static ExtTables {
     static TABLES: OnceLock<ExtTables> = OnceLock::new();

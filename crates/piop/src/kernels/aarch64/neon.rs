@@ -50,7 +50,7 @@ impl Neon {
 }
 
 /// Per GF(2^8) constant `g`: `g x` for `x < 16`, then `g (x << 4)`.
-fn constant_tables() -> &'static [[u8; 32]; 256] {
+pub(crate) fn constant_tables() -> &'static [[u8; 32]; 256] {
     static TABLES: OnceLock<Box<[[u8; 32]; 256]>> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mul = gf8_mul_table();

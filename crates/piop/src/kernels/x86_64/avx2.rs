@@ -86,7 +86,7 @@ impl Avx2 {
 
 /// Per GF(2^8) constant `g`: `g x` for the tower-basis bytes `x < 16`, then
 /// `g (x << 4)`, both in the AES basis.
-fn constant_tables() -> &'static [[u8; 32]; 256] {
+pub(crate) fn constant_tables() -> &'static [[u8; 32]; 256] {
     static TABLES: OnceLock<Box<[[u8; 32]; 256]>> = OnceLock::new();
     TABLES.get_or_init(|| {
         let (mul, t) = (gf8_mul_table(), tower());
