@@ -112,6 +112,9 @@ impl Expected {
                 noun: want.noun(),
             });
         }
+        if self.inputs == *statement.inputs() {
+            return None;
+        }
         self.inputs
             .iter()
             .zip(statement.inputs().iter())
@@ -199,7 +202,12 @@ pub fn verify(expected: &Expected, proof: &[u8]) -> Result<Verified, Error> {
     if let Some(m) = expected.first_difference(&file.statement) {
         return Err(Error::mismatch(m));
     }
-    verify_file(&file, expected.min_security_bits)
+    let security_bits = check_file(&file, expected.min_security_bits)?;
+    Ok(Verified {
+        statement: file.statement,
+        profile: file.profile,
+        security_bits,
+    })
 }
 
 /// Verifies that `file` proves the statement *it carries*, whatever that is,
@@ -207,10 +215,17 @@ pub fn verify(expected: &Expected, proof: &[u8]) -> Result<Verified, Error> {
 /// statement of their choosing; a verifier that knows what should have been
 /// proven uses [`verify`].
 pub fn verify_claimed(file: &ProofFile, min_security_bits: f64) -> Result<Verified, Error> {
-    verify_file(file, min_security_bits)
+    let security_bits = check_file(file, min_security_bits)?;
+    Ok(Verified {
+        statement: file.statement.clone(),
+        profile: file.profile,
+        security_bits,
+    })
 }
 
-fn verify_file(file: &ProofFile, min_security_bits: f64) -> Result<Verified, Error> {
+/// Every check of `file` at `min_security_bits` or more: the security its
+/// parameters reach on success.
+fn check_file(file: &ProofFile, min_security_bits: f64) -> Result<f64, Error> {
     let bits = security_report(file)?.bits();
     if bits < min_security_bits {
         return Err(Error::Rejected(Rejection::TooWeak {
@@ -220,9 +235,5 @@ fn verify_file(file: &ProofFile, min_security_bits: f64) -> Result<Verified, Err
         }));
     }
     check(file)?;
-    Ok(Verified {
-        statement: file.statement.clone(),
-        profile: file.profile,
-        security_bits: bits,
-    })
+    Ok(bits)
 }
