@@ -11,12 +11,16 @@
 //!   maps `M_k` on GF(2^128) — the product of the data rows by 128x128 bit
 //!   matrices. Ring switching's opening weights are this.
 //!
-//! The fast paths run under the AVX-512 tier ([`crate::cpu`]);
-//! [`accelerated`] says whether they are in use. `tests/bit_matrix.rs` checks both
-//! paths against the definitions on random inputs.
+//! The fast paths run under the AVX-512 tier ([`crate::cpu`]), and
+//! [`apply_maps_sum`] has one under the AVX2 tier too (split-nibble
+//! `vpshufb` tables, `avx2`); [`sums_accelerated`] and [`maps_accelerated`]
+//! say whether they are in use. `tests/bit_matrix.rs` checks every path
+//! against the definitions on random inputs.
 
 use crate::{ByteLinearMap, Gf128};
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod gfni;
 
@@ -30,10 +34,24 @@ fn fast() -> Option<Gfni> {
     (crate::cpu::tier() == crate::cpu::Tier::Avx512).then_some(Gfni(()))
 }
 
-/// True when [`add_bit_sums`] and [`apply_maps_sum`] run the GFNI kernels
-/// (callers with a better portable method of their own can pick it otherwise).
-pub fn accelerated() -> bool {
+/// Proof that the CPU runs the AVX2 kernel.
+#[derive(Clone, Copy, Debug)]
+struct Avx2(());
+
+/// The token when the process runs the AVX2 tier.
+fn avx2() -> Option<Avx2> {
+    (crate::cpu::tier() == crate::cpu::Tier::Avx2).then_some(Avx2(()))
+}
+
+/// True when [`add_bit_sums`] runs a fast kernel (callers with a better
+/// portable method of their own can pick it otherwise).
+pub fn sums_accelerated() -> bool {
     fast().is_some()
+}
+
+/// True when [`apply_maps_sum`] runs a fast kernel.
+pub fn maps_accelerated() -> bool {
+    fast().is_some() || avx2().is_some()
 }
 
 /// The 8x8 bit transpose of a `u64` read as eight bytes (bit `8 r + c` is
@@ -132,10 +150,18 @@ pub fn add_bit_sums(f: &[u128], weights: &[&BitSumWeights], out: &mut [[u128; 12
     }
 }
 
+/// Split-nibble tables of a GF(2)-linear map on GF(2^128): `[p][o][n]` is
+/// byte `o` of the image of the element whose nibble `p` (bits `4 p ..
+/// 4 p + 4`) is `n` and whose other bits are zero.
+type NibbleTables = [[[u8; 16]; 16]; 32];
+
 /// A GF(2)-linear map on GF(2^128) prepared for [`apply_maps_sum`].
 #[derive(Clone)]
 pub struct SliceMap {
     map: ByteLinearMap,
+    /// AVX2: the map as split-nibble tables.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    nibbles: Box<NibbleTables>,
     /// `mats[o][j]`: the affine matrix taking input byte `j` to its part of
     /// output byte `o` (row `s`, byte `7 - s`, has bit `t` equal to bit
     /// `8 o + s` of the image of bit `8 j + t`).
@@ -159,9 +185,24 @@ impl SliceMap {
                 m
             })
         });
+        let mut nibbles = Box::new([[[0u8; 16]; 16]; 32]);
+        for (p, by_byte) in nibbles.iter_mut().enumerate() {
+            let image = |n: usize| -> u128 {
+                (0..4)
+                    .filter(|t| (n >> t) & 1 == 1)
+                    .fold(0, |acc, t| acc ^ images[4 * p + t].to_bits())
+            };
+            for n in 0..16 {
+                let v = image(n);
+                for (o, row) in by_byte.iter_mut().enumerate() {
+                    row[n] = (v >> (8 * o)) as u8;
+                }
+            }
+        }
         SliceMap {
             map: ByteLinearMap::new(images),
             mats,
+            nibbles,
         }
     }
 
@@ -189,6 +230,8 @@ pub fn apply_maps_sum(maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) 
     #[cfg(target_arch = "x86_64")]
     if let Some(token) = fast() {
         done = gfni::apply_maps_sum(token, maps, inputs, out);
+    } else if let Some(token) = avx2() {
+        done = avx2::apply_maps_sum(token, maps, inputs, out);
     }
     apply_maps_sum_reference(
         maps,

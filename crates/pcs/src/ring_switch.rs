@@ -153,7 +153,7 @@ pub fn bit_evaluations(table: &[Gf128], point: &[Gf128]) -> BitEvaluations {
 /// [`bit_evaluations`] for several points, up to [`GROUP`] per pass over the table.
 fn bit_evaluations_batch(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvaluations> {
     let mut out = Vec::with_capacity(points.len());
-    if bit_matrix::accelerated() {
+    if bit_matrix::sums_accelerated() {
         for group in points.chunks(GROUP) {
             out.extend(bit_evaluations_matrix(table, group));
         }
@@ -467,7 +467,7 @@ fn opening_weights(
     gammas: &[Gf128],
     first_var: usize,
 ) -> (Vec<Gf128>, Option<QuadraticRound>) {
-    if bit_matrix::accelerated() {
+    if bit_matrix::maps_accelerated() {
         opening_weights_matrix(table, claims, r2, gammas, first_var)
     } else {
         opening_weights_bytes(table, claims, r2, gammas, first_var)

@@ -21,6 +21,7 @@
 use core::arch::x86_64::*;
 use std::sync::OnceLock;
 
+use starling_field::bit_matrix::avx2::transpose_lanes;
 use starling_field::cpu::Tier;
 
 use super::super::portable::{
@@ -351,8 +352,8 @@ const fn plane_word(pos: usize) -> usize {
 /// weights as split-nibble tables: transpose the words to byte planes (plane
 /// `j` holds byte `j` of every word, in the order [`plane_word`]), split each
 /// plane into its two nibble planes, add one `vpshufb` per (nibble plane,
-/// output byte), and transpose the 16 output-byte planes back to elements.
-/// Both transposes are three and four rounds of `vpunpck*` within lanes.
+/// output byte), and transpose the 16 output-byte planes back to elements
+/// (three and four rounds of `vpunpck*` within lanes).
 #[target_feature(enable = "avx2")]
 fn weigh32_avx2(nibbles: &NibbleTables, words: &[u64; 32], out: &mut [u128; 32]) {
     // SAFETY: every load and store is of in-bounds bytes of `words`, `out`,
@@ -407,50 +408,17 @@ fn weigh32_avx2(nibbles: &NibbleTables, words: &[u64; 32], out: &mut [u128; 32])
             }
             y[8 * half..8 * half + 8].copy_from_slice(&acc);
         }
-        // Transpose each lane's 16x16 bytes (rows y[o], columns q).
-        // l1[2 k + h]: 16-bit units (y[2k], y[2k+1]) for columns 8 h + u.
-        let mut l1 = [_mm256_setzero_si256(); 16];
-        for k in 0..8 {
-            l1[2 * k] = _mm256_unpacklo_epi8(y[2 * k], y[2 * k + 1]);
-            l1[2 * k + 1] = _mm256_unpackhi_epi8(y[2 * k], y[2 * k + 1]);
-        }
-        // l2[4 k + 2 h + g]: 32-bit units (y[4k..4k+4]) for columns 8 h + 4 g + u.
-        let mut l2 = [_mm256_setzero_si256(); 16];
-        for k in 0..4 {
-            for h in 0..2 {
-                let (x, z) = (l1[4 * k + h], l1[4 * k + 2 + h]);
-                l2[4 * k + 2 * h] = _mm256_unpacklo_epi16(x, z);
-                l2[4 * k + 2 * h + 1] = _mm256_unpackhi_epi16(x, z);
-            }
-        }
-        // l3[8 k + 2 hg + f]: 64-bit units (y[8k..8k+8]) for columns
-        // 4 hg + 2 f + u.
-        let mut l3 = [_mm256_setzero_si256(); 16];
-        for k in 0..2 {
-            for hg in 0..4 {
-                let (x, z) = (l2[8 * k + hg], l2[8 * k + 4 + hg]);
-                l3[8 * k + 2 * hg] = _mm256_unpacklo_epi32(x, z);
-                l3[8 * k + 2 * hg + 1] = _mm256_unpackhi_epi32(x, z);
-            }
-        }
-        // Column c = 2 i + e: lane l is the sum for plane_word(16 l + c).
-        for i in 0..8 {
-            let (x, z) = (l3[i], l3[8 + i]);
-            for (e, col) in [_mm256_unpacklo_epi64(x, z), _mm256_unpackhi_epi64(x, z)]
-                .into_iter()
-                .enumerate()
-            {
-                let c = 2 * i + e;
-                _mm_storeu_si128(
-                    out[plane_word(c)..].as_mut_ptr().cast(),
-                    _mm256_castsi256_si128(col),
-                );
-                _mm_storeu_si128(
-                    out[plane_word(16 + c)..].as_mut_ptr().cast(),
-                    _mm256_extracti128_si256::<1>(col),
-                );
-            }
-        }
+        // Column q, lane l: the sum for plane_word(16 l + q), bytes in order.
+        transpose_lanes(y, |q, col| {
+            _mm_storeu_si128(
+                out[plane_word(q)..].as_mut_ptr().cast(),
+                _mm256_castsi256_si128(col),
+            );
+            _mm_storeu_si128(
+                out[plane_word(16 + q)..].as_mut_ptr().cast(),
+                _mm256_extracti128_si256::<1>(col),
+            );
+        });
     }
 }
 

@@ -1,0 +1,155 @@
+//! AVX2 kernel of [`super::apply_maps_sum`] (split-nibble `vpshufb` tables,
+//! for CPUs without GFNI), and the in-lane 16x16 byte transpose it shares
+//! with other crates' AVX2 kernels.
+//!
+//! 32 elements at a time: the elements are transposed to 16 byte planes
+//! (plane `j` holds byte `j` of every element), each plane split into its
+//! two nibble planes, and a map's output byte `o` is the XOR over the 32
+//! nibble planes `p` of `vpshufb(T[p][o], plane p)` with `T[p][o][n]` byte
+//! `o` of the image of `n` placed at nibble `p` ([`super::SliceMap`] keeps
+//! these tables). The 16 output planes are transposed back.
+
+use core::arch::x86_64::*;
+
+use super::{Avx2, SliceMap};
+
+/// The in-lane transpose of 16 rows of 16 bytes: calls `column(c, v)` for
+/// `c` in `0..16`, where byte `r` of lane `l` of `v` is byte `c` of lane `l`
+/// of `rows[r]`. Four rounds of `vpunpck*`, 64 instructions; the columns go
+/// to `column` as the last round makes them, so they need not wait in
+/// registers.
+///
+/// # Safety
+/// Only for callers that enable AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub unsafe fn transpose_lanes(rows: [__m256i; 16], mut column: impl FnMut(usize, __m256i)) {
+    macro_rules! round {
+        ($lo:ident, $hi:ident, $x:expr, [$(($a:literal, $b:literal)),*]) => {
+            [$($lo($x[$a], $x[$b]), $hi($x[$a], $x[$b])),*]
+        };
+    }
+    let (lo8, hi8) = (
+        |a, b| _mm256_unpacklo_epi8(a, b),
+        |a, b| _mm256_unpackhi_epi8(a, b),
+    );
+    let (lo16, hi16) = (
+        |a, b| _mm256_unpacklo_epi16(a, b),
+        |a, b| _mm256_unpackhi_epi16(a, b),
+    );
+    let (lo32, hi32) = (
+        |a, b| _mm256_unpacklo_epi32(a, b),
+        |a, b| _mm256_unpackhi_epi32(a, b),
+    );
+    // 16-bit units of rows (2k, 2k+1): entry 2 k + h holds columns 8 h + u.
+    let l1 = round!(
+        lo8,
+        hi8,
+        rows,
+        [
+            (0, 1),
+            (2, 3),
+            (4, 5),
+            (6, 7),
+            (8, 9),
+            (10, 11),
+            (12, 13),
+            (14, 15)
+        ]
+    );
+    // 32-bit units of rows 4k..4k+4: entry 4 k + 2 h + g, columns 8 h + 4 g + u.
+    let l2 = round!(
+        lo16,
+        hi16,
+        l1,
+        [
+            (0, 2),
+            (1, 3),
+            (4, 6),
+            (5, 7),
+            (8, 10),
+            (9, 11),
+            (12, 14),
+            (13, 15)
+        ]
+    );
+    // 64-bit units of rows 8k..8k+8: entry 8 k + 2 i + f, columns 4 i + 2 f + u.
+    let l3 = round!(
+        lo32,
+        hi32,
+        l2,
+        [
+            (0, 4),
+            (1, 5),
+            (2, 6),
+            (3, 7),
+            (8, 12),
+            (9, 13),
+            (10, 14),
+            (11, 15)
+        ]
+    );
+    // All 16 rows: column 2 i + e.
+    for i in 0..8 {
+        column(2 * i, _mm256_unpacklo_epi64(l3[i], l3[8 + i]));
+        column(2 * i + 1, _mm256_unpackhi_epi64(l3[i], l3[8 + i]));
+    }
+}
+
+/// [`super::apply_maps_sum`] on the leading multiple of 32 elements;
+/// returns how many elements it handled.
+pub(super) fn apply_maps_sum(_: Avx2, maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) -> usize {
+    let whole = out.len() / 32 * 32;
+    for (g, group) in out[..whole].chunks_exact_mut(32).enumerate() {
+        let group: &mut [u128; 32] = group.try_into().expect("32 elements");
+        // SAFETY: the token proves AVX2 is present.
+        unsafe { apply32(maps, inputs, 32 * g, group) };
+    }
+    whole
+}
+
+#[target_feature(enable = "avx2")]
+fn apply32(maps: &[&SliceMap], inputs: &[&[u128]], start: usize, out: &mut [u128; 32]) {
+    let low = _mm256_set1_epi8(0x0f);
+    // planes[o] lane l byte q: byte o of the sum for element 16 l + q.
+    let mut planes = [_mm256_setzero_si256(); 16];
+    for (map, input) in maps.iter().zip(inputs) {
+        let input: &[u128; 32] = input[start..start + 32].try_into().expect("32 elements");
+        // SAFETY: the loads read elements of `input` and 16-byte rows of
+        // `map.nibbles`; avx2 is enabled on this function.
+        unsafe {
+            // rows[r]: element r, then element 16 + r.
+            let rows: [__m256i; 16] = core::array::from_fn(|r| {
+                _mm256_loadu2_m128i(input[16 + r..].as_ptr().cast(), input[r..].as_ptr().cast())
+            });
+            let mut idx = [_mm256_setzero_si256(); 32];
+            transpose_lanes(rows, |j, b| {
+                idx[2 * j] = _mm256_and_si256(b, low);
+                idx[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(b), low);
+            });
+            // Eight output bytes at a time keep their sums in registers.
+            for h in 0..2 {
+                let mut acc: [__m256i; 8] = core::array::from_fn(|i| planes[8 * h + i]);
+                for (tables, &x) in map.nibbles.iter().zip(&idx) {
+                    for (a, t) in acc.iter_mut().zip(&tables[8 * h..8 * h + 8]) {
+                        let t = _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast()));
+                        *a = _mm256_xor_si256(*a, _mm256_shuffle_epi8(t, x));
+                    }
+                }
+                planes[8 * h..8 * h + 8].copy_from_slice(&acc);
+            }
+        }
+    }
+    // SAFETY: as above; the loads and stores are of elements of `out`.
+    unsafe {
+        transpose_lanes(planes, |q, c| {
+            for (e, lane) in [
+                (q, _mm256_castsi256_si128(c)),
+                (16 + q, _mm256_extracti128_si256::<1>(c)),
+            ] {
+                let o = out[e..].as_mut_ptr().cast();
+                _mm_storeu_si128(o, _mm_xor_si128(_mm_loadu_si128(o), lane));
+            }
+        });
+    }
+}
