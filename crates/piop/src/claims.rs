@@ -132,7 +132,7 @@ const FOLD_SUB: usize = 256;
 pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec<Gf128> {
     check_fold(shape, z, weights);
     let kernels = crate::kernels::Kernels::get();
-    let weighing = crate::kernels::WordWeights::new(&weights.low);
+    let weighing = crate::kernels::WordWeights::new(&kernels, &weights.low);
     let eq_hi: Vec<u128> = eq_table(&weights.point_hi).iter().map(|e| e.to_bits()).collect();
     z.par_chunks(shape.words_per_wire())
         // Per-task buffers on the heap, not in rayon's frames (README: "Threads").

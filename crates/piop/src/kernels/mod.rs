@@ -40,48 +40,58 @@ use starling_field::{subset_sums, Gf128};
 
 pub(crate) use portable::{ByteRow, ExtTables, SkipAcc};
 
-/// The weights `L_y(r0)` of a word's 64 bits in the forms the weighing
-/// kernels take.
+/// The weights of a word's 64 bits in the forms the weighing kernels take
+/// (the forms of one [`Kernels`] set, built for it: a verifier builds one per
+/// word of a public run).
 pub(crate) struct WordWeights {
     /// `tables[j][m] = sum_{t in m} weights[8 j + t]`: the portable form.
     pub(crate) tables: Box<[[u128; 256]; 8]>,
     /// GFNI: [`weigh_matrices`] of `tables`.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) mats: [[u64; 8]; 16],
-    /// Split-nibble shuffle tables: `nibbles[p][o][n]` is byte `o` of the sum
-    /// of the weights of the bits set in `n` placed at nibble `p` of a word
-    /// (bits `4 p .. 4 p + 4`).
+    pub(crate) mats: Option<[[u64; 8]; 16]>,
+    /// AVX2: split-nibble shuffle tables, `nibbles[p][o][n]` byte `o` of the
+    /// sum of the weights of the bits set in `n` placed at nibble `p` of a
+    /// word (bits `4 p .. 4 p + 4`).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) nibbles: Box<NibbleTables>,
+    pub(crate) nibbles: Option<Box<NibbleTables>>,
 }
 
 /// See [`WordWeights::nibbles`].
 pub(crate) type NibbleTables = [[[u8; 16]; 16]; 16];
 
 impl WordWeights {
-    pub(crate) fn new(weights: &[Gf128; 64]) -> Self {
+    /// The forms `kernels` read of the weighing by `weights` (bit `y` of a
+    /// word weighs `weights[y]`).
+    pub(crate) fn new(kernels: &Kernels, weights: &[Gf128; 64]) -> Self {
         let mut tables = Box::new([[0u128; 256]; 8]);
         for (j, tj) in tables.iter_mut().enumerate() {
             for (o, s) in tj.iter_mut().zip(subset_sums(&weights[8 * j..8 * j + 8])) {
                 *o = s.to_bits();
             }
         }
-        Self::from_tables(tables)
+        Self::from_tables(kernels, tables)
     }
 
-    /// The forms of the weighing that byte tables describe (`tables[j][m]`
-    /// the sum for byte `j` holding `m`; linear in `m`).
-    pub(crate) fn from_tables(tables: Box<[[u128; 256]; 8]>) -> Self {
-        let mats = weigh_matrices(&tables);
-        let mut nibbles = Box::new([[[0u8; 16]; 16]; 16]);
-        for (p, by_byte) in nibbles.iter_mut().enumerate() {
-            for (o, row) in by_byte.iter_mut().enumerate() {
-                for (n, v) in row.iter_mut().enumerate() {
-                    let sum = tables[p / 2][n << (4 * (p % 2))];
-                    *v = (sum >> (8 * o)) as u8;
+    /// The forms `kernels` read of the weighing that byte tables describe
+    /// (`tables[j][m]` the sum for byte `j` holding `m`; linear in `m`).
+    pub(crate) fn from_tables(kernels: &Kernels, tables: Box<[[u128; 256]; 8]>) -> Self {
+        let (mut mats, mut nibbles) = (None, None);
+        #[cfg(target_arch = "x86_64")]
+        if kernels.gfni.is_some() {
+            mats = Some(weigh_matrices(&tables));
+        } else if kernels.avx2.is_some() {
+            let mut n = Box::new([[[0u8; 16]; 16]; 16]);
+            for (p, by_byte) in n.iter_mut().enumerate() {
+                for (o, row) in by_byte.iter_mut().enumerate() {
+                    for (x, v) in row.iter_mut().enumerate() {
+                        *v = (tables[p / 2][x << (4 * (p % 2))] >> (8 * o)) as u8;
+                    }
                 }
             }
+            nibbles = Some(n);
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (kernels, &mut mats, &mut nibbles);
         WordWeights {
             tables,
             mats,
@@ -292,15 +302,16 @@ impl Kernels {
         portable::skip_chunk(ext, a, b, z, &w.coords, acc)
     }
 
-    /// See [`portable::weigh_words`].
+    /// See [`portable::weigh_words`]; `w` holds the forms of these kernels
+    /// ([`WordWeights::new`]).
     pub(crate) fn weigh_words(&self, w: &WordWeights, words: &[u64], out: &mut [u128]) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(g) = self.gfni {
-            return g.weigh_words(&w.tables, &w.mats, words, out);
+        if let (Some(g), Some(mats)) = (self.gfni, &w.mats) {
+            return g.weigh_words(&w.tables, mats, words, out);
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(v) = self.avx2 {
-            return v.weigh_words(&w.tables, &w.nibbles, words, out);
+        if let (Some(v), Some(nibbles)) = (self.avx2, &w.nibbles) {
+            return v.weigh_words(&w.tables, nibbles, words, out);
         }
         portable::weigh_words(&w.tables, words, out)
     }
@@ -359,6 +370,7 @@ impl Kernels {
 /// GFNI matrices of a weighing by byte tables: `mats[o][j]` maps byte `j`
 /// of a word to its contribution to byte `o` of the sum (`tables[j][1 << t]`
 /// is the weight of bit `8 j + t`).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn weigh_matrices(tables: &[[u128; 256]; 8]) -> [[u64; 8]; 16] {
     core::array::from_fn(|o| {
         core::array::from_fn(|j| {

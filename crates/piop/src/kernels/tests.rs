@@ -197,7 +197,7 @@ fn field_loops_match_portable() {
             assert_eq!((s1, &want), (s2, &got), "{name} fold_field_round");
         }
         for len in [0usize, 5, 31, 32, 33, 64, 95, 128, 200] {
-            let weights = WordWeights::from_tables(random_weight_tables(&mut r));
+            let weights = WordWeights::from_tables(&k, random_weight_tables(&mut r));
             let words = words(&mut r, len);
             let (mut want, mut got) = (vec![0u128; len], vec![1u128; len]);
             portable::weigh_words(&weights.tables, &words, &mut want);

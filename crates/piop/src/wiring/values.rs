@@ -1,10 +1,11 @@
 //! The verifier's side of the public values: `sum_{y in I} eq(rho_y, y)
 //! sum_j e[j] value(y, j)` for each relation that binds wires to values.
 
-use starling_field::{backend, subset_sums, Gf128};
+use starling_field::{backend, Gf128};
 use starling_poly::multilinear::eq_table;
 
 use super::weights::{own_weight_at, EqLookup, Instances};
+use crate::kernels::{Kernels, WordWeights};
 use crate::SKIP_VARS;
 
 /// Writes the values of one instance: called with an instance `y` of the
@@ -58,23 +59,24 @@ pub(crate) fn evaluate(
     }
 }
 
-/// Instances weighed together: their rows are read once per word of
-/// tables, so each 32 KiB of tables stays in cache for all of them.
+/// Instances weighed together: their rows are read once per word of the
+/// run, so that word's weighing tables stay in cache for all of them.
 const BATCH: usize = 256;
 
-/// Words of a run weighed with one set of tables: 8 MiB of tables at most
-/// (a run of `64 SEGMENT_WORDS` wires), however long a stranger's circuit
-/// makes the run. Every built-in kind's runs fit in one segment.
+/// Words of a run weighed with one set of tables: about 10 MiB of tables at
+/// most (a run of `64 SEGMENT_WORDS` wires), however long a stranger's
+/// circuit makes the run. Every built-in kind's runs fit in one segment.
 const SEGMENT_WORDS: usize = 256;
 
 /// The per-instance values weighed row by row: a row's `sum_j e[j]
-/// value(y, j)` is one lookup per byte of the row in that byte's table of
-/// the 256 sums of its eight wire weights (four Russians), and the rows are
-/// weighed by `eq(rho_y, y)` as the product of a weight of the low six
-/// instance bits (one vector product per instance) and one of the high
-/// bits (one product per 64 instances). Per bit of public data this costs
-/// an eighth of a table lookup; products are per instance, not per value.
-/// Runs longer than [`SEGMENT_WORDS`] words are weighed a segment at a time.
+/// value(y, j)` is, word by word, the weighing of the word by its 64 wire
+/// weights that the zerocheck prover runs too ([`Kernels::weigh_words`]:
+/// byte tables of the subset sums (four Russians), split-nibble shuffles
+/// on AVX2, affine products on GFNI), and the rows are weighed by
+/// `eq(rho_y, y)` as the product of a weight of the low six instance bits
+/// (one vector product per instance) and one of the high bits (one product
+/// per 64 instances). Products are per instance, not per value. Runs longer
+/// than [`SEGMENT_WORDS`] words are weighed a segment at a time.
 fn by_rows(fill: RowFill<'_>, set: &Instances, rho_y: &[Gf128], wire_weights: &[Gf128]) -> Gf128 {
     debug_assert!(rho_y.len() >= SKIP_VARS);
     let weights = InstanceSplit {
@@ -109,12 +111,20 @@ fn segment_by_rows(
     first: usize,
     segment: &[Gf128],
 ) -> Gf128 {
-    let tables = ByteTables::new(segment);
-    let segment_words = segment.len().div_ceil(64);
+    let kernels = Kernels::get();
+    let tables: Vec<WordWeights> = segment
+        .chunks(64)
+        .map(|e| {
+            let mut weights = [Gf128::ZERO; 64];
+            weights[..e.len()].copy_from_slice(e);
+            WordWeights::new(&kernels, &weights)
+        })
+        .collect();
+    let segment_words = tables.len();
     let mut row = vec![0u64; words];
     // Word `first + w` of the batch's rows, row after row, at `w * BATCH..`.
     let mut columns = vec![0u64; segment_words * BATCH];
-    let mut sums = [0u128; BATCH];
+    let (mut sums, mut weighed) = ([0u128; BATCH], [0u128; BATCH]);
     let mut low_weights = [0u128; BATCH];
     let mut batch: Vec<usize> = Vec::with_capacity(BATCH);
     let mut v = Gf128::ZERO;
@@ -129,7 +139,16 @@ fn segment_by_rows(
                 columns[w * BATCH + i] = word;
             }
         }
-        tables.weigh(&columns, batch.len(), &mut sums[..batch.len()]);
+        // Word by word, so that one word's tables serve every row before the
+        // next are read.
+        let rows = batch.len();
+        sums[..rows].fill(0);
+        for (w, column) in tables.iter().zip(columns.chunks_exact(BATCH)) {
+            kernels.weigh_words(w, &column[..rows], &mut weighed[..rows]);
+            for (s, x) in sums[..rows].iter_mut().zip(&weighed[..rows]) {
+                *s ^= x;
+            }
+        }
         for (low, &y) in low_weights.iter_mut().zip(&batch) {
             *low = weights.low[y & ((1 << SKIP_VARS) - 1)].to_bits();
         }
@@ -146,53 +165,6 @@ fn segment_by_rows(
         }
     }
     v
-}
-
-/// For byte `b` of a row, the 256 sums `T_b[x] = sum_{i: bit i of x}
-/// e[8 b + i]` (weights past the run are zero).
-struct ByteTables {
-    sums: Vec<[u128; 256]>,
-}
-
-impl ByteTables {
-    fn new(e: &[Gf128]) -> Self {
-        let sums = e
-            .chunks(8)
-            .map(|w| {
-                let mut eight = [Gf128::ZERO; 8];
-                eight[..w.len()].copy_from_slice(w);
-                subset_sums(&eight).map(Gf128::to_bits)
-            })
-            .collect();
-        ByteTables { sums }
-    }
-
-    /// `sums[i] = sum_j e[j] bit_j(row i)` for `sums.len()` rows whose word
-    /// `w` is `columns[w * BATCH + i]`; bits past the weights are ignored.
-    /// Word by word, so that one word's eight tables serve every row before
-    /// the next are read.
-    fn weigh(&self, columns: &[u64], rows: usize, sums: &mut [u128]) {
-        sums.fill(0);
-        for (tables, column) in self.sums.chunks(8).zip(columns.chunks_exact(BATCH)) {
-            let column = &column[..rows];
-            if let Ok(t) = <&[[u128; 256]; 8]>::try_from(tables) {
-                for (sum, word) in sums.iter_mut().zip(column) {
-                    let b = word.to_le_bytes();
-                    let even =
-                        t[0][b[0] as usize] ^ t[2][b[2] as usize] ^ t[4][b[4] as usize] ^ t[6][b[6] as usize];
-                    let odd =
-                        t[1][b[1] as usize] ^ t[3][b[3] as usize] ^ t[5][b[5] as usize] ^ t[7][b[7] as usize];
-                    *sum ^= even ^ odd;
-                }
-            } else {
-                // The run's last, partial word.
-                for (sum, word) in sums.iter_mut().zip(column) {
-                    let b = word.to_le_bytes();
-                    *sum ^= tables.iter().zip(b).fold(0, |acc, (t, x)| acc ^ t[x as usize]);
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]

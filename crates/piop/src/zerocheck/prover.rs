@@ -483,7 +483,7 @@ pub(crate) fn sumcheck(
     transcript: &mut Transcript,
 ) -> (Vec<GruenRound>, Vec<Gf128>, (Gf128, Gf128)) {
     let m = tau.len();
-    let weighing = WordWeights::new(lagrange);
+    let weighing = WordWeights::new(&kernels, lagrange);
     let mut rounds = Vec::with_capacity(m);
     let mut r_prime = Vec::with_capacity(m);
     let mut send = |round: GruenRound| {
