@@ -85,9 +85,40 @@ pub fn dual_basis() -> &'static [Gf128; 128] {
     })
 }
 
+/// The Frobenius conjugates of the dual basis: entry `[j][v]` is
+/// `d_v^(2^j)` as bits, so that `sum_v e_v d_v^(2^j)` is one dot product of
+/// the weights `e` with row `j`. Kept in the static itself (256 KiB), not on
+/// the heap: a table built between two proofs would sit in their freed
+/// blocks.
+pub fn dual_basis_conjugates() -> &'static [[u128; 128]; 128] {
+    static CONJUGATES: OnceLock<[[u128; 128]; 128]> = OnceLock::new();
+    CONJUGATES.get_or_init(|| {
+        let mut rows = [[0u128; 128]; 128];
+        for (v, &d) in dual_basis().iter().enumerate() {
+            let mut p = d;
+            for row in rows.iter_mut() {
+                row[v] = p.to_bits();
+                p = p.square();
+            }
+        }
+        rows
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn conjugates_are_squares_of_the_row_above() {
+        let (d, c) = (dual_basis(), dual_basis_conjugates());
+        for v in [0usize, 1, 77, 127] {
+            assert_eq!(c[0][v], d[v].to_bits());
+            for j in 1..128 {
+                assert_eq!(Gf128::new(c[j][v]), Gf128::new(c[j - 1][v]).square(), "{j} {v}");
+            }
+        }
+    }
 
     #[test]
     fn trace_matches_definition() {

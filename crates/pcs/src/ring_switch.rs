@@ -28,7 +28,7 @@
 use rayon::prelude::*;
 use starling_crypto::Transcript;
 use starling_field::bit_matrix::{self, BitSumWeights, SliceMap};
-use starling_field::trace::dual_basis;
+use starling_field::trace::dual_basis_conjugates;
 use starling_field::{backend, scratch, Gf128};
 use starling_poly::multilinear::{eq_eval, eq_table};
 use starling_poly::sumcheck_round::QuadraticRound;
@@ -646,14 +646,11 @@ pub fn verify(
     let r2 = transcript.challenge_fields(LABEL_R2, 7);
     let gammas = transcript.challenge_fields(LABEL_GAMMA, claims.len());
     let eq_r2 = eq_table(&r2);
-    let mut frobenius_weights = vec![Gf128::ZERO; 128];
-    for (d, &e) in dual_basis().iter().zip(&eq_r2) {
-        let mut p = *d;
-        for dj in frobenius_weights.iter_mut() {
-            *dj += e * p;
-            p = p.square();
-        }
-    }
+    let eq_bits: Vec<u128> = eq_r2.iter().map(|e| e.to_bits()).collect();
+    let frobenius_weights = dual_basis_conjugates()
+        .iter()
+        .map(|row| Gf128::new(backend::dot(&eq_bits, row)))
+        .collect();
     let claim = combined_claim(s, &r2, &gammas);
     Ok(VerifierReduction {
         claim,
