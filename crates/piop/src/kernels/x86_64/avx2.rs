@@ -10,13 +10,14 @@
 //! for each of the 16 coordinates `g_k` of the word's weight, `g_k * c` (a
 //! product by a constant byte: split-nibble `vpshufb` tables, `g x` for the
 //! low nibble and `g (x << 4)` for the high one, which also map `c` back
-//! from the tower basis). A first pass over a block of words writes each word's nibbles of
-//! `c` to a buffer; then one pass per four coordinates streams the buffer
-//! with its eight accumulator vectors in registers. The bits of `z` are
-//! taken eight words at a time, bit-transposed so that byte `y` holds bit
-//! `y` of each of the eight words: one split-nibble product per coordinate
-//! then adds the group's coordinates at every set bit (the tables
-//! [`super::super::SkipWeights::group_nibbles`], fixed for the proof).
+//! from the tower basis). A first pass over a block of words writes each
+//! word's nibbles of `c` to a buffer; then one pass per four coordinates
+//! streams the buffer with its eight accumulator vectors in registers. The
+//! bits of `z` are taken eight words at a time, bit-transposed so that byte
+//! `y` holds bit `y` of each of the eight words: one split-nibble product
+//! per coordinate then adds the group's coordinates at every set bit (the
+//! tables [`super::super::SkipWeights::group_nibbles`], fixed for the
+//! proof).
 
 use core::arch::x86_64::*;
 use std::sync::OnceLock;
@@ -208,7 +209,7 @@ impl TowerTables {
 }
 
 /// One step of the 8x8 bit transpose inside each qword (bytes are rows):
-/// swaps the bits that `mask` selects with those `shift` places above.
+/// swaps the bits that `mask` selects with those `SHIFT` places above.
 #[inline(always)]
 fn delta_swap<const SHIFT: i32>(x: __m256i, mask: i64) -> __m256i {
     // SAFETY: only reached from functions with avx2 enabled.
