@@ -326,6 +326,27 @@ pub(crate) fn weigh_words(tables: &[[u128; 256]; 8], words: &[u64], out: &mut [u
     }
 }
 
+/// [`weigh_words`] with whole groups of `N` words handed to `group` (a
+/// vector kernel) and the rest weighed by the byte tables.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn weigh_in_groups<const N: usize>(
+    tables: &[[u128; 256]; 8],
+    words: &[u64],
+    out: &mut [u128],
+    mut group: impl FnMut(&[u64; N], &mut [u128; N]),
+) {
+    assert_eq!(words.len(), out.len());
+    let mut groups_in = words.chunks_exact(N);
+    let mut groups_out = out.chunks_exact_mut(N);
+    for (wi, wo) in (&mut groups_in).zip(&mut groups_out) {
+        group(wi.try_into().expect("N words"), wo.try_into().expect("N outputs"));
+    }
+    for (o, &w) in groups_out.into_remainder().iter_mut().zip(groups_in.remainder()) {
+        *o = weigh(tables, w);
+    }
+}
+
 /// [`fold_round_with`] on field vectors with the portable multiplier.
 pub(crate) fn fold_field_round(
     a: &[u128],

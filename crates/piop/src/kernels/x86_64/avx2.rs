@@ -26,7 +26,7 @@ use starling_field::bit_matrix::avx2::transpose_lanes;
 use starling_field::cpu::Tier;
 
 use super::super::portable::{
-    gf8_mul_table, skip_z_bits, weigh, ByteRow, ExtRows, ExtTables, FieldMul, SkipAcc,
+    gf8_mul_table, skip_z_bits, weigh_in_groups, ByteRow, ExtRows, ExtTables, FieldMul, SkipAcc,
 };
 use super::super::{NibbleTables, SkipWeights};
 use super::lanes::{self, Lanes};
@@ -71,18 +71,10 @@ impl Avx2 {
         words: &[u64],
         out: &mut [u128],
     ) {
-        assert_eq!(words.len(), out.len());
-        let mut groups_in = words.chunks_exact(32);
-        let mut groups_out = out.chunks_exact_mut(32);
-        for (wi, wo) in (&mut groups_in).zip(&mut groups_out) {
-            let wi: &[u64; 32] = wi.try_into().expect("32 words");
-            let wo: &mut [u128; 32] = wo.try_into().expect("32 outputs");
+        weigh_in_groups::<32>(tables, words, out, |wi, wo| {
             // SAFETY: the token proves AVX2 is present.
-            unsafe { weigh32_avx2(nibbles, wi, wo) };
-        }
-        for (o, &w) in groups_out.into_remainder().iter_mut().zip(groups_in.remainder()) {
-            *o = weigh(tables, w);
-        }
+            unsafe { weigh32_avx2(nibbles, wi, wo) }
+        });
     }
 }
 

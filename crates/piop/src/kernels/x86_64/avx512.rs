@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use starling_field::cpu::Tier;
 
-use super::super::portable::{skip_z_bits, weigh, ByteRow, ExtRows, ExtTables, FieldMul, SkipAcc};
+use super::super::portable::{skip_z_bits, weigh_in_groups, ByteRow, ExtRows, ExtTables, FieldMul, SkipAcc};
 use super::super::SkipWeights;
 use super::lanes::{self, Lanes};
 use super::Clmul;
@@ -31,10 +31,7 @@ impl Gfni {
         words: &[u64],
         out: &mut [u128],
     ) {
-        assert_eq!(words.len(), out.len());
-        let mut groups_in = words.chunks_exact(64);
-        let mut groups_out = out.chunks_exact_mut(64);
-        for (wi, wo) in (&mut groups_in).zip(&mut groups_out) {
+        weigh_in_groups::<64>(tables, words, out, |wi, wo| {
             // The words stream from memory: hint the group after next (a
             // prefetch never faults, so any address is allowed).
             let ahead = wi.as_ptr().wrapping_add(2 * 64).cast::<i8>();
@@ -42,14 +39,9 @@ impl Gfni {
                 // SAFETY: SSE is baseline on x86_64; a prefetch reads nothing.
                 unsafe { _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(64 * line)) };
             }
-            let wi: &[u64; 64] = wi.try_into().expect("64 words");
-            let wo: &mut [u128; 64] = wo.try_into().expect("64 outputs");
             // SAFETY: the token proves the target features are present.
-            unsafe { weigh64_gfni(mats, wi, wo) };
-        }
-        for (o, &w) in groups_out.into_remainder().iter_mut().zip(groups_in.remainder()) {
-            *o = weigh(tables, w);
-        }
+            unsafe { weigh64_gfni(mats, wi, wo) }
+        });
     }
 
     /// Same result as [`super::super::portable::skip_chunk`], from the GFNI
