@@ -183,17 +183,6 @@ impl Sha256Compression {
         self.r1cs.generate_witness(n, &inputs, &[])
     }
 
-    /// The witness and its linear forms `(z, A z, B z)` in one pass.
-    pub fn generate_witness_with_forms(
-        &self,
-        n: u32,
-        instances: &[([u32; 8], [u8; 64])],
-    ) -> Result<(BatchWitness, Vec<u64>, Vec<u64>), WitnessError> {
-        self.check_instance_count(n, instances)?;
-        let inputs = Self::batch_public_inputs(n, instances);
-        self.r1cs.generate_witness_with_forms(n, &inputs, &[])
-    }
-
     fn check_instance_count(&self, n: u32, instances: &[([u32; 8], [u8; 64])]) -> Result<(), WitnessError> {
         if instances.len() != 1usize << n.min(63) {
             return Err(WitnessError::InputLength {

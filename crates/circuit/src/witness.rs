@@ -118,12 +118,9 @@ impl BatchWitness {
     }
 }
 
-/// The column ranges of both forms that one witness task writes.
-type FormParts<'a> = (Vec<&'a mut [u64]>, Vec<&'a mut [u64]>);
-
-/// Most column ranges the witness is cut into: each range costs a slice
-/// reference per wire and buffer (48 bytes a wire, 50 MB for Keccak-f's
-/// 2^16 wires at 16 ranges).
+/// Most column ranges the witness (or its forms) is cut into: each range
+/// costs a slice reference per wire and buffer (32 bytes a wire for the two
+/// forms, 32 MiB for Keccak-f's 2^16 wires at 16 ranges).
 const MAX_TASKS: usize = 16;
 
 /// Words of each wire per witness task: about four tasks per thread so the
@@ -225,48 +222,29 @@ impl R1cs {
     ) -> Result<BatchWitness, WitnessError> {
         let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
         let mut words = vec![0u64; self.num_wires() * words_per_wire];
-        self.generate(words_per_wire, public_inputs, private_inputs, &mut words, None);
+        self.generate(words_per_wire, public_inputs, private_inputs, &mut words);
         Ok(BatchWitness { k: self.k, n, words })
     }
 
-    /// The batch witness together with its linear forms `a = A z` and
-    /// `b = B z` (as [`R1cs::linear_forms`] gives them), from one pass: the
-    /// generator computes both forms of every row on its way anyway.
-    pub fn generate_witness_with_forms(
-        &self,
-        n: u32,
-        public_inputs: &[u64],
-        private_inputs: &[u64],
-    ) -> Result<(BatchWitness, Vec<u64>, Vec<u64>), WitnessError> {
-        let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
-        let len = self.num_wires() * words_per_wire;
-        let (mut words, mut a, mut b) = (vec![0u64; len], vec![0u64; len], vec![0u64; len]);
-        self.generate_witness_with_forms_into(n, public_inputs, private_inputs, &mut words, &mut a, &mut b)?;
-        Ok((BatchWitness { k: self.k, n, words }, a, b))
-    }
-
-    /// [`R1cs::generate_witness_with_forms`] writing the witness words into
-    /// `words` and the forms into `a` and `b`, which must all be zero and
-    /// exactly `2^(k + n) / 64` long. The prover passes the buffer it then
-    /// commits and the buffers the zerocheck then works in, so nothing is
-    /// copied.
-    pub fn generate_witness_with_forms_into(
+    /// [`R1cs::generate_witness`] writing the witness words into `words`,
+    /// which must be zero and exactly `2^(k + n) / 64` long: the prover
+    /// passes the buffer it then commits, so nothing is copied.
+    pub fn generate_witness_into(
         &self,
         n: u32,
         public_inputs: &[u64],
         private_inputs: &[u64],
         words: &mut [u64],
-        a: &mut [u64],
-        b: &mut [u64],
     ) -> Result<(), WitnessError> {
         let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
         let len = self.num_wires() * words_per_wire;
-        for got in [words.len(), a.len(), b.len()] {
-            if got != len {
-                return Err(WitnessError::OutputLength { got, expected: len });
-            }
+        if words.len() != len {
+            return Err(WitnessError::OutputLength {
+                got: words.len(),
+                expected: len,
+            });
         }
-        self.generate(words_per_wire, public_inputs, private_inputs, words, Some((a, b)));
+        self.generate(words_per_wire, public_inputs, private_inputs, words);
         Ok(())
     }
 
@@ -276,12 +254,11 @@ impl R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
         out: &mut [u64],
-        forms: Option<(&mut [u64], &mut [u64])>,
     ) {
         match block_lanes(words_per_wire) {
-            2 => self.generate_blocks::<2>(words_per_wire, public_inputs, private_inputs, out, forms),
-            4 => self.generate_blocks::<4>(words_per_wire, public_inputs, private_inputs, out, forms),
-            _ => self.generate_blocks::<8>(words_per_wire, public_inputs, private_inputs, out, forms),
+            2 => self.generate_blocks::<2>(words_per_wire, public_inputs, private_inputs, out),
+            4 => self.generate_blocks::<4>(words_per_wire, public_inputs, private_inputs, out),
+            _ => self.generate_blocks::<8>(words_per_wire, public_inputs, private_inputs, out),
         }
     }
 
@@ -291,63 +268,36 @@ impl R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
         out: &mut [u64],
-        forms: Option<(&mut [u64], &mut [u64])>,
     ) {
-        // Padding wires are never written: they, and both their forms, stay
-        // zero in the block buffer and in the zeroed outputs.
+        // Padding wires are never written: they stay zero in the block
+        // buffer and in the zeroed output.
         let live: Vec<usize> = (0..self.num_wires())
             .filter(|&w| self.row_kind(w) != RowKind::Padding)
             .collect();
-        // Live rows the evaluation order does not visit (the constant and the
-        // inputs): their forms are taken from the finished block.
-        let mut visited = vec![false; self.num_wires()];
-        for &w in &self.eval_order {
-            visited[w as usize] = true;
-        }
-        let others: Vec<usize> = live.iter().copied().filter(|&w| !visited[w]).collect();
         // Each task owns one range of columns (words of every wire) and
         // evaluates its blocks in order in its own buffer.
         let part = part_words(words_per_wire, L);
-        let outs = column_parts(out, words_per_wire, part);
-        let form_parts: Vec<Option<FormParts<'_>>> = match forms {
-            Some((a, b)) => column_parts(a, words_per_wire, part)
-                .into_iter()
-                .zip(column_parts(b, words_per_wire, part))
-                .map(Some)
-                .collect(),
-            None => outs.iter().map(|_| None).collect(),
-        };
-        outs.into_par_iter()
-            .zip(form_parts)
+        column_parts(out, words_per_wire, part)
+            .into_par_iter()
             .enumerate()
-            .for_each(|(p, (mut rows, mut form_rows))| {
+            .for_each(|(p, mut rows)| {
                 let mut buf = vec![[0u64; L]; self.num_wires()];
                 for at in (0..part).step_by(L) {
-                    let block = p * part + at;
                     self.evaluate_block(
-                        block,
+                        p * part + at,
                         words_per_wire,
                         public_inputs,
                         private_inputs,
                         &mut buf,
-                        form_rows.as_mut().map(|rows| (rows, at)),
                     );
                     for &wire in &live {
                         rows[wire][at..at + L].copy_from_slice(&buf[wire]);
-                    }
-                    if let Some((a_rows, b_rows)) = form_rows.as_mut() {
-                        for &wire in &others {
-                            a_rows[wire][at..at + L].copy_from_slice(&xor_row(&buf, self.a.row(wire)));
-                            b_rows[wire][at..at + L].copy_from_slice(&xor_row(&buf, self.b.row(wire)));
-                        }
                     }
                 }
             });
     }
 
-    /// Evaluates words `block .. block + L` of every wire into `buf`, and
-    /// writes the two forms of every evaluated row at column `at` of their
-    /// rows in `forms` when asked.
+    /// Evaluates words `block .. block + L` of every wire into `buf`.
     fn evaluate_block<const L: usize>(
         &self,
         block: usize,
@@ -355,7 +305,6 @@ impl R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
         buf: &mut [[u64; L]],
-        mut forms: Option<(&mut FormParts<'_>, usize)>,
     ) {
         buf[0] = [u64::MAX; L];
         for j in 0..self.num_public_inputs() {
@@ -371,10 +320,6 @@ impl R1cs {
             let a = xor_row(buf, self.a.row(w));
             let b = xor_row(buf, self.b.row(w));
             buf[w] = std::array::from_fn(|l| a[l] & b[l]);
-            if let Some(((fa, fb), at)) = forms.as_mut() {
-                fa[w][*at..*at + L].copy_from_slice(&a);
-                fb[w][*at..*at + L].copy_from_slice(&b);
-            }
         }
     }
 
@@ -382,36 +327,70 @@ impl R1cs {
     /// instance, in the witness layout (so `a & b == z` for a valid witness).
     pub fn linear_forms(&self, witness: &BatchWitness) -> (Vec<u64>, Vec<u64>) {
         assert_eq!(witness.k, self.k, "witness is for a different circuit size");
-        let words_per_wire = witness.words_per_wire();
-        let mut a_out = vec![0u64; witness.words.len()];
-        let mut b_out = vec![0u64; witness.words.len()];
+        let mut a = vec![0u64; witness.words.len()];
+        let mut b = vec![0u64; witness.words.len()];
+        self.linear_forms_into(witness.words_per_wire(), &witness.words, &mut a, &mut b);
+        (a, b)
+    }
+
+    /// [`R1cs::linear_forms`] of the witness `words` (`words_per_wire` words
+    /// per wire) into `a` and `b`, which must be as long as `words`. Every
+    /// entry is written (rows with no terms, the padding, with zeros), so the
+    /// buffers need no clearing first. Runs on rayon, a range of columns per
+    /// task.
+    pub fn linear_forms_into(&self, words_per_wire: usize, words: &[u64], a: &mut [u64], b: &mut [u64]) {
+        assert_eq!(words.len(), self.num_wires() * words_per_wire, "witness length");
+        assert!(a.len() == words.len() && b.len() == words.len(), "form lengths");
+        let (live, empty): (Vec<usize>, Vec<usize>) =
+            (0..self.num_wires()).partition(|&w| !(self.a.row(w).is_empty() && self.b.row(w).is_empty()));
+        for out in [&mut *a, &mut *b] {
+            let mut rows: Vec<&mut [u64]> = out.chunks_exact_mut(words_per_wire).collect();
+            let empty_rows: Vec<&mut [u64]> = empty.iter().map(|&w| std::mem::take(&mut rows[w])).collect();
+            empty_rows.into_par_iter().for_each(|row| row.fill(0));
+        }
         match block_lanes(words_per_wire) {
-            1 => self.forms_blocks::<1>(witness, &mut a_out, &mut b_out),
-            2 => self.forms_blocks::<2>(witness, &mut a_out, &mut b_out),
-            4 => self.forms_blocks::<4>(witness, &mut a_out, &mut b_out),
-            _ => self.forms_blocks::<8>(witness, &mut a_out, &mut b_out),
+            1 => self.forms_blocks::<1>(words_per_wire, &live, words, a, b),
+            2 => self.forms_blocks::<2>(words_per_wire, &live, words, a, b),
+            4 => self.forms_blocks::<4>(words_per_wire, &live, words, a, b),
+            _ => self.forms_blocks::<8>(words_per_wire, &live, words, a, b),
         }
-        (a_out, b_out)
     }
 
-    fn gather_block<const L: usize>(witness: &BatchWitness, block: usize, buf: &mut [[u64; L]]) {
-        let words_per_wire = witness.words_per_wire();
+    fn gather_block<const L: usize>(
+        words: &[u64],
+        words_per_wire: usize,
+        block: usize,
+        buf: &mut [[u64; L]],
+    ) {
         for (wire, lanes) in buf.iter_mut().enumerate() {
-            lanes.copy_from_slice(&witness.words[wire * words_per_wire + block..][..L]);
+            lanes.copy_from_slice(&words[wire * words_per_wire + block..][..L]);
         }
     }
 
-    fn forms_blocks<const L: usize>(&self, witness: &BatchWitness, a_out: &mut [u64], b_out: &mut [u64]) {
-        let words_per_wire = witness.words_per_wire();
-        let mut buf = vec![[0u64; L]; self.num_wires()];
-        for block in (0..words_per_wire).step_by(L) {
-            Self::gather_block(witness, block, &mut buf);
-            for wire in 0..self.num_wires() {
-                let start = wire * words_per_wire + block;
-                a_out[start..start + L].copy_from_slice(&xor_row(&buf, self.a.row(wire)));
-                b_out[start..start + L].copy_from_slice(&xor_row(&buf, self.b.row(wire)));
-            }
-        }
+    /// The forms of the `live` rows (those with terms).
+    fn forms_blocks<const L: usize>(
+        &self,
+        words_per_wire: usize,
+        live: &[usize],
+        words: &[u64],
+        a: &mut [u64],
+        b: &mut [u64],
+    ) {
+        let part = part_words(words_per_wire, L);
+        column_parts(a, words_per_wire, part)
+            .into_par_iter()
+            .zip(column_parts(b, words_per_wire, part))
+            .enumerate()
+            .for_each(|(p, (mut a_rows, mut b_rows))| {
+                let mut buf = vec![[0u64; L]; self.num_wires()];
+                for at in (0..part).step_by(L) {
+                    Self::gather_block(words, words_per_wire, p * part + at, &mut buf);
+                    for &wire in live {
+                        a_rows[wire][at..at + L].copy_from_slice(&xor_row(&buf, self.a.row(wire)));
+                        b_rows[wire][at..at + L].copy_from_slice(&xor_row(&buf, self.b.row(wire)));
+                    }
+                }
+            });
     }
 
     /// True iff `(A z) ∘ (B z) = z` and the constant wire is 1 in every
@@ -432,7 +411,7 @@ impl R1cs {
         let words_per_wire = witness.words_per_wire();
         let mut buf = vec![[0u64; L]; self.num_wires()];
         for block in (0..words_per_wire).step_by(L) {
-            Self::gather_block(witness, block, &mut buf);
+            Self::gather_block(&witness.words, words_per_wire, block, &mut buf);
             if buf[0] != [u64::MAX; L] {
                 return false;
             }

@@ -1,42 +1,52 @@
 //! The process allocator: the system allocator, with every large block
-//! faulted in by one `madvise(MADV_POPULATE_WRITE)` call, and freed large
-//! blocks kept in the process for the next allocation
-//! ([`keep_freed_blocks`]). Both are Linux tuning (glibc for the second);
-//! elsewhere the allocator is the system's, unchanged.
+//! faulted in by one `madvise(MADV_POPULATE_WRITE)` call, on huge pages where
+//! the kernel offers them, and glibc told to map the largest blocks on their
+//! own and to keep freed smaller ones in the process ([`set_block_policy`]).
+//! All of it is Linux tuning (glibc for the policy); elsewhere the allocator
+//! is the system's, unchanged.
 //!
 //! A proof of 2^14 hashes allocates hundreds of megabytes of buffers that are
-//! written in full right away (witness and linear forms, codewords, sumcheck
-//! tables). Left to demand paging, each 4 KiB page costs a page-fault
-//! exception on first write; on the virtual machines we measured, faulting
-//! in a fresh 256 MiB buffer took 0.14–0.17 s by touching it and 0.09 s with
-//! one `MADV_POPULATE_WRITE` call, and the faults were a fifth of the
-//! prover's time. Kernels before 5.14 reject the advice; the block is then
-//! paged on demand as before. Only blocks of at least [`PREFAULT_BYTES`] are
-//! advised, and the prover's blocks of that size are written in full, so no
-//! memory is committed that would not have been anyway.
+//! written in full right away (the witness, its linear forms, codeword
+//! cosets, sumcheck tables). Left to demand paging, each 4 KiB page costs a
+//! page-fault exception on first write; on the virtual machines we measured,
+//! faulting in a fresh 256 MiB buffer took 0.14–0.17 s by touching it and
+//! 0.09 s with one `MADV_POPULATE_WRITE` call, and the faults were a fifth of
+//! the prover's time. Asking for huge pages first (`MADV_HUGEPAGE`, honoured
+//! when transparent huge pages are `madvise` or `always`) makes that 11 ms
+//! per 128 MiB instead of 53 ms (Zen 3), and the prover's passes that stride
+//! across its tables (the witness's wire rows are 2 KiB apart) miss the TLB
+//! less: `bench` ran 4–5% faster on all three hashes with it. Kernels before
+//! 5.14 reject the populate advice; the block is then paged on demand. Only
+//! blocks of at least [`PREFAULT_BYTES`] are advised, and the prover's blocks
+//! of that size are written in full, so no memory is committed that would not
+//! have been anyway.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
-/// Makes glibc keep freed memory in the process instead of returning it to
-/// the kernel; call once, before any large allocation.
+/// Blocks at least this large get a mapping of their own.
+pub const MAP_APART_BYTES: usize = 32 << 20;
+
+/// Makes glibc map every block of [`MAP_APART_BYTES`] or more on its own and
+/// keep freed smaller blocks in the process instead of returning them to the
+/// kernel; call once, before any large allocation.
 ///
-/// glibc serves blocks over 32 MiB with a fresh `mmap` and gives them back
-/// with `munmap` when freed, so every large buffer of a proof (and of the next
-/// proof, in `bench`) is faulted in from scratch. On the virtual machines we
-/// measured, a page's first touch costs far more than rewriting it: a 1 GiB
-/// buffer took 0.4–1.9 s to fault in and 0.04 s to `memset`, and a
-/// Keccak-f proof of 2^14 permutations spent 2.3 s of its 4.2 s in the
-/// kernel. With `mmap` off (`M_MMAP_MAX` = 0) every block comes from the heap,
-/// and with trimming off (`M_TRIM_THRESHOLD` at its maximum) freed blocks stay
-/// there, already faulted in, for the buffers allocated later. The cost is
-/// that the process keeps its peak footprint until it exits, which is what a
-/// prover that runs proof after proof wants anyway.
-pub fn keep_freed_blocks() {
+/// The large blocks are the prover's tables, forms and codeword cosets,
+/// which `starling_field::scratch` hands from phase to phase and, in this
+/// process, from proof to proof (`starling::keep_buffers_between_proofs`),
+/// so each is faulted in once. Kept apart, they cannot be split by small
+/// blocks: when every block came from the heap, a small one allocated while
+/// a large one was free (a statement, a Merkle tree) landed in its hole, the
+/// next proof's buffer no longer fitted there and the heap grew, proof after
+/// proof (a Keccak-f `bench` of 2^14 permutations: 449, 453, 461, 467 MiB
+/// over four proofs; 450 then 551 MiB on two threads). Smaller blocks stay
+/// in the heap with trimming off (`M_TRIM_THRESHOLD` at its maximum), so the
+/// memory they free is reused without being faulted in again.
+pub fn set_block_policy() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` only changes glibc's allocation policy; it is called
     // at the start of `main`, before the program has other threads.
     unsafe {
-        libc::mallopt(libc::M_MMAP_MAX, 0);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, MAP_APART_BYTES as libc::c_int);
         libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX);
     }
 }
@@ -48,7 +58,8 @@ pub const PREFAULT_BYTES: usize = 1 << 20;
 #[cfg(target_os = "linux")]
 const PAGE: usize = 4096;
 
-/// The system allocator plus `MADV_POPULATE_WRITE` on large blocks.
+/// The system allocator plus `MADV_HUGEPAGE` and `MADV_POPULATE_WRITE` on
+/// large blocks.
 pub struct PrefaultingAlloc;
 
 /// Off Linux the advice does not exist and blocks are paged on demand.
@@ -65,10 +76,12 @@ fn prefault(ptr: *mut u8, size: usize) {
     if end > start {
         // SAFETY: `[start, end)` lies inside the block the system allocator
         // has just returned, which nobody else references yet. The advice
-        // only makes the kernel allocate the pages now rather than at first
-        // write; contents (zero for fresh pages, unchanged otherwise) and the
-        // mapping stay as they are. Failure (an old kernel) changes nothing.
+        // only chooses the page size and makes the kernel allocate the pages
+        // now rather than at first write; contents (zero for fresh pages,
+        // unchanged otherwise) and the mapping stay as they are. Failure (an
+        // old kernel, huge pages off) changes nothing.
         unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_POPULATE_WRITE);
         }
     }

@@ -61,7 +61,8 @@ pub(crate) fn unreadable(message: String) -> Failure {
 }
 
 fn main() -> ExitCode {
-    allocator::keep_freed_blocks();
+    allocator::set_block_policy();
+    starling::keep_buffers_between_proofs();
     // A panic is a bug: say so in one line, no backtrace, exit 3.
     std::panic::set_hook(Box::new(|info| {
         let payload = info

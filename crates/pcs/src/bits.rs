@@ -4,7 +4,7 @@
 
 use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
-use starling_field::{scratch, Gf128};
+use starling_field::Gf128;
 
 use crate::commit::{Commitment, ProverData};
 use crate::params::PcsParams;
@@ -63,11 +63,7 @@ pub fn prove(
     let (bit_evaluations, red) =
         ring_switch::prove(data.table(), claims, params.level_log_msg(0), transcript)?;
     let opening =
-        ligerito::prove_with_first_round(params, data, red.weights, red.claim, red.first_round, transcript);
-    // The opening is the prover's last phase: the buffers earlier phases
-    // recycled (`starling_field::scratch`) are not needed any more.
-    scratch::release();
-    let opening = opening?;
+        ligerito::prove_with_first_round(params, data, red.weights, red.claim, red.first_round, transcript)?;
     Ok(Proof {
         bit_evaluations,
         opening,

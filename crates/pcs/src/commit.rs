@@ -4,14 +4,26 @@
 //! contiguous message `f[r 2^m .. (r + 1) 2^m]`. The rows past the live
 //! length (a circuit's zero tail, which is the top of the table) are then
 //! whole rows of zeros, which are neither encoded, hashed nor opened: the
-//! verifier takes them as zero. The live rows are transposed into the last
-//! coset's part of the codeword buffer (position-major, a column per message
-//! position), every other coset is encoded from there and the last one in
-//! place, so the transpose costs no memory. Later levels commit a fold whose
-//! rows are its low variables, already position-major. The batched NTT leaves
-//! every codeword column contiguous; each is one Merkle leaf
-//! (`merkle::hash_leaf_fields`), hashed many at a time by `sha256_multi`
-//! (SIMD across leaves when the CPU has it). Everything runs on rayon.
+//! verifier takes them as zero. The live rows are transposed into one
+//! buffer (position-major, a column per message position); every coset but
+//! the last is encoded from it into a second buffer and the last in place.
+//! Later levels commit a fold whose rows are its low variables, already
+//! position-major. The batched NTT leaves every codeword column contiguous;
+//! each is one Merkle leaf (`merkle::hash_leaf_fields`), hashed many at a
+//! time by `sha256_multi` (SIMD across leaves when the CPU has it), one coset
+//! after the other. Everything runs on rayon.
+//!
+//! No level keeps its codeword. Level 0's is twice the table or more
+//! (hundreds of megabytes at 2^14 hashes), and it is read only twice:
+//! hashed here, and a few hundred of its columns opened at the very end.
+//! Kept alive through the PIOP in between, it set the prover's peak memory
+//! (a Keccak-f proof of 2^14 permutations peaked at 722 MiB with the
+//! codeword, the table and the zerocheck's forms all live). So the codeword
+//! is hashed coset by coset and dropped, and the opening encodes the
+//! message again for the columns it opens ([`CommittedLevel::columns`]):
+//! a few rows at a time, and only the parts of the transform those columns
+//! depend on (`AdditiveNtt::forward_from_at`), about half an encode of the
+//! table and no hashing.
 
 use rayon::prelude::*;
 #[cfg(not(target_endian = "little"))]
@@ -19,6 +31,7 @@ use starling_crypto::merkle::hash_leaf_fields;
 use starling_crypto::merkle::MerkleTree;
 use starling_crypto::{sha256_multi, Digest};
 use starling_field::{scratch, Gf128};
+use starling_poly::additive_ntt::AdditiveNtt;
 use starling_poly::reed_solomon::ReedSolomon;
 
 use crate::params::PcsParams;
@@ -31,75 +44,181 @@ pub struct Commitment {
     pub root: Digest,
 }
 
-/// One committed level: the codeword (columns of `width` elements,
-/// contiguous) and its tree.
-#[derive(Clone, Debug)]
-pub(crate) struct CommittedLevel {
-    width: usize,
-    pub(crate) codeword: Vec<Gf128>,
-    pub(crate) tree: MerkleTree,
-}
-
 /// Message positions per task of the level-0 transpose (a 64 KiB block of
 /// output at 64 rows).
 const TRANSPOSE_POSITIONS: usize = 64;
 
-impl CommittedLevel {
-    /// Encodes `table` with `2^log_rows` rows that are its low variables
-    /// (position-major) at rate `2^-log_inv_rate`.
-    pub(crate) fn new(table: &[Gf128], log_rows: usize, log_inv_rate: usize) -> Self {
-        let width = 1usize << log_rows;
-        Self::encode(table.len() / width, width, log_inv_rate, |msg| {
-            msg.copy_from_slice(table)
-        })
-    }
+/// Rows encoded at once when a level's message is encoded again for its
+/// queries. The batched NTT is nearly as fast per product at four rows as
+/// at sixty-four (2.3 and 2.5 ns at 2^17 positions on Zen 3; 3.7 at one
+/// row), and the two buffers of four rows are 8 MiB each for Keccak-f's
+/// 2^17 positions.
+const REENCODE_ROWS: usize = 4;
 
-    /// Encodes the first `width` rows of `table`, whose rows are its top
-    /// `log_rows` variables; the other rows are zero.
-    pub(crate) fn from_top_rows(table: &[Gf128], log_rows: usize, width: usize, log_inv_rate: usize) -> Self {
-        let positions = table.len() >> log_rows;
-        Self::encode(positions, width, log_inv_rate, |msg| {
-            msg.par_chunks_mut(TRANSPOSE_POSITIONS * width)
-                .enumerate()
-                .for_each(|(c, out)| {
-                    let start = c * TRANSPOSE_POSITIONS;
-                    for (r, row) in table.chunks_exact(positions).take(width).enumerate() {
-                        let src = &row[start..start + out.len() / width];
-                        for (col, &v) in out.chunks_exact_mut(width).zip(src) {
-                            col[r] = v;
-                        }
-                    }
-                });
-        })
-    }
+/// How a level's message is laid out.
+#[derive(Clone, Copy, Debug)]
+enum Layout {
+    /// Row `r` is the contiguous `message[r 2^log_msg .. (r + 1) 2^log_msg]`
+    /// (level 0: the table's top variables).
+    RowMajor,
+    /// Position `p` is the contiguous `message[p width .. (p + 1) width]`
+    /// (later levels: a fold's low variables).
+    PositionMajor,
+}
 
-    /// Encodes the position-major message that `fill` writes (`positions`
-    /// columns of `width`) at rate `2^-log_inv_rate` and hashes the columns.
-    fn encode(positions: usize, width: usize, log_inv_rate: usize, fill: impl FnOnce(&mut [Gf128])) -> Self {
-        let code = ReedSolomon::new(positions.trailing_zeros() as usize, log_inv_rate);
+/// A committed level: the shape of its code and the tree of its codeword's
+/// columns; the message is kept by the caller (level 0's is the table).
+#[derive(Clone, Debug)]
+pub(crate) struct LevelCode {
+    /// Rows encoded: the message's first `width` rows (the others are zero).
+    width: usize,
+    /// `log2` of the positions of a row's message.
+    log_msg: usize,
+    log_inv_rate: usize,
+    layout: Layout,
+    pub(crate) tree: MerkleTree,
+}
+
+impl LevelCode {
+    /// Encodes the first `width` rows of `message` (`2^log_msg` positions
+    /// each, laid out as `layout` says) at rate `2^-log_inv_rate` and hashes
+    /// the codeword's columns, one coset at a time.
+    fn commit(message: &[Gf128], layout: Layout, log_msg: usize, width: usize, log_inv_rate: usize) -> Self {
+        let code = ReedSolomon::new(log_msg, log_inv_rate);
+        let positions = 1usize << log_msg;
         let n = positions * width;
-        // Zeroed pages from the allocator, or a buffer an earlier phase
-        // recycled: every entry is written, so it needs no clearing.
-        let mut codeword = scratch::take_field(n << log_inv_rate);
-        let (others, last) = codeword.split_at_mut(n * ((1 << log_inv_rate) - 1));
-        fill(last);
-        others
-            .par_chunks_mut(n)
-            .enumerate()
-            .for_each(|(h, chunk)| code.encode_coset(last, width, h, chunk));
-        code.encode_coset_in_place(last, width, (1 << log_inv_rate) - 1);
-        let leaves = hash_columns(&codeword, width);
-        let tree = MerkleTree::from_leaf_hashes(leaves);
-        CommittedLevel {
+        let cosets = 1usize << log_inv_rate;
+        let mut leaves = Vec::with_capacity(positions << log_inv_rate);
+        // Buffers an earlier phase recycled, or zeroed pages from the
+        // allocator: every entry is written, so they need no clearing.
+        let mut columns = scratch::take_field(n);
+        fill_rows(message, layout, log_msg, 0, width, &mut columns);
+        if cosets > 1 {
+            let mut out = scratch::take_field(n);
+            for h in 0..cosets - 1 {
+                code.encode_coset(&columns, width, h, &mut out);
+                leaves.extend(hash_columns(&out, width));
+            }
+            scratch::recycle_field(out);
+        }
+        code.encode_coset_in_place(&mut columns, width, cosets - 1);
+        leaves.extend(hash_columns(&columns, width));
+        scratch::recycle_field(columns);
+        LevelCode {
             width,
-            codeword,
-            tree,
+            log_msg,
+            log_inv_rate,
+            layout,
+            tree: MerkleTree::from_leaf_hashes(leaves),
         }
     }
 
-    /// The column at position `q`.
-    pub(crate) fn column(&self, q: usize) -> &[Gf128] {
-        &self.codeword[q * self.width..(q + 1) * self.width]
+    /// The codeword's columns at `positions`, one after another, encoded
+    /// again from `message` (the one committed): [`REENCODE_ROWS`] rows at a
+    /// time, only as much of each coset's transform as its queried columns
+    /// need.
+    fn columns(&self, message: &[Gf128], positions: &[usize]) -> Vec<Gf128> {
+        let msg_len = 1usize << self.log_msg;
+        let ntt = AdditiveNtt::new(self.log_msg);
+        // The distinct positions each coset is asked for, sorted.
+        let wanted: Vec<Vec<usize>> = (0..1usize << self.log_inv_rate)
+            .map(|h| {
+                let mut in_coset: Vec<usize> = positions
+                    .iter()
+                    .filter(|&&q| q >> self.log_msg == h)
+                    .map(|&q| q & (msg_len - 1))
+                    .collect();
+                in_coset.sort_unstable();
+                in_coset.dedup();
+                in_coset
+            })
+            .collect();
+        let group = REENCODE_ROWS.min(self.width);
+        let mut buf = scratch::take_field(2 * group * msg_len);
+        let mut columns = vec![Gf128::ZERO; self.width * positions.len()];
+        for first in (0..self.width).step_by(group) {
+            let rows = group.min(self.width - first);
+            let (rows_msg, coset) = buf.split_at_mut(group * msg_len);
+            let (rows_msg, coset) = (&mut rows_msg[..rows * msg_len], &mut coset[..rows * msg_len]);
+            fill_rows(message, self.layout, self.log_msg, first, rows, rows_msg);
+            for (h, wanted) in wanted.iter().enumerate() {
+                if wanted.is_empty() {
+                    continue;
+                }
+                ntt.forward_from_at(rows_msg, coset, rows, (h << self.log_msg) as u64, wanted);
+                for (col, &q) in columns.chunks_exact_mut(self.width).zip(positions) {
+                    if q >> self.log_msg == h {
+                        col[first..first + rows]
+                            .copy_from_slice(&coset[(q & (msg_len - 1)) * rows..][..rows]);
+                    }
+                }
+            }
+        }
+        scratch::recycle_field(buf);
+        columns
+    }
+}
+
+/// Writes rows `first .. first + rows` of `message` (`2^log_msg` positions
+/// each, laid out as `layout` says) position-major into `out`.
+fn fill_rows(
+    message: &[Gf128],
+    layout: Layout,
+    log_msg: usize,
+    first: usize,
+    rows: usize,
+    out: &mut [Gf128],
+) {
+    let positions = 1usize << log_msg;
+    debug_assert_eq!(out.len(), rows * positions);
+    match layout {
+        Layout::RowMajor => out
+            .par_chunks_mut(TRANSPOSE_POSITIONS * rows)
+            .enumerate()
+            .for_each(|(c, out)| {
+                let start = c * TRANSPOSE_POSITIONS;
+                for (r, row) in message.chunks_exact(positions).skip(first).take(rows).enumerate() {
+                    let src = &row[start..start + out.len() / rows];
+                    for (col, &v) in out.chunks_exact_mut(rows).zip(src) {
+                        col[r] = v;
+                    }
+                }
+            }),
+        Layout::PositionMajor => {
+            let width = message.len() >> log_msg;
+            for (col, src) in out.chunks_exact_mut(rows).zip(message.chunks_exact(width)) {
+                col.copy_from_slice(&src[first..first + rows]);
+            }
+        }
+    }
+}
+
+/// A committed level after level 0: its message (a fold of the table, whose
+/// rows are its low variables) and its code.
+#[derive(Clone, Debug)]
+pub(crate) struct CommittedLevel {
+    message: Vec<Gf128>,
+    pub(crate) code: LevelCode,
+}
+
+impl CommittedLevel {
+    /// Commits to `message` with `2^log_rows` rows that are its low
+    /// variables (position-major) at rate `2^-log_inv_rate`.
+    pub(crate) fn new(message: Vec<Gf128>, log_rows: usize, log_inv_rate: usize) -> Self {
+        let log_msg = message.len().trailing_zeros() as usize - log_rows;
+        let code = LevelCode::commit(
+            &message,
+            Layout::PositionMajor,
+            log_msg,
+            1 << log_rows,
+            log_inv_rate,
+        );
+        CommittedLevel { message, code }
+    }
+
+    /// The codeword's columns at `positions`, one after another.
+    pub(crate) fn columns(&self, positions: &[usize]) -> Vec<Gf128> {
+        self.code.columns(&self.message, positions)
     }
 }
 
@@ -124,17 +243,36 @@ fn hash_columns(codeword: &[Gf128], batch: usize) -> Vec<Digest> {
     codeword.par_chunks(batch).map(hash_leaf_fields).collect()
 }
 
-/// What the prover keeps after committing: the table and the level-0 codeword.
+/// What the prover keeps after committing: the table and level 0's code.
 #[derive(Clone, Debug)]
 pub struct ProverData {
     pub(crate) table: Vec<Gf128>,
-    pub(crate) level0: CommittedLevel,
+    pub(crate) level0: LevelCode,
 }
 
 impl ProverData {
+    /// Commits to the first `width` rows of `table`, whose rows are its top
+    /// `log_rows` variables (the other rows are zero), at rate
+    /// `2^-log_inv_rate`.
+    fn commit_top_rows(table: Vec<Gf128>, log_rows: usize, width: usize, log_inv_rate: usize) -> Self {
+        let log_msg = table.len().trailing_zeros() as usize - log_rows;
+        let level0 = LevelCode::commit(&table, Layout::RowMajor, log_msg, width, log_inv_rate);
+        ProverData { table, level0 }
+    }
+
     /// The committed table.
     pub fn table(&self) -> &[Gf128] {
         &self.table
+    }
+
+    /// The committed table, taken back (for `starling_field::scratch`).
+    pub fn into_table(self) -> Vec<Gf128> {
+        self.table
+    }
+
+    /// The level-0 codeword's columns at `positions`, one after another.
+    pub(crate) fn level0_columns(&self, positions: &[usize]) -> Vec<Gf128> {
+        self.level0.columns(&self.table, positions)
     }
 }
 
@@ -156,11 +294,11 @@ pub fn commit(params: &PcsParams, table: Vec<Gf128>) -> Result<(Commitment, Prov
             live: params.live_len(),
         });
     }
-    let level0 = CommittedLevel::from_top_rows(&table, l0.log_rows, width, l0.log_inv_rate);
+    let data = ProverData::commit_top_rows(table, l0.log_rows, width, l0.log_inv_rate);
     let commitment = Commitment {
-        root: level0.tree.root(),
+        root: data.level0.tree.root(),
     };
-    Ok((commitment, ProverData { table, level0 }))
+    Ok((commitment, data))
 }
 
 #[cfg(test)]
@@ -189,24 +327,54 @@ mod tests {
             let table: Vec<Gf128> = (0..1u128 << (log_rows + log_msg))
                 .map(|i| Gf128::new((i + 1).wrapping_mul(0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15)))
                 .collect();
-            let level = CommittedLevel::from_top_rows(&table, log_rows, width, rate);
+            let data = ProverData::commit_top_rows(table.clone(), log_rows, width, rate);
             let rows: Vec<Vec<Gf128>> = table
                 .chunks_exact(1 << log_msg)
                 .take(width)
                 .map(|row| ReedSolomon::new(log_msg, rate).encode(row))
                 .collect();
-            for q in 0..1usize << (log_msg + rate) {
+            // Every position, in an order that visits the cosets out of turn.
+            let len = 1usize << (log_msg + rate);
+            let positions: Vec<usize> = (0..len).map(|i| (i * 5 + 3) % len).collect();
+            let columns = data.level0_columns(&positions);
+            for (col, &q) in columns.chunks_exact(width).zip(&positions) {
                 let want: Vec<Gf128> = rows.iter().map(|row| row[q]).collect();
-                assert_eq!(
-                    level.column(q),
-                    want.as_slice(),
-                    "rows 2^{log_rows}, width {width}, q {q}"
-                );
+                assert_eq!(col, want.as_slice(), "rows 2^{log_rows}, width {width}, q {q}");
             }
-            let leaves: Vec<Digest> = (0..1usize << (log_msg + rate))
-                .map(|q| hash_leaf_fields(level.column(q)))
+            let leaves: Vec<Digest> = data
+                .level0_columns(&(0..len).collect::<Vec<_>>())
+                .chunks_exact(width)
+                .map(hash_leaf_fields)
                 .collect();
-            assert_eq!(level.tree.root(), MerkleTree::from_leaf_hashes(leaves).root());
+            assert_eq!(
+                data.level0.tree.root(),
+                MerkleTree::from_leaf_hashes(leaves).root()
+            );
+        }
+    }
+
+    #[test]
+    fn later_levels_open_their_columns() {
+        // Position-major messages of 2^log_rows rows; repeated positions too.
+        for (log_rows, log_msg, rate) in [(0, 5, 2), (2, 9, 3), (4, 12, 4)] {
+            let width = 1usize << log_rows;
+            let message: Vec<Gf128> = (0..1u128 << (log_rows + log_msg))
+                .map(|i| Gf128::new((i + 7).wrapping_mul(0x9e37_79b9_7f4a_7c15_2545_f491_4f6c_dd1d)))
+                .collect();
+            let want = ReedSolomon::new(log_msg, rate).encode_batch(&message, width);
+            let level = CommittedLevel::new(message, log_rows, rate);
+            let len = 1usize << (log_msg + rate);
+            let mut positions: Vec<usize> = (0..len).map(|i| (i * 7 + 1) % len).collect();
+            positions.extend([3, 3, len - 1]);
+            let columns = level.columns(&positions);
+            for (col, &q) in columns.chunks_exact(width).zip(&positions) {
+                assert_eq!(col, &want[q * width..(q + 1) * width], "rows 2^{log_rows}, q {q}");
+            }
+            let leaves: Vec<Digest> = want.chunks_exact(width).map(hash_leaf_fields).collect();
+            assert_eq!(
+                level.code.tree.root(),
+                MerkleTree::from_leaf_hashes(leaves).root()
+            );
         }
     }
 }

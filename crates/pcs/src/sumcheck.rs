@@ -219,6 +219,14 @@ pub(crate) struct PairTable {
     fw: Vec<Gf128>,
 }
 
+/// The buffer goes back to `starling_field::scratch`: it is the size of the
+/// table's first fold or was taken from the pool, and the next proof wants it.
+impl Drop for PairTable {
+    fn drop(&mut self) {
+        scratch::recycle_field(std::mem::take(&mut self.fw));
+    }
+}
+
 impl PairTable {
     /// Number of entries of each table.
     pub(crate) fn len(&self) -> usize {

@@ -255,6 +255,90 @@ impl AdditiveNtt {
         self.forward_block(out, Some(src), batch, self.log_len - 1, 0, &shift);
     }
 
+    /// [`AdditiveNtt::forward_from`] computed only as far as the evaluations
+    /// at `positions` need (sorted, distinct, each below `2^log_len`): those
+    /// positions of `out` are exact, the others unspecified.
+    ///
+    /// A block's first round needs the whole block, but a sub-block holding
+    /// none of the positions is never transformed. For a hundred positions
+    /// in `2^17` that skips about half the products: every sub-block of the
+    /// first six or seven rounds holds one, then the live ones halve per
+    /// round. This is how the PCS reads a few hundred columns of a codeword
+    /// it did not keep.
+    pub fn forward_from_at(
+        &self,
+        src: &[Gf128],
+        out: &mut [Gf128],
+        batch: usize,
+        coset: u64,
+        positions: &[usize],
+    ) {
+        assert_eq!(src.len(), out.len(), "output must match the input length");
+        let shift = self.check(out, batch, coset);
+        assert!(
+            positions.windows(2).all(|w| w[0] < w[1])
+                && positions.last().is_none_or(|&p| p >> self.log_len == 0),
+            "positions must be sorted, distinct and in the domain"
+        );
+        if self.log_len == 0 {
+            out.copy_from_slice(src);
+            return;
+        }
+        self.forward_block_at(out, Some(src), batch, self.log_len - 1, 0, &shift, positions);
+    }
+
+    /// [`AdditiveNtt::forward_block`] restricted to the sub-blocks that hold
+    /// a position of `wanted` (relative to this block, sorted).
+    #[allow(clippy::too_many_arguments)]
+    fn forward_block_at(
+        &self,
+        data: &mut [Gf128],
+        src: Option<&[Gf128]>,
+        batch: usize,
+        i: usize,
+        u: usize,
+        shift: &[Gf128],
+        wanted: &[usize],
+    ) {
+        if wanted.is_empty() {
+            return;
+        }
+        let len = data.len();
+        // Rounds in this step: one in cache, else as many as one pass runs.
+        let mut r = 1;
+        while len > LOCAL_ELEMS && r < MAX_PASS_ROUNDS && r <= i && len >> r > LOCAL_ELEMS {
+            r += 1;
+        }
+        let sub = len >> r;
+        {
+            let mut pieces: Vec<&mut [Gf128]> = data.chunks_mut(sub).collect();
+            let src_pieces: Option<Vec<&[Gf128]>> = src.map(|s| s.chunks(sub).collect());
+            self.forward_pass_par(&mut pieces, src_pieces.as_deref(), i, u, r, shift);
+        }
+        if r <= i {
+            // The sub-blocks holding wanted positions, with theirs.
+            let sub_positions = sub / batch;
+            let mut rest = wanted;
+            let mut live: Vec<(usize, &mut [Gf128], Vec<usize>)> = Vec::new();
+            for (s, block) in data.chunks_mut(sub).enumerate() {
+                let split = rest.partition_point(|&p| p < (s + 1) * sub_positions);
+                let (here, after) = rest.split_at(split);
+                if !here.is_empty() {
+                    live.push((s, block, here.iter().map(|&p| p - s * sub_positions).collect()));
+                }
+                rest = after;
+            }
+            let transform_sub = |(s, block, relative): (usize, &mut [Gf128], Vec<usize>)| {
+                self.forward_block_at(block, None, batch, i - r, (u << r) | s, shift, &relative)
+            };
+            if rayon::current_num_threads() > 1 && live.len() > 1 {
+                live.into_par_iter().for_each(transform_sub);
+            } else {
+                live.into_iter().for_each(transform_sub);
+            }
+        }
+    }
+
     /// Rounds `i..=0` of the forward transform on block `u` of round `i`
     /// (`batch << (i + 1)` elements), reading the input from `src` if given.
     ///
@@ -632,6 +716,42 @@ mod tests {
                         .map(|j| msg[j * batch] * novel_basis_at(j as u64, y))
                         .sum();
                     assert_eq!(want[q * batch], direct, "log_len {log_len}, q {q}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn forward_at_matches_forward_at_its_positions() {
+        // Cache-sized and pass-sized blocks, a few positions or many, the
+        // first and last positions, and an empty list.
+        for (log_len, batch, count) in [
+            (3, 2, 3),
+            (10, 4, 1),
+            (12, 3, 40),
+            (15, 4, 106),
+            (17, 2, 5),
+            (13, 8, 8192),
+        ] {
+            let ntt = AdditiveNtt::new(log_len);
+            let msg = random_vec(log_len as u64 * 77 + batch as u64, batch << log_len);
+            let coset = 1u64 << log_len;
+            let mut want = vec![Gf128::ZERO; msg.len()];
+            ntt.forward_from(&msg, &mut want, batch, coset);
+            let len = 1usize << log_len;
+            let mut positions: Vec<usize> = (0..count).map(|k| (k * 2_654_435_761usize) % len).collect();
+            positions.extend([0, len - 1]);
+            positions.sort_unstable();
+            positions.dedup();
+            for wanted in [&positions[..], &[]] {
+                let mut got = vec![Gf128::ZERO; msg.len()];
+                ntt.forward_from_at(&msg, &mut got, batch, coset, wanted);
+                for &q in wanted {
+                    assert_eq!(
+                        got[q * batch..(q + 1) * batch],
+                        want[q * batch..(q + 1) * batch],
+                        "log_len {log_len}, batch {batch}, position {q}"
+                    );
                 }
             }
         }

@@ -14,7 +14,6 @@ use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{wiring, zerocheck, Shape};
 
 use starling_circuit::layout::{slice_instances, unslice_instances};
-use starling_circuit::BatchWitness;
 
 use crate::circuits::StatementCircuit;
 use crate::error::Check;
@@ -186,6 +185,15 @@ pub struct Proved {
     pub timings: Timings,
 }
 
+/// Makes every later proof of this process keep its large buffers for the
+/// next one instead of freeing them at its end: for a process that proves
+/// batch after batch (the command line, a sequencer), which then maps its
+/// buffers once instead of once per proof. The buffers (about three times
+/// the committed table) stay with the process between proofs.
+pub fn keep_buffers_between_proofs() {
+    scratch::keep_between_uses();
+}
+
 /// Proves a statement of `kind` on its input records: computes every
 /// instance's inputs (private intermediate values included) and the public
 /// outputs, and returns the proof file.
@@ -244,10 +252,8 @@ pub(crate) fn prove_with(
     let n = params.shape.n() as u32;
     let r1cs = circuit.r1cs();
 
-    // The witness is written straight into the buffer the PCS commits to,
-    // and the forms into the buffers the zerocheck folds in place: words `2i`
-    // and `2i + 1` of each are element `i`.
-    let [mut packed, mut a, mut b] = [(); 3].map(|_| scratch::zeroed_field(params.shape.num_words() / 2));
+    // The witness is written straight into the buffer the PCS commits to.
+    let mut packed = scratch::zeroed_field(params.shape.num_words() / 2);
     timings.phase("witness", progress, || {
         let mut rows = kind.instance_inputs(&inputs)?;
         if let Some(f) = tamper.instances {
@@ -256,15 +262,8 @@ pub(crate) fn prove_with(
         // Padding instances: all-zero inputs.
         rows.resize((1usize << n) * circuit.input_words(), 0);
         let sliced = slice_instances(1 << n, circuit.input_bits(), &rows);
-        r1cs.generate_witness_with_forms_into(
-            n,
-            &sliced,
-            &[],
-            Gf128::as_u64_words_mut(&mut packed),
-            Gf128::as_u64_words_mut(&mut a),
-            Gf128::as_u64_words_mut(&mut b),
-        )
-        .map_err(|e| Error::Internal(format!("witness: {e}")))
+        r1cs.generate_witness_into(n, &sliced, &[], Gf128::as_u64_words_mut(&mut packed))
+            .map_err(|e| Error::Internal(format!("witness: {e}")))
     })?;
     let outputs = timings.phase("outputs", progress, || {
         let per_wire = params.shape.words_per_wire();
@@ -279,25 +278,17 @@ pub(crate) fn prove_with(
         f(&mut statement);
     }
     if let Some(f) = tamper.witness {
-        let words = Gf128::as_u64_words_mut(&mut packed);
-        f(words);
-        let (fa, fb) = r1cs.linear_forms(&BatchWitness::from_words(r1cs.k(), n, words.to_vec()));
-        Gf128::as_u64_words_mut(&mut a).copy_from_slice(&fa);
-        Gf128::as_u64_words_mut(&mut b).copy_from_slice(&fb);
+        f(Gf128::as_u64_words_mut(&mut packed));
     }
-    prove_statement(statement, &params, packed, a, b, profile, progress, timings)
+    prove_statement(statement, &params, packed, profile, progress, timings)
 }
 
-/// Commits to the witness (bit-packed in `packed`) with linear forms
-/// `a = Az`, `b = Bz` (bit-packed the same way), and proves that it satisfies
-/// the circuit and agrees with `statement`.
-#[allow(clippy::too_many_arguments)]
+/// Commits to the witness (bit-packed in `packed`) and proves that it
+/// satisfies the circuit and agrees with `statement`.
 fn prove_statement(
     statement: Statement,
     params: &BatchParams,
     packed: Vec<Gf128>,
-    mut a: Vec<Gf128>,
-    mut b: Vec<Gf128>,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     mut timings: Timings,
@@ -309,6 +300,21 @@ fn prove_statement(
         starling_pcs::commit(&params.pcs, packed).map_err(|e| Error::Internal(format!("commit: {e}")))
     })?;
     let z = Gf128::as_u64_words(prover_data.table());
+    // The linear forms `a = Az`, `b = Bz`, bit-packed like the witness, are
+    // computed only now, from the committed table, into buffers the
+    // zerocheck then folds in place: only the commitment's buffers (freed
+    // again) or the forms', never both, are live beside the table.
+    let (mut a, mut b) = timings.phase("forms", progress, || {
+        // Every entry is written: the recycled buffers need no clearing.
+        let [mut a, mut b] = [(); 2].map(|_| scratch::take_field(prover_data.table().len()));
+        circuit.r1cs().linear_forms_into(
+            shape.words_per_wire(),
+            z,
+            Gf128::as_u64_words_mut(&mut a),
+            Gf128::as_u64_words_mut(&mut b),
+        );
+        (a, b)
+    });
 
     let mut transcript = Transcript::new(PROTOCOL_ID);
     bind_statement(&mut transcript, profile, &statement, params, &commitment);
@@ -347,7 +353,13 @@ fn prove_statement(
     let opening = timings.phase("open", progress, || {
         bits::prove(&params.pcs, &prover_data, &claims, &mut transcript)
             .map_err(|e| Error::Internal(format!("opening: {e}")))
-    })?;
+    });
+    // The proof's large buffers are free now: the table joins the others in
+    // the pool, which is dropped unless the process keeps it for its next
+    // proof (`scratch::keep_between_uses`).
+    scratch::recycle_field(prover_data.into_table());
+    scratch::finish();
+    let opening = opening?;
 
     let proof = Proof {
         commitment,

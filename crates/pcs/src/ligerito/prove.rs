@@ -140,7 +140,6 @@ pub(crate) fn prove_with_first_round(
 
     for (i, lp) in levels.iter().enumerate() {
         let current = next_level.take();
-        let level = current.as_ref().unwrap_or(&data.level0);
         let mut rounds = Vec::with_capacity(lp.log_rows);
         let mut pow_nonces = Vec::new();
         // Level 0's rows are the table's top variables (`commit`): each of its
@@ -170,8 +169,8 @@ pub(crate) fn prove_with_first_round(
             None
         } else {
             let nl = levels[i + 1];
-            let committed = CommittedLevel::new(&folded, nl.log_rows, nl.log_inv_rate);
-            let root = committed.tree.root();
+            let committed = CommittedLevel::new(folded, nl.log_rows, nl.log_inv_rate);
+            let root = committed.code.tree.root();
             transcript.absorb_bytes(LABEL_NEXT_ROOT, &root);
             next_level = Some(committed);
             Some(root)
@@ -180,14 +179,15 @@ pub(crate) fn prove_with_first_round(
         let query_nonce =
             (lp.query_grinding_bits > 0).then(|| transcript.grind(LABEL_QUERY_POW, lp.query_grinding_bits));
         let positions = query_positions(transcript, params, i);
-        let mut columns = Vec::with_capacity(positions.len() * params.level_width(i));
-        let mut hashes: Vec<Digest> = Vec::with_capacity(positions.len());
-        for &q in &positions {
-            let col = level.column(q);
-            hashes.push(hash_leaf_fields(col));
-            columns.extend_from_slice(col);
-        }
-        let merkle = level.tree.open(&positions);
+        let (columns, tree) = match &current {
+            Some(level) => (level.columns(&positions), &level.code.tree),
+            None => (data.level0_columns(&positions), &data.level0.tree),
+        };
+        let hashes: Vec<Digest> = columns
+            .chunks_exact(params.level_width(i))
+            .map(hash_leaf_fields)
+            .collect();
+        let merkle = tree.open(&positions);
         absorb_leaf_hashes(transcript, &hashes);
 
         // Every level's query checks, the last one's included, join the
