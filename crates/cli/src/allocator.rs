@@ -24,6 +24,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 
 /// Blocks at least this large get a mapping of their own.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub const MAP_APART_BYTES: usize = 32 << 20;
 
 /// Makes glibc map every block of [`MAP_APART_BYTES`] or more on its own and
