@@ -150,6 +150,14 @@ fn column_parts(buf: &mut [u64], words_per_wire: usize, part: usize) -> Vec<Vec<
     parts
 }
 
+/// Clears the `rows` (wire indices) of a batch-layout buffer,
+/// on rayon.
+fn zero_rows(buf: &mut [u64], words_per_wire: usize, rows: &[usize]) {
+    let mut all: Vec<&mut [u64]> = buf.chunks_exact_mut(words_per_wire).collect();
+    let chosen: Vec<&mut [u64]> = rows.iter().map(|&w| std::mem::take(&mut all[w])).collect();
+    chosen.into_par_iter().for_each(|row| row.fill(0));
+}
+
 /// Words per block: `min(8, N/64)`.
 fn block_lanes(words_per_wire: usize) -> usize {
     words_per_wire.min(8)
@@ -227,8 +235,9 @@ impl R1cs {
     }
 
     /// [`R1cs::generate_witness`] writing the witness words into `words`,
-    /// which must be zero and exactly `2^(k + n) / 64` long: the prover
-    /// passes the buffer it then commits, so nothing is copied.
+    /// which must be exactly `2^(k + n) / 64` long: the prover passes the
+    /// buffer it then commits, so nothing is copied. Every entry is written
+    /// (padding rows with zeros), so the buffer needs no clearing first.
     pub fn generate_witness_into(
         &self,
         n: u32,
@@ -269,11 +278,11 @@ impl R1cs {
         private_inputs: &[u64],
         out: &mut [u64],
     ) {
-        // Padding wires are never written: they stay zero in the block
-        // buffer and in the zeroed output.
-        let live: Vec<usize> = (0..self.num_wires())
-            .filter(|&w| self.row_kind(w) != RowKind::Padding)
-            .collect();
+        // Padding wires are never evaluated: they stay zero in the block
+        // buffer, and their rows of the output are cleared here.
+        let (live, padding): (Vec<usize>, Vec<usize>) =
+            (0..self.num_wires()).partition(|&w| self.row_kind(w) != RowKind::Padding);
+        zero_rows(out, words_per_wire, &padding);
         // Each task owns one range of columns (words of every wire) and
         // evaluates its blocks in order in its own buffer.
         let part = part_words(words_per_wire, L);
@@ -343,11 +352,8 @@ impl R1cs {
         assert!(a.len() == words.len() && b.len() == words.len(), "form lengths");
         let (live, empty): (Vec<usize>, Vec<usize>) =
             (0..self.num_wires()).partition(|&w| !(self.a.row(w).is_empty() && self.b.row(w).is_empty()));
-        for out in [&mut *a, &mut *b] {
-            let mut rows: Vec<&mut [u64]> = out.chunks_exact_mut(words_per_wire).collect();
-            let empty_rows: Vec<&mut [u64]> = empty.iter().map(|&w| std::mem::take(&mut rows[w])).collect();
-            empty_rows.into_par_iter().for_each(|row| row.fill(0));
-        }
+        zero_rows(a, words_per_wire, &empty);
+        zero_rows(b, words_per_wire, &empty);
         match block_lanes(words_per_wire) {
             1 => self.forms_blocks::<1>(words_per_wire, &live, words, a, b),
             2 => self.forms_blocks::<2>(words_per_wire, &live, words, a, b),

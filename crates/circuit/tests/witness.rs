@@ -210,3 +210,25 @@ fn digest_is_stable_and_sensitive() {
     assert_ne!(a.digest(), sha.r1cs().digest());
     assert_eq!(sha.r1cs().digest(), Sha256Compression::new().r1cs().digest());
 }
+
+#[test]
+fn buffers_given_to_the_generator_and_the_forms_need_no_clearing() {
+    // Every entry is written, padding rows included: buffers full of ones
+    // end up exactly the witness and its forms.
+    let r1cs = small_circuit();
+    let mut rng = ChaCha20Rng::seed_from_u64(12);
+    let n = 9;
+    let count = 1usize << n;
+    let xy: Vec<u64> = (0..count).map(|_| rng.gen()).collect();
+    let s: Vec<u64> = (0..count).map(|_| u64::from(rng.gen::<u32>())).collect();
+    let (public, private) = (slice_instances(count, 64, &xy), slice_instances(count, 32, &s));
+    let witness = r1cs.generate_witness(n, &public, &private).unwrap();
+    let mut words = vec![u64::MAX; witness.words().len()];
+    r1cs.generate_witness_into(n, &public, &private, &mut words)
+        .unwrap();
+    assert_eq!(words, witness.words());
+    let (a, b) = r1cs.linear_forms(&witness);
+    let (mut a2, mut b2) = (vec![u64::MAX; a.len()], vec![u64::MAX; b.len()]);
+    r1cs.linear_forms_into(witness.words_per_wire(), witness.words(), &mut a2, &mut b2);
+    assert!(a2 == a && b2 == b);
+}

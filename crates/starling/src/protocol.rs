@@ -252,8 +252,9 @@ pub(crate) fn prove_with(
     let n = params.shape.n() as u32;
     let r1cs = circuit.r1cs();
 
-    // The witness is written straight into the buffer the PCS commits to.
-    let mut packed = scratch::zeroed_field(params.shape.num_words() / 2);
+    // The witness is written straight into the buffer the PCS commits to,
+    // every entry of it: a recycled buffer needs no clearing.
+    let mut packed = scratch::take_field(params.shape.num_words() / 2);
     timings.phase("witness", progress, || {
         let mut rows = kind.instance_inputs(&inputs)?;
         if let Some(f) = tamper.instances {
