@@ -163,18 +163,24 @@ fn lane_widths_agree() {
     }
 }
 
+/// Random bit-sliced public and private inputs of `small_circuit` for `2^n`
+/// instances.
+fn small_circuit_inputs(seed: u64, n: u32) -> (Vec<u64>, Vec<u64>) {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let count = 1usize << n;
+    let xy: Vec<u64> = (0..count).map(|_| rng.gen()).collect();
+    let s: Vec<u64> = (0..count).map(|_| u64::from(rng.gen::<u32>())).collect();
+    (slice_instances(count, 64, &xy), slice_instances(count, 32, &s))
+}
+
 #[test]
 fn witness_and_forms_are_the_same_on_any_number_of_threads() {
     // N = 2^12: 64 words per wire, eight blocks of eight; one thread cuts
     // them into four ranges of two blocks, three and eight threads into
     // eight ranges of one.
     let r1cs = small_circuit();
-    let mut rng = ChaCha20Rng::seed_from_u64(9);
     let n = 12;
-    let count = 1usize << n;
-    let xy: Vec<u64> = (0..count).map(|_| rng.gen()).collect();
-    let s: Vec<u64> = (0..count).map(|_| u64::from(rng.gen::<u32>())).collect();
-    let (public, private) = (slice_instances(count, 64, &xy), slice_instances(count, 32, &s));
+    let (public, private) = small_circuit_inputs(9, n);
     let generate = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -216,12 +222,8 @@ fn buffers_given_to_the_generator_and_the_forms_need_no_clearing() {
     // Every entry is written, padding rows included: buffers full of ones
     // end up exactly the witness and its forms.
     let r1cs = small_circuit();
-    let mut rng = ChaCha20Rng::seed_from_u64(12);
     let n = 9;
-    let count = 1usize << n;
-    let xy: Vec<u64> = (0..count).map(|_| rng.gen()).collect();
-    let s: Vec<u64> = (0..count).map(|_| u64::from(rng.gen::<u32>())).collect();
-    let (public, private) = (slice_instances(count, 64, &xy), slice_instances(count, 32, &s));
+    let (public, private) = small_circuit_inputs(12, n);
     let witness = r1cs.generate_witness(n, &public, &private).unwrap();
     let mut words = vec![u64::MAX; witness.words().len()];
     r1cs.generate_witness_into(n, &public, &private, &mut words)

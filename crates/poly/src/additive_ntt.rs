@@ -182,6 +182,17 @@ const PASS_CHUNK: usize = 64;
 /// Most rounds in one pass (`2^7 * PASS_CHUNK` elements = 128 KiB in cache).
 const MAX_PASS_ROUNDS: usize = 7;
 
+/// Rounds of the first pass over a block of `len` elements at round `i`:
+/// the fewest that leave sub-blocks of at most [`LOCAL_ELEMS`], at most
+/// [`MAX_PASS_ROUNDS`] and at most the `i + 1` rounds left.
+fn pass_rounds(len: usize, i: usize) -> usize {
+    let mut r = 1;
+    while r < MAX_PASS_ROUNDS && r <= i && len >> r > LOCAL_ELEMS {
+        r += 1;
+    }
+    r
+}
+
 /// Precomputed twiddles for transforms of `2^log_len` positions.
 #[derive(Clone, Debug)]
 pub struct AdditiveNtt {
@@ -303,18 +314,13 @@ impl AdditiveNtt {
         if wanted.is_empty() {
             return;
         }
-        let len = data.len();
         // Rounds in this step: one in cache, else as many as one pass runs.
-        let mut r = 1;
-        while len > LOCAL_ELEMS && r < MAX_PASS_ROUNDS && r <= i && len >> r > LOCAL_ELEMS {
-            r += 1;
-        }
-        let sub = len >> r;
-        {
-            let mut pieces: Vec<&mut [Gf128]> = data.chunks_mut(sub).collect();
-            let src_pieces: Option<Vec<&[Gf128]>> = src.map(|s| s.chunks(sub).collect());
-            self.forward_pass_par(&mut pieces, src_pieces.as_deref(), i, u, r, shift);
-        }
+        let r = if data.len() > LOCAL_ELEMS {
+            pass_rounds(data.len(), i)
+        } else {
+            1
+        };
+        let sub = self.forward_top_rounds(data, src, i, u, r, shift);
         if r <= i {
             // The sub-blocks holding wanted positions, with theirs.
             let sub_positions = sub / batch;
@@ -372,17 +378,8 @@ impl AdditiveNtt {
             }
             return;
         }
-        // The fewest rounds that leave sub-blocks of at most LOCAL_ELEMS.
-        let mut r = 1;
-        while r < MAX_PASS_ROUNDS && r <= i && len >> r > LOCAL_ELEMS {
-            r += 1;
-        }
-        let sub = len >> r;
-        {
-            let mut pieces: Vec<&mut [Gf128]> = data.chunks_mut(sub).collect();
-            let src_pieces: Option<Vec<&[Gf128]>> = src.map(|s| s.chunks(sub).collect());
-            self.forward_pass_par(&mut pieces, src_pieces.as_deref(), i, u, r, shift);
-        }
+        let r = pass_rounds(len, i);
+        let sub = self.forward_top_rounds(data, src, i, u, r, shift);
         if r <= i {
             let transform_sub = |(s, block): (usize, &mut [Gf128])| {
                 self.forward_block(block, None, batch, i - r, (u << r) | s, shift)
@@ -393,6 +390,25 @@ impl AdditiveNtt {
                 data.chunks_mut(sub).enumerate().for_each(transform_sub);
             }
         }
+    }
+
+    /// Rounds `i, .., i - r + 1` of block `u` of round `i` in one pass over
+    /// `data` (reading `src` in the first if given); returns the length of
+    /// the `2^r` sub-blocks left to transform.
+    fn forward_top_rounds(
+        &self,
+        data: &mut [Gf128],
+        src: Option<&[Gf128]>,
+        i: usize,
+        u: usize,
+        r: usize,
+        shift: &[Gf128],
+    ) -> usize {
+        let sub = data.len() >> r;
+        let mut pieces: Vec<&mut [Gf128]> = data.chunks_mut(sub).collect();
+        let src_pieces: Option<Vec<&[Gf128]>> = src.map(|s| s.chunks(sub).collect());
+        self.forward_pass_par(&mut pieces, src_pieces.as_deref(), i, u, r, shift);
+        sub
     }
 
     /// [`AdditiveNtt::forward_pass`], with the offsets split between rayon
