@@ -209,7 +209,7 @@ fn requested_tier_is_respected() {
 #[test]
 fn butterfly2_matches_portable() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(77);
-    for n in [0usize, 1, 3, 4, 5, 16, 63, 64] {
+    for n in [0usize, 1, 2, 3, 4, 5, 6, 7, 16, 46, 63, 64] {
         let q: Vec<Vec<u128>> = (0..4).map(|_| (0..n).map(|_| rng.gen()).collect()).collect();
         let (t, t0, t1): (u128, u128, u128) = (rng.gen(), rng.gen(), rng.gen());
         let mut want = q.clone();
