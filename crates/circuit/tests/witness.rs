@@ -138,14 +138,15 @@ fn bad_batch_inputs_are_errors() {
 
 #[test]
 fn lane_widths_agree() {
-    // N = 128, 256, 512 and 1024 use block widths 2, 4, 8 and 8 words; the
-    // first 128 instances must come out the same in every batch size.
+    // N = 128, 256, 512, 1024 and 2048 use block widths 2, 4, 8, 16 and 16
+    // words; the first 128 instances must come out the same in every batch
+    // size.
     let r1cs = small_circuit();
     let mut rng = ChaCha20Rng::seed_from_u64(8);
-    let xy: Vec<u64> = (0..1024).map(|_| rng.gen()).collect();
-    let s: Vec<u64> = (0..1024).map(|_| u64::from(rng.gen::<u32>())).collect();
+    let xy: Vec<u64> = (0..2048).map(|_| rng.gen()).collect();
+    let s: Vec<u64> = (0..2048).map(|_| u64::from(rng.gen::<u32>())).collect();
     let mut first: Option<Vec<u64>> = None;
-    for n in 7..=10u32 {
+    for n in 7..=11u32 {
         let count = 1usize << n;
         let w = r1cs
             .generate_witness(
@@ -175,11 +176,11 @@ fn small_circuit_inputs(seed: u64, n: u32) -> (Vec<u64>, Vec<u64>) {
 
 #[test]
 fn witness_and_forms_are_the_same_on_any_number_of_threads() {
-    // N = 2^12: 64 words per wire, eight blocks of eight; one thread cuts
-    // them into four ranges of two blocks, three and eight threads into
-    // eight ranges of one.
+    // N = 2^14: 256 words per wire, sixteen blocks of sixteen; one thread
+    // cuts them into four ranges of four blocks, three and eight threads
+    // into sixteen ranges of one.
     let r1cs = small_circuit();
-    let n = 12;
+    let n = 14;
     let (public, private) = small_circuit_inputs(9, n);
     let generate = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
