@@ -229,10 +229,15 @@ fn hash_columns(codeword: &[Gf128], batch: usize) -> Vec<Digest> {
     {
         let leaf_len = batch * 16;
         let bytes = Gf128::slice_as_bytes(codeword);
-        let mut leaves = vec![[0u8; 32]; codeword.len() / batch];
+        let count = codeword.len() / batch;
+        let mut leaves = vec![[0u8; 32]; count];
         // About 1 MiB of leaves per rayon task, a multiple of the sixteen
-        // leaves the SIMD hasher takes at once.
-        let per_task = 16 * ((1 << 16) / leaf_len).max(1);
+        // leaves the SIMD hasher takes at once, and at least four tasks per
+        // thread while there are leaves for them (a later level's coset is
+        // only 1 MiB: as one task it was hashed on one thread).
+        let per_mib = 16 * ((1 << 16) / leaf_len).max(1);
+        let per_thread_share = count.div_ceil(4 * rayon::current_num_threads()).next_multiple_of(16);
+        let per_task = per_mib.min(per_thread_share).max(16);
         leaves
             .par_chunks_mut(per_task)
             .zip(bytes.par_chunks(per_task * leaf_len))

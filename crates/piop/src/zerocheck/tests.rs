@@ -183,6 +183,31 @@ fn live_len_covers_every_nonzero_word() {
 }
 
 #[test]
+fn live_len_is_the_same_across_strides_and_threads() {
+    // Several strides of the backward scan (256 steps of 256 words per
+    // thread) on one and three threads, against the plain definition.
+    let len = 3 * 256 * 256 * 3 + 77;
+    let plain = |v: &[u64]| {
+        v.iter()
+            .rposition(|&w| w != 0)
+            .map_or(0, |i| ((i / 256 + 1) * 256).min(v.len()))
+    };
+    for at in [None, Some(0), Some(5_000), Some(300_000), Some(len - 80), Some(len - 1)] {
+        let mut v = vec![0u64; len];
+        if let Some(i) = at {
+            v[i] = 1 << 9;
+        }
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            assert_eq!(pool.install(|| live_len(&[&v])), plain(&v), "{at:?}, {threads} threads");
+        }
+    }
+}
+
+#[test]
 fn sumcheck_stops_at_the_zero_tail() {
     // Zero tails cut inside a block, at a block edge, near the start and
     // nothing left at all: the rounds must equal the plain ones over the
