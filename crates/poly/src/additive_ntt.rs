@@ -176,11 +176,12 @@ fn scaled_add(dst: &mut [Gf128], src: &[Gf128], t: Gf128) {
 /// stays in a core's L2 cache.
 const LOCAL_ELEMS: usize = 1 << 15;
 
-/// Smallest block whose live sub-blocks [`AdditiveNtt::forward_from_at`]
-/// hands to rayon: below it a sub-block's work (a few microseconds) does not
-/// pay for a task, and a later PCS level's re-encode (2^12 positions of four
-/// rows) ran slower on two threads than on one.
-const PAR_AT_MIN_ELEMS: usize = 1 << 14;
+/// Fewest elements a transform hands to rayon at once (a pass split in
+/// halves, the live sub-blocks of [`AdditiveNtt::forward_from_at`]): below
+/// it the work (a few microseconds) does not pay for a task. A later PCS
+/// level's re-encode (2^12 positions of four rows, every round of a pruned
+/// block a pass) ran three times slower on two threads than on one.
+const PAR_MIN_ELEMS: usize = 1 << 16;
 
 /// Offsets per sub-block and step of a multi-round pass.
 const PASS_CHUNK: usize = 64;
@@ -343,7 +344,7 @@ impl AdditiveNtt {
             let transform_sub = |(s, block, relative): (usize, &mut [Gf128], Vec<usize>)| {
                 self.forward_block_at(block, None, batch, i - r, (u << r) | s, shift, &relative)
             };
-            if rayon::current_num_threads() > 1 && live.len() > 1 && sub << r >= PAR_AT_MIN_ELEMS {
+            if rayon::current_num_threads() > 1 && live.len() > 1 && sub << r >= PAR_MIN_ELEMS {
                 live.into_par_iter().for_each(transform_sub);
             } else {
                 live.into_iter().for_each(transform_sub);
@@ -429,7 +430,7 @@ impl AdditiveNtt {
         shift: &[Gf128],
     ) {
         let width = pieces[0].len();
-        if rayon::current_num_threads() == 1 || width < 8 * PASS_CHUNK {
+        if rayon::current_num_threads() == 1 || width < 8 * PASS_CHUNK || pieces.len() * width < PAR_MIN_ELEMS {
             self.forward_pass(pieces, src, i, u, r, shift);
             return;
         }
