@@ -209,3 +209,37 @@ fn node_hashers_match_hash_node() {
         assert_eq!(got, want, "dispatch: {count} nodes");
     }
 }
+
+#[test]
+fn block_compressors_match_sha2() {
+    use starling_crypto::sha256_multi::block_compressor_for;
+    let mut rng = Rng(11);
+    for count in [0usize, 1, 2, 3, 15, 16, 17, 31, 33, 100] {
+        // One-block messages of 0 to 55 bytes, padded: the compression from
+        // the initial state is their digest.
+        let messages: Vec<Vec<u8>> = (0..count).map(|i| rng.bytes(i % 56)).collect();
+        let blocks: Vec<[u8; 64]> = messages
+            .iter()
+            .map(|m| {
+                let mut b = [0u8; 64];
+                b[..m.len()].copy_from_slice(m);
+                b[m.len()] = 0x80;
+                b[56..].copy_from_slice(&(m.len() as u64 * 8).to_be_bytes());
+                b
+            })
+            .collect();
+        let want: Vec<Digest> = messages.iter().map(|m| Sha256::digest(m).into()).collect();
+        for backend in Backend::ALL {
+            let Some(compressor) = block_compressor_for(backend) else {
+                eprintln!("SKIPPED: backend {backend:?} is not supported by this CPU");
+                continue;
+            };
+            let mut got = vec![[0xffu8; 32]; count];
+            compressor(&blocks, &mut got);
+            assert_eq!(got, want, "{backend:?}: {count} blocks");
+        }
+        let mut got = vec![[0u8; 32]; count];
+        sha256_multi::compress_blocks_into(&blocks, &mut got);
+        assert_eq!(got, want, "dispatch: {count} blocks");
+    }
+}

@@ -105,10 +105,7 @@ fn hash16(lanes: &[&[u8]; 16], group_stride: usize, prefix: u8, out: &mut [Diges
     let msg_len = len + 1;
     let nblocks = (msg_len + 8) / 64 + 1;
     let bit_len = msg_len as u64 * 8;
-    let mut state = [_mm512_setzero_si512(); 8];
-    for (s, &iv) in state.iter_mut().zip(SHA256_IV.iter()) {
-        *s = _mm512_set1_epi32(iv as i32);
-    }
+    let mut state = start_state();
     let mut rows = [_mm512_setzero_si512(); 16];
     for b in 0..nblocks {
         // Block `b` holds message bytes `64b..64b + 64`, i.e. data bytes
@@ -173,17 +170,55 @@ fn hash16(lanes: &[&[u8]; 16], group_stride: usize, prefix: u8, out: &mut [Diges
         }
         compress(&mut state, &mut w);
     }
+    store_digests(&state, out);
+}
+
+/// The sixteen lanes' states, as digests, into `out[0..16]`.
+#[target_feature(enable = "avx512f")]
+fn store_digests(state: &[__m512i; 8], out: &mut [Digest]) {
     let mut words = [[0u32; 16]; 8];
     for (wd, s) in words.iter_mut().zip(state) {
         // SAFETY: `wd` is a 64-byte array of `u32`, so the unaligned 64-byte
         // store writes only memory it borrows mutably.
-        unsafe { _mm512_storeu_si512(wd.as_mut_ptr().cast(), s) };
+        unsafe { _mm512_storeu_si512(wd.as_mut_ptr().cast(), *s) };
     }
     for (i, o) in out[..16].iter_mut().enumerate() {
         for (j, chunk) in o.chunks_exact_mut(4).enumerate() {
             chunk.copy_from_slice(&words[j][i].to_be_bytes());
         }
     }
+}
+
+/// SHA-256's initial state in every lane.
+#[target_feature(enable = "avx512f")]
+fn start_state() -> [__m512i; 8] {
+    SHA256_IV.map(|iv| _mm512_set1_epi32(iv as i32))
+}
+
+/// Same contract as [`portable::compress_blocks`]; panics when the CPU
+/// lacks AVX-512F or AVX-512BW.
+pub fn compress_blocks(blocks: &[[u8; 64]], out: &mut [Digest]) {
+    assert!(available(), "the AVX-512 hasher needs AVX-512F and AVX-512BW");
+    assert_eq!(blocks.len(), out.len(), "one output digest per block");
+    // SAFETY: the features `compress_blocks16` is compiled for were checked
+    // just above.
+    unsafe { compress_blocks16(blocks, out) }
+}
+
+/// [`compress_blocks`], sixteen blocks per pass.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn compress_blocks16(blocks: &[[u8; 64]], out: &mut [Digest]) {
+    let full = out.len() / 16 * 16;
+    for (group, o) in blocks[..full].chunks_exact(16).zip(out[..full].chunks_exact_mut(16)) {
+        // SAFETY: each block is 64 readable bytes; the load has no alignment
+        // requirement.
+        let rows: [__m512i; 16] = core::array::from_fn(|i| unsafe { _mm512_loadu_si512(group[i].as_ptr().cast()) });
+        let mut w = transpose_be(&rows);
+        let mut state = start_state();
+        compress(&mut state, &mut w);
+        store_digests(&state, o);
+    }
+    portable::compress_blocks(&blocks[full..], &mut out[full..]);
 }
 
 /// Reads each row as sixteen big-endian words and transposes: word `j` of row

@@ -188,6 +188,34 @@ pub fn hash_nodes_into(children: &[Digest], out: &mut [Digest]) {
     hasher(children.as_flattened(), out);
 }
 
+/// A block compressor: `out[i]` is the state after one compression of the
+/// padded block `blocks[i]` from SHA-256's initial state (for a one-block
+/// message, its digest); panics unless the lengths match.
+pub type BlockCompressor = fn(&[[u8; 64]], &mut [Digest]);
+
+/// The block compressor of `backend`, or `None` when this CPU lacks its
+/// features. Ignores the process's tier (tests use it to reach every
+/// backend).
+pub fn block_compressor_for(backend: Backend) -> Option<BlockCompressor> {
+    match backend {
+        Backend::Portable => Some(portable::compress_blocks),
+        #[cfg(target_arch = "x86_64")]
+        Backend::ShaNi if sha_ni::available() => Some(sha_ni::compress_blocks),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if avx512::available() => Some(avx512::compress_blocks),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// One compression of every padded block from the initial state, sixteen
+/// at a time when the CPU allows (proof-of-work searches: one block per
+/// attempt). Panics unless `blocks.len() == out.len()`.
+pub fn compress_blocks_into(blocks: &[[u8; 64]], out: &mut [Digest]) {
+    let compressor = block_compressor_for(backend()).unwrap_or(portable::compress_blocks);
+    compressor(blocks, out);
+}
+
 /// The leaf hashes of the consecutive `leaf_len`-byte chunks of `data`.
 /// Panics if `leaf_len` is zero or does not divide `data.len()`.
 pub fn hash_leaves_chunked(data: &[u8], leaf_len: usize) -> Vec<Digest> {

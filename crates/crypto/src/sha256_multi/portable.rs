@@ -2,7 +2,7 @@
 //! [`hash_leaf`] (the `sha2` crate, SHA-NI when the CPU has it). Every other
 //! backend must give exactly these digests.
 
-use crate::merkle::{hash_leaf, hash_node};
+use crate::merkle::{hash_leaf, hash_node, SHA256_IV};
 use crate::Digest;
 
 /// `out[i] = hash_leaf(data[i * leaf_len..(i + 1) * leaf_len])` for every
@@ -29,5 +29,19 @@ pub fn hash_nodes(children: &[u8], out: &mut [Digest]) {
     for (o, pair) in out.iter_mut().zip(children.chunks_exact(64)) {
         let (l, r) = pair.split_at(32);
         *o = hash_node(l.try_into().expect("32 bytes"), r.try_into().expect("32 bytes"));
+    }
+}
+
+/// `out[i]`: the state after one compression of the (already padded) block
+/// `blocks[i]` from SHA-256's initial state, as a digest (words
+/// big-endian). For a one-block message that is its SHA-256 digest.
+pub fn compress_blocks(blocks: &[[u8; 64]], out: &mut [Digest]) {
+    assert_eq!(blocks.len(), out.len(), "one output digest per block");
+    for (block, o) in blocks.iter().zip(out) {
+        let mut state = SHA256_IV;
+        sha2::compress256(&mut state, &[(*block).into()]);
+        for (chunk, word) in o.chunks_exact_mut(4).zip(state) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
     }
 }

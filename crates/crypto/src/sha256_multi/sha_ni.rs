@@ -48,6 +48,29 @@ pub fn hash_nodes(children: &[u8], out: &mut [Digest]) {
     unsafe { chunked_with_prefix(children, 64, 1, out) }
 }
 
+/// Same contract as [`portable::compress_blocks`]; panics when the CPU
+/// lacks the SHA extensions.
+pub fn compress_blocks(blocks: &[[u8; 64]], out: &mut [Digest]) {
+    assert!(available(), "the SHA-NI hasher needs the SHA extensions");
+    assert_eq!(blocks.len(), out.len(), "one output digest per block");
+    // SAFETY: the features `compress_pairs` is compiled for were checked
+    // just above.
+    unsafe { compress_pairs(blocks, out) }
+}
+
+/// [`compress_blocks`], two blocks in lockstep.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn compress_pairs(blocks: &[[u8; 64]], out: &mut [Digest]) {
+    let paired = out.len() / 2 * 2;
+    for (b, o) in blocks[..paired].chunks_exact(2).zip(out[..paired].chunks_exact_mut(2)) {
+        let mut state = [start_state(), start_state()];
+        compress2(&mut state, [&b[0], &b[1]]);
+        o[0] = finish(state[0]);
+        o[1] = finish(state[1]);
+    }
+    portable::compress_blocks(&blocks[paired..], &mut out[paired..]);
+}
+
 /// Blocks of `prefix || data || padding`.
 fn block_count(len: usize) -> usize {
     // The prefix byte, the data, 0x80 and the 8-byte length.
