@@ -236,7 +236,9 @@ fn hash_columns(codeword: &[Gf128], batch: usize) -> Vec<Digest> {
         // thread while there are leaves for them (a later level's coset is
         // only 1 MiB: as one task it was hashed on one thread).
         let per_mib = 16 * ((1 << 16) / leaf_len).max(1);
-        let per_thread_share = count.div_ceil(4 * rayon::current_num_threads()).next_multiple_of(16);
+        let per_thread_share = count
+            .div_ceil(4 * rayon::current_num_threads())
+            .next_multiple_of(16);
         let per_task = per_mib.min(per_thread_share).max(16);
         leaves
             .par_chunks_mut(per_task)

@@ -430,7 +430,8 @@ impl AdditiveNtt {
         shift: &[Gf128],
     ) {
         let width = pieces[0].len();
-        if rayon::current_num_threads() == 1 || width < 8 * PASS_CHUNK || pieces.len() * width < PAR_MIN_ELEMS {
+        if rayon::current_num_threads() == 1 || width < 8 * PASS_CHUNK || pieces.len() * width < PAR_MIN_ELEMS
+        {
             self.forward_pass(pieces, src, i, u, r, shift);
             return;
         }

@@ -209,10 +209,14 @@ pub fn compress_blocks(blocks: &[[u8; 64]], out: &mut [Digest]) {
 #[target_feature(enable = "avx512f,avx512bw")]
 fn compress_blocks16(blocks: &[[u8; 64]], out: &mut [Digest]) {
     let full = out.len() / 16 * 16;
-    for (group, o) in blocks[..full].chunks_exact(16).zip(out[..full].chunks_exact_mut(16)) {
+    for (group, o) in blocks[..full]
+        .chunks_exact(16)
+        .zip(out[..full].chunks_exact_mut(16))
+    {
         // SAFETY: each block is 64 readable bytes; the load has no alignment
         // requirement.
-        let rows: [__m512i; 16] = core::array::from_fn(|i| unsafe { _mm512_loadu_si512(group[i].as_ptr().cast()) });
+        let rows: [__m512i; 16] =
+            core::array::from_fn(|i| unsafe { _mm512_loadu_si512(group[i].as_ptr().cast()) });
         let mut w = transpose_be(&rows);
         let mut state = start_state();
         compress(&mut state, &mut w);

@@ -62,7 +62,10 @@ pub fn compress_blocks(blocks: &[[u8; 64]], out: &mut [Digest]) {
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn compress_pairs(blocks: &[[u8; 64]], out: &mut [Digest]) {
     let paired = out.len() / 2 * 2;
-    for (b, o) in blocks[..paired].chunks_exact(2).zip(out[..paired].chunks_exact_mut(2)) {
+    for (b, o) in blocks[..paired]
+        .chunks_exact(2)
+        .zip(out[..paired].chunks_exact_mut(2))
+    {
         let mut state = [start_state(), start_state()];
         compress2(&mut state, [&b[0], &b[1]]);
         o[0] = finish(state[0]);

@@ -198,7 +198,10 @@ pub unsafe fn axpy(dst: &mut [u128], src: &[u128], s: u128) {
         store(d, _mm512_xor_si512(load(d), mul_by(load(x), sv)));
     }
     if !d_tail.is_empty() {
-        store_part(d_tail, _mm512_xor_si512(load_part(d_tail), mul_by(load_part(s_tail), sv)));
+        store_part(
+            d_tail,
+            _mm512_xor_si512(load_part(d_tail), mul_by(load_part(s_tail), sv)),
+        );
     }
 }
 
@@ -272,7 +275,12 @@ pub unsafe fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
         store(d, dv);
     }
     if !a_tail.is_empty() {
-        let loaded = [load_part(a_tail), load_part(b_tail), load_part(c_tail), load_part(d_tail)];
+        let loaded = [
+            load_part(a_tail),
+            load_part(b_tail),
+            load_part(c_tail),
+            load_part(d_tail),
+        ];
         let [av, bv, cv, dv] = butterfly2_step(loaded, tv, tv0, tv1);
         store_part(a_tail, av);
         store_part(b_tail, bv);

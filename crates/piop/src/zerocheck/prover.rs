@@ -140,7 +140,10 @@ fn live_len_of(v: &[u64]) -> usize {
     let stride = TAIL_SCAN_STEPS * rayon::current_num_threads();
     let nonzero = |i: &usize| {
         let at = i * TAIL_SCAN_WORDS;
-        v[at..(at + TAIL_SCAN_WORDS).min(v.len())].iter().fold(0, |acc, &w| acc | w) != 0
+        v[at..(at + TAIL_SCAN_WORDS).min(v.len())]
+            .iter()
+            .fold(0, |acc, &w| acc | w)
+            != 0
     };
     let mut end = steps;
     while end > 0 {

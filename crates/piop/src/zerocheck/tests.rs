@@ -192,7 +192,14 @@ fn live_len_is_the_same_across_strides_and_threads() {
             .rposition(|&w| w != 0)
             .map_or(0, |i| ((i / 256 + 1) * 256).min(v.len()))
     };
-    for at in [None, Some(0), Some(5_000), Some(300_000), Some(len - 80), Some(len - 1)] {
+    for at in [
+        None,
+        Some(0),
+        Some(5_000),
+        Some(300_000),
+        Some(len - 80),
+        Some(len - 1),
+    ] {
         let mut v = vec![0u64; len];
         if let Some(i) = at {
             v[i] = 1 << 9;
@@ -202,7 +209,11 @@ fn live_len_is_the_same_across_strides_and_threads() {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            assert_eq!(pool.install(|| live_len(&[&v])), plain(&v), "{at:?}, {threads} threads");
+            assert_eq!(
+                pool.install(|| live_len(&[&v])),
+                plain(&v),
+                "{at:?}, {threads} threads"
+            );
         }
     }
 }
