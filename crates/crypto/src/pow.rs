@@ -28,12 +28,18 @@ fn pow_block(state: &Digest) -> [u8; 64] {
     block
 }
 
+/// `block` with `nonce` written in.
+fn with_nonce(block: &[u8; 64], nonce: u64) -> [u8; 64] {
+    let mut out = *block;
+    out[NONCE_AT..INPUT_LEN].copy_from_slice(&nonce.to_le_bytes());
+    out
+}
+
 /// The low eight bytes of the digest of `block` with `nonce` written in,
 /// as a little-endian u64.
-fn pow_value(block: &mut [u8; 64], nonce: u64) -> u64 {
-    block[NONCE_AT..INPUT_LEN].copy_from_slice(&nonce.to_le_bytes());
+fn pow_value(block: &[u8; 64], nonce: u64) -> u64 {
     let mut digest = [[0u8; 32]];
-    sha256_multi::compress_blocks_into(core::slice::from_ref(block), &mut digest);
+    sha256_multi::compress_blocks_into(&[with_nonce(block, nonce)], &mut digest);
     value_of(&digest[0])
 }
 
@@ -46,7 +52,7 @@ fn value_of(digest: &Digest) -> u64 {
 
 /// True when `nonce` meets the difficulty `bits` for `state`.
 pub fn check(state: &Digest, nonce: u64, bits: u32) -> bool {
-    bits == 0 || pow_value(&mut pow_block(state), nonce).trailing_zeros() >= bits
+    bits == 0 || pow_value(&pow_block(state), nonce).trailing_zeros() >= bits
 }
 
 /// The smallest valid nonce: blocks of nonces one after another, each
@@ -68,11 +74,7 @@ pub fn grind(state: &Digest, bits: u32) -> u64 {
         let found = (0..BLOCK / RUN as u64).into_par_iter().find_map_first(|r| {
             let first = start + r * RUN as u64;
             let blocks: Vec<[u8; 64]> = (first..first + RUN as u64)
-                .map(|nonce| {
-                    let mut block = base;
-                    block[NONCE_AT..INPUT_LEN].copy_from_slice(&nonce.to_le_bytes());
-                    block
-                })
+                .map(|nonce| with_nonce(&base, nonce))
                 .collect();
             let mut digests = vec![[0u8; 32]; RUN];
             sha256_multi::compress_blocks_into(&blocks, &mut digests);
@@ -109,9 +111,9 @@ mod tests {
     fn block_function_matches_streaming_definition() {
         for s in 0..8u8 {
             let state: Digest = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ s);
-            let mut block = pow_block(&state);
+            let block = pow_block(&state);
             for nonce in [0u64, 1, 255, 1 << 20, u64::MAX, 0x0123_4567_89ab_cdef] {
-                assert_eq!(pow_value(&mut block, nonce), pow_value_streaming(&state, nonce));
+                assert_eq!(pow_value(&block, nonce), pow_value_streaming(&state, nonce));
             }
         }
     }

@@ -322,11 +322,8 @@ impl AdditiveNtt {
             return;
         }
         // Rounds in this step: one in cache, else as many as one pass runs.
-        let r = if data.len() > LOCAL_ELEMS {
-            pass_rounds(data.len(), i)
-        } else {
-            1
-        };
+        let len = data.len();
+        let r = if len > LOCAL_ELEMS { pass_rounds(len, i) } else { 1 };
         let sub = self.forward_top_rounds(data, src, i, u, r, shift);
         if r <= i {
             // The sub-blocks holding wanted positions, with theirs.
@@ -344,7 +341,7 @@ impl AdditiveNtt {
             let transform_sub = |(s, block, relative): (usize, &mut [Gf128], Vec<usize>)| {
                 self.forward_block_at(block, None, batch, i - r, (u << r) | s, shift, &relative)
             };
-            if rayon::current_num_threads() > 1 && live.len() > 1 && sub << r >= PAR_MIN_ELEMS {
+            if rayon::current_num_threads() > 1 && live.len() > 1 && len >= PAR_MIN_ELEMS {
                 live.into_par_iter().for_each(transform_sub);
             } else {
                 live.into_iter().for_each(transform_sub);
