@@ -37,28 +37,29 @@ fn store(v: &mut [u128; 4], x: __m512i) {
     unsafe { _mm512_storeu_si512(v.as_mut_ptr().cast(), x) }
 }
 
-/// Mask of the quadwords of the first `n <= 4` elements of a vector.
+/// Mask of the quadwords of the first `min(n, 4)` elements of a vector.
 #[inline]
 fn part_mask(n: usize) -> __mmask8 {
-    debug_assert!(n <= 4);
-    ((1u32 << (2 * n)) - 1) as __mmask8
+    ((1u32 << (2 * n.min(4))) - 1) as __mmask8
 }
 
-/// The elements of `v` (at most four), zeros in the lanes past them.
+/// The first elements of `v` (all of them when there are at most four),
+/// zeros in the lanes past them.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn load_part(v: &[u128]) -> __m512i {
-    // SAFETY: the mask covers exactly `v`'s bytes; masked-off quadwords are
-    // neither read nor able to fault.
+    // SAFETY: the mask enables the quadwords of the first `min(len, 4)`
+    // elements, all inside `v`; masked-off quadwords are neither read nor
+    // able to fault.
     unsafe { _mm512_maskz_loadu_epi64(part_mask(v.len()), v.as_ptr().cast()) }
 }
 
-/// Stores the first `v.len()` (at most four) lanes of `x` to `v`.
+/// Stores the first `min(v.len(), 4)` lanes of `x` to `v`.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn store_part(v: &mut [u128], x: __m512i) {
-    // SAFETY: the mask covers exactly `v`'s bytes; masked-off quadwords are
-    // not written.
+    // SAFETY: the mask enables the quadwords of the first `min(len, 4)`
+    // elements, all inside `v`; masked-off quadwords are not written.
     unsafe { _mm512_mask_storeu_epi64(v.as_mut_ptr().cast(), part_mask(v.len()), x) }
 }
 
