@@ -1,11 +1,14 @@
-//! Many Merkle leaf hashes at once: `SHA-256(0x00 || leaf)` for every
-//! consecutive `leaf_len`-byte chunk of a buffer, the same digests as
-//! [`crate::merkle::hash_leaf`] on each chunk.
+//! Many SHA-256 hashes at once: Merkle leaves (`SHA-256(0x00 || leaf)` for
+//! every consecutive `leaf_len`-byte chunk of a buffer, the same digests as
+//! [`crate::merkle::hash_leaf`] on each chunk), whole tree levels of inner
+//! nodes, and single padded blocks (one compression each from the initial
+//! state: the proof-of-work attempts of [`crate::pow`]).
 //!
 //! `portable` is the definition (one `sha2` call per leaf). `sha_ni` hashes
 //! two leaves in lockstep with the SHA extensions, `avx512` sixteen at a
-//! time, one per 32-bit lane; both must agree with it on every input; `tests/sha256_multi.rs` runs one shared harness over every
-//! backend this CPU can use. [`Backend::for_tier`] maps the process's tier
+//! time, one per 32-bit lane; both must agree with it on every input;
+//! `tests/sha256_multi.rs` runs one shared harness over every backend this
+//! CPU can use. [`Backend::for_tier`] maps the process's tier
 //! ([`starling_field::cpu`]) to a backend: `avx512` under the AVX-512 tier,
 //! `sha_ni` under the AVX2 tier where the CPU has the SHA extensions, and
 //! `portable` (`sha2`, with SHA-NI or the ARMv8 SHA-256 instructions where
