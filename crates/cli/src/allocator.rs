@@ -1,27 +1,36 @@
 //! The process allocator: the system allocator, with every large block
-//! faulted in by one `madvise(MADV_POPULATE_WRITE)` call, on huge pages where
-//! the kernel offers them, and glibc told to map the largest blocks on their
-//! own and to keep freed smaller ones in the process ([`set_block_policy`]).
-//! All of it is Linux tuning (glibc for the policy); elsewhere the allocator
-//! is the system's, unchanged.
+//! advised onto huge pages where the kernel offers them (faulted in at
+//! allocation where it does not), and glibc told to map the largest blocks
+//! on their own and to keep freed smaller ones in the process
+//! ([`set_block_policy`]). All of it is Linux tuning (glibc for the policy);
+//! elsewhere the allocator is the system's, unchanged.
 //!
 //! A proof of 2^14 hashes allocates hundreds of megabytes of buffers that are
 //! written in full right away (the witness, its linear forms, codeword
-//! cosets, sumcheck tables). Left to demand paging, each 4 KiB page costs a
-//! page-fault exception on first write; on the virtual machines we measured,
-//! faulting in a fresh 256 MiB buffer took 0.14–0.17 s by touching it and
-//! 0.09 s with one `MADV_POPULATE_WRITE` call, and the faults were a fifth of
-//! the prover's time. Asking for huge pages first (`MADV_HUGEPAGE`, honoured
-//! when transparent huge pages are `madvise` or `always`) makes that 11 ms
-//! per 128 MiB instead of 53 ms (Zen 3), and the prover's passes that stride
-//! across its tables (the witness's wire rows are 2 KiB apart) miss the TLB
-//! less: `bench` ran 4–5% faster on all three hashes with it. Kernels before
-//! 5.14 reject the populate advice; the block is then paged on demand. Only
-//! blocks of at least [`PREFAULT_BYTES`] are advised, and the prover's blocks
-//! of that size are written in full, so no memory is committed that would not
-//! have been anyway.
+//! cosets, sumcheck tables). Left to demand paging on 4 KiB pages, each page
+//! costs a page-fault exception on first write; on the virtual machines we
+//! measured, faulting in a fresh 256 MiB buffer took 0.14–0.17 s by touching
+//! it and 0.09 s with one `MADV_POPULATE_WRITE` call, and the faults were a
+//! fifth of the prover's time. Huge pages (`MADV_HUGEPAGE`, honoured when
+//! transparent huge pages are `madvise` or `always`) make a fault cover
+//! 2 MiB (11 ms per 128 MiB instead of 53 ms on Zen 3), and the prover's
+//! passes that stride across its tables (the witness's wire rows are 2 KiB
+//! apart) miss the TLB less: `bench` ran 4–5% faster on all three hashes
+//! with them. With huge pages the blocks are left to fault on first write:
+//! populating them up front as well stalled now and then for hundreds of
+//! milliseconds (a Zen 5 VM, single `prove` runs of 2^14 hashes on two
+//! threads: SHA-256 0.26, 0.27, 0.45 s with it, 0.24-0.26 s without;
+//! BLAKE3 0.22, 0.67, 0.23 against 0.21; Keccak-f 0.58, 0.75, 0.50 against
+//! 0.46-0.49). Where huge pages are off, one `MADV_POPULATE_WRITE` per block
+//! still saves the 4 KiB faults. Kernels before 5.14 reject the populate
+//! advice; the block is then paged on demand. Only blocks of at least
+//! [`ADVISED_BYTES`] are advised, and the prover's blocks of that size are
+//! written in full, so no memory is committed that would not have been
+//! anyway.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+#[cfg(target_os = "linux")]
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Blocks at least this large get a mapping of their own.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -43,6 +52,8 @@ pub const MAP_APART_BYTES: usize = 32 << 20;
 /// in the heap with trimming off (`M_TRIM_THRESHOLD` at its maximum), so the
 /// memory they free is reused without being faulted in again.
 pub fn set_block_policy() {
+    #[cfg(target_os = "linux")]
+    POPULATE.store(!huge_pages_available(), Ordering::Relaxed);
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` only changes glibc's allocation policy; it is called
     // at the start of `main`, before the program has other threads.
@@ -52,24 +63,39 @@ pub fn set_block_policy() {
     }
 }
 
-/// Blocks at least this large are faulted in at allocation.
+/// Blocks at least this large are advised.
 #[cfg(target_os = "linux")]
-pub const PREFAULT_BYTES: usize = 1 << 20;
+pub const ADVISED_BYTES: usize = 1 << 20;
 /// Base page size: the advised range is the whole pages inside a block.
 #[cfg(target_os = "linux")]
 const PAGE: usize = 4096;
 
-/// The system allocator plus `MADV_HUGEPAGE` and `MADV_POPULATE_WRITE` on
-/// large blocks.
-pub struct PrefaultingAlloc;
+/// Whether advised blocks are also populated at allocation: only where
+/// transparent huge pages are off (set by [`set_block_policy`]; read in the
+/// allocator, which must not allocate).
+#[cfg(target_os = "linux")]
+static POPULATE: AtomicBool = AtomicBool::new(false);
+
+/// True unless the kernel reports transparent huge pages as `never` (or
+/// does not report them).
+#[cfg(target_os = "linux")]
+fn huge_pages_available() -> bool {
+    std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+        .map(|mode| !mode.contains("[never]"))
+        .unwrap_or(false)
+}
+
+/// The system allocator plus `MADV_HUGEPAGE` (and, without huge pages,
+/// `MADV_POPULATE_WRITE`) on large blocks.
+pub struct HugePageAlloc;
 
 /// Off Linux the advice does not exist and blocks are paged on demand.
 #[cfg(not(target_os = "linux"))]
-fn prefault(_ptr: *mut u8, _size: usize) {}
+fn advise(_ptr: *mut u8, _size: usize) {}
 
 #[cfg(target_os = "linux")]
-fn prefault(ptr: *mut u8, size: usize) {
-    if ptr.is_null() || size < PREFAULT_BYTES {
+fn advise(ptr: *mut u8, size: usize) {
+    if ptr.is_null() || size < ADVISED_BYTES {
         return;
     }
     let start = (ptr as usize).next_multiple_of(PAGE);
@@ -77,29 +103,31 @@ fn prefault(ptr: *mut u8, size: usize) {
     if end > start {
         // SAFETY: `[start, end)` lies inside the block the system allocator
         // has just returned, which nobody else references yet. The advice
-        // only chooses the page size and makes the kernel allocate the pages
+        // only chooses the page size or makes the kernel allocate the pages
         // now rather than at first write; contents (zero for fresh pages,
         // unchanged otherwise) and the mapping stay as they are. Failure (an
         // old kernel, huge pages off) changes nothing.
         unsafe {
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_POPULATE_WRITE);
+            if POPULATE.load(Ordering::Relaxed) {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_POPULATE_WRITE);
+            }
         }
     }
 }
 
 // SAFETY: every method forwards to `System` with its own arguments and
-// returns `System`'s result; `prefault` neither moves nor frees memory.
-unsafe impl GlobalAlloc for PrefaultingAlloc {
+// returns `System`'s result; `advise` neither moves nor frees memory.
+unsafe impl GlobalAlloc for HugePageAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let ptr = unsafe { System.alloc(layout) };
-        prefault(ptr, layout.size());
+        advise(ptr, layout.size());
         ptr
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let ptr = unsafe { System.alloc_zeroed(layout) };
-        prefault(ptr, layout.size());
+        advise(ptr, layout.size());
         ptr
     }
 

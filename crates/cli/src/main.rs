@@ -11,7 +11,7 @@ mod files;
 mod native_sha256;
 
 #[global_allocator]
-static ALLOCATOR: allocator::PrefaultingAlloc = allocator::PrefaultingAlloc;
+static ALLOCATOR: allocator::HugePageAlloc = allocator::HugePageAlloc;
 
 use std::io::Write;
 
