@@ -163,7 +163,7 @@ fn zero_rows(buf: &mut [u64], words_per_wire: usize, rows: &[usize]) {
 /// A block gathers or scatters `8 L` contiguous bytes of every wire's row
 /// (rows are `N/8` bytes apart), so wider blocks mean fewer scattered
 /// accesses per byte. Sixteen (two cache lines per wire) beat eight on Zen 5
-/// (2^14 hashes, one thread: SHA-256's forms 29-50 -> 20-22 ms, Keccak-f's
+/// (2^14 hashes, one thread: SHA-256's forms 29-50 -> 20-40 ms, Keccak-f's
 /// 56 -> 46 ms and its witness 45 -> 37 ms); 32 was slower again.
 fn block_lanes(words_per_wire: usize) -> usize {
     words_per_wire.min(16)
