@@ -134,6 +134,12 @@ const LOG_CHUNK: usize = 12;
 /// [`LOG_CHUNK`] because each chunk ends with a reduction of all its buckets.
 const LOG_BUCKET_CHUNK: usize = 14;
 
+/// Most chunks in one rayon leaf of a bit-evaluation pass: rayon's own
+/// splitting left a few leaves per thread, and one thread worked alone
+/// through its last for up to 6 ms of BLAKE3's opening on two threads
+/// (Zen 3).
+const LEAF_CHUNKS: usize = 4;
+
 /// Elements per run of the weight pass (see [`opening_weights`]).
 const RUN: usize = 256;
 
@@ -343,6 +349,7 @@ fn bit_evaluations_group<const K: usize>(table: &[Gf128], points: &[&[Gf128]]) -
     let acc = table
         .par_chunks(1 << lo)
         .zip(eq_hi.par_iter())
+        .with_max_len(LEAF_CHUNKS)
         .fold(BitAccumulator::<K>::new, |mut acc, (chunk, hi)| {
             acc.add_chunk(chunk, &eq_lo, hi);
             acc
@@ -372,6 +379,7 @@ fn bit_evaluations_matrix(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvalua
     let sums = table
         .par_chunks(1 << lo)
         .enumerate()
+        .with_max_len(LEAF_CHUNKS)
         .fold(zero, |mut acc, (h, chunk)| {
             let mut part = zero();
             bit_matrix::add_bit_sums(Gf128::as_u128_slice(chunk), &refs, &mut part);

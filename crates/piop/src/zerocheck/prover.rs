@@ -114,6 +114,13 @@ pub(crate) fn coord_maps() -> &'static CoordMaps {
 /// in L2.
 const SKIP_CHUNK_LOG: usize = 11;
 
+/// Most chunks or blocks in one rayon leaf of a pass (each is a few tens of
+/// microseconds of work). Left to itself, rayon splits a pass into a few
+/// leaves per thread, and the thread that finished first had nothing left
+/// to steal while the other worked through its last leaf: 5 ms of one idle
+/// thread at the end of BLAKE3's skip pass on two threads (Zen 3).
+const LEAF_ITEMS: usize = 4;
+
 /// Words per step of the backward scan in [`live_len`].
 const TAIL_SCAN_WORDS: usize = 256;
 
@@ -220,6 +227,7 @@ pub(crate) fn skip_messages_with(
     let sums = eq_hi[..live_blocks(live, chunk)]
         .par_iter()
         .enumerate()
+        .with_max_len(LEAF_ITEMS)
         .fold(zero, |mut sums, (h, &e_hi)| {
             let (acc, p, v) = &mut *sums;
             let range = h * chunk..(h + 1) * chunk;
@@ -295,6 +303,7 @@ fn round_from_bits(
             .par_chunks(block)
             .zip(b[..blocks * block].par_chunks(block))
             .zip(e_hi[..blocks].par_iter())
+            .with_max_len(LEAF_ITEMS)
             // Per-task buffers on the heap (README: "Threads").
             .map_init(weighed_buffers, |buffers, ((ca, cb), &eh)| {
                 let (sa, sb) = &mut **buffers;
@@ -345,6 +354,7 @@ fn fold_bits_in_place(
             .par_chunks_mut(block)
             .zip(b[..out_live].par_chunks_mut(block))
             .zip(e_hi.par_iter())
+            .with_max_len(LEAF_ITEMS)
             // Per-task buffers on the heap (README: "Threads").
             .map_init(weighed_buffers, |buffers, ((ca, cb), &eh)| {
                 let (sa, sb) = &mut **buffers;
