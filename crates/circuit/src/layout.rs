@@ -10,8 +10,6 @@
 //! `words_per_instance = ceil(bits / 64)` words, bit `j` at word `j / 64`,
 //! bit `j % 64`. Conversion is done with 64×64 bit-matrix transposes.
 
-use rayon::prelude::*;
-
 /// Transposes a 64×64 bit matrix in place: afterwards bit `c` of word `r`
 /// is what bit `r` of word `c` was.
 pub fn transpose64(m: &mut [u64; 64]) {
@@ -61,7 +59,7 @@ pub fn slice_instances(num_instances: usize, bits: usize, rows: &[u64]) -> Vec<u
 pub fn slice_instances_into<'a>(
     num_instances: usize,
     bits: usize,
-    row: impl Fn(usize) -> &'a [u64] + Sync,
+    row: impl Fn(usize) -> &'a [u64],
     out: &mut [u64],
 ) {
     assert!(
@@ -70,22 +68,23 @@ pub fn slice_instances_into<'a>(
     );
     let groups = num_instances / 64;
     assert_eq!(out.len(), bits * groups, "output has the wrong length");
-    // One task per 64 bit positions (a word of every row): each writes its
-    // own 64 bit rows of the output.
-    out.par_chunks_mut(64 * groups)
-        .enumerate()
-        .for_each(|(col, rows_out)| {
-            let mut block = [0u64; 64];
-            for g in 0..groups {
-                for (r, slot) in block.iter_mut().enumerate() {
-                    *slot = row(g * 64 + r)[col];
-                }
-                transpose64(&mut block);
-                for (c, &word) in block.iter().enumerate().take(rows_out.len() / groups) {
-                    rows_out[c * groups + g] = word;
-                }
+    let mut block = [0u64; 64];
+    for g in 0..groups {
+        for col in 0..words_for_bits(bits) {
+            for (r, slot) in block.iter_mut().enumerate() {
+                *slot = row(g * 64 + r)[col];
             }
-        });
+            transpose64(&mut block);
+            let first_bit = col * 64;
+            for (c, &word) in block
+                .iter()
+                .enumerate()
+                .take(bits.saturating_sub(first_bit).min(64))
+            {
+                out[(first_bit + c) * groups + g] = word;
+            }
+        }
+    }
 }
 
 /// Inverse of [`slice_instances`]: per-instance rows (`ceil(bits / 64)` words

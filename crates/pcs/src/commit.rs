@@ -181,23 +181,22 @@ impl LevelCode {
                 .collect();
             let queried: Vec<Vec<Gf128>> = tasks
                 .par_iter()
-                .map(|&(first, h)| {
-                    let rows = group.min(self.width - first);
-                    let mut rows_msg = vec![Gf128::ZERO; rows * msg_len];
-                    let mut coset = vec![Gf128::ZERO; rows * msg_len];
-                    fill_rows(message, self.layout, self.log_msg, first, rows, &mut rows_msg);
-                    ntt.forward_from_at(
-                        &rows_msg,
-                        &mut coset,
-                        rows,
-                        (h << self.log_msg) as u64,
-                        &wanted[h],
-                    );
-                    wanted[h]
-                        .iter()
-                        .flat_map(|&p| coset[p * rows..][..rows].to_vec())
-                        .collect()
-                })
+                // Two buffers of a row group per rayon job, not per task.
+                .map_init(
+                    || vec![Gf128::ZERO; 2 * group * msg_len],
+                    |buf, &(first, h)| {
+                        let rows = group.min(self.width - first);
+                        let (rows_msg, coset) = buf.split_at_mut(group * msg_len);
+                        let (rows_msg, coset) =
+                            (&mut rows_msg[..rows * msg_len], &mut coset[..rows * msg_len]);
+                        fill_rows(message, self.layout, self.log_msg, first, rows, rows_msg);
+                        ntt.forward_from_at(rows_msg, coset, rows, (h << self.log_msg) as u64, &wanted[h]);
+                        wanted[h]
+                            .iter()
+                            .flat_map(|&p| coset[p * rows..][..rows].to_vec())
+                            .collect()
+                    },
+                )
                 .collect();
             for (&(first, h), values) in tasks.iter().zip(&queried) {
                 let rows = group.min(self.width - first);
