@@ -11,7 +11,8 @@
 //! position-major. The batched NTT leaves every codeword column contiguous;
 //! each is one Merkle leaf (`merkle::hash_leaf_fields`), hashed many at a
 //! time by `sha256_multi` (SIMD across leaves when the CPU has it), one coset
-//! after the other. Everything runs on rayon.
+//! after the other (side by side for a level too small for the transform
+//! to use several threads, [`SMALL_LEVEL_ELEMS`]). Everything runs on rayon.
 //!
 //! No level keeps its codeword. Level 0's is twice the table or more
 //! (hundreds of megabytes at 2^14 hashes), and it is read only twice:
