@@ -1,18 +1,22 @@
-//! Large zeroed buffers handed from one prover phase to the next.
+//! Large buffers handed from one prover phase to the next.
 //!
 //! The prover's phases each need tens of megabytes of field elements for a
 //! short while (the zerocheck's folded vectors, ring switching's opening
 //! weights, the next level's codeword). Fresh memory from the allocator is
 //! mapped on first touch, one page fault per 4 KiB page, which costs more
 //! than the arithmetic done on it. A phase that is done with a large buffer
-//! [`recycle`]s it; a later phase asking for [`zeroed`] memory then gets it
-//! back (cleared) instead of faulting in new pages. At most
-//! [`MAX_POOLED`] buffers are kept, and [`release`] drops them all.
+//! [`recycle_field`]s it; a later phase asking for one ([`take_field`]) then
+//! gets it back instead of faulting in new pages. At most [`MAX_POOLED`]
+//! buffers are kept, and [`release`] drops them all.
 //!
-//! Without a pooled buffer large enough, [`zeroed`] allocates with
-//! `vec![0; len]` (zeroed pages straight from the allocator, not written
-//! twice).
+//! A buffer is lent as a [`ScratchVec`]: a prefix of a vector whose entries
+//! all stay initialised. A large buffer often serves a smaller request, and
+//! folds shrink their buffers round by round; lent as a plain `Vec` cut to
+//! size, it would come back short, and the next request for the whole of it
+//! would clear the lost tail again, one thread writing tens of megabytes
+//! (5-7 ms per proof at 2^14 hashes on a Zen 3, measured).
 
+use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -21,70 +25,133 @@ use crate::Gf128;
 /// Buffers kept at most.
 pub const MAX_POOLED: usize = 4;
 
-/// Buffers shorter than this (in `u128`s, 1 MiB) are not worth keeping.
+/// Buffers shorter than this (in elements, 1 MiB) are not worth keeping.
 pub const MIN_POOLED: usize = 1 << 16;
 
-static POOL: Mutex<Vec<Vec<u128>>> = Mutex::new(Vec::new());
+/// Every pooled vector is initialised over its whole length.
+static POOL: Mutex<Vec<Vec<Gf128>>> = Mutex::new(Vec::new());
 
-fn pool() -> std::sync::MutexGuard<'static, Vec<Vec<u128>>> {
+fn pool() -> std::sync::MutexGuard<'static, Vec<Vec<Gf128>>> {
     // A panic while holding the lock leaves only whole buffers behind.
     POOL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A vector of `len` zeros, reusing a recycled buffer when one is large enough.
-pub fn zeroed(len: usize) -> Vec<u128> {
-    match take_pooled(len) {
-        Some(mut v) => {
-            v.fill(0);
-            v
-        }
-        None => vec![0u128; len],
+/// Field elements lent by the pool: the first `len` entries of `all`, which
+/// goes back to the pool whole ([`recycle_field`]). Dereferences to the
+/// lent entries.
+#[derive(Default)]
+pub struct ScratchVec {
+    all: Vec<Gf128>,
+    len: usize,
+}
+
+impl ScratchVec {
+    /// Keeps the first `len` entries (no change if there are fewer); the
+    /// rest stay in the buffer for its next use.
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
     }
 }
 
-/// A vector of `len` entries whose values are unspecified (a recycled buffer
+impl From<Vec<Gf128>> for ScratchVec {
+    fn from(all: Vec<Gf128>) -> Self {
+        let len = all.len();
+        ScratchVec { all, len }
+    }
+}
+
+impl Deref for ScratchVec {
+    type Target = [Gf128];
+    fn deref(&self) -> &[Gf128] {
+        &self.all[..self.len]
+    }
+}
+
+impl DerefMut for ScratchVec {
+    fn deref_mut(&mut self) -> &mut [Gf128] {
+        &mut self.all[..self.len]
+    }
+}
+
+impl<'a> IntoIterator for &'a ScratchVec {
+    type Item = &'a Gf128;
+    type IntoIter = std::slice::Iter<'a, Gf128>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut ScratchVec {
+    type Item = &'a mut Gf128;
+    type IntoIter = std::slice::IterMut<'a, Gf128>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+impl Clone for ScratchVec {
+    /// A copy of the lent entries only.
+    fn clone(&self) -> Self {
+        ScratchVec::from(self.to_vec())
+    }
+}
+
+impl PartialEq for ScratchVec {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for ScratchVec {}
+
+impl std::fmt::Debug for ScratchVec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// `len` field elements whose values are unspecified (a recycled buffer
 /// keeps whatever it held; fresh memory is zero), for callers that write
-/// every entry before reading it: no pass over the memory at all.
-pub fn take(len: usize) -> Vec<u128> {
-    take_pooled(len).unwrap_or_else(|| vec![0u128; len])
-}
-
-/// The smallest pooled buffer of capacity at least `len`, cut to `len`
-/// entries (old contents kept where there were entries).
-fn take_pooled(len: usize) -> Option<Vec<u128>> {
-    if len < MIN_POOLED {
-        return None;
+/// every entry before reading it: no pass over the memory at all. Reuses
+/// the smallest pooled buffer large enough.
+pub fn take_field(len: usize) -> ScratchVec {
+    let pooled = (len >= MIN_POOLED)
+        .then(|| {
+            let mut p = pool();
+            let best = p
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.capacity() >= len)
+                .min_by_key(|(_, v)| v.capacity())
+                .map(|(i, _)| i)?;
+            Some(p.swap_remove(best))
+        })
+        .flatten();
+    let mut all = pooled.unwrap_or_else(|| zeroed_vec(len));
+    if all.len() < len {
+        // Only a buffer recycled from a `Vec` shorter than its capacity.
+        all.resize(len, Gf128::ZERO);
     }
-    let mut v = {
-        let mut p = pool();
-        let best = p
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.capacity() >= len)
-            .min_by_key(|(_, v)| v.capacity())
-            .map(|(i, _)| i)?;
-        p.swap_remove(best)
-    };
-    if v.len() < len {
-        v.resize(len, 0);
-    }
-    v.truncate(len);
-    Some(v)
+    ScratchVec { all, len }
 }
 
-/// [`zeroed`] as field elements.
-pub fn zeroed_field(len: usize) -> Vec<Gf128> {
-    into_field_vec(zeroed(len))
+/// `len` zeros, as zeroed pages straight from the allocator (not written
+/// twice, as `vec![Gf128::ZERO; len]` would be).
+fn zeroed_vec(len: usize) -> Vec<Gf128> {
+    let mut v = core::mem::ManuallyDrop::new(vec![0u128; len]);
+    let (ptr, len, cap) = (v.as_mut_ptr(), v.len(), v.capacity());
+    // SAFETY: `Gf128` is `#[repr(transparent)]` over `u128`: same size and
+    // alignment, so the allocation (made for `cap` `u128`s) has the layout of
+    // `cap` `Gf128`s and is freed with the same layout; every `u128` is a
+    // valid `Gf128`; `v` is not used or dropped again.
+    unsafe { Vec::from_raw_parts(ptr.cast::<Gf128>(), len, cap) }
 }
 
-/// [`take`] as field elements.
-pub fn take_field(len: usize) -> Vec<Gf128> {
-    into_field_vec(take(len))
-}
-
-/// Hands a buffer back for a later [`zeroed`]. Small buffers are dropped; so
-/// is the smallest one when more than [`MAX_POOLED`] would be kept.
-pub fn recycle(v: Vec<u128>) {
+/// Hands a buffer back (all of it, whatever was lent) for a later
+/// [`take_field`]. Small buffers are dropped; so is the smallest one when
+/// more than [`MAX_POOLED`] would be kept.
+pub fn recycle_field(v: ScratchVec) {
+    let v = v.all;
     if v.capacity() < MIN_POOLED {
         return;
     }
@@ -105,11 +172,6 @@ pub fn recycle(v: Vec<u128>) {
     };
     // Freed outside the lock.
     drop(dropped);
-}
-
-/// [`recycle`] for field elements.
-pub fn recycle_field(v: Vec<Gf128>) {
-    recycle(into_u128_vec(v));
 }
 
 /// Whether [`finish`] keeps the pool ([`keep_between_uses`]).
@@ -139,62 +201,47 @@ pub fn release() {
     drop(all);
 }
 
-/// Total capacity pooled, in `u128`s.
-pub fn pooled_len() -> usize {
-    pool().iter().map(Vec::capacity).sum()
-}
-
-/// The same buffer as field elements, without copying.
-pub fn into_field_vec(v: Vec<u128>) -> Vec<Gf128> {
-    let mut v = core::mem::ManuallyDrop::new(v);
-    let (ptr, len, cap) = (v.as_mut_ptr(), v.len(), v.capacity());
-    // SAFETY: `Gf128` is `#[repr(transparent)]` over `u128`: same size and
-    // alignment, so the allocation (made for `cap` `u128`s) has the layout of
-    // `cap` `Gf128`s and is freed with the same layout; every `u128` is a
-    // valid `Gf128`; `v` is not used or dropped again.
-    unsafe { Vec::from_raw_parts(ptr.cast::<Gf128>(), len, cap) }
-}
-
-/// The same buffer as raw `u128`s, without copying.
-pub fn into_u128_vec(v: Vec<Gf128>) -> Vec<u128> {
-    let mut v = core::mem::ManuallyDrop::new(v);
-    let (ptr, len, cap) = (v.as_mut_ptr(), v.len(), v.capacity());
-    // SAFETY: as in `into_field_vec`, the other way round.
-    unsafe { Vec::from_raw_parts(ptr.cast::<u128>(), len, cap) }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn recycled_buffers_come_back_zeroed() {
-        let mut v = zeroed(MIN_POOLED + 5);
-        assert!(v.iter().all(|&x| x == 0));
-        v.iter_mut().for_each(|x| *x = u128::MAX);
-        recycle(v);
-        // Other tests may share the pool; every buffer handed out is zero.
-        for len in [MIN_POOLED, MIN_POOLED + 3, 10, 0] {
-            let w = zeroed(len);
+    fn lent_buffers_have_the_asked_length_and_go_back_whole() {
+        let mut v = take_field(MIN_POOLED + 5);
+        assert_eq!(v.len(), MIN_POOLED + 5);
+        v.iter_mut().for_each(|x| *x = Gf128::new(7));
+        v.truncate(3);
+        assert_eq!(v.len(), 3);
+        v.truncate(10);
+        assert_eq!(v.len(), 3, "truncate never lengthens");
+        recycle_field(v);
+        // Other tests may share the pool: only lengths are checked.
+        for len in [MIN_POOLED + 5, MIN_POOLED, 10, 0] {
+            let w = take_field(len);
             assert_eq!(w.len(), len);
-            assert!(w.iter().all(|&x| x == 0));
-            recycle(w);
-        }
-        let f = zeroed_field(MIN_POOLED);
-        assert!(f.iter().all(|x| x.is_zero()));
-        recycle_field(f);
-        for len in [MIN_POOLED, 2 * MIN_POOLED, 7] {
-            assert_eq!(take(len).len(), len);
-            assert_eq!(take_field(len).len(), len);
+            recycle_field(w);
         }
         assert!(pool().len() <= MAX_POOLED);
     }
 
     #[test]
-    fn conversions_keep_contents() {
-        let v: Vec<u128> = (0..100).collect();
-        let f = into_field_vec(v.clone());
-        assert_eq!(f.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), v);
-        assert_eq!(into_u128_vec(f), v);
+    fn fresh_buffers_are_zero_and_short_vecs_are_grown() {
+        assert!(zeroed_vec(100).iter().all(|x| x.is_zero()));
+        let mut short = Vec::with_capacity(4 * MIN_POOLED);
+        short.push(Gf128::new(1));
+        recycle_field(ScratchVec::from(short));
+        let w = take_field(4 * MIN_POOLED);
+        assert_eq!(w.len(), 4 * MIN_POOLED);
+        recycle_field(w);
+    }
+
+    #[test]
+    fn clones_and_comparisons_see_only_the_lent_entries() {
+        let mut a = ScratchVec::from(vec![Gf128::new(1), Gf128::new(2), Gf128::new(3)]);
+        a.truncate(2);
+        let b = ScratchVec::from(vec![Gf128::new(1), Gf128::new(2)]);
+        assert_eq!(a, b);
+        assert_eq!(a.clone().len(), 2);
+        assert_eq!(format!("{a:?}"), format!("{:?}", &b[..]));
     }
 }

@@ -31,7 +31,8 @@ use rayon::prelude::*;
 use starling_crypto::merkle::hash_leaf_fields;
 use starling_crypto::merkle::MerkleTree;
 use starling_crypto::{sha256_multi, Digest};
-use starling_field::{scratch, Gf128};
+use starling_field::scratch::{self, ScratchVec};
+use starling_field::Gf128;
 use starling_poly::additive_ntt::AdditiveNtt;
 use starling_poly::reed_solomon::ReedSolomon;
 
@@ -319,7 +320,7 @@ fn hash_columns(codeword: &[Gf128], batch: usize) -> Vec<Digest> {
 /// What the prover keeps after committing: the table and level 0's code.
 #[derive(Clone, Debug)]
 pub struct ProverData {
-    pub(crate) table: Vec<Gf128>,
+    pub(crate) table: ScratchVec,
     pub(crate) level0: LevelCode,
 }
 
@@ -327,7 +328,7 @@ impl ProverData {
     /// Commits to the first `width` rows of `table`, whose rows are its top
     /// `log_rows` variables (the other rows are zero), at rate
     /// `2^-log_inv_rate`.
-    fn commit_top_rows(table: Vec<Gf128>, log_rows: usize, width: usize, log_inv_rate: usize) -> Self {
+    fn commit_top_rows(table: ScratchVec, log_rows: usize, width: usize, log_inv_rate: usize) -> Self {
         let log_msg = table.len().trailing_zeros() as usize - log_rows;
         let level0 = LevelCode::commit(&table, Layout::RowMajor, log_msg, width, log_inv_rate);
         ProverData { table, level0 }
@@ -339,7 +340,7 @@ impl ProverData {
     }
 
     /// The committed table, taken back (for `starling_field::scratch`).
-    pub fn into_table(self) -> Vec<Gf128> {
+    pub fn into_table(self) -> ScratchVec {
         self.table
     }
 
@@ -349,8 +350,13 @@ impl ProverData {
     }
 }
 
-/// Commits to `table` (length `2^num_vars`).
-pub fn commit(params: &PcsParams, table: Vec<Gf128>) -> Result<(Commitment, ProverData), PcsError> {
+/// Commits to `table` (length `2^num_vars`): a `Vec`, or a buffer lent by
+/// `starling_field::scratch` that [`ProverData::into_table`] hands back.
+pub fn commit(
+    params: &PcsParams,
+    table: impl Into<ScratchVec>,
+) -> Result<(Commitment, ProverData), PcsError> {
+    let table = table.into();
     let want = 1usize << params.num_vars();
     if table.len() != want {
         return Err(PcsError::TableSize {
@@ -400,7 +406,7 @@ mod tests {
             let table: Vec<Gf128> = (0..1u128 << (log_rows + log_msg))
                 .map(|i| Gf128::new((i + 1).wrapping_mul(0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15)))
                 .collect();
-            let data = ProverData::commit_top_rows(table.clone(), log_rows, width, rate);
+            let data = ProverData::commit_top_rows(table.clone().into(), log_rows, width, rate);
             let rows: Vec<Vec<Gf128>> = table
                 .chunks_exact(1 << log_msg)
                 .take(width)

@@ -28,8 +28,9 @@
 use rayon::prelude::*;
 use starling_crypto::Transcript;
 use starling_field::bit_matrix::{self, BitSumWeights, SliceMap};
+use starling_field::scratch::{self, ScratchVec};
 use starling_field::trace::dual_basis_conjugates;
-use starling_field::{backend, scratch, Gf128};
+use starling_field::{backend, Gf128};
 use starling_poly::multilinear::{eq_eval, eq_table};
 use starling_poly::sumcheck_round::QuadraticRound;
 
@@ -57,7 +58,7 @@ pub type BitEvaluations = [Gf128; 128];
 #[derive(Clone, Debug)]
 pub struct ProverReduction {
     /// The table of `w0` over `{0,1}^L`.
-    pub weights: Vec<Gf128>,
+    pub weights: ScratchVec,
     /// The opening claim `sum_x f(x) w0(x)`.
     pub claim: Gf128,
     /// The opening's first sumcheck round over the table and `weights`
@@ -474,7 +475,7 @@ fn opening_weights(
     r2: &[Gf128],
     gammas: &[Gf128],
     first_var: usize,
-) -> (Vec<Gf128>, Option<QuadraticRound>) {
+) -> (ScratchVec, Option<QuadraticRound>) {
     if bit_matrix::maps_accelerated() {
         opening_weights_matrix(table, claims, r2, gammas, first_var)
     } else {
@@ -494,7 +495,7 @@ fn weights_with_round<S: Send>(
     v: usize,
     init: impl Fn() -> S + Sync + Send,
     fill: impl Fn(&mut S, usize, &mut [Gf128]) + Sync + Send,
-) -> (Vec<Gf128>, Option<QuadraticRound>) {
+) -> (ScratchVec, Option<QuadraticRound>) {
     let chunk = 1usize << lo;
     let unit = chunk.max(2 << v).min(table.len());
     // Every chunk is cleared or written by `fill`: no pass over the whole table.
@@ -541,7 +542,7 @@ fn opening_weights_bytes(
     r2: &[Gf128],
     gammas: &[Gf128],
     first_var: usize,
-) -> (Vec<Gf128>, Option<QuadraticRound>) {
+) -> (ScratchVec, Option<QuadraticRound>) {
     let num_vars = table.len().trailing_zeros() as usize;
     let lo = num_vars.min(LOG_CHUNK);
     let eq_r2 = eq_table(r2);
@@ -595,7 +596,7 @@ fn opening_weights_matrix(
     r2: &[Gf128],
     gammas: &[Gf128],
     first_var: usize,
-) -> (Vec<Gf128>, Option<QuadraticRound>) {
+) -> (ScratchVec, Option<QuadraticRound>) {
     let num_vars = table.len().trailing_zeros() as usize;
     let lo = num_vars.min(LOG_CHUNK);
     let eq_r2 = eq_table(r2);

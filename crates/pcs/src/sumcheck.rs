@@ -22,7 +22,8 @@
 //! folds from a copy.
 
 use rayon::prelude::*;
-use starling_field::{backend, scratch, Gf128};
+use starling_field::scratch::{self, ScratchVec};
+use starling_field::{backend, Gf128};
 use starling_poly::sumcheck_round::QuadraticRound;
 
 /// Elements handed to the field backend per call.
@@ -216,7 +217,7 @@ pub(crate) fn product_round_at(f: &[Gf128], w: &[Gf128], v: usize) -> QuadraticR
 /// The message `f` and weight `w` of the opening, interleaved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct PairTable {
-    fw: Vec<Gf128>,
+    fw: ScratchVec,
 }
 
 /// The buffer goes back to `starling_field::scratch`: it is the size of the
@@ -295,7 +296,7 @@ impl PairTable {
     /// round, binding variable `v` of the folded tables ([`fold_high`]).
     pub(crate) fn fold_first_at(
         table: &[Gf128],
-        w: Vec<Gf128>,
+        w: ScratchVec,
         r: Gf128,
         v: usize,
         with_round: bool,
@@ -346,7 +347,7 @@ impl PairTable {
     /// round's message.
     pub(crate) fn fold_first(
         table: &[Gf128],
-        mut w: Vec<Gf128>,
+        mut w: ScratchVec,
         r: Gf128,
         with_round: bool,
     ) -> (PairTable, Option<QuadraticRound>) {
@@ -589,7 +590,7 @@ mod tests {
             }
             let (ff, wf) = (fold_lowest(&f, r), fold_lowest(&w, r));
             let want = (ff.len() >= 2).then(|| reference_round(&ff, &wf));
-            let (mut p, round) = PairTable::fold_first(&f, w.clone(), r, true);
+            let (mut p, round) = PairTable::fold_first(&f, w.clone().into(), r, true);
             assert_eq!(round, want, "n = {n}");
             assert_eq!((p.message(), p.len()), (ff.clone(), ff.len()));
             if ff.len() >= 2 {
@@ -637,8 +638,8 @@ mod tests {
                     "n {n} v {v}"
                 );
                 let (ff, wf) = (fold_lowest(&fl, r), fold_lowest(&wl, r));
-                let (mut p, next) = PairTable::fold_first_at(&f, w.clone(), r, v, true);
-                let (plain, none) = PairTable::fold_first_at(&f, w.clone(), r, v, false);
+                let (mut p, next) = PairTable::fold_first_at(&f, w.clone().into(), r, v, true);
+                let (plain, none) = PairTable::fold_first_at(&f, w.clone().into(), r, v, false);
                 assert_eq!((&plain, none), (&p, None));
                 assert_eq!(p.message(), ff, "n {n} v {v}");
                 if v + 1 < log_n {

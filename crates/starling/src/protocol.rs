@@ -8,7 +8,8 @@
 use std::sync::Arc;
 
 use starling_crypto::Transcript;
-use starling_field::{scratch, Gf128};
+use starling_field::scratch::{self, ScratchVec};
+use starling_field::Gf128;
 use starling_pcs::{bits, Commitment, PcsParams, SecurityReport};
 use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{wiring, zerocheck, Shape};
@@ -289,7 +290,7 @@ pub(crate) fn prove_with(
 fn prove_statement(
     statement: Statement,
     params: &BatchParams,
-    packed: Vec<Gf128>,
+    packed: ScratchVec,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     mut timings: Timings,

@@ -3,6 +3,7 @@
 use rayon::prelude::*;
 use starling_crypto::merkle::hash_leaf_fields;
 use starling_crypto::{Digest, Transcript};
+use starling_field::scratch::ScratchVec;
 use starling_field::Gf128;
 use starling_poly::additive_ntt::AdditiveNtt;
 use starling_poly::sumcheck_round::QuadraticRound;
@@ -15,7 +16,7 @@ use crate::PcsError;
 /// The opening's tables: before the first fold the message is the committed
 /// table and the weight its own vector; after it, the two are interleaved.
 enum Tables<'a> {
-    Start(&'a [Gf128], Vec<Gf128>),
+    Start(&'a [Gf128], ScratchVec),
     Folded(PairTable),
 }
 
@@ -93,15 +94,17 @@ fn generator_rows(m: usize, positions: &[usize], coefs: &[Gf128]) -> Vec<Gf128> 
     sum
 }
 
-/// Proves `sum_x f(x) weights[x] = claim` for the committed `f`.
+/// Proves `sum_x f(x) weights[x] = claim` for the committed `f`; `weights`
+/// is a `Vec` or a buffer lent by `starling_field::scratch` (it goes back
+/// to the pool).
 pub fn prove(
     params: &PcsParams,
     data: &ProverData,
-    weights: Vec<Gf128>,
+    weights: impl Into<ScratchVec>,
     claim: Gf128,
     transcript: &mut Transcript,
 ) -> Result<Proof, PcsError> {
-    prove_with_first_round(params, data, weights, claim, None, transcript)
+    prove_with_first_round(params, data, weights.into(), claim, None, transcript)
 }
 
 /// [`prove`], given the first round (binding variable
@@ -111,7 +114,7 @@ pub fn prove(
 pub(crate) fn prove_with_first_round(
     params: &PcsParams,
     data: &ProverData,
-    weights: Vec<Gf128>,
+    weights: ScratchVec,
     claim: Gf128,
     first_round: Option<QuadraticRound>,
     transcript: &mut Transcript,
