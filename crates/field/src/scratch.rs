@@ -205,8 +205,33 @@ pub fn release() {
 mod tests {
     use super::*;
 
+    /// The tests share the pool: each holds this while it runs, so that a
+    /// buffer one recycles is still there for its next take.
+    static SERIAL: Mutex<()> = Mutex::new(());
+
+    fn serial() -> std::sync::MutexGuard<'static, ()> {
+        SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    #[test]
+    fn a_shortened_buffer_comes_back_whole_and_uncleared() {
+        let _serial = serial();
+        let len = 3 * MIN_POOLED + 1;
+        let mut v = take_field(len);
+        v.iter_mut().for_each(|x| *x = Gf128::new(7));
+        v.truncate(2);
+        recycle_field(v);
+        // The same buffer (the only one of exactly this capacity), all of
+        // it as it was left: not cleared, not regrown.
+        let w = take_field(len);
+        assert_eq!(w.len(), len);
+        assert!(w.iter().all(|&x| x == Gf128::new(7)));
+        recycle_field(w);
+    }
+
     #[test]
     fn lent_buffers_have_the_asked_length_and_go_back_whole() {
+        let _serial = serial();
         let mut v = take_field(MIN_POOLED + 5);
         assert_eq!(v.len(), MIN_POOLED + 5);
         v.iter_mut().for_each(|x| *x = Gf128::new(7));
@@ -226,6 +251,7 @@ mod tests {
 
     #[test]
     fn fresh_buffers_are_zero_and_short_vecs_are_grown() {
+        let _serial = serial();
         assert!(zeroed_vec(100).iter().all(|x| x.is_zero()));
         let mut short = Vec::with_capacity(4 * MIN_POOLED);
         short.push(Gf128::new(1));
