@@ -115,24 +115,28 @@ impl std::fmt::Debug for ScratchVec {
 /// every entry before reading it: no pass over the memory at all. Reuses
 /// the smallest pooled buffer large enough.
 pub fn take_field(len: usize) -> ScratchVec {
-    let pooled = (len >= MIN_POOLED)
-        .then(|| {
-            let mut p = pool();
-            let best = p
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.capacity() >= len)
-                .min_by_key(|(_, v)| v.capacity())
-                .map(|(i, _)| i)?;
-            Some(p.swap_remove(best))
-        })
-        .flatten();
-    let mut all = pooled.unwrap_or_else(|| zeroed_vec(len));
+    let mut all = take_pooled(len).unwrap_or_else(|| zeroed_vec(len));
     if all.len() < len {
         // Only a buffer recycled from a `Vec` shorter than its capacity.
         all.resize(len, Gf128::ZERO);
     }
     ScratchVec { all, len }
+}
+
+/// The smallest pooled buffer of capacity at least `len`, if `len` is
+/// worth pooling.
+fn take_pooled(len: usize) -> Option<Vec<Gf128>> {
+    if len < MIN_POOLED {
+        return None;
+    }
+    let mut p = pool();
+    let best = p
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.capacity() >= len)
+        .min_by_key(|(_, v)| v.capacity())
+        .map(|(i, _)| i)?;
+    Some(p.swap_remove(best))
 }
 
 /// `len` zeros, as zeroed pages straight from the allocator (not written
