@@ -171,7 +171,7 @@ impl Verified {
         self.statement.kind().circuit().digest()
     }
 
-    /// SHA-256 of every public value, inputs and outputs, in file order:
+    /// BLAKE3 of every public value, inputs and outputs, in file order:
     /// the digest the proof binds.
     pub fn public_digest(&self) -> [u8; 32] {
         format::statement_digest(&self.statement)

@@ -125,3 +125,28 @@ fn messages_too_long_for_the_hash_are_refused() {
     let empty = starling::inputs::parse_inputs(k.as_ref(), "-\n").unwrap();
     assert_eq!(empty.get(0), &[] as &[u8]);
 }
+
+#[test]
+fn the_public_digest_is_blake3_of_the_records_in_file_order() {
+    // `verify` prints this digest; a user recomputes it from the records:
+    // each list's u64 LE count, then its records (a u32 LE length before
+    // each record where the kind's records have no fixed size).
+    let messages: Vec<Vec<u8>> = vec![b"abc".to_vec(), Vec::new(), vec![7; 100]];
+    let k = kind::digest(Hash::Sha256);
+    let records: Records = messages.iter().map(Vec::as_slice).collect();
+    let expected = Expected::new(k.clone(), records.clone()).unwrap();
+    let proved = prove(k, records, Profile::Default, &mut |_| {}).unwrap();
+    let verified = verify(&expected, &proved.file.to_bytes()).expect("the digests verify");
+
+    let mut want = blake3::Hasher::new();
+    want.update(&(messages.len() as u64).to_le_bytes());
+    for m in &messages {
+        want.update(&(m.len() as u32).to_le_bytes());
+        want.update(m);
+    }
+    want.update(&(messages.len() as u64).to_le_bytes());
+    for m in &messages {
+        want.update(&sha2::Sha256::digest(m));
+    }
+    assert_eq!(verified.public_digest(), *want.finalize().as_bytes());
+}
