@@ -111,6 +111,18 @@ pub fn has_vpclmulqdq_256() -> bool {
     false
 }
 
+/// x86-64: true when the CPU has AVX2 and GFNI (Intel Alder Lake and later
+/// client chips have both without AVX-512; Zen 4 and later have all three),
+/// which the AVX2 tier's GF(2^8) kernels use, VEX-encoded, when present.
+pub fn has_gfni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("gfni")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// True when the CPU has the SHA-256 instructions: SHA-NI (with SSE4.1,
 /// which every CPU with them has) on x86-64, the SHA2 extension on aarch64.
 /// No tier includes them; the Merkle hasher and `bench` ask separately.

@@ -10,6 +10,9 @@
 //!   at a time) and the weighing of words (split-nibble tables on 32
 //!   byte-transposed words), and `Vpclmul256`: the field loops on two
 //!   elements at a time where the CPU has 256-bit VPCLMULQDQ;
+//! * `x86_64/avx2_gfni.rs`, `Gfni256`: the AVX2 tier's skip chunk where the
+//!   CPU has GFNI (VEX-encoded `gf2p8mulb` and `gf2p8affineqb` on 32
+//!   bytes, the AVX-512 tier's computation on halves);
 //! * `x86_64/avx512.rs`, `Vpclmul`: the field loops on four elements at a
 //!   time (VPCLMULQDQ; both widths share `x86_64/lanes.rs`), and `Gfni`: the skip chunk (`gf2p8mulb` for the
 //!   GF(2^8) products, `gf2p8affineqb` for products by the `eq`
@@ -105,15 +108,15 @@ impl WordWeights {
 pub(crate) struct SkipWeights {
     /// GF(2^8) coordinates of each word's weight.
     pub(crate) coords: Vec<[u8; 16]>,
-    /// GFNI only: [`mul_matrix`] of each coordinate, per word.
+    /// GFNI (either width) only: [`mul_matrix`] of each coordinate, per word.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) mats: Vec<[u64; 16]>,
-    /// GFNI only: for each group of eight words and each coordinate `k`,
+    /// GFNI (either width) only: for each group of eight words and each coordinate `k`,
     /// the matrix sending a byte with bit `t` set for word `8 G + t` to the
     /// sum of those words' coordinates `k` ([`group_matrix`]).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) group_mats: Vec<[u64; 16]>,
-    /// AVX2 only: the same maps as `group_mats` as split-nibble tables
+    /// AVX2 without GFNI only: the same maps as `group_mats` as split-nibble tables
     /// ([`group_nibbles_of`]), per group of eight words and coordinate.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) group_nibbles: Vec<[[u8; 32]; 16]>,
@@ -123,7 +126,7 @@ impl SkipWeights {
     pub(crate) fn new(kernels: &Kernels, coords: Vec<[u8; 16]>) -> Self {
         let (mut mats, mut group_mats, mut group_nibbles) = (Vec::new(), Vec::new(), Vec::new());
         #[cfg(target_arch = "x86_64")]
-        if kernels.gfni.is_some() {
+        if kernels.gfni.is_some() || kernels.gfni256.is_some() {
             let table: [u64; 256] = core::array::from_fn(|g| mul_matrix(g as u8));
             mats = coords
                 .iter()
@@ -187,6 +190,8 @@ pub(crate) struct Kernels {
     #[cfg(target_arch = "x86_64")]
     vpclmul256: Option<x86_64::avx2::Vpclmul256>,
     #[cfg(target_arch = "x86_64")]
+    gfni256: Option<x86_64::avx2_gfni::Gfni256>,
+    #[cfg(target_arch = "x86_64")]
     gfni: Option<x86_64::avx512::Gfni>,
     #[cfg(target_arch = "x86_64")]
     vpclmul: Option<x86_64::avx512::Vpclmul>,
@@ -210,6 +215,8 @@ impl Kernels {
             #[cfg(target_arch = "x86_64")]
             vpclmul256: x86_64::avx2::Vpclmul256::new(tier),
             #[cfg(target_arch = "x86_64")]
+            gfni256: x86_64::avx2_gfni::Gfni256::new(tier),
+            #[cfg(target_arch = "x86_64")]
             gfni: x86_64::avx512::Gfni::new(tier),
             #[cfg(target_arch = "x86_64")]
             vpclmul: x86_64::avx512::Vpclmul::new(tier),
@@ -231,7 +238,7 @@ impl Kernels {
 
     /// [`Kernels::every_tier`] and, where the CPU has them, the variants a
     /// tier falls back to on CPUs with fewer instructions (the AVX2 tier
-    /// without 256-bit VPCLMULQDQ), each with a name.
+    /// without 256-bit VPCLMULQDQ, and without GFNI), each with a name.
     #[cfg(test)]
     pub(crate) fn every_variant() -> Vec<(String, Kernels)> {
         let mut out = Vec::new();
@@ -245,6 +252,11 @@ impl Kernels {
                     ..k
                 };
                 out.push((format!("{} without vpclmulqdq-256", tier.name()), narrow));
+            }
+            #[cfg(target_arch = "x86_64")]
+            if k.gfni256.is_some() {
+                let plain = Kernels { gfni256: None, ..k };
+                out.push((format!("{} without gfni", tier.name()), plain));
             }
         }
         out
@@ -289,6 +301,10 @@ impl Kernels {
     ) {
         #[cfg(target_arch = "x86_64")]
         if let Some(g) = self.gfni {
+            return g.skip_chunk(ext, a, b, z, w, acc);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(g) = self.gfni256 {
             return g.skip_chunk(ext, a, b, z, w, acc);
         }
         #[cfg(target_arch = "x86_64")]

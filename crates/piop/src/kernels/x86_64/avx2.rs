@@ -216,7 +216,7 @@ fn delta_swap<const SHIFT: i32>(x: __m256i, mask: i64) -> __m256i {
 
 /// Bit `t` of byte `y` of the result is bit `y` of `words[t]`.
 #[inline(always)]
-fn bit_transpose8(words: &[u64]) -> [__m256i; 2] {
+pub(super) fn bit_transpose8(words: &[u64]) -> [__m256i; 2] {
     assert!(words.len() >= 8);
     // SAFETY: the two loads read `words[..8]`; avx2 is enabled by the callers.
     unsafe {
@@ -226,15 +226,25 @@ fn bit_transpose8(words: &[u64]) -> [__m256i; 2] {
         // 16-bit unit j: byte j of words (0, 1) | (4, 5), and (2, 3) | (6, 7).
         let p = _mm256_permute2x128_si256::<0x20>(r0, r1);
         let q = _mm256_permute2x128_si256::<0x31>(r0, r1);
-        // Qword j: byte j of the eight words, in order.
-        let qwords = [_mm256_unpacklo_epi16(p, q), _mm256_unpackhi_epi16(p, q)]
-            .map(|u| _mm256_shuffle_epi32::<0xd8>(_mm256_permute4x64_epi64::<0xd8>(u)));
-        qwords.map(|x| {
-            let x = delta_swap::<7>(x, 0x00aa_00aa_00aa_00aa);
-            let x = delta_swap::<14>(x, 0x0000_cccc_0000_cccc);
-            delta_swap::<28>(x, 0x0000_0000_f0f0_f0f0)
-        })
+        // Qword j: byte j of the eight words, in order. (Plain calls, not
+        // `array::map`: a closure does not inherit the caller's target
+        // features, and the intrinsics in it became calls.)
+        [
+            transpose_qword_bits(_mm256_unpacklo_epi16(p, q)),
+            transpose_qword_bits(_mm256_unpackhi_epi16(p, q)),
+        ]
     }
+}
+
+/// The qwords of `u` in order ([`bit_transpose8`]'s unpacked halves), each
+/// 8x8 bit-transposed.
+#[inline(always)]
+fn transpose_qword_bits(u: __m256i) -> __m256i {
+    // SAFETY: only reached from functions with avx2 enabled.
+    let x = unsafe { _mm256_shuffle_epi32::<0xd8>(_mm256_permute4x64_epi64::<0xd8>(u)) };
+    let x = delta_swap::<7>(x, 0x00aa_00aa_00aa_00aa);
+    let x = delta_swap::<14>(x, 0x0000_cccc_0000_cccc);
+    delta_swap::<28>(x, 0x0000_0000_f0f0_f0f0)
 }
 
 #[target_feature(enable = "avx2")]

@@ -1,18 +1,23 @@
-//! x86_64 kernels, one file per tier: [`avx2`] and [`avx512`]. Here: the
+//! x86_64 kernels, one file per tier: [`avx2`] and [`avx512`], and
+//! [`avx2_gfni`] for the AVX2 tier on CPUs that also have GFNI. Here: the
 //! portable field loops with an inlined PCLMULQDQ multiply, which both
 //! tiers use (for whole loops where the CPU lacks wider carry-less
 //! multiplication, and for the elements past the last full register in
 //! [`lanes`], the loops on several elements per register).
 //!
 //! Soundness of the `unsafe` blocks: the tokens [`Clmul`], [`avx2::Avx2`],
-//! [`avx2::Vpclmul256`], [`avx512::Vpclmul`] and [`avx512::Gfni`] are only built by `new`, which
-//! takes the [`Tier`] they serve and returns `None` unless
-//! [`Tier::runs_here`] (a tier's features include every feature its
-//! tokens' kernels enable), so holding one proves the CPU runs the
-//! instructions. Memory is only touched through slices and references, with
+//! [`avx2::Vpclmul256`], [`avx2_gfni::Gfni256`], [`avx512::Vpclmul`] and
+//! [`avx512::Gfni`] are only built by `new`, which takes the [`Tier`] they
+//! serve and returns `None` unless [`Tier::runs_here`] (a tier's features
+//! include every feature its tokens' kernels enable) and, for the two
+//! that use instructions beyond their tier's (`Vpclmul256`: 256-bit
+//! VPCLMULQDQ, `Gfni256`: GFNI), the probe for those in
+//! `starling_field::cpu` says the CPU has them; so holding one proves the
+//! CPU runs the instructions. Memory is only touched through slices and references, with
 //! lengths checked before any load.
 
 pub(crate) mod avx2;
+pub(crate) mod avx2_gfni;
 pub(crate) mod avx512;
 mod lanes;
 pub(crate) mod tower;
