@@ -10,9 +10,10 @@
 //!   at a time) and the weighing of words (split-nibble tables on 32
 //!   byte-transposed words), and `Vpclmul256`: the field loops on two
 //!   elements at a time where the CPU has 256-bit VPCLMULQDQ;
-//! * `x86_64/avx2_gfni.rs`, `Gfni256`: the AVX2 tier's skip chunk where the
-//!   CPU has GFNI (VEX-encoded `gf2p8mulb` and `gf2p8affineqb` on 32
-//!   bytes, the AVX-512 tier's computation on halves);
+//! * `x86_64/avx2_gfni.rs`, `Gfni256`: the AVX2 tier's skip chunk and
+//!   weighing of words where the CPU has GFNI (VEX-encoded `gf2p8mulb` and
+//!   `gf2p8affineqb` on 32 bytes: the AVX-512 tier's computation on halves,
+//!   and the weighing's byte planes with affine products);
 //! * `x86_64/avx512.rs`, `Vpclmul`: the field loops on four elements at a
 //!   time (VPCLMULQDQ; both widths share `x86_64/lanes.rs`), and `Gfni`: the skip chunk (`gf2p8mulb` for the
 //!   GF(2^8) products, `gf2p8affineqb` for products by the `eq`
@@ -49,10 +50,10 @@ pub(crate) use portable::{ByteRow, ExtTables, SkipAcc};
 pub(crate) struct WordWeights {
     /// `tables[j][m] = sum_{t in m} weights[8 j + t]`: the portable form.
     pub(crate) tables: Box<[[u128; 256]; 8]>,
-    /// GFNI: [`weigh_matrices`] of `tables`.
+    /// GFNI (either width): [`weigh_matrices`] of `tables`.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) mats: Option<[[u64; 8]; 16]>,
-    /// AVX2: split-nibble shuffle tables, `nibbles[p][o][n]` byte `o` of the
+    /// AVX2 without GFNI: split-nibble shuffle tables, `nibbles[p][o][n]` byte `o` of the
     /// sum of the weights of the bits set in `n` placed at nibble `p` of a
     /// word (bits `4 p .. 4 p + 4`).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -80,7 +81,7 @@ impl WordWeights {
     pub(crate) fn from_tables(kernels: &Kernels, tables: Box<[[u128; 256]; 8]>) -> Self {
         let (mut mats, mut nibbles) = (None, None);
         #[cfg(target_arch = "x86_64")]
-        if kernels.gfni.is_some() {
+        if kernels.gfni.is_some() || kernels.gfni256.is_some() {
             mats = Some(weigh_matrices(&tables));
         } else if kernels.avx2.is_some() {
             let mut n = Box::new([[[0u8; 16]; 16]; 16]);
@@ -323,6 +324,10 @@ impl Kernels {
     pub(crate) fn weigh_words(&self, w: &WordWeights, words: &[u64], out: &mut [u128]) {
         #[cfg(target_arch = "x86_64")]
         if let (Some(g), Some(mats)) = (self.gfni, &w.mats) {
+            return g.weigh_words(&w.tables, mats, words, out);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(g), Some(mats)) = (self.gfni256, &w.mats) {
             return g.weigh_words(&w.tables, mats, words, out);
         }
         #[cfg(target_arch = "x86_64")]

@@ -352,15 +352,47 @@ const fn plane_word(pos: usize) -> usize {
 }
 
 /// `out[i] = sum_y bit y of words[i] * weights[y]` for 32 words, with the
-/// weights as split-nibble tables: transpose the words to byte planes (plane
-/// `j` holds byte `j` of every word, in the order [`plane_word`]), split each
-/// plane into its two nibble planes, add one `vpshufb` per (nibble plane,
-/// output byte), and transpose the 16 output-byte planes back to elements
-/// (three and four rounds of `vpunpck*` within lanes).
+/// weights as split-nibble tables: transpose the words to byte planes
+/// ([`byte_planes`]), split each plane into its two nibble planes, add one
+/// `vpshufb` per (nibble plane, output byte), and transpose the 16
+/// output-byte planes back to elements ([`store_byte_planes`]).
 #[target_feature(enable = "avx2")]
 fn weigh32_avx2(nibbles: &NibbleTables, words: &[u64; 32], out: &mut [u128; 32]) {
-    // SAFETY: every load and store is of in-bounds bytes of `words`, `out`,
-    // `nibbles` or the index constants; avx2 is enabled on this function.
+    // SAFETY: every load is of in-bounds bytes of `nibbles`; avx2 is enabled
+    // on this function.
+    unsafe {
+        // Byte j of every word, split into its nibbles 2 j and 2 j + 1.
+        let low = _mm256_set1_epi8(0x0f);
+        let mut idx = [_mm256_setzero_si256(); 16];
+        for (j, plane) in byte_planes(words).into_iter().enumerate() {
+            idx[2 * j] = _mm256_and_si256(plane, low);
+            idx[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), low);
+        }
+        // y[o] byte q: byte o of the sum of plane_word(q)'s weights; eight
+        // output bytes at a time keep the sums in registers.
+        let mut y = [_mm256_setzero_si256(); 16];
+        for half in 0..2 {
+            let mut acc = [_mm256_setzero_si256(); 8];
+            for (p, &x) in idx.iter().enumerate() {
+                for (oo, acc_o) in acc.iter_mut().enumerate() {
+                    let t = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                        nibbles[p][8 * half + oo].as_ptr().cast(),
+                    ));
+                    *acc_o = _mm256_xor_si256(*acc_o, _mm256_shuffle_epi8(t, x));
+                }
+            }
+            y[8 * half..8 * half + 8].copy_from_slice(&acc);
+        }
+        store_byte_planes(y, out);
+    }
+}
+
+/// The byte planes of 32 words: plane `j` holds byte `j` of every word, the
+/// word at position `q` being [`plane_word`]`(q)`.
+#[inline(always)]
+pub(super) fn byte_planes(words: &[u64; 32]) -> [__m256i; 8] {
+    // SAFETY: every load is of in-bounds bytes of `words` or the index
+    // constant; only reached from functions with avx2 enabled.
     unsafe {
         let interleave = _mm256_loadu_si256(INTERLEAVE_WORDS.as_ptr().cast());
         let mut s = [_mm256_setzero_si256(); 8];
@@ -382,35 +414,23 @@ fn weigh32_avx2(nibbles: &NibbleTables, words: &[u64; 32], out: &mut [u128; 32])
                 b[4 * q + 2 * g + 1] = _mm256_unpackhi_epi32(x, y);
             }
         }
-        // Byte j of every word, split into its nibbles 2 j and 2 j + 1.
-        let low = _mm256_set1_epi8(0x0f);
-        let mut idx = [_mm256_setzero_si256(); 16];
+        let mut planes = [_mm256_setzero_si256(); 8];
         for i in 0..4 {
             let (x, y) = (b[i], b[4 + i]);
-            for (e, plane) in [_mm256_unpacklo_epi64(x, y), _mm256_unpackhi_epi64(x, y)]
-                .into_iter()
-                .enumerate()
-            {
-                let j = 2 * i + e;
-                idx[2 * j] = _mm256_and_si256(plane, low);
-                idx[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), low);
-            }
+            planes[2 * i] = _mm256_unpacklo_epi64(x, y);
+            planes[2 * i + 1] = _mm256_unpackhi_epi64(x, y);
         }
-        // y[o] byte q: byte o of the sum of plane_word(q)'s weights; eight
-        // output bytes at a time keep the sums in registers.
-        let mut y = [_mm256_setzero_si256(); 16];
-        for half in 0..2 {
-            let mut acc = [_mm256_setzero_si256(); 8];
-            for (p, &x) in idx.iter().enumerate() {
-                for (oo, acc_o) in acc.iter_mut().enumerate() {
-                    let t = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                        nibbles[p][8 * half + oo].as_ptr().cast(),
-                    ));
-                    *acc_o = _mm256_xor_si256(*acc_o, _mm256_shuffle_epi8(t, x));
-                }
-            }
-            y[8 * half..8 * half + 8].copy_from_slice(&acc);
-        }
+        planes
+    }
+}
+
+/// Writes the sums whose bytes `y` holds (`y[o]` byte `q`: byte `o` of the
+/// sum for [`plane_word`]`(q)`) to `out`, element by element.
+#[inline(always)]
+pub(super) fn store_byte_planes(y: [__m256i; 16], out: &mut [u128; 32]) {
+    // SAFETY: every store is of 16 in-bounds bytes of `out`; only reached
+    // from functions with avx2 enabled.
+    unsafe {
         // Column q, lane l: the sum for plane_word(16 l + q), bytes in order.
         transpose_lanes(y, |q, col| {
             _mm_storeu_si128(

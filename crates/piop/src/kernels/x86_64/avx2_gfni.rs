@@ -1,4 +1,4 @@
-//! The AVX2 tier's skip chunk where the CPU also has GFNI (VEX-encoded,
+//! The AVX2 tier's skip chunk and weighing of words where the CPU also has GFNI (VEX-encoded,
 //! 256 bits: Intel Alder Lake and later client chips have it without
 //! AVX-512; Zen 4 and later have both). See [`super`] for why the `unsafe`
 //! blocks are sound.
@@ -13,15 +13,17 @@
 //! coordinates streams it with its eight accumulators in registers. Against
 //! the split-nibble products of [`super::avx2`] this takes one affine
 //! product where those take two shuffles, two masks and a shift, and the
-//! GF(2^8) products need no tower-basis logarithm tables.
+//! GF(2^8) products need no tower-basis logarithm tables. The weighing of
+//! words takes the byte planes of [`super::avx2`]'s and, per (output byte,
+//! input byte), one affine product instead of two shuffles.
 
 use core::arch::x86_64::*;
 
 use starling_field::cpu::{self, Tier};
 
-use super::super::portable::{skip_z_bits, ByteRow, ExtRows, ExtTables, SkipAcc};
+use super::super::portable::{skip_z_bits, weigh_in_groups, ByteRow, ExtRows, ExtTables, SkipAcc};
 use super::super::SkipWeights;
-use super::avx2::bit_transpose8;
+use super::avx2::{bit_transpose8, byte_planes, store_byte_planes};
 
 /// Proof that the CPU runs the AVX2 tier and has GFNI (which the tier
 /// itself does not include).
@@ -53,6 +55,38 @@ impl Gfni256 {
         unsafe { skip_chunk_gfni256(&ext.aes, a, b, &z[..8 * groups], &w.mats, &w.group_mats, acc) };
         skip_z_bits(&z[8 * groups..], &w.coords[8 * groups..], &mut acc.z);
     }
+
+    /// Same result as [`super::super::portable::weigh_words`]; `mats` are
+    /// [`super::super::weigh_matrices`] of `tables` (used for whole groups
+    /// of 32 words, `tables` for the rest).
+    pub(crate) fn weigh_words(
+        self,
+        tables: &[[u128; 256]; 8],
+        mats: &[[u64; 8]; 16],
+        words: &[u64],
+        out: &mut [u128],
+    ) {
+        weigh_in_groups::<32>(tables, words, out, |wi, wo| {
+            // SAFETY: the token proves avx2 and gfni are present.
+            unsafe { weigh32_gfni256(mats, wi, wo) }
+        });
+    }
+}
+
+/// `out[i] = sum_y bit y of words[i] * weights[y]` for 32 words: byte
+/// planes, one `gf2p8affineqb` per (output byte, input byte), and back to
+/// elements.
+#[target_feature(enable = "avx2,gfni")]
+fn weigh32_gfni256(mats: &[[u64; 8]; 16], words: &[u64; 32], out: &mut [u128; 32]) {
+    let planes = byte_planes(words);
+    let mut y = [_mm256_setzero_si256(); 16];
+    for (y_o, m) in y.iter_mut().zip(mats) {
+        for (&plane, &mj) in planes.iter().zip(m) {
+            let prod = _mm256_gf2p8affine_epi64_epi8::<0>(plane, _mm256_set1_epi64x(mj as i64));
+            *y_o = _mm256_xor_si256(*y_o, prod);
+        }
+    }
+    store_byte_planes(y, out);
 }
 
 /// Words per block of the first pass: their products (64 bytes a word)
