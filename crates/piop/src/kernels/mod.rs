@@ -53,9 +53,9 @@ pub(crate) struct WordWeights {
     /// GFNI (either width): [`weigh_matrices`] of `tables`.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) mats: Option<[[u64; 8]; 16]>,
-    /// AVX2 without GFNI: split-nibble shuffle tables, `nibbles[p][o][n]` byte `o` of the
-    /// sum of the weights of the bits set in `n` placed at nibble `p` of a
-    /// word (bits `4 p .. 4 p + 4`).
+    /// AVX2 without GFNI: split-nibble shuffle tables, `nibbles[p][o][n]`
+    /// byte `o` of the sum of the weights of the bits set in `n` placed at
+    /// nibble `p` of a word (bits `4 p .. 4 p + 4`).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) nibbles: Option<Box<NibbleTables>>,
 }
@@ -112,13 +112,15 @@ pub(crate) struct SkipWeights {
     /// GFNI (either width) only: [`mul_matrix`] of each coordinate, per word.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) mats: Vec<[u64; 16]>,
-    /// GFNI (either width) only: for each group of eight words and each coordinate `k`,
-    /// the matrix sending a byte with bit `t` set for word `8 G + t` to the
-    /// sum of those words' coordinates `k` ([`group_matrix`]).
+    /// GFNI (either width) only: for each group of eight words and each
+    /// coordinate `k`, the matrix sending a byte with bit `t` set for word
+    /// `8 G + t` to the sum of those words' coordinates `k`
+    /// ([`group_matrix`]).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) group_mats: Vec<[u64; 16]>,
-    /// AVX2 without GFNI only: the same maps as `group_mats` as split-nibble tables
-    /// ([`group_nibbles_of`]), per group of eight words and coordinate.
+    /// AVX2 without GFNI only: the same maps as `group_mats` as split-nibble
+    /// tables ([`group_nibbles_of`]), per group of eight words and
+    /// coordinate.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) group_nibbles: Vec<[[u8; 32]; 16]>,
 }

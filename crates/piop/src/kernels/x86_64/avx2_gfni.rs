@@ -1,6 +1,6 @@
-//! The AVX2 tier's skip chunk and weighing of words where the CPU also has GFNI (VEX-encoded,
-//! 256 bits: Intel Alder Lake and later client chips have it without
-//! AVX-512; Zen 4 and later have both). See [`super`] for why the `unsafe`
+//! The AVX2 tier's skip chunk and weighing of words where the CPU also has
+//! GFNI (VEX-encoded, 256 bits: Intel Alder Lake and later client chips
+//! have it without AVX-512; Zen 4 and later have both). See [`super`] for why the `unsafe`
 //! blocks are sound.
 //!
 //! The same computation as [`super::avx512::Gfni::skip_chunk`], on 32-byte
