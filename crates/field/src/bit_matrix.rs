@@ -12,15 +12,20 @@
 //!   matrices. Ring switching's opening weights are this.
 //!
 //! The fast paths run under the AVX-512 tier ([`crate::cpu`]), and
-//! [`apply_maps_sum`] has one under the AVX2 tier too (split-nibble
-//! `vpshufb` tables, `avx2`); [`sums_accelerated`] and [`maps_accelerated`]
-//! say whether they are in use. `tests/bit_matrix.rs` checks every path
-//! against the definitions on random inputs.
+//! [`apply_maps_sum`] has two under the AVX2 tier too: affine products with
+//! VEX-encoded GFNI where the CPU has it (`avx2_gfni`), split-nibble
+//! `vpshufb` tables otherwise (`avx2`). [`sums_accelerated`] and
+//! [`maps_accelerated`] say whether a fast path is in use;
+//! [`MapsKernel::available`] lists every path of [`apply_maps_sum`] this CPU
+//! runs, and `tests/bit_matrix.rs` checks each against the definitions on
+//! random inputs.
 
 use crate::{ByteLinearMap, Gf128};
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx2_gfni;
 #[cfg(target_arch = "x86_64")]
 mod gfni;
 
@@ -36,12 +41,13 @@ fn fast() -> Option<Gfni> {
 
 /// Proof that the CPU runs the AVX2 kernel.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 struct Avx2(());
 
-/// The token when the process runs the AVX2 tier.
-fn avx2() -> Option<Avx2> {
-    (crate::cpu::tier() == crate::cpu::Tier::Avx2).then_some(Avx2(()))
-}
+/// Proof that the CPU runs the AVX2 kernel with GFNI.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+struct Avx2Gfni(());
 
 /// True when [`add_bit_sums`] runs a fast kernel (callers with a better
 /// portable method of their own can pick it otherwise).
@@ -51,7 +57,57 @@ pub fn sums_accelerated() -> bool {
 
 /// True when [`apply_maps_sum`] runs a fast kernel.
 pub fn maps_accelerated() -> bool {
-    fast().is_some() || avx2().is_some()
+    MapsKernel::selected() != MapsKernel::Reference
+}
+
+/// A way to compute [`apply_maps_sum`]. The process uses the one its tier
+/// selects; tests run every one the CPU has ([`MapsKernel::available`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapsKernel {
+    /// [`apply_maps_sum_reference`].
+    Reference,
+    /// AVX2 tier, split-nibble `vpshufb` tables.
+    Avx2,
+    /// AVX2 tier on a CPU with GFNI: affine products on 32 bytes.
+    Avx2Gfni,
+    /// AVX-512 tier: affine products on 64 bytes.
+    Avx512,
+}
+
+impl MapsKernel {
+    /// Every kernel this CPU runs, the reference first.
+    pub fn available() -> Vec<MapsKernel> {
+        [
+            MapsKernel::Reference,
+            MapsKernel::Avx2,
+            MapsKernel::Avx2Gfni,
+            MapsKernel::Avx512,
+        ]
+        .into_iter()
+        .filter(|k| k.runs_here())
+        .collect()
+    }
+
+    /// True when this CPU has every instruction the kernel uses.
+    pub fn runs_here(self) -> bool {
+        use crate::cpu::{has_gfni, Tier};
+        match self {
+            MapsKernel::Reference => true,
+            MapsKernel::Avx2 => cfg!(target_arch = "x86_64") && Tier::Avx2.runs_here(),
+            MapsKernel::Avx2Gfni => cfg!(target_arch = "x86_64") && Tier::Avx2.runs_here() && has_gfni(),
+            MapsKernel::Avx512 => cfg!(target_arch = "x86_64") && Tier::Avx512.runs_here(),
+        }
+    }
+
+    /// The kernel of the process's tier.
+    fn selected() -> MapsKernel {
+        match crate::cpu::tier() {
+            crate::cpu::Tier::Avx512 => MapsKernel::Avx512,
+            crate::cpu::Tier::Avx2 if MapsKernel::Avx2Gfni.runs_here() => MapsKernel::Avx2Gfni,
+            crate::cpu::Tier::Avx2 => MapsKernel::Avx2,
+            _ => MapsKernel::Reference,
+        }
+    }
 }
 
 /// The 8x8 bit transpose of a `u64` read as eight bytes (bit `8 r + c` is
@@ -159,7 +215,7 @@ type NibbleTables = [[[u8; 16]; 16]; 32];
 #[derive(Clone)]
 pub struct SliceMap {
     map: ByteLinearMap,
-    /// AVX2: the map as split-nibble tables.
+    /// AVX2 without GFNI: the map as split-nibble tables.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     nibbles: Box<NibbleTables>,
     /// `mats[o][j]`: the affine matrix taking input byte `j` to its part of
@@ -217,6 +273,15 @@ impl SliceMap {
 /// Panics unless there is one input per map and every input has
 /// `out.len()` entries.
 pub fn apply_maps_sum(maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) {
+    apply_maps_sum_with(MapsKernel::selected(), maps, inputs, out);
+}
+
+/// [`apply_maps_sum`] by `kernel`.
+///
+/// Panics as [`apply_maps_sum`] does, and when this CPU does not run
+/// `kernel`.
+pub fn apply_maps_sum_with(kernel: MapsKernel, maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) {
+    assert!(kernel.runs_here(), "this CPU does not run the {kernel:?} kernel");
     assert_eq!(maps.len(), inputs.len(), "one input per map");
     for input in inputs {
         assert_eq!(
@@ -227,11 +292,13 @@ pub fn apply_maps_sum(maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) 
     }
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut done = 0;
+    // The tokens vouch for what `runs_here` checked above.
     #[cfg(target_arch = "x86_64")]
-    if let Some(token) = fast() {
-        done = gfni::apply_maps_sum(token, maps, inputs, out);
-    } else if let Some(token) = avx2() {
-        done = avx2::apply_maps_sum(token, maps, inputs, out);
+    match kernel {
+        MapsKernel::Reference => {}
+        MapsKernel::Avx2 => done = avx2::apply_maps_sum(Avx2(()), maps, inputs, out),
+        MapsKernel::Avx2Gfni => done = avx2_gfni::apply_maps_sum(Avx2Gfni(()), maps, inputs, out),
+        MapsKernel::Avx512 => done = gfni::apply_maps_sum(Gfni(()), maps, inputs, out),
     }
     apply_maps_sum_reference(
         maps,

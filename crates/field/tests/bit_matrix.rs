@@ -1,9 +1,11 @@
-//! The bulk bit-matrix kernels agree with their definitions (on whichever
-//! path this process selected; CI also runs with STARLING_FORCE_PORTABLE).
+//! The bulk bit-matrix kernels agree with their definitions: on the path
+//! this process selected (CI also runs with lower tiers forced) and, for
+//! `apply_maps_sum`, on every kernel this CPU runs.
 
 use rand::{Rng, SeedableRng};
 use starling_field::bit_matrix::{
-    add_bit_sums, add_bit_sums_reference, apply_maps_sum, apply_maps_sum_reference, BitSumWeights, SliceMap,
+    add_bit_sums, add_bit_sums_reference, apply_maps_sum, apply_maps_sum_reference, apply_maps_sum_with,
+    BitSumWeights, MapsKernel, SliceMap,
 };
 use starling_field::Gf128;
 
@@ -55,11 +57,16 @@ fn map_sums_match_definition() {
         for count in 1..=3 {
             let mrefs: Vec<&SliceMap> = maps[..count].iter().collect();
             let irefs: Vec<&[u128]> = inputs[..count].iter().map(Vec::as_slice).collect();
-            let mut got = start.clone();
-            apply_maps_sum(&mrefs, &irefs, &mut got);
             let mut want = start.clone();
             apply_maps_sum_reference(&mrefs, &irefs, &mut want);
+            let mut got = start.clone();
+            apply_maps_sum(&mrefs, &irefs, &mut got);
             assert_eq!(got, want, "len {len}, maps {count}");
+            for kernel in MapsKernel::available() {
+                let mut got = start.clone();
+                apply_maps_sum_with(kernel, &mrefs, &irefs, &mut got);
+                assert_eq!(got, want, "{kernel:?}, len {len}, maps {count}");
+            }
         }
     }
 }

@@ -114,16 +114,11 @@ fn apply32(maps: &[&SliceMap], inputs: &[&[u128]], start: usize, out: &mut [u128
     // planes[o] lane l byte q: byte o of the sum for element 16 l + q.
     let mut planes = [_mm256_setzero_si256(); 16];
     for (map, input) in maps.iter().zip(inputs) {
-        let input: &[u128; 32] = input[start..start + 32].try_into().expect("32 elements");
-        // SAFETY: the loads read elements of `input` and 16-byte rows of
-        // `map.nibbles`; avx2 is enabled on this function.
+        // SAFETY: the loads read 16-byte rows of `map.nibbles`; avx2 is
+        // enabled on this function.
         unsafe {
-            // rows[r]: element r, then element 16 + r.
-            let rows: [__m256i; 16] = core::array::from_fn(|r| {
-                _mm256_loadu2_m128i(input[16 + r..].as_ptr().cast(), input[r..].as_ptr().cast())
-            });
             let mut idx = [_mm256_setzero_si256(); 32];
-            transpose_lanes(rows, |j, b| {
+            transpose_lanes(element_rows(input, start), |j, b| {
                 idx[2 * j] = _mm256_and_si256(b, low);
                 idx[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(b), low);
             });
@@ -140,7 +135,37 @@ fn apply32(maps: &[&SliceMap], inputs: &[&[u128]], start: usize, out: &mut [u128
             }
         }
     }
-    // SAFETY: as above; the loads and stores are of elements of `out`.
+    // SAFETY: avx2 is enabled on this function.
+    unsafe { add_planes(planes, out) };
+}
+
+/// Elements `start .. start + 32` of `input` as 16 rows for
+/// [`transpose_lanes`]: row `r` holds element `start + r`, then element
+/// `start + 16 + r`, so that column `j` is byte plane `j`.
+#[inline(always)]
+pub(super) fn element_rows(input: &[u128], start: usize) -> [__m256i; 16] {
+    let input: &[u128; 32] = input[start..start + 32].try_into().expect("32 elements");
+    // SAFETY: the loads read elements of `input`; only reached from
+    // functions with avx2 enabled.
+    unsafe {
+        let mut rows = [_mm256_setzero_si256(); 16];
+        for (r, row) in rows.iter_mut().enumerate() {
+            *row = _mm256_loadu2_m128i(input[16 + r..].as_ptr().cast(), input[r..].as_ptr().cast());
+        }
+        rows
+    }
+}
+
+/// `out[16 l + q] += ` the element whose bytes `o` are byte `q` of lane `l`
+/// of `planes[o]`.
+///
+/// # Safety
+/// Only for callers that enable AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn add_planes(planes: [__m256i; 16], out: &mut [u128; 32]) {
+    // SAFETY: the caller enables AVX2; each load and store is of element
+    // `e < 32` of `out`.
     unsafe {
         transpose_lanes(planes, |q, c| {
             for (e, lane) in [
