@@ -99,11 +99,16 @@ pub unsafe fn transpose_lanes(rows: [__m256i; 16], mut column: impl FnMut(usize,
 /// [`super::apply_maps_sum`] on the leading multiple of 32 elements;
 /// returns how many elements it handled.
 pub(super) fn apply_maps_sum(_: Avx2, maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) -> usize {
+    // SAFETY: the token proves AVX2 is present.
+    in_groups_of_32(out, |start, group| unsafe { apply32(maps, inputs, start, group) })
+}
+
+/// Calls `apply(start, group)` for each whole group of 32 elements of `out`
+/// (`start` its first index); returns how many elements that covered.
+pub(super) fn in_groups_of_32(out: &mut [u128], mut apply: impl FnMut(usize, &mut [u128; 32])) -> usize {
     let whole = out.len() / 32 * 32;
     for (g, group) in out[..whole].chunks_exact_mut(32).enumerate() {
-        let group: &mut [u128; 32] = group.try_into().expect("32 elements");
-        // SAFETY: the token proves AVX2 is present.
-        unsafe { apply32(maps, inputs, 32 * g, group) };
+        apply(32 * g, group.try_into().expect("32 elements"));
     }
     whole
 }

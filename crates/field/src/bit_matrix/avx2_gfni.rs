@@ -7,19 +7,14 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2::{add_planes, element_rows, transpose_lanes};
+use super::avx2::{add_planes, element_rows, in_groups_of_32, transpose_lanes};
 use super::{Avx2Gfni, SliceMap};
 
 /// [`super::apply_maps_sum`] on the leading multiple of 32 elements;
 /// returns how many elements it handled.
 pub(super) fn apply_maps_sum(_: Avx2Gfni, maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) -> usize {
-    let whole = out.len() / 32 * 32;
-    for (g, group) in out[..whole].chunks_exact_mut(32).enumerate() {
-        let group: &mut [u128; 32] = group.try_into().expect("32 elements");
-        // SAFETY: the token proves AVX2 and GFNI are present.
-        unsafe { apply32(maps, inputs, 32 * g, group) };
-    }
-    whole
+    // SAFETY: the token proves AVX2 and GFNI are present.
+    in_groups_of_32(out, |start, group| unsafe { apply32(maps, inputs, start, group) })
 }
 
 #[target_feature(enable = "avx2,gfni")]

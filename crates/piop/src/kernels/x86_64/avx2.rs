@@ -123,7 +123,7 @@ impl Nibbles {
 }
 
 #[inline(always)]
-fn load_half(row: &ByteRow, h: usize) -> __m256i {
+pub(super) fn load_half(row: &ByteRow, h: usize) -> __m256i {
     // SAFETY: `row` is 64 readable bytes, 64-byte aligned, and `h < 2`;
     // the callers enable avx2.
     unsafe { _mm256_load_si256(row.0.as_ptr().add(32 * h).cast()) }
@@ -132,7 +132,7 @@ fn load_half(row: &ByteRow, h: usize) -> __m256i {
 /// `f_hat` of `word` on the extra points (in the basis of `ext`), as two
 /// halves.
 #[inline(always)]
-fn extra_values(ext: &ExtRows, word: u64) -> [__m256i; 2] {
+pub(super) fn extra_values(ext: &ExtRows, word: u64) -> [__m256i; 2] {
     // SAFETY: only reached from functions with avx2 enabled.
     unsafe {
         let first = &ext[0][(word & 0xff) as usize];

@@ -23,7 +23,7 @@ use starling_field::cpu::{self, Tier};
 
 use super::super::portable::{skip_z_bits, weigh_in_groups, ByteRow, ExtRows, ExtTables, SkipAcc};
 use super::super::SkipWeights;
-use super::avx2::{bit_transpose8, byte_planes, store_byte_planes};
+use super::avx2::{bit_transpose8, byte_planes, extra_values, load_half, store_byte_planes};
 
 /// Proof that the CPU runs the AVX2 tier and has GFNI (which the tier
 /// itself does not include).
@@ -92,29 +92,6 @@ fn weigh32_gfni256(mats: &[[u64; 8]; 16], words: &[u64; 32], out: &mut [u128; 32
 /// Words per block of the first pass: their products (64 bytes a word)
 /// stay in L1 while the coordinate passes stream them.
 const BLOCK: usize = 32;
-
-#[inline(always)]
-fn load_half(row: &ByteRow, h: usize) -> __m256i {
-    // SAFETY: `row` is 64 readable bytes, 64-byte aligned, and `h < 2`;
-    // the callers enable avx2.
-    unsafe { _mm256_load_si256(row.0.as_ptr().add(32 * h).cast()) }
-}
-
-/// `f_hat` of `word` on the extra points, as two halves.
-#[inline(always)]
-fn extra_values(ext: &ExtRows, word: u64) -> [__m256i; 2] {
-    // SAFETY: only reached from functions with avx2 enabled.
-    unsafe {
-        let first = &ext[0][(word & 0xff) as usize];
-        let mut acc = [load_half(first, 0), load_half(first, 1)];
-        for (j, tj) in ext.iter().enumerate().skip(1) {
-            let row = &tj[((word >> (8 * j)) & 0xff) as usize];
-            acc[0] = _mm256_xor_si256(acc[0], load_half(row, 0));
-            acc[1] = _mm256_xor_si256(acc[1], load_half(row, 1));
-        }
-        acc
-    }
-}
 
 /// `z` holds whole groups of eight words (`groups.len() * 8` of them, at
 /// most `group_mats.len()` groups); `a`, `b` as many words as `mats` has
