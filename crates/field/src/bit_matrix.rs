@@ -1,8 +1,7 @@
 //! Bulk GF(2)-linear algebra on slices of field elements, read as 128-bit
 //! rows of a bit matrix.
 //!
-//! Two operations, each with a plain definition here and a GFNI fast path
-//! (`gf2p8affineqb` multiplies an 8x8 bit matrix by eight bytes at once):
+//! Two operations, each with a plain definition here and fast kernels:
 //!
 //! * [`add_bit_sums`]: `out[u] += sum_x bit u of f[x] * w[x]` for all 128
 //!   `u` — the 128x128 bit-matrix product `W^T F` of the weight rows and the
@@ -11,12 +10,12 @@
 //!   maps `M_k` on GF(2^128) — the product of the data rows by 128x128 bit
 //!   matrices. Ring switching's opening weights are this.
 //!
-//! The fast paths run under the AVX-512 tier ([`crate::cpu`]), and
-//! [`apply_maps_sum`] has two under the AVX2 tier too: affine products with
-//! VEX-encoded GFNI where the CPU has it (`avx2_gfni`), split-nibble
-//! `vpshufb` tables otherwise (`avx2`). [`sums_accelerated`] and
-//! [`maps_accelerated`] say whether a fast path is in use;
-//! [`MapsKernel::available`] lists every path of [`apply_maps_sum`] this CPU
+//! [`Kernel`] names the ways to compute both, one file per instruction set:
+//! `gfni` (AVX-512 tier: `gf2p8affineqb` multiplies an 8x8 bit matrix by
+//! eight bytes at once, on 64 bytes), `avx2_gfni` (AVX2 tier on a CPU with
+//! VEX-encoded GFNI: the same on 32 bytes) and `avx2` (AVX2 tier otherwise:
+//! split-nibble `vpshufb` tables). The process runs the one its tier
+//! selects ([`crate::cpu`]); [`Kernel::available`] lists every one this CPU
 //! runs, and `tests/bit_matrix.rs` checks each against the definitions on
 //! random inputs.
 
@@ -29,42 +28,34 @@ mod avx2_gfni;
 #[cfg(target_arch = "x86_64")]
 mod gfni;
 
-/// Proof that the CPU has what the GFNI kernels need.
+/// Proof that the CPU runs the AVX-512 GFNI kernels.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 struct Gfni(());
 
-/// The token when the process runs the AVX-512 tier, which includes
-/// everything the GFNI kernels use.
-fn fast() -> Option<Gfni> {
-    (crate::cpu::tier() == crate::cpu::Tier::Avx512).then_some(Gfni(()))
-}
-
-/// Proof that the CPU runs the AVX2 kernel.
+/// Proof that the CPU runs the AVX2 kernels.
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 struct Avx2(());
 
-/// Proof that the CPU runs the AVX2 kernel with GFNI.
+/// Proof that the CPU runs the AVX2 kernels with GFNI.
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 struct Avx2Gfni(());
 
-/// True when [`add_bit_sums`] runs a fast kernel (callers with a better
-/// portable method of their own can pick it otherwise).
-pub fn sums_accelerated() -> bool {
-    fast().is_some()
+/// True when [`add_bit_sums`] and [`apply_maps_sum`] run a fast kernel
+/// (callers with a better portable method of their own can pick it
+/// otherwise).
+pub fn accelerated() -> bool {
+    Kernel::selected() != Kernel::Reference
 }
 
-/// True when [`apply_maps_sum`] runs a fast kernel.
-pub fn maps_accelerated() -> bool {
-    MapsKernel::selected() != MapsKernel::Reference
-}
-
-/// A way to compute [`apply_maps_sum`]. The process uses the one its tier
-/// selects; tests run every one the CPU has ([`MapsKernel::available`]).
+/// A way to compute [`add_bit_sums`] and [`apply_maps_sum`]. The process
+/// uses the one its tier selects; tests run every one the CPU has
+/// ([`Kernel::available`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MapsKernel {
-    /// [`apply_maps_sum_reference`].
+pub enum Kernel {
+    /// The definitions: [`add_bit_sums_reference`], [`apply_maps_sum_reference`].
     Reference,
     /// AVX2 tier, split-nibble `vpshufb` tables.
     Avx2,
@@ -74,38 +65,33 @@ pub enum MapsKernel {
     Avx512,
 }
 
-impl MapsKernel {
+impl Kernel {
     /// Every kernel this CPU runs, the reference first.
-    pub fn available() -> Vec<MapsKernel> {
-        [
-            MapsKernel::Reference,
-            MapsKernel::Avx2,
-            MapsKernel::Avx2Gfni,
-            MapsKernel::Avx512,
-        ]
-        .into_iter()
-        .filter(|k| k.runs_here())
-        .collect()
+    pub fn available() -> Vec<Kernel> {
+        [Kernel::Reference, Kernel::Avx2, Kernel::Avx2Gfni, Kernel::Avx512]
+            .into_iter()
+            .filter(|k| k.runs_here())
+            .collect()
     }
 
     /// True when this CPU has every instruction the kernel uses.
     pub fn runs_here(self) -> bool {
         use crate::cpu::{has_gfni, Tier};
         match self {
-            MapsKernel::Reference => true,
-            MapsKernel::Avx2 => cfg!(target_arch = "x86_64") && Tier::Avx2.runs_here(),
-            MapsKernel::Avx2Gfni => cfg!(target_arch = "x86_64") && Tier::Avx2.runs_here() && has_gfni(),
-            MapsKernel::Avx512 => cfg!(target_arch = "x86_64") && Tier::Avx512.runs_here(),
+            Kernel::Reference => true,
+            Kernel::Avx2 => cfg!(target_arch = "x86_64") && Tier::Avx2.runs_here(),
+            Kernel::Avx2Gfni => cfg!(target_arch = "x86_64") && Tier::Avx2.runs_here() && has_gfni(),
+            Kernel::Avx512 => cfg!(target_arch = "x86_64") && Tier::Avx512.runs_here(),
         }
     }
 
     /// The kernel of the process's tier.
-    fn selected() -> MapsKernel {
+    fn selected() -> Kernel {
         match crate::cpu::tier() {
-            crate::cpu::Tier::Avx512 => MapsKernel::Avx512,
-            crate::cpu::Tier::Avx2 if MapsKernel::Avx2Gfni.runs_here() => MapsKernel::Avx2Gfni,
-            crate::cpu::Tier::Avx2 => MapsKernel::Avx2,
-            _ => MapsKernel::Reference,
+            crate::cpu::Tier::Avx512 => Kernel::Avx512,
+            crate::cpu::Tier::Avx2 if Kernel::Avx2Gfni.runs_here() => Kernel::Avx2Gfni,
+            crate::cpu::Tier::Avx2 => Kernel::Avx2,
+            _ => Kernel::Reference,
         }
     }
 }
@@ -126,9 +112,10 @@ pub fn transpose8(mut x: u64) -> u64 {
 #[derive(Clone, Debug)]
 pub struct BitSumWeights {
     weights: Vec<u128>,
-    /// GFNI only: for each group of eight weights `w[8 g + m]` and each byte
-    /// position `i`, the affine matrix whose row `s` (byte `7 - s`) has bit
-    /// `m` equal to bit `8 i + s` of `w[8 g + m]`.
+    /// Fast kernels only: for each group of eight weights `w[8 g + m]` and
+    /// each byte position `i`, the affine matrix whose row `s` (byte `7 - s`)
+    /// has bit `m` equal to bit `8 i + s` of `w[8 g + m]`. Read as 128 bytes,
+    /// byte `v ^ 7` of `cols[g]` has bit `m` equal to bit `v` of `w[8 g + m]`.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     cols: Vec<[u64; 16]>,
 }
@@ -136,7 +123,9 @@ pub struct BitSumWeights {
 impl BitSumWeights {
     /// Prepares `weights` (raw field elements).
     pub fn new(weights: &[u128]) -> Self {
-        let cols = if fast().is_some() {
+        // Any fast kernel may be asked for (tests run each), so the columns
+        // are made wherever one runs.
+        let cols = if Kernel::Avx2.runs_here() {
             weight_columns(weights)
         } else {
             Vec::new()
@@ -191,18 +180,43 @@ pub fn add_bit_sums_reference(f: &[u128], w: &[u128], out: &mut [u128; 128]) {
 /// Panics unless every weight vector has `f.len()` entries and there is one
 /// output per weight vector.
 pub fn add_bit_sums(f: &[u128], weights: &[&BitSumWeights], out: &mut [[u128; 128]]) {
+    add_bit_sums_with(Kernel::selected(), f, weights, out);
+}
+
+/// [`add_bit_sums`] by `kernel`.
+///
+/// Panics as [`add_bit_sums`] does, and when this CPU does not run `kernel`.
+pub fn add_bit_sums_with(kernel: Kernel, f: &[u128], weights: &[&BitSumWeights], out: &mut [[u128; 128]]) {
+    assert!(kernel.runs_here(), "this CPU does not run the {kernel:?} kernel");
     assert_eq!(weights.len(), out.len(), "one output per weight vector");
     for w in weights {
         assert_eq!(w.len(), f.len(), "weights and data must have equal lengths");
     }
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut done = 0;
+    // The tokens vouch for what `runs_here` checked above.
     #[cfg(target_arch = "x86_64")]
-    if let Some(token) = fast() {
-        done = gfni::add_bit_sums(token, f, weights, out);
+    match kernel {
+        Kernel::Reference => {}
+        Kernel::Avx2 => done = avx2::add_bit_sums(Avx2(()), f, weights, out),
+        Kernel::Avx2Gfni => done = avx2_gfni::add_bit_sums(Avx2Gfni(()), f, weights, out),
+        Kernel::Avx512 => done = gfni::add_bit_sums(Gfni(()), f, weights, out),
     }
     for (w, o) in weights.iter().zip(out.iter_mut()) {
         add_bit_sums_reference(&f[done..], &w.weights[done..], o);
+    }
+}
+
+/// `out[k][u] += ` the element whose byte `i` is `acc[k][i][u]`: the last
+/// step of the GFNI kernels, which sum byte `i` of every `out[u]` in
+/// `acc[k][i]`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn add_byte_sums(acc: &[[[u8; 128]; 16]], out: &mut [[u128; 128]]) {
+    for (a, o) in acc.iter().zip(out.iter_mut()) {
+        for (u, ou) in o.iter_mut().enumerate() {
+            let bytes: [u8; 16] = core::array::from_fn(|i| a[i][u]);
+            *ou ^= u128::from_le_bytes(bytes);
+        }
     }
 }
 
@@ -273,14 +287,14 @@ impl SliceMap {
 /// Panics unless there is one input per map and every input has
 /// `out.len()` entries.
 pub fn apply_maps_sum(maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) {
-    apply_maps_sum_with(MapsKernel::selected(), maps, inputs, out);
+    apply_maps_sum_with(Kernel::selected(), maps, inputs, out);
 }
 
 /// [`apply_maps_sum`] by `kernel`.
 ///
 /// Panics as [`apply_maps_sum`] does, and when this CPU does not run
 /// `kernel`.
-pub fn apply_maps_sum_with(kernel: MapsKernel, maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) {
+pub fn apply_maps_sum_with(kernel: Kernel, maps: &[&SliceMap], inputs: &[&[u128]], out: &mut [u128]) {
     assert!(kernel.runs_here(), "this CPU does not run the {kernel:?} kernel");
     assert_eq!(maps.len(), inputs.len(), "one input per map");
     for input in inputs {
@@ -295,10 +309,10 @@ pub fn apply_maps_sum_with(kernel: MapsKernel, maps: &[&SliceMap], inputs: &[&[u
     // The tokens vouch for what `runs_here` checked above.
     #[cfg(target_arch = "x86_64")]
     match kernel {
-        MapsKernel::Reference => {}
-        MapsKernel::Avx2 => done = avx2::apply_maps_sum(Avx2(()), maps, inputs, out),
-        MapsKernel::Avx2Gfni => done = avx2_gfni::apply_maps_sum(Avx2Gfni(()), maps, inputs, out),
-        MapsKernel::Avx512 => done = gfni::apply_maps_sum(Gfni(()), maps, inputs, out),
+        Kernel::Reference => {}
+        Kernel::Avx2 => done = avx2::apply_maps_sum(Avx2(()), maps, inputs, out),
+        Kernel::Avx2Gfni => done = avx2_gfni::apply_maps_sum(Avx2Gfni(()), maps, inputs, out),
+        Kernel::Avx512 => done = gfni::apply_maps_sum(Gfni(()), maps, inputs, out),
     }
     apply_maps_sum_reference(
         maps,

@@ -160,7 +160,7 @@ pub fn bit_evaluations(table: &[Gf128], point: &[Gf128]) -> BitEvaluations {
 /// [`bit_evaluations`] for several points, up to [`GROUP`] per pass over the table.
 fn bit_evaluations_batch(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvaluations> {
     let mut out = Vec::with_capacity(points.len());
-    if bit_matrix::sums_accelerated() {
+    if bit_matrix::accelerated() {
         for group in points.chunks(GROUP) {
             out.extend(bit_evaluations_matrix(table, group));
         }
@@ -359,11 +359,14 @@ fn bit_evaluations_group<const K: usize>(table: &[Gf128], points: &[&[Gf128]]) -
     acc.sums()
 }
 
-/// Low variables of the chunks of [`bit_evaluations_matrix`].
-const LOG_MATRIX_CHUNK: usize = 13;
+/// Low variables of the chunks of [`bit_evaluations_matrix`]. With 2^13 the
+/// split-nibble kernel took 87 ms, not 59, for three claims at L = 22; the
+/// GFNI kernels are within 2 ms of their best from 2^11 to 2^13
+/// (`bit_matrix_timing`, Zen 4, one thread).
+const LOG_MATRIX_CHUNK: usize = 12;
 
 /// Bit evaluations of up to [`GROUP`] points as bit-matrix products
-/// (`starling_field::bit_matrix::add_bit_sums`, GFNI): per chunk (fixed
+/// (`starling_field::bit_matrix::add_bit_sums`): per chunk (fixed
 /// `x_hi`), `sum_{x_lo} bit_u(f[x]) eq(R_lo, x_lo)` for all `u` at once, then
 /// times `eq(R_hi, x_hi)`. Same result as [`bit_evaluations_group`].
 fn bit_evaluations_matrix(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvaluations> {
@@ -476,7 +479,7 @@ fn opening_weights(
     gammas: &[Gf128],
     first_var: usize,
 ) -> (ScratchVec, Option<QuadraticRound>) {
-    if bit_matrix::maps_accelerated() {
+    if bit_matrix::accelerated() {
         opening_weights_matrix(table, claims, r2, gammas, first_var)
     } else {
         opening_weights_bytes(table, claims, r2, gammas, first_var)
@@ -535,7 +538,7 @@ fn weights_with_round<S: Send>(
     (weights, first_round)
 }
 
-/// [`opening_weights`] by byte tables (the path without GFNI).
+/// [`opening_weights`] by byte tables (the path without a bit-matrix kernel).
 fn opening_weights_bytes(
     table: &[Gf128],
     claims: &[PackedClaim],
@@ -588,7 +591,7 @@ fn opening_weights_bytes(
 }
 
 /// [`opening_weights`] with the maps applied as bit-matrix products
-/// (`starling_field::bit_matrix::apply_maps_sum`, GFNI), all claims of a run
+/// (`starling_field::bit_matrix::apply_maps_sum`), all claims of a run
 /// together.
 fn opening_weights_matrix(
     table: &[Gf128],

@@ -1,17 +1,27 @@
-//! AVX2 kernel of [`super::apply_maps_sum`] (split-nibble `vpshufb` tables,
-//! for CPUs without GFNI), and the in-lane 16x16 byte transpose it shares
-//! with other crates' AVX2 kernels.
+//! AVX2 kernels of [`super`] by split-nibble `vpshufb` tables, for CPUs
+//! without GFNI, and the in-lane 16x16 byte transpose they share with other
+//! kernels.
 //!
-//! 32 elements at a time: the elements are transposed to 16 byte planes
-//! (plane `j` holds byte `j` of every element), each plane split into its
-//! two nibble planes, and a map's output byte `o` is the XOR over the 32
-//! nibble planes `p` of `vpshufb(T[p][o], plane p)` with `T[p][o][n]` byte
-//! `o` of the image of `n` placed at nibble `p` ([`super::SliceMap`] keeps
-//! these tables). The 16 output planes are transposed back.
+//! [`apply_maps_sum`], 32 elements at a time: the elements are transposed to
+//! 16 byte planes (plane `j` holds byte `j` of every element), each plane
+//! split into its two nibble planes, and a map's output byte `o` is the XOR
+//! over the 32 nibble planes `p` of `vpshufb(T[p][o], plane p)` with
+//! `T[p][o][n]` byte `o` of the image of `n` placed at nibble `p`
+//! ([`super::SliceMap`] keeps these tables). The 16 output planes are
+//! transposed back.
+//!
+//! [`add_bit_sums`], eight elements at a time: the tables come from the
+//! data and the indices from the weights. Byte `i` of the XOR of the
+//! elements picked by the nibbles of `n` is a 16-entry table in `n`, one per
+//! byte `i` and half of the group; an index byte holds bit `v` of the
+//! group's eight weights ([`super::BitSumWeights`]'s columns), so one
+//! `vpshufb` per half gives byte `i` of `R[v] = sum_x bit v of w[x] * f[x]`
+//! for 16 `v` at once. `R` is the bit transpose of the answer, taken per
+//! call by `vpmovmskb`.
 
 use core::arch::x86_64::*;
 
-use super::{Avx2, SliceMap};
+use super::{Avx2, BitSumWeights, SliceMap};
 
 /// The in-lane transpose of 16 rows of 16 bytes: calls `column(c, v)` for
 /// `c` in `0..16`, where byte `r` of lane `l` of `v` is byte `c` of lane `l`
@@ -181,5 +191,148 @@ pub(super) unsafe fn add_planes(planes: [__m256i; 16], out: &mut [u128; 32]) {
                 _mm_storeu_si128(o, _mm_xor_si128(_mm_loadu_si128(o), lane));
             }
         });
+    }
+}
+
+/// Reverses the bytes of each qword (as a `vpshufb` index in both lanes).
+pub(super) const REVERSE_QWORD_BYTES: [u8; 32] = {
+    let mut idx = [0u8; 32];
+    let mut p = 0;
+    while p < 32 {
+        idx[p] = ((p % 16) ^ 7) as u8;
+        p += 1;
+    }
+    idx
+};
+
+/// Groups of eight elements whose tables are made per pass over the
+/// accumulators (16 KB of tables).
+const SUB_GROUPS: usize = 32;
+
+/// The 16 tables of one group of eight elements: lane 0 of `t[i]` byte `n`
+/// is byte `i` of the XOR of the elements `m < 4` with bit `m` of `n` set,
+/// lane 1 the same for elements `4 + m`.
+type GroupTables = [__m256i; 16];
+
+/// [`super::add_bit_sums`] on the leading multiple of eight elements;
+/// returns how many elements it did.
+pub(super) fn add_bit_sums(
+    _: Avx2,
+    f: &[u128],
+    weights: &[&BitSumWeights],
+    out: &mut [[u128; 128]],
+) -> usize {
+    // SAFETY: the token proves AVX2 is present.
+    unsafe { bit_sums(f, weights, out) }
+}
+
+#[target_feature(enable = "avx2")]
+fn bit_sums(f: &[u128], weights: &[&BitSumWeights], out: &mut [[u128; 128]]) -> usize {
+    let groups = f.len() / 8;
+    for w in weights {
+        assert!(w.cols.len() >= groups, "weights prepared for the fast kernels");
+    }
+    let mut tables = [[_mm256_setzero_si256(); 16]; SUB_GROUPS];
+    // acc[k][i][b] lane l byte p: byte i of the sum for index byte 16 b + p
+    // of the columns, from half l of each group.
+    let mut acc = vec![[[_mm256_setzero_si256(); 8]; 16]; weights.len()];
+    for (s, fs) in f[..8 * groups].chunks(8 * SUB_GROUPS).enumerate() {
+        let n = fs.len() / 8;
+        for (group, t) in fs.chunks_exact(8).zip(tables.iter_mut()) {
+            *t = group_tables(group);
+        }
+        for (w, a) in weights.iter().zip(acc.iter_mut()) {
+            let wc = &w.cols[s * SUB_GROUPS..s * SUB_GROUPS + n];
+            for sixteenth in 0..8 {
+                for half in 0..2 {
+                    accumulate(&tables[..n], wc, sixteenth, half, a);
+                }
+            }
+        }
+    }
+    for (a, o) in acc.iter().zip(out.iter_mut()) {
+        add_transposed(a, o);
+    }
+    8 * groups
+}
+
+/// [`GroupTables`] of the eight elements of `group`.
+#[target_feature(enable = "avx2")]
+fn group_tables(group: &[u128]) -> GroupTables {
+    // SAFETY: the loads read elements of `group` (eight of them).
+    unsafe {
+        // rows[n]: the XOR of the elements picked by n, both halves.
+        let mut rows = [_mm256_setzero_si256(); 16];
+        for m in 0..4 {
+            let e = _mm256_loadu2_m128i(group[4 + m..].as_ptr().cast(), group[m..].as_ptr().cast());
+            for n in 1 << m..2 << m {
+                rows[n] = _mm256_xor_si256(rows[n - (1 << m)], e);
+            }
+        }
+        let mut t = [_mm256_setzero_si256(); 16];
+        transpose_lanes(rows, |i, v| t[i] = v);
+        t
+    }
+}
+
+/// `acc[8 half + i][sixteenth] ^= ` the table lookups of [`add_bit_sums`]
+/// for bytes `16 sixteenth .. + 16` of every group's weight columns.
+#[target_feature(enable = "avx2")]
+fn accumulate(
+    tables: &[GroupTables],
+    wcols: &[[u64; 16]],
+    sixteenth: usize,
+    half: usize,
+    acc: &mut [[__m256i; 8]; 16],
+) {
+    let low = _mm256_set1_epi8(0x0f);
+    // Lane 0 indexes by the low nibbles (elements 0..4), lane 1 by the high.
+    let shift = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
+    let mut a = [_mm256_setzero_si256(); 8];
+    for (ai, row) in a.iter_mut().zip(&acc[8 * half..]) {
+        *ai = row[sixteenth];
+    }
+    for (t, w) in tables.iter().zip(wcols) {
+        // SAFETY: qwords 2 sixteenth and 2 sixteenth + 1 of `w` are 16
+        // readable bytes.
+        let x = unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(w[2 * sixteenth..].as_ptr().cast())) };
+        let idx = _mm256_and_si256(_mm256_srlv_epi32(x, shift), low);
+        for (ai, &ti) in a.iter_mut().zip(&t[8 * half..8 * half + 8]) {
+            *ai = _mm256_xor_si256(*ai, _mm256_shuffle_epi8(ti, idx));
+        }
+    }
+    for (ai, row) in a.iter().zip(&mut acc[8 * half..]) {
+        row[sixteenth] = *ai;
+    }
+}
+
+/// `out[u] += ` bit `u` of every `R[v]` at bit `v`, from [`add_bit_sums`]'s
+/// accumulators.
+#[target_feature(enable = "avx2")]
+fn add_transposed(acc: &[[__m256i; 8]; 16], out: &mut [u128; 128]) {
+    // SAFETY: the load reads 32 bytes of a constant.
+    let reverse = unsafe { _mm256_loadu_si256(REVERSE_QWORD_BYTES.as_ptr().cast()) };
+    for (i, row) in acc.iter().enumerate() {
+        // q[c] byte p: byte i of R[32 c + p]. The halves' lanes add up, and
+        // index byte 8 a + r of the columns is v = 8 a + 7 - r: reversing
+        // each qword's bytes puts v in order.
+        let mut q = [_mm256_setzero_si256(); 4];
+        for (qc, pair) in q.iter_mut().zip(row.chunks_exact(2)) {
+            let sum = _mm256_xor_si256(
+                _mm256_permute2x128_si256::<0x20>(pair[0], pair[1]),
+                _mm256_permute2x128_si256::<0x31>(pair[0], pair[1]),
+            );
+            *qc = _mm256_shuffle_epi8(sum, reverse);
+        }
+        // Bit t of every byte, moved to the top by the shift, gathered by
+        // vpmovmskb: bit v of out[8 i + t].
+        for t in 0..8 {
+            let mut bits = 0u128;
+            for (c, &qc) in q.iter().enumerate() {
+                let top = _mm256_sll_epi16(qc, _mm_cvtsi32_si128(7 - t as i32));
+                bits |= u128::from(_mm256_movemask_epi8(top) as u32) << (32 * c);
+            }
+            out[8 * i + t] ^= bits;
+        }
     }
 }

@@ -10,7 +10,7 @@ use super::{BitSumWeights, Gfni, SliceMap};
 
 /// Byte `j` of every qword is `1 << j`: `affine(UNIT, Q)` has bit `i` of
 /// byte `j` equal to bit `j` of byte `7 - i` of `Q`.
-const UNIT: u64 = 0x8040_2010_0804_0201;
+pub(super) const UNIT: u64 = 0x8040_2010_0804_0201;
 
 /// Indices for `vpermi2b` on eight elements (`a` = elements 0..4, `b` =
 /// elements 4..8, byte `16 m + j` is byte `j` of element `m`): qword `j` of
@@ -64,12 +64,7 @@ pub(super) fn add_bit_sums(
             }
         }
     }
-    for (a, o) in acc.iter().zip(out.iter_mut()) {
-        for (u, ou) in o.iter_mut().enumerate() {
-            let bytes: [u8; 16] = core::array::from_fn(|i| a[i][u]);
-            *ou ^= u128::from_le_bytes(bytes);
-        }
-    }
+    super::add_byte_sums(&acc, out);
     8 * groups
 }
 
