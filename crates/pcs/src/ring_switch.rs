@@ -408,14 +408,7 @@ fn bit_evaluations_matrix(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvalua
 
 /// The bit transpose: `t_v = sum_u bit_v(s_u) x^u`.
 pub fn transpose_bits(s: &BitEvaluations) -> BitEvaluations {
-    let mut t = [0u128; 128];
-    for (u, su) in s.iter().enumerate() {
-        let bits = su.to_bits();
-        for (v, tv) in t.iter_mut().enumerate() {
-            *tv |= ((bits >> v) & 1) << u;
-        }
-    }
-    t.map(Gf128::new)
+    bit_matrix::transpose128(&s.map(Gf128::to_bits)).map(Gf128::new)
 }
 
 fn combined_claim(s: &[BitEvaluations], r2: &[Gf128], gammas: &[Gf128]) -> Gf128 {
