@@ -13,6 +13,7 @@
 //! the witness is the same whatever the number of threads.
 
 use crate::r1cs::{R1cs, RowKind};
+use crate::streaming;
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -401,10 +402,11 @@ impl R1cs {
                 for at in (0..part).step_by(L) {
                     Self::gather_block(words, words_per_wire, p * part + at, &mut buf);
                     for &wire in live {
-                        a_rows[wire][at..at + L].copy_from_slice(&xor_row(&buf, self.a.row(wire)));
-                        b_rows[wire][at..at + L].copy_from_slice(&xor_row(&buf, self.b.row(wire)));
+                        streaming::copy(&mut a_rows[wire][at..at + L], &xor_row(&buf, self.a.row(wire)));
+                        streaming::copy(&mut b_rows[wire][at..at + L], &xor_row(&buf, self.b.row(wire)));
                     }
                 }
+                streaming::finish();
             });
     }
 
