@@ -52,7 +52,9 @@ pub(crate) fn finish() {
 mod tests {
     #[test]
     fn copies_like_copy_from_slice_at_any_offset_and_length() {
-        let src: Vec<u64> = (0..40u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        let src: Vec<u64> = (0..40u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
         for start in 0..4 {
             for len in [0usize, 1, 2, 3, 16, 17, 32] {
                 let mut dst = vec![7u64; 40];
