@@ -43,7 +43,14 @@ fn main() {
 
         let mut tr = Transcript::new(b"bits");
         let t = Instant::now();
-        let (_, red) = ring_switch::prove(data.table(), &claims, params.level_log_msg(0), &mut tr).unwrap();
+        let (_, red) = ring_switch::prove(
+            data.table(),
+            params.live_len(),
+            &claims,
+            params.level_log_msg(0),
+            &mut tr,
+        )
+        .unwrap();
         best_rs = best_rs.min(t.elapsed());
         let t = Instant::now();
         ligerito::prove(&params, &data, red.weights, red.claim, &mut tr).unwrap();

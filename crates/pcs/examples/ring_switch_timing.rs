@@ -28,7 +28,14 @@ fn main() {
     let mut best = Duration::MAX;
     for _ in 0..5 {
         let t = Instant::now();
-        let out = ring_switch::prove(&table, &claims, first_var, &mut Transcript::new(b"timing")).unwrap();
+        let out = ring_switch::prove(
+            &table,
+            table.len(),
+            &claims,
+            first_var,
+            &mut Transcript::new(b"timing"),
+        )
+        .unwrap();
         best = best.min(t.elapsed());
         std::hint::black_box(out);
     }

@@ -60,8 +60,13 @@ pub fn prove(
     claims: &[PackedClaim],
     transcript: &mut Transcript,
 ) -> Result<Proof, PcsError> {
-    let (bit_evaluations, red) =
-        ring_switch::prove(data.table(), claims, params.level_log_msg(0), transcript)?;
+    let (bit_evaluations, red) = ring_switch::prove(
+        data.table(),
+        params.live_len(),
+        claims,
+        params.level_log_msg(0),
+        transcript,
+    )?;
     let opening =
         ligerito::prove_with_first_round(params, data, red.weights, red.claim, red.first_round, transcript)?;
     Ok(Proof {

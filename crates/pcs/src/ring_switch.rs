@@ -154,27 +154,55 @@ pub fn bit_evaluations(table: &[Gf128], point: &[Gf128]) -> BitEvaluations {
         1 << point.len(),
         "table must have 2^len(point) entries"
     );
-    bit_evaluations_batch(table, &[point])[0]
+    bit_evaluations_batch(table, table.len(), &[point])[0]
 }
 
-/// [`bit_evaluations`] for several points, up to [`GROUP`] per pass over the table.
-fn bit_evaluations_batch(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvaluations> {
-    let mut out = Vec::with_capacity(points.len());
-    if bit_matrix::accelerated() {
-        for group in points.chunks(GROUP) {
-            out.extend(bit_evaluations_matrix(table, group));
-        }
-        return out;
-    }
-    for group in points.chunks(GROUP) {
-        match group.len() {
-            1 => out.extend(bit_evaluations_group::<1>(table, group)),
-            2 => out.extend(bit_evaluations_group::<2>(table, group)),
-            3 => out.extend(bit_evaluations_group::<3>(table, group)),
-            _ => out.extend(bit_evaluations_group::<GROUP>(table, group)),
+/// The variables a point's `eq` table depends on: up to its last nonzero
+/// coordinate. Past them `eq(R, x)` is zero once `x` has a bit set (a factor
+/// `1 - x_i` with `x_i = 1`) and is `eq(R_lo, x_lo)` before that, so the
+/// point sees only the first `2^vars` entries of the table. The wiring
+/// check's claim is such a point: its wire coordinates above the public
+/// block are zero, and it sees 1/16 of a SHA-256 table.
+fn support_vars(point: &[Gf128]) -> usize {
+    point.iter().rposition(|c| !c.is_zero()).map_or(0, |i| i + 1)
+}
+
+/// [`bit_evaluations`] for several points, up to [`GROUP`] per pass over the
+/// table (entries past `live_len` are zero). Points that see the same prefix
+/// of the table ([`support_vars`]) share a pass, which reads only that
+/// prefix up to `live_len`.
+fn bit_evaluations_batch(table: &[Gf128], live_len: usize, points: &[&[Gf128]]) -> Vec<BitEvaluations> {
+    let vars: Vec<usize> = points.iter().map(|p| support_vars(p)).collect();
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(vars[i]));
+    let mut out = vec![[Gf128::ZERO; 128]; points.len()];
+    for same in order.chunk_by(|&i, &j| vars[i] == vars[j]) {
+        let m = vars[same[0]];
+        for group in same.chunks(GROUP) {
+            let truncated: Vec<&[Gf128]> = group.iter().map(|&i| &points[i][..m]).collect();
+            let table = &table[..1 << m];
+            let s = if bit_matrix::accelerated() {
+                bit_evaluations_matrix(table, live_len, &truncated)
+            } else {
+                match group.len() {
+                    1 => bit_evaluations_group::<1>(table, live_len, &truncated).to_vec(),
+                    2 => bit_evaluations_group::<2>(table, live_len, &truncated).to_vec(),
+                    3 => bit_evaluations_group::<3>(table, live_len, &truncated).to_vec(),
+                    _ => bit_evaluations_group::<GROUP>(table, live_len, &truncated).to_vec(),
+                }
+            };
+            for (&i, si) in group.iter().zip(s) {
+                out[i] = si;
+            }
         }
     }
     out
+}
+
+/// The entries of `table` a pass in chunks of `2^lo` reads: those before
+/// `live_len`, rounded up to whole chunks (past it the entries are zero).
+fn live_prefix(table: &[Gf128], live_len: usize, lo: usize) -> &[Gf128] {
+    &table[..live_len.next_multiple_of(1 << lo).min(table.len())]
 }
 
 /// A field element as two 64-bit halves: XORs of `[Lane; K]` compile to
@@ -333,8 +361,13 @@ impl<const K: usize> BitAccumulator<K> {
 }
 
 /// Bit evaluations of `K` points in one pass: the bytes of each `f[x]` are
-/// read once and index the buckets of all `K` claims together.
-fn bit_evaluations_group<const K: usize>(table: &[Gf128], points: &[&[Gf128]]) -> [BitEvaluations; K] {
+/// read once and index the buckets of all `K` claims together. Reads the
+/// table up to `live_len` (whole chunks; the rest is zero).
+fn bit_evaluations_group<const K: usize>(
+    table: &[Gf128],
+    live_len: usize,
+    points: &[&[Gf128]],
+) -> [BitEvaluations; K] {
     let num_vars = points[0].len();
     let lo = num_vars.min(LOG_BUCKET_CHUNK);
     let mut eq_lo = vec![[[0u64; 2]; K]; 1 << lo];
@@ -347,7 +380,7 @@ fn bit_evaluations_group<const K: usize>(table: &[Gf128], points: &[&[Gf128]]) -
             e[k] = v.to_bits();
         }
     }
-    let acc = table
+    let acc = live_prefix(table, live_len, lo)
         .par_chunks(1 << lo)
         .zip(eq_hi.par_iter())
         .with_max_len(LEAF_CHUNKS)
@@ -368,8 +401,9 @@ const LOG_MATRIX_CHUNK: usize = 12;
 /// Bit evaluations of up to [`GROUP`] points as bit-matrix products
 /// (`starling_field::bit_matrix::add_bit_sums`): per chunk (fixed
 /// `x_hi`), `sum_{x_lo} bit_u(f[x]) eq(R_lo, x_lo)` for all `u` at once, then
-/// times `eq(R_hi, x_hi)`. Same result as [`bit_evaluations_group`].
-fn bit_evaluations_matrix(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvaluations> {
+/// times `eq(R_hi, x_hi)`, reading the table up to `live_len` (whole chunks;
+/// the rest is zero). Same result as [`bit_evaluations_group`].
+fn bit_evaluations_matrix(table: &[Gf128], live_len: usize, points: &[&[Gf128]]) -> Vec<BitEvaluations> {
     let num_vars = points[0].len();
     let lo = num_vars.min(LOG_MATRIX_CHUNK);
     let weights: Vec<BitSumWeights> = points
@@ -380,7 +414,7 @@ fn bit_evaluations_matrix(table: &[Gf128], points: &[&[Gf128]]) -> Vec<BitEvalua
     let eq_hi: Vec<Vec<Gf128>> = points.iter().map(|p| eq_table(&p[lo..])).collect();
     let k = points.len();
     let zero = || vec![[0u128; 128]; k];
-    let sums = table
+    let sums = live_prefix(table, live_len, lo)
         .par_chunks(1 << lo)
         .enumerate()
         .with_max_len(LEAF_CHUNKS)
@@ -429,9 +463,12 @@ fn lambda_check(claim: &PackedClaim, s: &BitEvaluations) -> bool {
 
 /// Prover: the bit evaluations to send and the opening weight and claim,
 /// with the opening's first round binding variable `first_var` of the table
-/// ([`crate::PcsParams::level_log_msg`]`(0)` for the Ligerito opening).
+/// ([`crate::PcsParams::level_log_msg`]`(0)` for the Ligerito opening). The
+/// table's entries past `live_len` must be zero
+/// ([`crate::PcsParams::live_len`]); the bit evaluations do not read them.
 pub fn prove(
     table: &[Gf128],
+    live_len: usize,
     claims: &[PackedClaim],
     first_var: usize,
     transcript: &mut Transcript,
@@ -443,7 +480,7 @@ pub fn prove(
     check_claims(num_vars, claims)?;
     absorb_claims(transcript, claims);
     let points: Vec<&[Gf128]> = claims.iter().map(|c| c.point.as_slice()).collect();
-    let s = bit_evaluations_batch(table, &points);
+    let s = bit_evaluations_batch(table, live_len, &points);
     for si in &s {
         transcript.absorb_fields(LABEL_BITS, si);
     }
@@ -569,7 +606,14 @@ fn opening_weights_bytes(
                 // Table-major: one claim and eight byte positions (32 KiB of
                 // tables) at a time, so tables and run stay in L1.
                 out_run.fill(Gf128::ZERO);
-                for ((map, lo_k), hi_k) in maps.iter().zip(&eq_lo).zip(&eq_hi) {
+                // A claim whose `eq(R_hi, x_hi)` is zero adds nothing to
+                // this chunk (`support_vars`).
+                let live = maps
+                    .iter()
+                    .zip(&eq_lo)
+                    .zip(&eq_hi)
+                    .filter(|(_, hi_k)| !hi_k[h].is_zero());
+                for ((map, lo_k), hi_k) in live {
                     e.copy_from_slice(&lo_k[start..start + run]);
                     backend::scale_slice(e, hi_k[h].to_bits());
                     for (b, x) in bytes.iter_mut().zip(e.iter()) {
@@ -611,15 +655,22 @@ fn opening_weights_matrix(
         first_var,
         || vec![vec![0u128; run]; k],
         |e, h, out| {
+            // A claim whose `eq(R_hi, x_hi)` is zero adds nothing to this
+            // chunk (`support_vars`).
+            let live = |c: usize| !eq_hi[c][h].is_zero();
+            let maps: Vec<&SliceMap> = (0..k).filter(|&c| live(c)).map(|c| map_refs[c]).collect();
             for (start, out_run) in out.chunks_mut(run).enumerate() {
                 let start = start * run;
-                for ((ek, lo_k), hi_k) in e.iter_mut().zip(&eq_lo).zip(&eq_hi) {
-                    ek.copy_from_slice(Gf128::as_u128_slice(&lo_k[start..start + run]));
-                    backend::scale_slice(ek, hi_k[h].to_bits());
-                }
-                let inputs: Vec<&[u128]> = e.iter().map(Vec::as_slice).collect();
                 out_run.fill(Gf128::ZERO);
-                bit_matrix::apply_maps_sum(&map_refs, &inputs, Gf128::as_u128_slice_mut(out_run));
+                if maps.is_empty() {
+                    continue;
+                }
+                for (c, ek) in e.iter_mut().enumerate().filter(|&(c, _)| live(c)) {
+                    ek.copy_from_slice(Gf128::as_u128_slice(&eq_lo[c][start..start + run]));
+                    backend::scale_slice(ek, eq_hi[c][h].to_bits());
+                }
+                let inputs: Vec<&[u128]> = (0..k).filter(|&c| live(c)).map(|c| e[c].as_slice()).collect();
+                bit_matrix::apply_maps_sum(&maps, &inputs, Gf128::as_u128_slice_mut(out_run));
             }
         },
     )
@@ -688,10 +739,21 @@ mod tests {
                     *f = Gf128::ZERO;
                 }
             }
-            let points: Vec<Vec<Gf128>> = (0..6).map(|k| pseudo_random(num_vars, 10 + k)).collect();
+            let live_len = if n >= 4 { 3 * n / 4 } else { n };
+            // Points whose last coordinates are zero see a prefix of the
+            // table (shorter or longer than the live part); the all-zero
+            // point sees entry 0 alone.
+            let points: Vec<Vec<Gf128>> = (0..8)
+                .map(|k| {
+                    let mut p = pseudo_random(num_vars, 10 + k);
+                    let zeros = [0, 0, 3, 0, 1, 3, num_vars, 2][k as usize].min(num_vars);
+                    p[num_vars - zeros..].fill(Gf128::ZERO);
+                    p
+                })
+                .collect();
             let refs: Vec<&[Gf128]> = points.iter().map(Vec::as_slice).collect();
             for count in 1..=refs.len() {
-                let s = bit_evaluations_batch(&table, &refs[..count]);
+                let s = bit_evaluations_batch(&table, live_len, &refs[..count]);
                 for (si, point) in s.iter().zip(&refs) {
                     for u in [0usize, 1, 9, 64, 127] {
                         let bits: Vec<Gf128> = table.iter().map(|f| Gf128::from(f.bit(u))).collect();
@@ -706,17 +768,25 @@ mod tests {
     fn matrix_paths_match_byte_paths() {
         for num_vars in [0usize, 3, 6, 12, 14] {
             let table = pseudo_random(1 << num_vars, 7);
+            // The last claim's top coordinates are zero: the weight passes
+            // skip it where its eq(R_hi, x_hi) is zero.
             let claims: Vec<PackedClaim> = (0..3)
-                .map(|k| PackedClaim {
-                    lambda: pseudo_random(128, 50 + k),
-                    point: pseudo_random(num_vars, 60 + k),
-                    value: Gf128::ZERO,
+                .map(|k| {
+                    let mut point = pseudo_random(num_vars, 60 + k);
+                    if k == 2 {
+                        point[num_vars / 2..].fill(Gf128::ZERO);
+                    }
+                    PackedClaim {
+                        lambda: pseudo_random(128, 50 + k),
+                        point,
+                        value: Gf128::ZERO,
+                    }
                 })
                 .collect();
             let points: Vec<&[Gf128]> = claims.iter().map(|c| c.point.as_slice()).collect();
             assert_eq!(
-                bit_evaluations_matrix(&table, &points).as_slice(),
-                bit_evaluations_group::<3>(&table, &points).as_slice(),
+                bit_evaluations_matrix(&table, table.len(), &points).as_slice(),
+                bit_evaluations_group::<3>(&table, table.len(), &points).as_slice(),
                 "L = {num_vars}"
             );
             let (r2, gammas) = (pseudo_random(7, 70), pseudo_random(3, 71));
@@ -734,14 +804,21 @@ mod tests {
     fn fused_first_round_matches_weights() {
         let num_vars = 14;
         let table = pseudo_random(1 << num_vars, 5);
-        let claims: Vec<PackedClaim> = (0..3)
-            .map(|k| PackedClaim {
-                lambda: pseudo_random(128, 20 + k),
-                point: pseudo_random(num_vars, 30 + k),
-                value: Gf128::ZERO,
+        // The last claim sees the first 2^13 entries only (top coordinate
+        // zero), the one before it the first 2^9 (five zeros): chunks where
+        // they add nothing, and one where only the others do.
+        let claims: Vec<PackedClaim> = (0..4)
+            .map(|k| {
+                let mut point = pseudo_random(num_vars, 30 + k);
+                point[num_vars - [0, 0, 5, 1][k as usize]..].fill(Gf128::ZERO);
+                PackedClaim {
+                    lambda: pseudo_random(128, 20 + k),
+                    point,
+                    value: Gf128::ZERO,
+                }
             })
             .collect();
-        let (r2, gammas) = (pseudo_random(7, 40), pseudo_random(3, 41));
+        let (r2, gammas) = (pseudo_random(7, 40), pseudo_random(4, 41));
         let (weights, _) = opening_weights(&table, &claims, &r2, &gammas, 0);
         // Pairs inside a chunk, at its edge, and across chunks.
         for v in [0, 1, 5, LOG_CHUNK - 1, LOG_CHUNK, num_vars - 1] {

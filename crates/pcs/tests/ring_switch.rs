@@ -38,7 +38,8 @@ fn weight_mle_matches_brute_force() {
         let claims: Vec<PackedClaim> = (0..2)
             .map(|_| claim_for(&table, random_vec(&mut r, l), random_vec(&mut r, 128)))
             .collect();
-        let (s, red) = ring_switch::prove(&table, &claims, 0, &mut Transcript::new(b"rs")).unwrap();
+        let (s, red) =
+            ring_switch::prove(&table, table.len(), &claims, 0, &mut Transcript::new(b"rs")).unwrap();
         let vred = ring_switch::verify(l, &claims, &s, &mut Transcript::new(b"rs")).unwrap();
         assert_eq!(red.claim, vred.claim);
         let p = random_vec(&mut r, l);
