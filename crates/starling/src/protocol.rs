@@ -336,12 +336,17 @@ fn prove_statement(
     // The folded forms' buffers serve the opening's work vectors.
     scratch::recycle_field(a);
     scratch::recycle_field(b);
+    // The table's zero tail (the circuit's unused wires) is left out of the
+    // lincheck's fold over the instances.
+    let live_words = (2 * params.pcs.live_len())
+        .next_multiple_of(shape.words_per_wire())
+        .min(z.len());
     let (lincheck_proof, lincheck_claim) = timings.phase("lincheck", progress, || {
         lincheck::prove(
             shape,
             circuit.a0(),
             circuit.b0(),
-            z,
+            &z[..live_words],
             &LincheckClaim::from(&zc),
             &mut transcript,
         )
