@@ -657,19 +657,20 @@ fn opening_weights_matrix(
         |e, h, out| {
             // A claim whose `eq(R_hi, x_hi)` is zero adds nothing to this
             // chunk (`support_vars`).
-            let live = |c: usize| !eq_hi[c][h].is_zero();
-            let maps: Vec<&SliceMap> = (0..k).filter(|&c| live(c)).map(|c| map_refs[c]).collect();
+            let live: Vec<usize> = (0..k).filter(|&c| !eq_hi[c][h].is_zero()).collect();
+            let maps: Vec<&SliceMap> = live.iter().map(|&c| map_refs[c]).collect();
             for (start, out_run) in out.chunks_mut(run).enumerate() {
                 let start = start * run;
                 out_run.fill(Gf128::ZERO);
-                if maps.is_empty() {
+                if live.is_empty() {
                     continue;
                 }
-                for (c, ek) in e.iter_mut().enumerate().filter(|&(c, _)| live(c)) {
+                // `e[i]` holds the scaled eq values of the `i`-th live claim.
+                for (ek, &c) in e.iter_mut().zip(&live) {
                     ek.copy_from_slice(Gf128::as_u128_slice(&eq_lo[c][start..start + run]));
                     backend::scale_slice(ek, eq_hi[c][h].to_bits());
                 }
-                let inputs: Vec<&[u128]> = (0..k).filter(|&c| live(c)).map(|c| e[c].as_slice()).collect();
+                let inputs: Vec<&[u128]> = e[..live.len()].iter().map(Vec::as_slice).collect();
                 bit_matrix::apply_maps_sum(&maps, &inputs, Gf128::as_u128_slice_mut(out_run));
             }
         },
