@@ -10,6 +10,8 @@
 //! `words_per_instance = ceil(bits / 64)` words, bit `j` at word `j / 64`,
 //! bit `j % 64`. Conversion is done with 64×64 bit-matrix transposes.
 
+use rayon::prelude::*;
+
 /// Transposes a 64×64 bit matrix in place: afterwards bit `c` of word `r`
 /// is what bit `r` of word `c` was.
 pub fn transpose64(m: &mut [u64; 64]) {
@@ -34,6 +36,40 @@ pub fn transpose64(m: &mut [u64; 64]) {
     }
 }
 
+/// Most column ranges a batch-layout pass (the witness, its forms, the
+/// slicing of inputs) is cut into: each range costs a slice reference per
+/// wire and buffer (32 bytes a wire for the two forms, 32 MiB for
+/// Keccak-f's 2^16 wires at 16 ranges).
+const MAX_TASKS: usize = 16;
+
+/// Words of each wire per task of a batch-layout pass: about four tasks per
+/// thread so the threads balance (blocks cost the same, so a few per thread
+/// suffice), at most [`MAX_TASKS`], and at least one block of `lanes` words.
+pub(crate) fn part_words(words_per_wire: usize, lanes: usize) -> usize {
+    let tasks = (4 * rayon::current_num_threads())
+        .next_power_of_two()
+        .min(MAX_TASKS);
+    (words_per_wire / tasks).max(lanes)
+}
+
+/// Cuts a batch-layout buffer (`words_per_wire` words per wire) into column
+/// ranges of `part` words: entry `p` holds, for every wire, its words
+/// `p * part .. (p + 1) * part` (the last range shorter where `part` does
+/// not divide `words_per_wire`). The ranges are disjoint, so tasks can
+/// write them at the same time.
+pub(crate) fn column_parts(buf: &mut [u64], words_per_wire: usize, part: usize) -> Vec<Vec<&mut [u64]>> {
+    let wires = buf.len() / words_per_wire;
+    let mut parts: Vec<Vec<&mut [u64]>> = (0..words_per_wire.div_ceil(part))
+        .map(|_| Vec::with_capacity(wires))
+        .collect();
+    for row in buf.chunks_exact_mut(words_per_wire) {
+        for (p, cols) in parts.iter_mut().zip(row.chunks_mut(part)) {
+            p.push(cols);
+        }
+    }
+    parts
+}
+
 /// Number of `u64` words that hold `bits` bits.
 pub fn words_for_bits(bits: usize) -> usize {
     bits.div_ceil(64)
@@ -55,11 +91,12 @@ pub fn slice_instances(num_instances: usize, bits: usize, rows: &[u64]) -> Vec<u
 
 /// [`slice_instances`] with the rows given by a function (instance →
 /// its `ceil(bits / 64)` words) and the result written into `out`, which
-/// must hold exactly `bits * num_instances / 64` words.
+/// must hold exactly `bits * num_instances / 64` words. Runs on rayon, a
+/// range of 64-instance groups per task.
 pub fn slice_instances_into<'a>(
     num_instances: usize,
     bits: usize,
-    row: impl Fn(usize) -> &'a [u64],
+    row: impl Fn(usize) -> &'a [u64] + Sync,
     out: &mut [u64],
 ) {
     assert!(
@@ -68,27 +105,35 @@ pub fn slice_instances_into<'a>(
     );
     let groups = num_instances / 64;
     assert_eq!(out.len(), bits * groups, "output has the wrong length");
-    let mut block = [0u64; 64];
-    for g in 0..groups {
-        for col in 0..words_for_bits(bits) {
-            for (r, slot) in block.iter_mut().enumerate() {
-                *slot = row(g * 64 + r)[col];
-            }
-            transpose64(&mut block);
-            let first_bit = col * 64;
-            for (c, &word) in block
-                .iter()
-                .enumerate()
-                .take(bits.saturating_sub(first_bit).min(64))
-            {
-                out[(first_bit + c) * groups + g] = word;
-            }
-        }
+    if bits == 0 {
+        return;
     }
+    let part = part_words(groups, 1);
+    column_parts(out, groups, part)
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(p, mut bit_rows)| {
+            let mut block = [0u64; 64];
+            for at in 0..bit_rows[0].len() {
+                let g = p * part + at;
+                for col in 0..words_for_bits(bits) {
+                    for (r, slot) in block.iter_mut().enumerate() {
+                        *slot = row(g * 64 + r)[col];
+                    }
+                    transpose64(&mut block);
+                    let first_bit = col * 64;
+                    let live = (bits - first_bit).min(64);
+                    for (c, &word) in block[..live].iter().enumerate() {
+                        bit_rows[first_bit + c][at] = word;
+                    }
+                }
+            }
+        });
 }
 
 /// Inverse of [`slice_instances`]: per-instance rows (`ceil(bits / 64)` words
 /// each, unused high bits zero) from bit-sliced data of `bits` positions.
+/// Runs on rayon, a range of 64-instance groups per task.
 pub fn unslice_instances(num_instances: usize, bits: usize, sliced: &[u64]) -> Vec<u64> {
     assert!(
         num_instances.is_multiple_of(64),
@@ -98,24 +143,33 @@ pub fn unslice_instances(num_instances: usize, bits: usize, sliced: &[u64]) -> V
     assert_eq!(sliced.len(), bits * groups, "sliced data has the wrong length");
     let wpi = words_for_bits(bits);
     let mut rows = vec![0u64; num_instances * wpi];
-    let mut block = [0u64; 64];
-    for g in 0..groups {
-        for col in 0..wpi {
-            let first_bit = col * 64;
-            let live = bits.saturating_sub(first_bit).min(64);
-            for (c, slot) in block.iter_mut().enumerate() {
-                *slot = if c < live {
-                    sliced[(first_bit + c) * groups + g]
-                } else {
-                    0
-                };
-            }
-            transpose64(&mut block);
-            for (r, &word) in block.iter().enumerate() {
-                rows[(g * 64 + r) * wpi + col] = word;
-            }
-        }
+    if wpi == 0 {
+        return rows;
     }
+    let part = part_words(groups, 1);
+    rows.par_chunks_mut(part * 64 * wpi)
+        .enumerate()
+        .for_each(|(p, part_rows)| {
+            let mut block = [0u64; 64];
+            for (at, group_rows) in part_rows.chunks_exact_mut(64 * wpi).enumerate() {
+                let g = p * part + at;
+                for col in 0..wpi {
+                    let first_bit = col * 64;
+                    let live = (bits - first_bit).min(64);
+                    for (c, slot) in block.iter_mut().enumerate() {
+                        *slot = if c < live {
+                            sliced[(first_bit + c) * groups + g]
+                        } else {
+                            0
+                        };
+                    }
+                    transpose64(&mut block);
+                    for (r, &word) in block.iter().enumerate() {
+                        group_rows[r * wpi + col] = word;
+                    }
+                }
+            }
+        });
     rows
 }
 
@@ -157,29 +211,54 @@ mod tests {
         assert_eq!(m, expect);
     }
 
-    #[test]
-    fn slice_roundtrip_and_layout() {
-        let n = 128;
-        let bits = 100;
+    /// Per-instance rows of `bits` bits (unused high bits zero).
+    fn sample_rows(n: usize, bits: usize) -> Vec<u64> {
         let wpi = words_for_bits(bits);
-        let rows: Vec<u64> = (0..n * wpi)
+        (0..n * wpi)
             .map(|i| {
-                let v = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                if i % wpi == wpi - 1 {
-                    v & ((1 << (bits % 64)) - 1)
+                let v = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i as u64 >> 3);
+                let used = bits - (i % wpi) * 64;
+                if used < 64 {
+                    v & ((1 << used) - 1)
                 } else {
                     v
                 }
             })
-            .collect();
-        let sliced = slice_instances(n, bits, &rows);
-        for inst in 0..n {
-            for j in 0..bits {
-                let want = get_bit(&rows[inst * wpi..], j);
-                let got = (sliced[j * (n / 64) + inst / 64] >> (inst % 64)) & 1 == 1;
-                assert_eq!(want, got);
+            .collect()
+    }
+
+    #[test]
+    fn slice_roundtrip_and_layout() {
+        // Group counts that the task split divides and ones it does not
+        // (50 groups at 16 tasks: ranges of 3 and a last one of 2), on
+        // several thread counts.
+        for threads in [1, 3, 16] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for (n, bits) in [
+                (64, 1),
+                (128, 100),
+                (64 * 50, 64),
+                (64 * 50, 130),
+                (64 * 37, 1600),
+            ] {
+                let rows = sample_rows(n, bits);
+                let wpi = words_for_bits(bits);
+                let sliced = pool.install(|| slice_instances(n, bits, &rows));
+                for inst in 0..n {
+                    for j in 0..bits {
+                        let want = get_bit(&rows[inst * wpi..], j);
+                        let got = (sliced[j * (n / 64) + inst / 64] >> (inst % 64)) & 1 == 1;
+                        assert_eq!(
+                            want, got,
+                            "{threads} threads, n {n}, bits {bits}, instance {inst}, bit {j}"
+                        );
+                    }
+                }
+                assert_eq!(pool.install(|| unslice_instances(n, bits, &sliced)), rows);
             }
         }
-        assert_eq!(unslice_instances(n, bits, &sliced), rows);
     }
 }

@@ -12,6 +12,7 @@
 //! hands each rayon task one range of blocks (about four per thread), and
 //! the witness is the same whatever the number of threads.
 
+use crate::layout::{column_parts, part_words};
 use crate::r1cs::{R1cs, RowKind};
 use crate::streaming;
 use rayon::prelude::*;
@@ -117,38 +118,6 @@ impl BatchWitness {
     pub fn instance(&self, instance: usize) -> Vec<bool> {
         (0..1usize << self.k).map(|w| self.bit(instance, w)).collect()
     }
-}
-
-/// Most column ranges the witness (or its forms) is cut into: each range
-/// costs a slice reference per wire and buffer (32 bytes a wire for the two
-/// forms, 32 MiB for Keccak-f's 2^16 wires at 16 ranges).
-const MAX_TASKS: usize = 16;
-
-/// Words of each wire per witness task: about four tasks per thread so the
-/// threads balance (blocks cost the same, so a few per thread suffice), at
-/// most [`MAX_TASKS`], and at least one block of `lanes` words.
-fn part_words(words_per_wire: usize, lanes: usize) -> usize {
-    let tasks = (4 * rayon::current_num_threads())
-        .next_power_of_two()
-        .min(MAX_TASKS);
-    (words_per_wire / tasks).max(lanes)
-}
-
-/// Cuts a batch-layout buffer (`words_per_wire` words per wire) into column
-/// ranges of `part` words: entry `p` holds, for every wire, its words
-/// `p * part .. (p + 1) * part`. The ranges are disjoint, so tasks can write
-/// them at the same time.
-fn column_parts(buf: &mut [u64], words_per_wire: usize, part: usize) -> Vec<Vec<&mut [u64]>> {
-    let wires = buf.len() / words_per_wire;
-    let mut parts: Vec<Vec<&mut [u64]>> = (0..words_per_wire / part)
-        .map(|_| Vec::with_capacity(wires))
-        .collect();
-    for row in buf.chunks_exact_mut(words_per_wire) {
-        for (p, cols) in parts.iter_mut().zip(row.chunks_exact_mut(part)) {
-            p.push(cols);
-        }
-    }
-    parts
 }
 
 /// Clears the `rows` (wire indices) of a batch-layout buffer,

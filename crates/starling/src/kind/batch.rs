@@ -19,9 +19,10 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
 use starling_piop::wiring::{Instances, Wires};
 
-use super::{extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
+use super::{extend_bytes_of, fill_row, row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::{Builtin, StatementCircuit};
 use crate::inputs::{decimal, expect_fields, hex_field, value_bits, value_hex};
 use crate::records::Records;
@@ -254,7 +255,17 @@ impl Kind for Batch {
     }
 
     fn instance_inputs(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
-        Ok(inputs.iter().flat_map(row_of).collect())
+        // On rayon: one thread took 11 ms for 2^16 Keccak-f states (Zen 4),
+        // a serial step in a witness phase that otherwise scales.
+        let words = self.circuit.input_words();
+        let mut rows = vec![0u64; inputs.len() * words];
+        if words > 0 {
+            rows.par_chunks_mut(words)
+                .with_min_len(1024)
+                .enumerate()
+                .for_each(|(i, row)| fill_row(row, inputs.get(i)));
+        }
+        Ok(rows)
     }
 
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {

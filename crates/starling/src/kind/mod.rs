@@ -166,14 +166,26 @@ pub(crate) fn bytes_line(record: &[u8]) -> String {
 
 /// The bits of `bytes` as row words (byte `b`, bit `t` is bit `8 b + t`).
 pub(crate) fn row_of(bytes: &[u8]) -> Vec<u64> {
-    bytes
-        .chunks(8)
-        .map(|c| {
-            let mut w = [0u8; 8];
-            w[..c.len()].copy_from_slice(c);
-            u64::from_le_bytes(w)
-        })
-        .collect()
+    let mut row = vec![0u64; bytes.len().div_ceil(8)];
+    fill_row(&mut row, bytes);
+    row
+}
+
+/// Writes the bits of `bytes` into `row` as [`row_of`] does, clearing the
+/// words past them.
+pub(crate) fn fill_row(row: &mut [u64], bytes: &[u8]) {
+    assert!(
+        bytes.len() <= 8 * row.len(),
+        "{} bytes do not fit {} words",
+        bytes.len(),
+        row.len()
+    );
+    row.fill(0);
+    for (w, c) in row.iter_mut().zip(bytes.chunks(8)) {
+        let mut b = [0u8; 8];
+        b[..c.len()].copy_from_slice(c);
+        *w = u64::from_le_bytes(b);
+    }
 }
 
 /// Appends the first `len` bytes of a row to `out`.
