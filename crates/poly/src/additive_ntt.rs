@@ -605,13 +605,32 @@ impl AdditiveNtt {
         }
     }
 
+    /// Depth-first, as [`AdditiveNtt::forward`]'s blocks in cache. Blocks of
+    /// [`PAR_MIN_ELEMS`] or more go to rayon: their halves side by side and
+    /// their butterflies in chunks (the query weights of a level's cosets are
+    /// one transform each, and with two cosets the rest of sixteen threads
+    /// sat idle).
     fn transposed_rec(&self, data: &mut [Gf128], batch: usize, i: usize, u: usize, shift: &[Gf128]) {
+        let par = data.len() >= PAR_MIN_ELEMS && rayon::current_num_threads() > 1;
         let (lo, hi) = data.split_at_mut(batch << i);
         if i > 0 {
-            self.transposed_rec(lo, batch, i - 1, 2 * u, shift);
-            self.transposed_rec(hi, batch, i - 1, 2 * u + 1, shift);
+            let mut left = || self.transposed_rec(lo, batch, i - 1, 2 * u, shift);
+            let mut right = || self.transposed_rec(hi, batch, i - 1, 2 * u + 1, shift);
+            if par {
+                rayon::join(left, right);
+            } else {
+                left();
+                right();
+            }
         }
-        butterfly_transposed(lo, hi, shift[i] + self.twiddles[i][u]);
+        let t = shift[i] + self.twiddles[i][u];
+        if par {
+            lo.par_chunks_mut(LOCAL_ELEMS / 2)
+                .zip(hi.par_chunks_mut(LOCAL_ELEMS / 2))
+                .for_each(|(lo, hi)| butterfly_transposed(lo, hi, t));
+        } else {
+            butterfly_transposed(lo, hi, t);
+        }
     }
 }
 
@@ -774,6 +793,44 @@ mod tests {
                         "log_len {log_len}, batch {batch}, position {q}"
                     );
                 }
+            }
+        }
+    }
+
+    /// `transposed` is the transpose of `forward`: `<F x, y> = <x, F^T y>`
+    /// for every coset, batch and size, also above [`PAR_MIN_ELEMS`] where it
+    /// runs on rayon (there on one thread and on four, with the same bits).
+    #[test]
+    fn transposed_is_the_transpose_of_forward() {
+        let dot = |a: &[Gf128], b: &[Gf128]| a.iter().zip(b).map(|(x, y)| *x * *y).sum::<Gf128>();
+        let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        for (log_len, batch, coset) in [
+            (1, 1, 0u64),
+            (5, 1, 32),
+            (6, 3, 128),
+            (17, 1, 1 << 17),
+            (15, 4, 0),
+        ] {
+            let ntt = AdditiveNtt::new(log_len);
+            let n = batch << log_len;
+            let x = random_vec(log_len as u64, n);
+            let y = random_vec(1000 + log_len as u64, n);
+            let mut fx = x.clone();
+            ntt.forward(&mut fx, batch, coset);
+            let mut ty = y.clone();
+            four.install(|| ntt.transposed(&mut ty, batch, coset));
+            let mut ty_one = y.clone();
+            one.install(|| ntt.transposed(&mut ty_one, batch, coset));
+            assert_eq!(ty, ty_one, "log_len {log_len}: threads change the result");
+            // Per batch lane: lanes are independent transforms.
+            for lane in 0..batch {
+                let pick = |v: &[Gf128]| v.iter().skip(lane).step_by(batch).copied().collect::<Vec<_>>();
+                assert_eq!(
+                    dot(&pick(&fx), &pick(&y)),
+                    dot(&pick(&x), &pick(&ty)),
+                    "log_len {log_len}, batch {batch}, lane {lane}"
+                );
             }
         }
     }
