@@ -57,6 +57,15 @@ const TRANSPOSE_POSITIONS: usize = 64;
 /// 2^17 positions.
 const REENCODE_ROWS: usize = 4;
 
+/// Fewest elements re-encoded at once where a level has the rows for it.
+/// Four of a later level's short rows (2^14 positions at 2^16 hashes) make
+/// pruned transforms of 2^16 elements that rayon barely splits: level 1's
+/// re-encode took 8.5-16.8 ms on two threads against 10-14.5 on one;
+/// sixteen rows at once, 6.2-7.4 against 10.4-11.7 (Zen 4, `open_timing`
+/// at L = 24; at L = 22, 2.6-3.6 ms on one thread against 3.7-4.1). At
+/// most two buffers of 4 MiB.
+const REENCODE_MIN_ELEMS: usize = 1 << 18;
+
 /// Elements of a level (or of a re-encoded row group) below which its
 /// cosets are encoded side by side on rayon: at that size the additive NTT
 /// runs each transform on one thread (`starling_poly`'s `PAR_MIN_ELEMS`),
@@ -139,8 +148,8 @@ impl LevelCode {
 
     /// The codeword's columns at `positions`, one after another, encoded
     /// again from `message` (the one committed): [`REENCODE_ROWS`] rows at a
-    /// time, only as much of each coset's transform as its queried columns
-    /// need.
+    /// time, or enough short rows to make [`REENCODE_MIN_ELEMS`], only as
+    /// much of each coset's transform as its queried columns need.
     fn columns(&self, message: &[Gf128], positions: &[usize]) -> Vec<Gf128> {
         let msg_len = 1usize << self.log_msg;
         let ntt = AdditiveNtt::new(self.log_msg);
@@ -157,7 +166,9 @@ impl LevelCode {
                 in_coset
             })
             .collect();
-        let group = REENCODE_ROWS.min(self.width);
+        let group = REENCODE_ROWS
+            .max(REENCODE_MIN_ELEMS >> self.log_msg)
+            .min(self.width);
         let mut columns = vec![Gf128::ZERO; self.width * positions.len()];
         // Writes rows `first ..` of coset `h` into the columns queried
         // there; `at(p)` is where position `p` of the coset starts in `values`.
@@ -435,7 +446,9 @@ mod tests {
     #[test]
     fn later_levels_open_their_columns() {
         // Position-major messages of 2^log_rows rows; repeated positions too.
-        for (log_rows, log_msg, rate) in [(0, 5, 2), (2, 9, 3), (4, 12, 4)] {
+        // Rows are re-encoded four at a time, all sixteen at once, and in two
+        // groups of sixteen (`REENCODE_MIN_ELEMS`).
+        for (log_rows, log_msg, rate) in [(0, 5, 2), (2, 9, 3), (4, 12, 4), (5, 14, 1)] {
             let width = 1usize << log_rows;
             let message: Vec<Gf128> = (0..1u128 << (log_rows + log_msg))
                 .map(|i| Gf128::new((i + 7).wrapping_mul(0x9e37_79b9_7f4a_7c15_2545_f491_4f6c_dd1d)))
