@@ -12,7 +12,8 @@
 //! each is one Merkle leaf (`merkle::hash_leaf_fields`), hashed many at a
 //! time by `sha256_multi` (SIMD across leaves when the CPU has it), one coset
 //! after the other (side by side for a level too small for the transform
-//! to use several threads, [`SMALL_LEVEL_ELEMS`]). Everything runs on rayon.
+//! to use several threads well, [`SIDE_BY_SIDE_ELEMS`]). Everything runs on
+//! rayon.
 //!
 //! No level keeps its codeword. Level 0's is twice the table or more
 //! (hundreds of megabytes at 2^14 hashes), and it is read only twice:
@@ -66,13 +67,23 @@ const REENCODE_ROWS: usize = 4;
 /// most two buffers of 4 MiB.
 const REENCODE_MIN_ELEMS: usize = 1 << 18;
 
-/// Elements of a level (or of a re-encoded row group) below which its
-/// cosets are encoded side by side on rayon: at that size the additive NTT
-/// runs each transform on one thread (`starling_poly`'s `PAR_MIN_ELEMS`),
-/// and a later level's cosets, one after another, left the other threads
-/// idle for about 7 ms of a BLAKE3 proof on two threads (Zen 3). Each
-/// coset in flight then has buffers of its own (at most 2 MiB).
+/// Elements of a re-encoded row group below which its cosets are encoded
+/// side by side on rayon: at that size the additive NTT runs each
+/// transform on one thread (`starling_poly`'s `PAR_MIN_ELEMS`). Each coset
+/// in flight then has buffers of its own (at most 2 MiB).
 const SMALL_LEVEL_ELEMS: usize = 1 << 16;
+
+/// Elements of a level up to which its cosets are committed side by side
+/// on rayon when there are several threads, each coset's transform and
+/// hashing on one thread with a buffer of its own (4 MiB at most). Below
+/// 2^16 the transform runs on one thread anyway, and a later level's
+/// cosets one after another left the other threads idle for about 7 ms of a
+/// BLAKE3 proof on two threads (Zen 3). Up to 2^18 a transform splits over
+/// threads, but poorly: level 1 at 2^16 hashes (sixteen cosets of 2^18) on
+/// sixteen threads of a Xeon took the opening of SHA-256 from 174 to 140 ms
+/// and BLAKE3's from 137 to 117 (one run each, `bench`). One thread
+/// encodes one coset after another and the last in place.
+const SIDE_BY_SIDE_ELEMS: usize = 1 << 18;
 
 /// How a level's message is laid out.
 #[derive(Clone, Copy, Debug)]
@@ -112,16 +123,17 @@ impl LevelCode {
         // allocator: every entry is written, so they need no clearing.
         let mut columns = scratch::take_field(n);
         fill_rows(message, layout, log_msg, 0, width, &mut columns);
-        if cosets > 1 && n < SMALL_LEVEL_ELEMS {
-            // Cosets side by side: each transform runs on one thread at
-            // this size.
+        if cosets > 1 && n <= SIDE_BY_SIDE_ELEMS && rayon::current_num_threads() > 1 {
+            // Cosets side by side, a buffer per rayon job.
             let per_coset: Vec<Vec<Digest>> = (0..cosets)
                 .into_par_iter()
-                .map(|h| {
-                    let mut out = vec![Gf128::ZERO; n];
-                    code.encode_coset(&columns, width, h, &mut out);
-                    hash_columns(&out, width)
-                })
+                .map_init(
+                    || vec![Gf128::ZERO; n],
+                    |out, h| {
+                        code.encode_coset(&columns, width, h, out);
+                        hash_columns(out, width)
+                    },
+                )
                 .collect();
             per_coset.into_iter().for_each(|l| leaves.extend(l));
         } else {
