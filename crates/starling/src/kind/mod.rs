@@ -191,10 +191,21 @@ pub(crate) fn fill_row(row: &mut [u64], bytes: &[u8]) {
 /// Appends the first `len` bytes of a row to `out`.
 pub(crate) fn extend_bytes_of(out: &mut Vec<u8>, row: &[u64], len: usize) {
     let start = out.len();
-    for w in row {
-        out.extend_from_slice(&w.to_le_bytes());
+    out.resize(start + len, 0);
+    fill_bytes_of(&mut out[start..], row);
+}
+
+/// Writes the first `out.len()` bytes of a row into `out`.
+pub(crate) fn fill_bytes_of(out: &mut [u8], row: &[u64]) {
+    assert!(
+        out.len() <= 8 * row.len(),
+        "{} bytes from {} words",
+        out.len(),
+        row.len()
+    );
+    for (chunk, w) in out.chunks_mut(8).zip(row) {
+        chunk.copy_from_slice(&w.to_le_bytes()[..chunk.len()]);
     }
-    out.truncate(start + len);
 }
 
 /// The kind a proof file names: its code, its parameters, and (for a
