@@ -180,12 +180,13 @@ pub(crate) fn fill_row(row: &mut [u64], bytes: &[u8]) {
         bytes.len(),
         row.len()
     );
-    row.fill(0);
-    for (w, c) in row.iter_mut().zip(bytes.chunks(8)) {
+    let (used, past) = row.split_at_mut(bytes.len().div_ceil(8));
+    for (w, c) in used.iter_mut().zip(bytes.chunks(8)) {
         let mut b = [0u8; 8];
         b[..c.len()].copy_from_slice(c);
         *w = u64::from_le_bytes(b);
     }
+    past.fill(0);
 }
 
 /// Appends the first `len` bytes of a row to `out`.
