@@ -45,7 +45,7 @@ fn main() {
         let t = Instant::now();
         let (_, red) = ring_switch::prove(
             data.table(),
-            params.live_len(),
+            params.live_rows_len(),
             &claims,
             params.level_log_msg(0),
             &mut tr,

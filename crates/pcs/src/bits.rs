@@ -62,7 +62,7 @@ pub fn prove(
 ) -> Result<Proof, PcsError> {
     let (bit_evaluations, red) = ring_switch::prove(
         data.table(),
-        params.live_len(),
+        params.live_rows_len(),
         claims,
         params.level_log_msg(0),
         transcript,
@@ -83,7 +83,13 @@ pub fn verify(
     proof: &Proof,
     transcript: &mut Transcript,
 ) -> Result<(), PcsError> {
-    let red = ring_switch::verify(params.num_vars(), claims, &proof.bit_evaluations, transcript)?;
+    let red = ring_switch::verify(
+        params.num_vars(),
+        params.live_rows_len(),
+        claims,
+        &proof.bit_evaluations,
+        transcript,
+    )?;
     let weight = |p: &[Gf128]| red.weight_at(p);
     ligerito::verify(params, commitment, red.claim, &weight, &proof.opening, transcript)
 }

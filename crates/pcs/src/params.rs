@@ -220,6 +220,14 @@ impl PcsParams {
         self.live_len
     }
 
+    /// Entries of level 0's rows that may be nonzero ([`PcsParams::level_width`]`(0)`
+    /// whole rows): [`PcsParams::live_len`] rounded up to a row. The opening's
+    /// weight is zero past it (`ring_switch`'s live length), so the prover
+    /// neither builds nor folds the weight of the rows it does not commit.
+    pub fn live_rows_len(&self) -> usize {
+        self.level_width(0) << self.level_log_msg(0)
+    }
+
     /// Elements of each opened column of level `i`: the rows of its matrix
     /// that may be nonzero. Level 0's rows are the top `k_0` variables of the
     /// table (row `r` is the message `table[r 2^m_0 .. (r + 1) 2^m_0]`), so the

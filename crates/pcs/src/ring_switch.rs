@@ -16,6 +16,16 @@
 //! `w0(P) = sum_i gamma_i sum_j D_j eq(R_i^(2^j), P)` with
 //! `D_j = sum_v eq(r'', v) d_v^(2^j)` (Frobenius applied coordinatewise).
 //!
+//! Live prefix. The table is zero past a live length `n` (a circuit's unused
+//! wires, rounded up to whole rows of the opening's level 0), so
+//! `sum_x f(x) w0(x)` does not change when `w0` is set to zero there: the
+//! opening's weight is `w0(x) [x < n]`. The prover neither builds nor folds
+//! the weight of that dead tail (29% of a BLAKE3 table). The verifier
+//! evaluates the restricted weight by splitting `x < n` into one subcube per
+//! set bit `j` of `n` (`x` agrees with `n` above bit `j` and has bit `j`
+//! clear): `sum_j eq(P_{>=j}, n_{>j} 0) w0(P_{<j}, 0, n_{>j})`, at most one
+//! evaluation of `w0` per set bit (four for BLAKE3's 46 rows of 64).
+//!
 //! The prover works a chunk of `2^12` or `2^14` entries (one value of the
 //! high variables) at a time. The `s_u` of up to four claims come from one pass:
 //! the bytes of `f[x]` index byte buckets holding the low eq values of all
@@ -72,6 +82,8 @@ pub struct ProverReduction {
 pub struct VerifierReduction {
     /// The opening claim.
     pub claim: Gf128,
+    /// The weight is zero from this entry on.
+    live_len: usize,
     gammas: Vec<Gf128>,
     points: Vec<Vec<Gf128>>,
     /// `D_j = sum_v eq(r'', v) d_v^(2^j)`.
@@ -79,8 +91,33 @@ pub struct VerifierReduction {
 }
 
 impl VerifierReduction {
-    /// `w0(P)`, the multilinear extension of the opening weight at `P`.
+    /// The multilinear extension of the opening weight `w0(x) [x < live_len]`
+    /// at `P`: one [`VerifierReduction::full_weight_at`] per set bit of the
+    /// live length (see the module notes).
     pub fn weight_at(&self, p: &[Gf128]) -> Gf128 {
+        if self.live_len >> p.len() == 1 {
+            return self.full_weight_at(p);
+        }
+        let mut acc = Gf128::ZERO;
+        let mut q = p.to_vec();
+        // `above`: eq of P's coordinates past bit `j` with the live length's bits.
+        let mut above = Gf128::ONE;
+        for j in (0..p.len()).rev() {
+            if (self.live_len >> j) & 1 == 1 {
+                q[j] = Gf128::ZERO;
+                acc += above * (Gf128::ONE + p[j]) * self.full_weight_at(&q);
+                q[j] = Gf128::ONE;
+                above *= p[j];
+            } else {
+                q[j] = Gf128::ZERO;
+                above *= Gf128::ONE + p[j];
+            }
+        }
+        acc
+    }
+
+    /// `w0(P)` over the whole table, live or not.
+    fn full_weight_at(&self, p: &[Gf128]) -> Gf128 {
         let mut acc = Gf128::ZERO;
         for (gamma, r) in self.gammas.iter().zip(&self.points) {
             let mut conj = r.clone();
@@ -103,7 +140,12 @@ const LABEL_BITS: &[u8] = b"ring-switch/bit-evaluations";
 const LABEL_R2: &[u8] = b"ring-switch/r2";
 const LABEL_GAMMA: &[u8] = b"ring-switch/gamma";
 
-fn check_claims(num_vars: usize, claims: &[PackedClaim]) -> Result<(), PcsError> {
+fn check_claims(num_vars: usize, live_len: usize, claims: &[PackedClaim]) -> Result<(), PcsError> {
+    if live_len == 0 || live_len > 1 << num_vars {
+        return Err(PcsError::BadInput(
+            "the live length must be between 1 and the table length",
+        ));
+    }
     if claims.is_empty() || claims.len() > MAX_CLAIMS {
         return Err(PcsError::BadInput("between 1 and MAX_CLAIMS claims are needed"));
     }
@@ -464,8 +506,9 @@ fn lambda_check(claim: &PackedClaim, s: &BitEvaluations) -> bool {
 /// Prover: the bit evaluations to send and the opening weight and claim,
 /// with the opening's first round binding variable `first_var` of the table
 /// ([`crate::PcsParams::level_log_msg`]`(0)` for the Ligerito opening). The
-/// table's entries past `live_len` must be zero
-/// ([`crate::PcsParams::live_len`]); the bit evaluations do not read them.
+/// table's entries past `live_len` must be zero (the PCS passes
+/// [`crate::PcsParams::live_rows_len`]); the bit evaluations do not read them,
+/// and the opening weight is zero there (see the module notes).
 pub fn prove(
     table: &[Gf128],
     live_len: usize,
@@ -477,7 +520,7 @@ pub fn prove(
         return Err(PcsError::BadInput("table length must be a power of two"));
     }
     let num_vars = table.len().trailing_zeros() as usize;
-    check_claims(num_vars, claims)?;
+    check_claims(num_vars, live_len, claims)?;
     absorb_claims(transcript, claims);
     let points: Vec<&[Gf128]> = claims.iter().map(|c| c.point.as_slice()).collect();
     let s = bit_evaluations_batch(table, live_len, &points);
@@ -486,7 +529,7 @@ pub fn prove(
     }
     let r2 = transcript.challenge_fields(LABEL_R2, 7);
     let gammas = transcript.challenge_fields(LABEL_GAMMA, claims.len());
-    let (weights, first_round) = opening_weights(table, claims, &r2, &gammas, first_var);
+    let (weights, first_round) = opening_weights(table, live_len, claims, &r2, &gammas, first_var);
     let claim = combined_claim(&s, &r2, &gammas);
     Ok((
         s,
@@ -498,21 +541,23 @@ pub fn prove(
     ))
 }
 
-/// The table of `w0(x) = sum_i M_i(eq(R_i, x))`, where `M_i` is the GF(2)-linear
-/// map sending bit `v` to `gamma_i eq(r'', v)`, built a chunk (fixed `x_hi`)
-/// at a time; while the chunks are in cache the opening's first round
-/// `sum_x f(x) w0(x)` binding variable `first_var` is accumulated too.
+/// The table of `w0(x) = sum_i M_i(eq(R_i, x))` for `x < live_len` and zero
+/// past it, where `M_i` is the GF(2)-linear map sending bit `v` to
+/// `gamma_i eq(r'', v)`, built a chunk (fixed `x_hi`) at a time; while the
+/// chunks are in cache the opening's first round `sum_x f(x) w0(x)` binding
+/// variable `first_var` is accumulated too.
 fn opening_weights(
     table: &[Gf128],
+    live_len: usize,
     claims: &[PackedClaim],
     r2: &[Gf128],
     gammas: &[Gf128],
     first_var: usize,
 ) -> (ScratchVec, Option<QuadraticRound>) {
     if bit_matrix::accelerated() {
-        opening_weights_matrix(table, claims, r2, gammas, first_var)
+        opening_weights_matrix(table, live_len, claims, r2, gammas, first_var)
     } else {
-        opening_weights_bytes(table, claims, r2, gammas, first_var)
+        opening_weights_bytes(table, live_len, claims, r2, gammas, first_var)
     }
 }
 
@@ -521,9 +566,12 @@ fn opening_weights(
 /// of `sum_x f(x) w(x)`. Where the pairs `x`, `x + 2^v` lie in one chunk each
 /// chunk is summed as soon as it is written; otherwise the two halves of each
 /// block of `2^(v + 1)` entries are written a chunk of each at a time and
-/// summed pairwise, so every sum reads entries still in cache.
+/// summed pairwise, so every sum reads entries still in cache. Entries from
+/// `live_len` on are zero, neither filled nor summed (`table` is zero there
+/// too, so they add nothing to the round).
 fn weights_with_round<S: Send>(
     table: &[Gf128],
+    live_len: usize,
     lo: usize,
     v: usize,
     init: impl Fn() -> S + Sync + Send,
@@ -531,7 +579,15 @@ fn weights_with_round<S: Send>(
 ) -> (ScratchVec, Option<QuadraticRound>) {
     let chunk = 1usize << lo;
     let unit = chunk.max(2 << v).min(table.len());
-    // Every chunk is cleared or written by `fill`: no pass over the whole table.
+    // Chunk `h` of the table, cleared past the live length.
+    let fill_live = |state: &mut S, h: usize, out: &mut [Gf128]| {
+        let live = live_len.saturating_sub(h * chunk).min(out.len());
+        if live > 0 {
+            fill(state, h, out);
+        }
+        out[live..].fill(Gf128::ZERO);
+    };
+    // Every chunk is cleared or written by `fill_live`: no pass over the whole table.
     let mut weights = scratch::take_field(table.len());
     let sums = weights
         .par_chunks_mut(unit)
@@ -542,8 +598,8 @@ fn weights_with_round<S: Send>(
             |(mut sums, mut state), (u, (out, f))| {
                 let first = u * (unit / chunk);
                 if unit == chunk {
-                    fill(&mut state, first, out);
-                    if table.len() >= 2 {
+                    fill_live(&mut state, first, out);
+                    if table.len() >= 2 && first * chunk < live_len {
                         sums.add_at(f, out, v);
                     }
                 } else {
@@ -554,9 +610,11 @@ fn weights_with_round<S: Send>(
                     for (c, ((a, b), (fa, fb))) in
                         outs.zip(f0.chunks(chunk).zip(f1.chunks(chunk))).enumerate()
                     {
-                        fill(&mut state, first + c, a);
-                        fill(&mut state, first + half / chunk + c, b);
-                        sums.add_halves(fa, fb, a, b);
+                        fill_live(&mut state, first + c, a);
+                        fill_live(&mut state, first + half / chunk + c, b);
+                        if (first + c) * chunk < live_len {
+                            sums.add_halves(fa, fb, a, b);
+                        }
                     }
                 }
                 (sums, state)
@@ -571,6 +629,7 @@ fn weights_with_round<S: Send>(
 /// [`opening_weights`] by byte tables (the path without a bit-matrix kernel).
 fn opening_weights_bytes(
     table: &[Gf128],
+    live_len: usize,
     claims: &[PackedClaim],
     r2: &[Gf128],
     gammas: &[Gf128],
@@ -597,6 +656,7 @@ fn opening_weights_bytes(
     let run = RUN.min(1 << lo);
     weights_with_round(
         table,
+        live_len,
         lo,
         first_var,
         || (vec![0u128; run], vec![[0u8; 16]; run]),
@@ -632,6 +692,7 @@ fn opening_weights_bytes(
 /// together.
 fn opening_weights_matrix(
     table: &[Gf128],
+    live_len: usize,
     claims: &[PackedClaim],
     r2: &[Gf128],
     gammas: &[Gf128],
@@ -651,6 +712,7 @@ fn opening_weights_matrix(
     let k = claims.len();
     weights_with_round(
         table,
+        live_len,
         lo,
         first_var,
         || vec![vec![0u128; run]; k],
@@ -678,14 +740,15 @@ fn opening_weights_matrix(
 }
 
 /// Verifier: checks the bit evaluations against the claims and returns the
-/// opening claim and weight.
+/// opening claim and weight (zero from `live_len` on, as [`prove`] was told).
 pub fn verify(
     num_vars: usize,
+    live_len: usize,
     claims: &[PackedClaim],
     s: &[BitEvaluations],
     transcript: &mut Transcript,
 ) -> Result<VerifierReduction, PcsError> {
-    check_claims(num_vars, claims)?;
+    check_claims(num_vars, live_len, claims)?;
     if s.len() != claims.len() {
         return Err(PcsError::Malformed(
             "one set of bit evaluations per claim is needed",
@@ -711,6 +774,7 @@ pub fn verify(
     let claim = combined_claim(s, &r2, &gammas);
     Ok(VerifierReduction {
         claim,
+        live_len,
         gammas,
         points: claims.iter().map(|c| c.point.clone()).collect(),
         frobenius_weights,
@@ -791,12 +855,18 @@ mod tests {
                 "L = {num_vars}"
             );
             let (r2, gammas) = (pseudo_random(7, 70), pseudo_random(3, 71));
-            for v in [0, num_vars.saturating_sub(1)] {
-                assert_eq!(
-                    opening_weights_matrix(&table, &claims, &r2, &gammas, v),
-                    opening_weights_bytes(&table, &claims, &r2, &gammas, v),
-                    "L = {num_vars}, v = {v}"
-                );
+            let n = table.len();
+            // Live lengths: all, a ragged prefix and half, over a table zero past them.
+            for live_len in [n, (n / 3).max(1), n.div_ceil(2)] {
+                let mut live_table = table.clone();
+                live_table[live_len..].fill(Gf128::ZERO);
+                for v in [0, num_vars.saturating_sub(1)] {
+                    assert_eq!(
+                        opening_weights_matrix(&live_table, live_len, &claims, &r2, &gammas, v),
+                        opening_weights_bytes(&live_table, live_len, &claims, &r2, &gammas, v),
+                        "L = {num_vars}, live {live_len}, v = {v}"
+                    );
+                }
             }
         }
     }
@@ -804,7 +874,18 @@ mod tests {
     #[test]
     fn fused_first_round_matches_weights() {
         let num_vars = 14;
-        let table = pseudo_random(1 << num_vars, 5);
+        // The whole table live, then zero past a live length that ends a
+        // chunk, one inside a chunk, and one inside the first half of the
+        // table (the round's pairs across the halves read zeros).
+        for live_len in [1 << num_vars, 3 << LOG_CHUNK, (3 << LOG_CHUNK) + 1000, 5000] {
+            let mut table = pseudo_random(1 << num_vars, 5);
+            table[live_len..].fill(Gf128::ZERO);
+            check_fused_first_round(&table, live_len);
+        }
+    }
+
+    fn check_fused_first_round(table: &[Gf128], live_len: usize) {
+        let num_vars = table.len().trailing_zeros() as usize;
         // The last claim sees the first 2^13 entries only (top coordinate
         // zero), the one before it the first 2^9 (five zeros): chunks where
         // they add nothing, and one where only the others do.
@@ -820,25 +901,32 @@ mod tests {
             })
             .collect();
         let (r2, gammas) = (pseudo_random(7, 40), pseudo_random(4, 41));
-        let (weights, _) = opening_weights(&table, &claims, &r2, &gammas, 0);
+        let (weights, _) = opening_weights(table, live_len, &claims, &r2, &gammas, 0);
         // Pairs inside a chunk, at its edge, and across chunks.
         for v in [0, 1, 5, LOG_CHUNK - 1, LOG_CHUNK, num_vars - 1] {
-            let (w, round) = opening_weights(&table, &claims, &r2, &gammas, v);
-            assert_eq!(w, weights, "v = {v}");
+            let (w, round) = opening_weights(table, live_len, &claims, &r2, &gammas, v);
+            assert_eq!(w, weights, "live {live_len}, v = {v}");
             assert_eq!(
                 round,
-                Some(crate::sumcheck::product_round_at(&table, &weights, v)),
-                "v = {v}"
+                Some(crate::sumcheck::product_round_at(table, &weights, v)),
+                "live {live_len}, v = {v}"
             );
         }
         assert_eq!(
-            crate::sumcheck::product_round_at(&table, &weights, 0),
-            starling_poly::sumcheck_round::product_round(&table, &weights)
+            crate::sumcheck::product_round_at(table, &weights, 0),
+            starling_poly::sumcheck_round::product_round(table, &weights)
         );
         let eq_r2 = eq_table(&r2);
-        for x in [0usize, 1, 4095, 4096, 9999, (1 << num_vars) - 1] {
+        let edges = [live_len - 1, live_len, live_len + 1];
+        for x in [0usize, 1, 4095, 4096, 9999, (1 << num_vars) - 1]
+            .into_iter()
+            .chain(edges)
+        {
+            if x >= table.len() {
+                continue;
+            }
             let mut want = Gf128::ZERO;
-            for (c, &gamma) in claims.iter().zip(&gammas) {
+            for (c, &gamma) in claims.iter().zip(&gammas).filter(|_| x < live_len) {
                 let e = eq_table(&c.point)[x];
                 for (v, &ev) in eq_r2.iter().enumerate() {
                     if e.bit(v) {
@@ -846,7 +934,7 @@ mod tests {
                     }
                 }
             }
-            assert_eq!(weights[x], want, "x = {x}");
+            assert_eq!(weights[x], want, "live {live_len}, x = {x}");
         }
     }
 }

@@ -30,23 +30,57 @@ fn bit_evaluations_match_definition() {
 
 #[test]
 fn weight_mle_matches_brute_force() {
-    // For small L, the verifier's trace formula for w0 equals the MLE of the
-    // prover's w0 table at a random point.
+    // For small L, the verifier's trace formula for w0, restricted to the
+    // live prefix, equals the MLE of the prover's weight table at a random
+    // point: every live length of a 2^4 table (one to four set bits), and
+    // a few of larger tables.
     let mut r = rng(2);
-    for l in [1usize, 3, 5] {
-        let table = random_vec(&mut r, 1 << l);
+    let cases = (1..=16).map(|n| (4, n)).chain([
+        (1, 1),
+        (1, 2),
+        (3, 8),
+        (5, 32),
+        (5, 21),
+        (13, 5000),
+        (13, 1 << 13),
+    ]);
+    for (l, live_len) in cases {
+        let mut table = random_vec(&mut r, 1 << l);
+        table[live_len..].fill(Gf128::ZERO);
         let claims: Vec<PackedClaim> = (0..2)
             .map(|_| claim_for(&table, random_vec(&mut r, l), random_vec(&mut r, 128)))
             .collect();
-        let (s, red) =
-            ring_switch::prove(&table, table.len(), &claims, 0, &mut Transcript::new(b"rs")).unwrap();
-        let vred = ring_switch::verify(l, &claims, &s, &mut Transcript::new(b"rs")).unwrap();
+        let (s, red) = ring_switch::prove(&table, live_len, &claims, 0, &mut Transcript::new(b"rs")).unwrap();
+        assert!(red.weights[live_len..].iter().all(|w| w.is_zero()));
+        let vred = ring_switch::verify(l, live_len, &claims, &s, &mut Transcript::new(b"rs")).unwrap();
         assert_eq!(red.claim, vred.claim);
         let p = random_vec(&mut r, l);
-        assert_eq!(vred.weight_at(&p), evaluate(&red.weights, &p), "L = {l}");
+        assert_eq!(
+            vred.weight_at(&p),
+            evaluate(&red.weights, &p),
+            "L = {l}, live {live_len}"
+        );
         // And the reduced claim is the true inner product.
         let ip: Gf128 = table.iter().zip(&red.weights).map(|(a, b)| *a * *b).sum();
         assert_eq!(ip, red.claim);
+        // A verifier told another live length evaluates another weight.
+        let other = if live_len == 1 << l {
+            live_len - 1
+        } else {
+            live_len + 1
+        };
+        let wrong = ring_switch::verify(l, other, &claims, &s, &mut Transcript::new(b"rs")).unwrap();
+        assert_ne!(
+            wrong.weight_at(&p),
+            vred.weight_at(&p),
+            "L = {l}, live {live_len}"
+        );
+    }
+    // Live lengths outside 1..=2^L are refused.
+    let table = random_vec(&mut r, 1 << 3);
+    let claims = vec![claim_for(&table, random_vec(&mut r, 3), random_vec(&mut r, 128))];
+    for bad in [0, 9] {
+        assert!(ring_switch::prove(&table, bad, &claims, 0, &mut Transcript::new(b"rs")).is_err());
     }
 }
 
@@ -122,6 +156,37 @@ fn bits_round_trip_and_off_by_one_bit_rejections() {
     )
     .unwrap();
     assert!(verify(&flipped_claims, &lie).is_err());
+}
+
+#[test]
+fn bits_with_a_dead_tail_restrict_the_weight() {
+    // Level 0 has 8 rows of 2^6 entries; 300 live entries are 5 rows.
+    let l = 9;
+    let params = small_params(l).with_live_len(300).unwrap();
+    assert_eq!(params.live_rows_len(), 320);
+    let mut r = rng(5);
+    let mut table = random_vec(&mut r, 1 << l);
+    table[300..].fill(Gf128::ZERO);
+    let claims: Vec<PackedClaim> = (0..3)
+        .map(|_| claim_for(&table, random_vec(&mut r, l), random_vec(&mut r, 128)))
+        .collect();
+    let (c, data) = commit(&params, table.clone()).unwrap();
+    let verify = |proof: &bits::Proof| bits::verify(&params, &c, &claims, proof, &mut Transcript::new(b"d"));
+    let proof = bits::prove(&params, &data, &claims, &mut Transcript::new(b"d")).unwrap();
+    verify(&proof).unwrap();
+
+    // The same claims opened against the weight over the whole table: the
+    // claimed sum is the same (the table is zero past the live rows), but
+    // the verifier evaluates the restricted weight and rejects.
+    let mut t = Transcript::new(b"d");
+    let (bit_evaluations, red) = ring_switch::prove(&table, table.len(), &claims, 0, &mut t).unwrap();
+    let opening = starling_pcs::ligerito::prove(&params, &data, red.weights, red.claim, &mut t).unwrap();
+    let unrestricted = bits::Proof {
+        bit_evaluations,
+        opening,
+    };
+    assert_eq!(unrestricted.bit_evaluations, proof.bit_evaluations);
+    assert!(verify(&unrestricted).is_err());
 }
 
 #[test]

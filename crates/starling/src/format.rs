@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! magic    8 bytes  "STARLING"
-//! version  u16 LE   6
+//! version  u16 LE   7
 //! kind     u8       1 sha256, 2 blake3, 3 keccak-f1600, 4 circuit (batches),
 //!                   5 digest, 6 chain, 7 merkle-root
 //! profile  u8       0 default, 1 secure
@@ -33,7 +33,7 @@ use crate::Error;
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"STARLING";
 /// Format version written and accepted.
-pub const VERSION: u16 = 6;
+pub const VERSION: u16 = 7;
 /// Largest N a proof file may claim, and most records of one list.
 pub const MAX_INSTANCES: u64 = 1 << 24;
 
