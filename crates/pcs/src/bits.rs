@@ -67,8 +67,15 @@ pub fn prove(
         params.level_log_msg(0),
         transcript,
     )?;
-    let opening =
-        ligerito::prove_with_first_round(params, data, red.weights, red.claim, red.first_round, transcript)?;
+    let opening = ligerito::prove_with_first_round(
+        params,
+        data,
+        red.weights,
+        params.live_rows_len(),
+        red.claim,
+        red.first_round,
+        transcript,
+    )?;
     Ok(Proof {
         bit_evaluations,
         opening,

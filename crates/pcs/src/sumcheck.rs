@@ -218,6 +218,15 @@ pub(crate) fn product_round_at(f: &[Gf128], w: &[Gf128], v: usize) -> QuadraticR
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct PairTable {
     fw: ScratchVec,
+    /// Entries of each table that may be nonzero: both are zero from here on.
+    live: usize,
+}
+
+/// Entries that may be nonzero after a fold at variable `v` of tables that
+/// are zero from `live` on: output block `k` (`2^v` entries) is zero when
+/// input block `k` (`2^(v + 1)`) is.
+fn live_after_fold(live: usize, v: usize) -> usize {
+    live.div_ceil(2 << v) << v
 }
 
 /// The buffer goes back to `starling_field::scratch`: it is the size of the
@@ -289,35 +298,38 @@ impl PairTable {
             .finish()
     }
 
-    /// The first fold binding variable `v` of `table` and `w`: the pairs
-    /// `x`, `x + 2^v`, written interleaved into a new buffer (`w`'s goes back
-    /// to `starling_field::scratch`). For `v = 0` this is
-    /// [`PairTable::fold_first`]. With `with_round`, also returns the next
-    /// round, binding variable `v` of the folded tables ([`fold_high`]).
+    /// The first fold binding variable `v` of `table` and `w`, both zero
+    /// from entry `live` on: the pairs `x`, `x + 2^v`, written interleaved
+    /// into a new buffer (`w`'s goes back to `starling_field::scratch`); the
+    /// blocks folded from zeros are cleared, not computed. For `v = 0` this
+    /// is [`PairTable::fold_first`]. With `with_round`, also returns the
+    /// next round, binding variable `v` of the folded tables ([`fold_high`]).
     pub(crate) fn fold_first_at(
         table: &[Gf128],
         w: ScratchVec,
+        live: usize,
         r: Gf128,
         v: usize,
         with_round: bool,
     ) -> (PairTable, Option<QuadraticRound>) {
         if v == 0 {
-            return Self::fold_first(table, w, r, with_round);
+            return Self::fold_first(table, w, live, r, with_round);
         }
         assert_eq!(table.len(), w.len(), "tables must have equal length");
         let (h, r) = (1usize << v, r.to_bits());
+        let live = live_after_fold(live, v);
         // Every entry is written below.
         let mut fw = scratch::take_field(table.len());
         // Output block `k` (2h interleaved entries) is input block `k` (2h
         // entries of each table) folded.
-        let round = fold_high(&mut fw, 2 * h, with_round, |o, at| {
+        let round = fold_high(&mut fw, 2 * h, 2 * live, with_round, |o, at| {
             let (base, j, n) = (at / (2 * h) * 2 * h, at % (2 * h) / 2, o.len() / 2);
             let (f0, f1) = (&table[base + j..][..n], &table[base + h + j..][..n]);
             let (w0, w1) = (&w[base + j..][..n], &w[base + h + j..][..n]);
             fold_halves_interleaving(o, f0, f1, w0, w1, r);
         });
         scratch::recycle_field(w);
-        (PairTable { fw }, round)
+        (PairTable { fw, live }, round)
     }
 
     /// Folds both tables at variable `v` with `r`: in place for `v = 0`
@@ -329,12 +341,13 @@ impl PairTable {
             return self.fold(r, with_round);
         }
         let (h, r) = (2usize << v, r.to_bits());
+        self.live = live_after_fold(self.live, v);
         // Every entry is written below.
         let mut out = scratch::take_field(self.fw.len() / 2);
         // Output block `k` (h interleaved entries) is input block `k` (2h)
         // folded.
         let fw = &self.fw;
-        let round = fold_high(&mut out, h, with_round, |o, at| {
+        let round = fold_high(&mut out, h, 2 * self.live, with_round, |o, at| {
             let (base, e) = (at / h * 2 * h, at % h);
             fold_halves(o, &fw[base + e..][..o.len()], &fw[base + h + e..][..o.len()], r);
         });
@@ -343,11 +356,12 @@ impl PairTable {
     }
 
     /// The first fold: `f` from the borrowed `table`, `w` in place, written
-    /// interleaved into the weight buffer; with `with_round`, also the next
-    /// round's message.
+    /// interleaved into the weight buffer (both tables zero from entry
+    /// `live` on); with `with_round`, also the next round's message.
     pub(crate) fn fold_first(
         table: &[Gf128],
         mut w: ScratchVec,
+        live: usize,
         r: Gf128,
         with_round: bool,
     ) -> (PairTable, Option<QuadraticRound>) {
@@ -368,7 +382,8 @@ impl PairTable {
                 })
                 .reduce(RoundSums::new, RoundSums::merge)
         };
-        (PairTable { fw: w }, round_ok.then(|| sums.finish()))
+        let live = live_after_fold(live, 0);
+        (PairTable { fw: w, live }, round_ok.then(|| sums.finish()))
     }
 
     /// Folds both tables in place with `r`; with `with_round`, also returns
@@ -376,6 +391,7 @@ impl PairTable {
     pub(crate) fn fold(&mut self, r: Gf128, with_round: bool) -> Option<QuadraticRound> {
         let half = self.len() / 2;
         let r = r.to_bits();
+        self.live = live_after_fold(self.live, 0);
         let round_ok = with_round && half >= 2;
         let seed = half.min(SEED);
         let mut sums = RoundSums::new();
@@ -508,7 +524,8 @@ fn fold_halves(out: &mut [Gf128], lo: &[Gf128], hi: &[Gf128], r: u128) {
 /// Writes a fold at a high variable `v` into `out`, a piece at a time:
 /// `fold_piece(piece, at)` writes the `piece` of `out` that starts at entry
 /// `at` (never across a `block`, the interleaved entries of `2^v`
-/// positions). With `with_round`, and while `out` holds two blocks or more,
+/// positions). Pieces from entry `live` on fold zeros: they are cleared
+/// instead, and add nothing to the round. With `with_round`, and while `out` holds two blocks or more,
 /// it also returns the round binding variable `v` of the folded tables:
 /// that round pairs the same entries of blocks `2k` and `2k + 1`, so those
 /// two are folded side by side, piece by piece, and each pair of pieces is
@@ -517,14 +534,22 @@ fn fold_halves(out: &mut [Gf128], lo: &[Gf128], hi: &[Gf128], r: u128) {
 fn fold_high(
     out: &mut [Gf128],
     block: usize,
+    live: usize,
     with_round: bool,
     fold_piece: impl Fn(&mut [Gf128], usize) + Sync,
 ) -> Option<QuadraticRound> {
     let piece = block.min(2 * TASK);
+    let fold_live = |o: &mut [Gf128], at: usize| {
+        if at < live {
+            fold_piece(o, at);
+        } else {
+            o.fill(Gf128::ZERO);
+        }
+    };
     if !with_round || out.len() < 2 * block {
         out.par_chunks_mut(piece)
             .enumerate()
-            .for_each(|(i, o)| fold_piece(o, i * piece));
+            .for_each(|(i, o)| fold_live(o, i * piece));
         return None;
     }
     let sums = out
@@ -539,9 +564,11 @@ fn fold_high(
                 .map(move |(i, (lo, hi))| (at + i * piece, lo, hi))
         })
         .fold(RoundSums::new, |mut s, (at, lo, hi)| {
-            fold_piece(lo, at);
-            fold_piece(hi, at + block);
-            s.add_interleaved_halves(lo, hi);
+            fold_live(lo, at);
+            fold_live(hi, at + block);
+            if at < live {
+                s.add_interleaved_halves(lo, hi);
+            }
             s
         })
         .reduce(RoundSums::new, RoundSums::merge);
@@ -590,7 +617,7 @@ mod tests {
             }
             let (ff, wf) = (fold_lowest(&f, r), fold_lowest(&w, r));
             let want = (ff.len() >= 2).then(|| reference_round(&ff, &wf));
-            let (mut p, round) = PairTable::fold_first(&f, w.clone().into(), r, true);
+            let (mut p, round) = PairTable::fold_first(&f, w.clone().into(), n, r, true);
             assert_eq!(round, want, "n = {n}");
             assert_eq!((p.message(), p.len()), (ff.clone(), ff.len()));
             if ff.len() >= 2 {
@@ -638,8 +665,8 @@ mod tests {
                     "n {n} v {v}"
                 );
                 let (ff, wf) = (fold_lowest(&fl, r), fold_lowest(&wl, r));
-                let (mut p, next) = PairTable::fold_first_at(&f, w.clone().into(), r, v, true);
-                let (plain, none) = PairTable::fold_first_at(&f, w.clone().into(), r, v, false);
+                let (mut p, next) = PairTable::fold_first_at(&f, w.clone().into(), n, r, v, true);
+                let (plain, none) = PairTable::fold_first_at(&f, w.clone().into(), n, r, v, false);
                 assert_eq!((&plain, none), (&p, None));
                 assert_eq!(p.message(), ff, "n {n} v {v}");
                 if v + 1 < log_n {
@@ -663,6 +690,39 @@ mod tests {
                 } else {
                     assert_eq!(next, None);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn folds_of_tables_with_a_zero_tail_skip_it_and_match() {
+        // Tables zero from `live` on, folded at a high variable three times
+        // (level 0's rows): told the live length, or not, the folds and
+        // rounds agree, and each fold's live length bounds its nonzeros.
+        let (log_n, v) = (15usize, 11usize);
+        let n = 1usize << log_n;
+        let rs = [
+            Gf128::new(0xabc << 80 | 9),
+            Gf128::new(0x31 << 40 | 1),
+            Gf128::new(77),
+        ];
+        // Whole rows of 2^v, a ragged row, one row, a few entries.
+        for live in [n, 11 << v, (11 << v) + 5, 1 << v, 3] {
+            let (mut f, mut w) = (table(n, 5), table(n, 13));
+            f[live..].fill(Gf128::ZERO);
+            w[live..].fill(Gf128::ZERO);
+            let (mut told, round) = PairTable::fold_first_at(&f, w.clone().into(), live, rs[0], v, true);
+            let (mut blind, want) = PairTable::fold_first_at(&f, w.clone().into(), n, rs[0], v, true);
+            assert_eq!((&told.fw, round), (&blind.fw, want), "live {live}");
+            assert!(live == n || told.live < n / 2, "live {live}: {}", told.live);
+            for &r in &rs[1..] {
+                let round = told.fold_at(r, v, true);
+                assert_eq!(round, blind.fold_at(r, v, true), "live {live}");
+                assert_eq!(told.fw, blind.fw, "live {live}");
+                assert!(
+                    told.fw[2 * told.live..].iter().all(|x| x.is_zero()),
+                    "live {live}"
+                );
             }
         }
     }

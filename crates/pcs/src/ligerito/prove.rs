@@ -14,9 +14,14 @@ use crate::sumcheck::{product_round_at, PairTable};
 use crate::PcsError;
 
 /// The opening's tables: before the first fold the message is the committed
-/// table and the weight its own vector; after it, the two are interleaved.
+/// table and the weight its own vector, both zero from entry `live` on;
+/// after it, the two are interleaved.
 enum Tables<'a> {
-    Start(&'a [Gf128], ScratchVec),
+    Start {
+        table: &'a [Gf128],
+        w: ScratchVec,
+        live: usize,
+    },
     Folded(PairTable),
 }
 
@@ -24,7 +29,7 @@ impl Tables<'_> {
     /// The round binding variable `v`.
     fn round(&self, v: usize) -> QuadraticRound {
         match self {
-            Tables::Start(table, w) => product_round_at(table, w, v),
+            Tables::Start { table, w, .. } => product_round_at(table, w, v),
             Tables::Folded(p) => p.round_at(v),
         }
     }
@@ -32,8 +37,8 @@ impl Tables<'_> {
     /// Folds variable `v`; with `with_round`, may also return the next round.
     fn fold(self, r: Gf128, v: usize, with_round: bool) -> (Self, Option<QuadraticRound>) {
         match self {
-            Tables::Start(table, w) => {
-                let (p, next) = PairTable::fold_first_at(table, w, r, v, with_round);
+            Tables::Start { table, w, live } => {
+                let (p, next) = PairTable::fold_first_at(table, w, live, r, v, with_round);
                 (Tables::Folded(p), next)
             }
             Tables::Folded(mut p) => {
@@ -45,14 +50,14 @@ impl Tables<'_> {
 
     fn message(&self) -> Vec<Gf128> {
         match self {
-            Tables::Start(table, _) => table.to_vec(),
+            Tables::Start { table, .. } => table.to_vec(),
             Tables::Folded(p) => p.message(),
         }
     }
 
     fn add_to_weights(&mut self, add: &[Gf128]) {
         match self {
-            Tables::Start(_, w) => {
+            Tables::Start { w, .. } => {
                 for (a, x) in w.iter_mut().zip(add) {
                     *a += *x;
                 }
@@ -104,10 +109,14 @@ pub fn prove(
     claim: Gf128,
     transcript: &mut Transcript,
 ) -> Result<Proof, PcsError> {
-    prove_with_first_round(params, data, weights.into(), claim, None, transcript)
+    let weights = weights.into();
+    let live = weights.len();
+    prove_with_first_round(params, data, weights, live, claim, None, transcript)
 }
 
-/// [`prove`], given the first round (binding variable
+/// [`prove`] for weights that are zero from entry `weights_live` on (ring
+/// switching's, past level 0's live rows: the folds then skip the blocks
+/// that fold zeros), given the first round (binding variable
 /// [`PcsParams::level_log_msg`]`(0)`, the lowest row variable of level 0)
 /// when the caller already has it: ring switching computes it while building
 /// the weights.
@@ -115,6 +124,7 @@ pub(crate) fn prove_with_first_round(
     params: &PcsParams,
     data: &ProverData,
     weights: ScratchVec,
+    weights_live: usize,
     claim: Gf128,
     first_round: Option<QuadraticRound>,
     transcript: &mut Transcript,
@@ -135,7 +145,13 @@ pub(crate) fn prove_with_first_round(
     absorb_statement(transcript, params, &commitment, claim);
 
     let levels = params.levels();
-    let mut tables = Tables::Start(&data.table, weights);
+    // Both tables are zero from here on.
+    let live = weights_live.max(params.live_len());
+    let mut tables = Tables::Start {
+        table: &data.table,
+        w: weights,
+        live,
+    };
     // The round message of the current tables, when a fold already computed it.
     let mut pending = first_round;
     let mut next_level: Option<CommittedLevel> = None;
