@@ -114,8 +114,17 @@ impl std::fmt::Debug for ScratchVec {
 /// keeps whatever it held; fresh memory is zero), for callers that write
 /// every entry before reading it: no pass over the memory at all. Reuses
 /// the smallest pooled buffer large enough.
+///
+/// A fresh buffer worth pooling is allocated at the next power of two: the
+/// prover's tables are powers of two, and a buffer cut to the live rows of
+/// a table (46 of 64 for BLAKE3) could not serve the table-sized requests
+/// of the next phase, which then faulted in new memory of their own (a
+/// SHA-256 proof of 2^14 hashes with 60 live rows of 64 peaked at 364 MB,
+/// not 241). The pages past `len` are never touched unless a later use
+/// needs them.
 pub fn take_field(len: usize) -> ScratchVec {
-    let mut all = take_pooled(len).unwrap_or_else(|| zeroed_vec(len));
+    let fresh = || zeroed_vec(if len < MIN_POOLED { len } else { len.next_power_of_two() });
+    let mut all = take_pooled(len).unwrap_or_else(fresh);
     if all.len() < len {
         // Only a buffer recycled from a `Vec` shorter than its capacity.
         all.resize(len, Gf128::ZERO);
