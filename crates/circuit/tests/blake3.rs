@@ -104,10 +104,10 @@ fn snapshot_constraint_counts() {
     assert_eq!(r1cs.num_public_outputs(), 512);
     assert!(r1cs.and_rows() <= 10_500);
     assert_eq!(r1cs.and_rows(), 10_410);
-    assert_eq!(r1cs.committed_wires(), 22_571);
-    assert_eq!(r1cs.linear_rows(), 11_264);
-    assert_eq!(r1cs.nnz(), 130_700);
-    assert_eq!(max_row, 7);
+    assert_eq!(r1cs.committed_wires(), 18_987);
+    assert_eq!(r1cs.linear_rows(), 7_680);
+    assert_eq!(r1cs.nnz(), 140_076);
+    assert_eq!(max_row, 10);
 }
 
 #[test]

@@ -117,7 +117,7 @@ impl std::fmt::Debug for ScratchVec {
 ///
 /// A fresh buffer worth pooling is allocated at the next power of two: the
 /// prover's tables are powers of two, and a buffer cut to the live rows of
-/// a table (46 of 64 for BLAKE3) could not serve the table-sized requests
+/// a table (39 of 64 for BLAKE3) could not serve the table-sized requests
 /// of the next phase, which then faulted in new memory of their own (a
 /// SHA-256 proof of 2^14 hashes with 60 live rows of 64 peaked at 364 MB,
 /// not 241). The pages past `len` are never touched unless a later use

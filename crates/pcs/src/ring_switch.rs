@@ -20,11 +20,11 @@
 //! wires, rounded up to whole rows of the opening's level 0), so
 //! `sum_x f(x) w0(x)` does not change when `w0` is set to zero there: the
 //! opening's weight is `w0(x) [x < n]`. The prover neither builds nor folds
-//! the weight of that dead tail (29% of a BLAKE3 table). The verifier
+//! the weight of that dead tail (39% of a BLAKE3 table). The verifier
 //! evaluates the restricted weight by splitting `x < n` into one subcube per
 //! set bit `j` of `n` (`x` agrees with `n` above bit `j` and has bit `j`
 //! clear): `sum_j eq(P_{>=j}, n_{>j} 0) w0(P_{<j}, 0, n_{>j})`, at most one
-//! evaluation of `w0` per set bit (four for BLAKE3's 46 rows of 64).
+//! evaluation of `w0` per set bit (four for BLAKE3's 39 rows of 64).
 //!
 //! The prover works a chunk of `2^12` or `2^14` entries (one value of the
 //! high variables) at a time. The `s_u` of up to four claims come from one pass:

@@ -130,7 +130,7 @@ fn combined_columns(a0: &SparseMatrix, b0: &SparseMatrix, eq_rw: &[Gf128], alpha
 /// Proves the two claims of `claim` from the witness words `z`; returns the
 /// proof and the remaining claim on `z`. `z` may hold only the witness's
 /// first wires (whole wires): the rest are zero, and the fold over the
-/// instances does not read them (a circuit's unused wires, 29% of
+/// instances does not read them (a circuit's unused wires, 39% of
 /// BLAKE3's). Panics on inputs that do not match `shape` (prover-side
 /// programming errors).
 pub fn prove(

@@ -24,7 +24,7 @@
 //!
 //! Zero tail. Wires past a circuit's last used wire are zero in every
 //! instance, and with the instance index low in a bit's index they are the top
-//! of every vector (31% of BLAKE3's). A stretch where `a`, `b`, `z` are zero
+//! of every vector (39% of BLAKE3's). A stretch where `a`, `b`, `z` are zero
 //! adds nothing to any sum above, and folds to zeros, so every pass stops at
 //! [`live_len`]; the folded vectors are zero past their own live length.
 
