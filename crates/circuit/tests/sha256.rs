@@ -46,9 +46,9 @@ fn snapshot_constraint_counts() {
     assert_eq!(r1cs.num_public_outputs(), 256);
     assert!(r1cs.and_rows() <= 22_700);
     assert_eq!(r1cs.and_rows(), 22_573);
-    assert_eq!(r1cs.committed_wires(), 31_278);
-    assert_eq!(r1cs.linear_rows(), 7_936);
-    assert_eq!(r1cs.nnz(), 317_895);
+    assert_eq!(r1cs.committed_wires(), 29_230);
+    assert_eq!(r1cs.linear_rows(), 5_888);
+    assert_eq!(r1cs.nnz(), 461_973);
 }
 
 #[test]
