@@ -123,8 +123,12 @@ impl std::fmt::Debug for ScratchVec {
 /// not 241). The pages past `len` are never touched unless a later use
 /// needs them.
 pub fn take_field(len: usize) -> ScratchVec {
-    let fresh = || zeroed_vec(if len < MIN_POOLED { len } else { len.next_power_of_two() });
-    let mut all = take_pooled(len).unwrap_or_else(fresh);
+    let fresh = if len < MIN_POOLED {
+        len
+    } else {
+        len.next_power_of_two()
+    };
+    let mut all = take_pooled(len).unwrap_or_else(|| zeroed_vec(fresh));
     if all.len() < len {
         // Only a buffer recycled from a `Vec` shorter than its capacity.
         all.resize(len, Gf128::ZERO);
