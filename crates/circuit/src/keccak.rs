@@ -17,11 +17,16 @@
 //! inner rounds (36,800 wires) does not fit: it needs `K = 2^17` at 66% use
 //! (86,081 committed wires, 433,368 nonzeros). Instead every round
 //! materialises θ's 320 effects `D[x][z]`, so a θ output is `s ⊕ D`, and the
-//! full state is materialised after 9 of the 23 inner rounds, two or three
-//! rounds apart; between those points a state bit gains about two terms per
-//! round. That fills 63,681 of the 2^16 wires (97%) with 617,206 nonzeros;
-//! materialising the parities `C` instead of `D` costs 725k, and 8 state
-//! points instead of 9 costs 652k.
+//! full state is materialised after 7 of the 23 inner rounds, three rounds
+//! apart; between those points a state bit gains about two terms per round.
+//! That is 60,481 committed wires with 687,372 nonzeros; materialising the
+//! parities `C` instead of `D` costs more nonzeros. The prover's work on the
+//! table stops at its last live row, so every wire costs commit, zerocheck
+//! and opening time, and fewer state points pay up to a point: with 9
+//! (63,681 wires, 617,206 nonzeros) the proof of 2^14 permutations was 5%
+//! slower, with 6 (58,881, 773,650) the longer forms ate the gain (one Zen 4
+//! thread, alternating runs: 12.1-12.8k, 12.8-13.5k and 11.5-13.1k per
+//! second for 9, 7 and 6).
 
 use crate::builder::CircuitBuilder;
 use crate::layout::{slice_instances, unslice_instances};
@@ -149,9 +154,9 @@ fn round_gadget(b: &mut CircuitBuilder, s: &[Lin], rc: u64, materialize_state: b
     out
 }
 
-/// Rounds after which the full state is materialised (9 of the 23 inner
-/// rounds; the segments between are two or three rounds long).
-const MATERIALIZED_ROUNDS: [usize; 9] = [2, 4, 7, 9, 12, 14, 17, 19, 21];
+/// Rounds after which the full state is materialised (7 of the 23 inner
+/// rounds; the segments between are three rounds long).
+const MATERIALIZED_ROUNDS: [usize; 7] = [2, 5, 8, 11, 14, 17, 20];
 
 /// Builds Keccak-f\[1600\] into `b` from the 1600 state bits (index
 /// `64(x + 5y) + z`) and returns the 1600 output bits.

@@ -36,9 +36,9 @@ fn snapshot_constraint_counts() {
     assert_eq!(r1cs.num_public_inputs(), 1600);
     assert_eq!(r1cs.num_public_outputs(), 1600);
     assert_eq!(r1cs.and_rows(), 38_400);
-    assert_eq!(r1cs.committed_wires(), 63_681);
-    assert_eq!(r1cs.linear_rows(), 23_680);
-    assert_eq!(r1cs.nnz(), 617_206);
+    assert_eq!(r1cs.committed_wires(), 60_481);
+    assert_eq!(r1cs.linear_rows(), 20_480);
+    assert_eq!(r1cs.nnz(), 687_372);
     assert_eq!(max_row, 51);
 }
 
