@@ -57,10 +57,12 @@ impl Tables<'_> {
 
     fn add_to_weights(&mut self, add: &[Gf128]) {
         match self {
-            Tables::Start { w, .. } => {
+            Tables::Start { w, live, .. } => {
                 for (a, x) in w.iter_mut().zip(add) {
                     *a += *x;
                 }
+                // The weight may now be nonzero wherever `add` is.
+                *live = (*live).max(add.len());
             }
             Tables::Folded(p) => p.add_to_weights(add),
         }
