@@ -250,6 +250,7 @@ impl PairTable {
 
     /// `w[j] += add[j]` for all `j < add.len()`.
     pub(crate) fn add_to_weights(&mut self, add: &[Gf128]) {
+        self.live = self.live.max(add.len());
         self.fw
             .par_chunks_mut(2 * TASK)
             .zip(add.par_chunks(TASK))
@@ -525,8 +526,9 @@ fn fold_halves(out: &mut [Gf128], lo: &[Gf128], hi: &[Gf128], r: u128) {
 /// `fold_piece(piece, at)` writes the `piece` of `out` that starts at entry
 /// `at` (never across a `block`, the interleaved entries of `2^v`
 /// positions). Pieces from entry `live` on fold zeros: they are cleared
-/// instead, and add nothing to the round. With `with_round`, and while `out` holds two blocks or more,
-/// it also returns the round binding variable `v` of the folded tables:
+/// instead, and add nothing to the round. With `with_round`, and while
+/// `out` holds two blocks or more, it also returns the round binding
+/// variable `v` of the folded tables:
 /// that round pairs the same entries of blocks `2k` and `2k + 1`, so those
 /// two are folded side by side, piece by piece, and each pair of pieces is
 /// summed while it is in cache (before, a separate pass over the folded
