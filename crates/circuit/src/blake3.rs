@@ -157,44 +157,31 @@ const G_INDICES: [(usize, usize, usize, usize); 8] = [
     (3, 4, 9, 14),
 ];
 
-/// Total number of terms of a word (its contribution to a row that reads it).
-fn weight(w: &Word) -> usize {
-    w.bits().iter().map(|b| b.len()).sum()
-}
-
-/// `x + y` with the sparser operand as the builder's `x` (it is read twice
-/// per bit).
-fn add_sparse_first(b: &mut CircuitBuilder, x: &Word, y: &Word) -> Word {
-    if weight(x) <= weight(y) {
-        b.add(x, y)
-    } else {
-        b.add(y, x)
-    }
-}
-
-/// `a + b + m` where `m` is a message word (single wires): the two sparse
-/// operands first.
+/// `a + b + m` where `m` is a message word.
 fn add3(b: &mut CircuitBuilder, a: &Word, bw: &Word, m: &Word) -> Word {
-    let s = add_sparse_first(b, m, bw);
-    add_sparse_first(b, &s, a)
+    let s = b.add(m, bw);
+    b.add(&s, a)
 }
 
-/// Returns the sparser of two forms of the same value.
-fn sparser(x: Word, y: Word) -> Word {
-    if weight(&y) < weight(&x) {
-        y
-    } else {
-        x
-    }
+/// Most terms a bit of a word leaving a step of G may keep; denser bits are
+/// materialised (see the module docs for the measurements behind it).
+const MAX_TERMS: usize = 6;
+
+/// `w` with every bit of more than [`MAX_TERMS`] terms given its own wire.
+fn bound_terms(b: &mut CircuitBuilder, w: Word) -> Word {
+    Word::from_bits(std::array::from_fn(|i| {
+        let bit = w.bit(i);
+        if bit.len() > MAX_TERMS {
+            b.materialize(bit)
+        } else {
+            bit.clone()
+        }
+    }))
 }
 
-/// One G call on the symbolic state.
-///
-/// Materialised: the XOR-rotate words `d'`, `b'`, `d''`, `b''`. The sums
-/// `a'`, `c'`, `a''`, `c''` are then recovered as two-wire forms
-/// `d ⊕ (d' ⋘ 16)`, `b ⊕ (b' ⋘ 12)`, `d' ⊕ (d'' ⋘ 8)` and `b' ⊕ (b'' ⋘ 7)`,
-/// so every word that leaves a G call (or is read by a later addition) has
-/// at most two terms per bit.
+/// One G call on the symbolic state. Every sum is materialised by its own
+/// AND rows (bit 0 excepted); the XOR-rotate words stay symbolic, and any
+/// bit of more than [`MAX_TERMS`] terms is materialised.
 fn g_gadget(
     b: &mut CircuitBuilder,
     v: &mut [Word; 16],
@@ -205,18 +192,18 @@ fn g_gadget(
     let (a, bw, c, d) = (v[ia].clone(), v[ib].clone(), v[ic].clone(), v[id].clone());
 
     let a1 = add3(b, &a, &bw, mx);
-    let d1 = b.materialize_word(&d.xor(&a1).rotr(16));
-    let a1 = sparser(a1, d.xor(&d1.rotl(16)));
-    let c1 = add_sparse_first(b, &c, &d1);
-    let b1 = b.materialize_word(&bw.xor(&c1).rotr(12));
-    let c1 = sparser(c1, bw.xor(&b1.rotl(12)));
+    let a1 = bound_terms(b, a1);
+    let d1 = bound_terms(b, d.xor(&a1).rotr(16));
+    let c1 = b.add(&c, &d1);
+    let c1 = bound_terms(b, c1);
+    let b1 = bound_terms(b, bw.xor(&c1).rotr(12));
 
     let a2 = add3(b, &a1, &b1, my);
-    let d2 = b.materialize_word(&d1.xor(&a2).rotr(8));
-    let a2 = sparser(a2, d1.xor(&d2.rotl(8)));
-    let c2 = add_sparse_first(b, &c1, &d2);
-    let b2 = b.materialize_word(&b1.xor(&c2).rotr(7));
-    let c2 = sparser(c2, b1.xor(&b2.rotl(7)));
+    let a2 = bound_terms(b, a2);
+    let d2 = bound_terms(b, d1.xor(&a2).rotr(8));
+    let c2 = b.add(&c1, &d2);
+    let c2 = bound_terms(b, c2);
+    let b2 = bound_terms(b, b1.xor(&c2).rotr(7));
 
     v[ia] = a2;
     v[ib] = b2;

@@ -2,8 +2,11 @@
 //! [`R1cs`].
 //!
 //! Values are [`Lin`] forms over already-created wires, so XOR/NOT/constants
-//! cost nothing. A wire (a row) is created only by [`CircuitBuilder::and`],
-//! [`CircuitBuilder::materialize`], an input, or a public output. Keeping
+//! cost nothing. A wire (a row) is created only by [`CircuitBuilder::and`]
+//! and [`CircuitBuilder::and_xor`], [`CircuitBuilder::materialize`], an
+//! input, or a public output. An AND row may XOR a linear form into its
+//! wire (`z = a · b ⊕ x`), so the wire can hold the value needed next
+//! instead of the bare product. Keeping
 //! forms symbolic saves committed wires but makes later rows denser; the
 //! caller chooses where to materialise (DESIGN §2.2).
 
@@ -31,8 +34,49 @@ pub enum BuildError {
 enum Row {
     /// A free private input wire.
     Input,
-    /// `z = a · b` (`b = {0}` for a materialised linear value).
-    Product { a: Lin, b: Lin },
+    /// `z = a · b ⊕ addend` (`b = {0}` and no addend for a materialised
+    /// linear value).
+    Product(Product),
+}
+
+/// A row's right-hand side: `a · b ⊕ addend`.
+#[derive(Clone, Debug)]
+struct Product {
+    a: Lin,
+    b: Lin,
+    addend: Lin,
+}
+
+impl Product {
+    /// The row `z = lin` (`lin · 1`).
+    fn linear(lin: &Lin) -> Self {
+        Product {
+            a: lin.clone(),
+            b: Lin::one(),
+            addend: Lin::zero(),
+        }
+    }
+
+    /// `a · b ⊕ x` as a linear form when the product is known without a row
+    /// (a constant operand, `a == b`, `a == b ⊕ 1`), else as a new AND row.
+    fn and_xor(a: &Lin, b: &Lin, x: &Lin) -> Result<Lin, Product> {
+        let known = match (a.as_constant(), b.as_constant()) {
+            (Some(false), _) | (_, Some(false)) => Some(Lin::zero()),
+            (Some(true), _) => Some(b.clone()),
+            (_, Some(true)) => Some(a.clone()),
+            _ if a == b => Some(a.clone()),
+            _ if a.xor(b).is_one() => Some(Lin::zero()),
+            _ => None,
+        };
+        match known {
+            Some(p) => Ok(p.xor(x)),
+            None => Err(Product {
+                a: a.clone(),
+                b: b.clone(),
+                addend: x.clone(),
+            }),
+        }
+    }
 }
 
 /// Builds one instance of a circuit; see the module docs.
@@ -43,7 +87,7 @@ pub struct CircuitBuilder {
     p: u32,
     /// Rows of the private wires `2^p, 2^p + 1, ...` in creation order.
     rows: Vec<Row>,
-    outputs: Vec<Option<Lin>>,
+    outputs: Vec<Option<Product>>,
     and_rows: usize,
 }
 
@@ -124,23 +168,20 @@ impl CircuitBuilder {
     /// `a AND b`: one new committed wire with row `A = a`, `B = b`, unless
     /// the result is already known (a constant operand, or `a == b`).
     pub fn and(&mut self, a: &Lin, b: &Lin) -> Lin {
-        match (a.as_constant(), b.as_constant()) {
-            (Some(false), _) | (_, Some(false)) => return Lin::zero(),
-            (Some(true), _) => return b.clone(),
-            (_, Some(true)) => return a.clone(),
-            _ => {}
+        self.and_xor(a, b, &Lin::zero())
+    }
+
+    /// `(a AND b) XOR x`: one new committed wire with row `A = a`, `B = b`
+    /// and addend `x`, unless the product is already known (then `x` XOR
+    /// it, no row). `x` may name only wires created before.
+    pub fn and_xor(&mut self, a: &Lin, b: &Lin, x: &Lin) -> Lin {
+        match Product::and_xor(a, b, x) {
+            Ok(known) => known,
+            Err(row) => {
+                self.and_rows += 1;
+                self.push_row(Row::Product(row))
+            }
         }
-        if a == b {
-            return a.clone();
-        }
-        if a.xor(b).is_one() {
-            return Lin::zero();
-        }
-        self.and_rows += 1;
-        self.push_row(Row::Product {
-            a: a.clone(),
-            b: b.clone(),
-        })
     }
 
     /// Gives `lin` its own wire (`z = lin · 1`): one committed bit, no AND.
@@ -149,16 +190,27 @@ impl CircuitBuilder {
         if lin.len() <= 1 {
             return lin.clone();
         }
-        self.push_row(Row::Product {
-            a: lin.clone(),
-            b: Lin::one(),
-        })
+        self.push_row(Row::Product(Product::linear(lin)))
     }
 
     /// Sets public output bit `j` to `lin` (row `A = lin`, `B = {0}`).
     pub fn set_public_output(&mut self, j: usize, lin: &Lin) {
         assert!(j < self.outputs.len(), "public output {j} out of range");
-        self.outputs[j] = Some(lin.clone());
+        self.outputs[j] = Some(Product::linear(lin));
+    }
+
+    /// Sets public output bit `j` to `(a AND b) XOR x`, computed by the
+    /// output's own row (an AND row unless the product is known), so the
+    /// value needs no private wire of its own.
+    pub fn set_public_output_and_xor(&mut self, j: usize, a: &Lin, b: &Lin, x: &Lin) {
+        assert!(j < self.outputs.len(), "public output {j} out of range");
+        self.outputs[j] = Some(match Product::and_xor(a, b, x) {
+            Ok(known) => Product::linear(&known),
+            Err(row) => {
+                self.and_rows += 1;
+                row
+            }
+        });
     }
 
     /// Sets public output bits `first_bit .. first_bit + 32` to `word`.
@@ -181,32 +233,45 @@ impl CircuitBuilder {
         Word::from_bits(std::array::from_fn(|i| self.and(x.bit(i), y.bit(i))))
     }
 
+    /// Bitwise `(x AND y) XOR z` of words, one AND row per non-trivial bit,
+    /// each holding its bit of the result.
+    pub fn and_xor_word(&mut self, x: &Word, y: &Word, z: &Word) -> Word {
+        Word::from_bits(std::array::from_fn(|i| {
+            self.and_xor(x.bit(i), y.bit(i), z.bit(i))
+        }))
+    }
+
     /// Materialises every bit of a word.
     pub fn materialize_word(&mut self, x: &Word) -> Word {
         Word::from_bits(std::array::from_fn(|i| self.materialize(x.bit(i))))
     }
 
-    /// `x + y mod 2^32` with 31 AND rows (fewer when `y` has constant bits).
+    /// `x + y mod 2^32` with 31 AND rows (fewer when `y` has constant bits),
+    /// whose wires are the sum's bits 1 to 31: the sum is materialised for
+    /// free.
     ///
-    /// Carries use `c(i+1) = x(i) ⊕ t(i)` with the committed
-    /// `t(i) = (x(i) ⊕ y(i))·(x(i) ⊕ c(i))`, so each carry is two terms plus
-    /// `x(i)` and forms do not grow along the word. `x` appears twice per
-    /// bit, so pass the sparser operand as `x`. The carry out of bit 31 is
+    /// The carry into bit `i + 1` is `c(i+1) = x(i) ⊕ (x(i) ⊕ y(i))·(x(i) ⊕ c(i))`
+    /// (`c(1) = x(0)·y(0)`), and bit `i + 1` of the sum is
+    /// `x(i+1) ⊕ y(i+1) ⊕ c(i+1)`: the AND row of carry `i + 1` takes
+    /// `x(i) ⊕ x(i+1) ⊕ y(i+1)` as its addend, so its wire `w(i)` is sum bit
+    /// `i + 1`, and the carry is read back as `w(i) ⊕ x(i+1) ⊕ y(i+1)`. Forms
+    /// do not grow along the word; `x` appears three times per bit and `y`
+    /// three, so sparse operands keep rows short. The carry out of bit 31 is
     /// not computed.
     pub fn add(&mut self, x: &Word, y: &Word) -> Word {
         let mut sum: [Lin; WORD_BITS] = std::array::from_fn(|_| Lin::zero());
-        // c(1) = x(0)·y(0): the general formula with c(0) = 0.
         sum[0] = x.bit(0).xor(y.bit(0));
-        let mut carry = self.and(x.bit(0), y.bit(0));
-        #[allow(clippy::needless_range_loop)] // bit i reads x, y and writes sum
-        for i in 1..WORD_BITS {
+        let mut carry = Lin::zero();
+        for i in 0..WORD_BITS - 1 {
             let (xi, yi) = (x.bit(i), y.bit(i));
-            let x_xor_y = xi.xor(yi);
-            sum[i] = x_xor_y.xor(&carry);
-            if i + 1 < WORD_BITS {
-                let t = self.and(&x_xor_y, &xi.xor(&carry));
-                carry = xi.xor(&t);
-            }
+            let next = x.bit(i + 1).xor(y.bit(i + 1));
+            // c(1) = x(0)·y(0): the general product with c(0) = 0.
+            sum[i + 1] = if i == 0 {
+                self.and_xor(xi, yi, &next)
+            } else {
+                self.and_xor(&xi.xor(yi), &xi.xor(&carry), &xi.xor(&next))
+            };
+            carry = sum[i + 1].xor(&next);
         }
         Word::from_bits(sum)
     }
@@ -231,6 +296,7 @@ impl CircuitBuilder {
         let n_in = self.num_public_inputs as usize;
         let mut a_rows: Vec<Vec<u32>> = vec![Vec::new(); num_wires];
         let mut b_rows: Vec<Vec<u32>> = vec![Vec::new(); num_wires];
+        let mut addend_rows: Vec<Vec<u32>> = vec![Vec::new(); num_wires];
         let mut eval_order = Vec::new();
         let mut private_inputs = Vec::new();
         a_rows[0] = vec![ONE_WIRE];
@@ -239,22 +305,23 @@ impl CircuitBuilder {
             a_rows[1 + j] = vec![1 + j as u32];
             b_rows[1 + j] = vec![ONE_WIRE];
         }
+        let mut set_row = |wire: usize, row: &Product| {
+            a_rows[wire] = row.a.terms().to_vec();
+            b_rows[wire] = row.b.terms().to_vec();
+            addend_rows[wire] = row.addend.terms().to_vec();
+        };
         for (j, out) in self.outputs.iter().enumerate() {
-            let lin = out.as_ref().ok_or(BuildError::OutputNotSet(j))?;
-            a_rows[1 + n_in + j] = lin.terms().to_vec();
-            b_rows[1 + n_in + j] = vec![ONE_WIRE];
+            set_row(1 + n_in + j, out.as_ref().ok_or(BuildError::OutputNotSet(j))?);
         }
         for (offset, row) in self.rows.iter().enumerate() {
             let wire = public_size + offset;
             match row {
                 Row::Input => {
-                    a_rows[wire] = vec![wire as u32];
-                    b_rows[wire] = vec![ONE_WIRE];
+                    set_row(wire, &Product::linear(&Lin::wire(wire as u32)));
                     private_inputs.push(wire as u32);
                 }
-                Row::Product { a, b } => {
-                    a_rows[wire] = a.terms().to_vec();
-                    b_rows[wire] = b.terms().to_vec();
+                Row::Product(row) => {
+                    set_row(wire, row);
                     eval_order.push(wire as u32);
                 }
             }
@@ -268,6 +335,7 @@ impl CircuitBuilder {
             private_inputs,
             a: SparseRows::from_rows(a_rows.iter().map(Vec::as_slice)),
             b: SparseRows::from_rows(b_rows.iter().map(Vec::as_slice)),
+            addend: SparseRows::from_rows(addend_rows.iter().map(Vec::as_slice)),
             eval_order,
             and_rows: self.and_rows,
         })
@@ -346,6 +414,66 @@ mod tests {
             assert_eq!(z[r1cs.public_output_wire(0)], !(x ^ s));
             assert_eq!(z[r1cs.public_output_wire(1)], !(x ^ s) & s);
         }
+    }
+
+    #[test]
+    fn and_xor_rows_hold_product_and_addend() {
+        let mut b = CircuitBuilder::new(3, 3);
+        let (x, y, w) = (b.public_input(0), b.public_input(1), b.public_input(2));
+        let t = b.and_xor(&x, &y.not(), &w.xor(&x));
+        // Known products need no row: the addend is XORed in.
+        assert_eq!(b.and_xor(&x, &Lin::one(), &w), x.xor(&w));
+        assert_eq!(b.and_xor(&x, &x.not(), &w), w);
+        b.set_public_output(0, &t);
+        b.set_public_output_and_xor(1, &t, &w, &y);
+        b.set_public_output_and_xor(2, &Lin::zero(), &w, &y);
+        assert_eq!(b.and_rows(), 2);
+        let r1cs = b.compile().unwrap();
+        r1cs.check_structure().unwrap();
+        assert!(r1cs.has_addends());
+        for bits in 0..8u8 {
+            let [x, y, w] = [0, 1, 2].map(|i| (bits >> i) & 1 == 1);
+            let z = r1cs.evaluate_instance(&[x, y, w], &[]);
+            assert!(r1cs.is_satisfied_instance(&z));
+            let t = (x & !y) ^ w ^ x;
+            assert_eq!(z[r1cs.public_output_wire(0)], t);
+            assert_eq!(z[r1cs.public_output_wire(1)], (t & w) ^ y);
+            assert_eq!(z[r1cs.public_output_wire(2)], y);
+            // A wrong output bit breaks its row.
+            let mut bad = z.clone();
+            bad[r1cs.public_output_wire(1)] ^= true;
+            assert!(!r1cs.is_satisfied_instance(&bad));
+        }
+    }
+
+    #[test]
+    fn addends_only_on_and_rows_and_never_on_their_own_wire() {
+        let mut b = CircuitBuilder::new(2, 2);
+        let (x, y) = (b.public_input(0), b.public_input(1));
+        let t = b.and_xor(&x, &y, &x);
+        b.set_public_output(0, &t);
+        b.set_public_output(1, &x.xor(&y));
+        let good = b.compile().unwrap();
+        good.check_structure().unwrap();
+        let and_wire = t.terms()[0] as usize;
+        let linear_wire = good.public_output_wire(1);
+        let with_addend = |wire: usize, addend: Vec<u32>| {
+            let mut r1cs = good.clone();
+            let mut rows: Vec<Vec<u32>> = (0..r1cs.num_wires())
+                .map(|i| r1cs.addend.row(i).to_vec())
+                .collect();
+            rows[wire] = addend;
+            r1cs.addend = SparseRows::from_rows(rows.iter().map(Vec::as_slice));
+            r1cs.check_structure()
+        };
+        assert!(with_addend(and_wire, vec![1, 2]).is_ok());
+        assert!(
+            with_addend(and_wire, vec![1, and_wire as u32]).is_err(),
+            "names itself"
+        );
+        assert!(with_addend(linear_wire, vec![1]).is_err(), "not an AND row");
+        assert!(with_addend(and_wire, vec![2, 1]).is_err(), "unsorted");
+        assert!(with_addend(1, vec![0]).is_err(), "an input row");
     }
 
     #[test]

@@ -102,12 +102,15 @@ fn bit(x: usize, y: usize, z: usize) -> usize {
     64 * lane(x, y) + (z % 64)
 }
 
-/// One round on the symbolic state; `materialize_state` gives the output its
-/// own wires.
+/// One round on the state, whose every bit is a single wire (a public input
+/// or an AND row of the round before); returns the next state, each bit one
+/// AND row holding it (`χ`'s product with `a` and ι's constant as its
+/// addend). On the `last` round the bits are the public outputs' own rows
+/// instead (and the returned state is empty).
 ///
 /// θ's effects `D[x][z] = C[x−1][z] ⊕ C[x+1][z−1]` (`C` the column parities)
-/// are always materialised, so each θ output is `s ⊕ D`.
-fn round_gadget(b: &mut CircuitBuilder, s: &[Lin], rc: u64, materialize_state: bool) -> Vec<Lin> {
+/// are materialised, so each θ output is `s ⊕ D`.
+fn round_gadget(b: &mut CircuitBuilder, s: &[Lin], rc: u64, last: bool) -> Vec<Lin> {
     let offsets = rho_offsets();
     // θ
     let c: Vec<Lin> = (0..320)
@@ -139,43 +142,37 @@ fn round_gadget(b: &mut CircuitBuilder, s: &[Lin], rc: u64, materialize_state: b
     for y in 0..5 {
         for x in 0..5 {
             for z in 0..64 {
-                let t = b.and(&after_pi[bit(x + 1, y, z)].not(), &after_pi[bit(x + 2, y, z)]);
-                let mut v = after_pi[bit(x, y, z)].xor(&t);
+                let mut addend = after_pi[bit(x, y, z)].clone();
                 if x == 0 && y == 0 && (rc >> z) & 1 == 1 {
-                    v = v.not();
+                    addend = addend.not();
                 }
-                out[bit(x, y, z)] = v;
+                let (p, q) = (after_pi[bit(x + 1, y, z)].not(), &after_pi[bit(x + 2, y, z)]);
+                let j = bit(x, y, z);
+                if last {
+                    b.set_public_output_and_xor(j, &p, q, &addend);
+                } else {
+                    out[j] = b.and_xor(&p, q, &addend);
+                }
             }
         }
-    }
-    if materialize_state {
-        out = out.iter().map(|l| b.materialize(l)).collect();
     }
     out
 }
 
-/// Rounds after which the full state is materialised (7 of the 23 inner
-/// rounds; the segments between are three rounds long).
-const MATERIALIZED_ROUNDS: [usize; 7] = [2, 5, 8, 11, 14, 17, 20];
-
 /// Builds Keccak-f\[1600\] into `b` from the 1600 state bits (index
-/// `64(x + 5y) + z`) and returns the 1600 output bits.
-pub fn permute_gadget(b: &mut CircuitBuilder, state: &[Lin]) -> Vec<Lin> {
+/// `64(x + 5y) + z`) and sets the public outputs to the permuted state.
+pub fn permute_gadget(b: &mut CircuitBuilder, state: &[Lin]) {
     assert_eq!(state.len(), STATE_BITS);
     let mut s = state.to_vec();
     for (round, rc) in round_constants().into_iter().enumerate() {
-        s = round_gadget(b, &s, rc, MATERIALIZED_ROUNDS.contains(&round));
+        s = round_gadget(b, &s, rc, round + 1 == ROUNDS);
     }
-    s
 }
 
 fn build() -> R1cs {
     let mut b = CircuitBuilder::new(STATE_BITS, STATE_BITS);
     let state: Vec<Lin> = (0..STATE_BITS).map(|j| b.public_input(j)).collect();
-    let out = permute_gadget(&mut b, &state);
-    for (j, lin) in out.iter().enumerate() {
-        b.set_public_output(j, lin);
-    }
+    permute_gadget(&mut b, &state);
     b.compile().expect("every Keccak output is set")
 }
 

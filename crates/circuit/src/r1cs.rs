@@ -1,15 +1,21 @@
-//! The compiled constraint system of one instance: R1CS over GF(2) with C = I.
+//! The compiled constraint system of one instance: R1CS over GF(2) with
+//! `C = I ⊕ N`.
 //!
 //! Every wire `i` of the `K = 2^k` wires is defined by exactly one row,
-//! `z[i] = <A_i, z> · <B_i, z>` (DESIGN §2.2). Rows are stored sparse (sorted
-//! wire indices, XOR-combined; index 0 is the constant wire). The batch
-//! relation is `A = I_N ⊗ A0`, `B = I_N ⊗ B0`, which the witness module
-//! evaluates bit-sliced.
+//! `z[i] = <A_i, z> · <B_i, z> ⊕ <N_i, z>` (DESIGN §2.2): an AND of two
+//! XOR-combinations, plus an XOR-combination of other wires (the addend,
+//! empty except on AND rows). The addend lets an AND row hold the value the
+//! circuit needs next (a sum bit of an addition, Keccak's next state bit)
+//! instead of the bare product, which would need another committed wire.
+//! Rows are stored sparse (sorted wire indices, XOR-combined; index 0 is the
+//! constant wire). The batch relation is `(A z) ∘ (B z) = C z` with
+//! `A = I_N ⊗ A0`, `B = I_N ⊗ B0`, `C = I_N ⊗ (I ⊕ N0)`, which the witness
+//! module evaluates bit-sliced.
 
 use sha2::{Digest, Sha256};
 
 /// Domain tag of [`R1cs::digest`].
-pub const R1CS_DIGEST_TAG: &[u8] = b"starling-r1cs-v1";
+pub const R1CS_DIGEST_TAG: &[u8] = b"starling-r1cs-v2";
 
 /// Sparse rows in compressed form: row `i` holds
 /// `indices[offsets[i]..offsets[i + 1]]`, sorted and distinct.
@@ -69,7 +75,8 @@ pub enum RowKind {
     Input,
     /// A linear value made into its own wire: `B = {0}`, `A` anything else.
     Linear,
-    /// An AND row: `B` is neither `{0}` nor empty.
+    /// An AND row: `B` is neither `{0}` nor empty; the only kind that may
+    /// have an addend.
     And,
 }
 
@@ -87,6 +94,7 @@ pub struct R1cs {
     pub(crate) private_inputs: Vec<u32>,
     pub(crate) a: SparseRows,
     pub(crate) b: SparseRows,
+    pub(crate) addend: SparseRows,
     pub(crate) eval_order: Vec<u32>,
     pub(crate) and_rows: usize,
 }
@@ -147,6 +155,24 @@ impl R1cs {
         &self.b
     }
 
+    /// The addend rows `N` (one per wire; empty except on AND rows).
+    pub fn addend(&self) -> &SparseRows {
+        &self.addend
+    }
+
+    /// The rows of `C = I ⊕ N`: row `i` is the addend's row with `i` added
+    /// (the addend never names its own wire), for the lincheck of `C z`.
+    pub fn c_rows(&self) -> Vec<Vec<u32>> {
+        (0..self.num_wires())
+            .map(|i| {
+                let mut row = self.addend.row(i).to_vec();
+                let at = row.partition_point(|&x| (x as usize) < i);
+                row.insert(at, i as u32);
+                row
+            })
+            .collect()
+    }
+
     /// Wires with a computed row (AND or linear), in an order where every row
     /// reads only the constant, inputs and wires earlier in the order.
     pub fn eval_order(&self) -> &[u32] {
@@ -158,9 +184,9 @@ impl R1cs {
         self.and_rows
     }
 
-    /// Nonzero entries of A and B together.
+    /// Nonzero entries of A, B and the addend N together.
     pub fn nnz(&self) -> usize {
-        self.a.nnz() + self.b.nnz()
+        self.a.nnz() + self.b.nnz() + self.addend.nnz()
     }
 
     /// Wires that are not padding (the constant, inputs, ANDs, linear rows).
@@ -198,8 +224,8 @@ impl R1cs {
     }
 
     /// SHA-256 over a canonical, length-prefixed encoding of the whole
-    /// system: tag, sizes, private input wires, every row of A and B, and the
-    /// evaluation order. Two systems with the same digest are the same.
+    /// system: tag, sizes, private input wires, every row of A, B and the
+    /// addend, and the evaluation order. Two systems with the same digest are the same.
     pub fn digest(&self) -> [u8; 32] {
         let mut h = Sha256::new();
         let put_u64 = |h: &mut Sha256, x: u64| h.update(x.to_le_bytes());
@@ -219,6 +245,7 @@ impl R1cs {
         for i in 0..self.num_wires() {
             put_list(&mut h, self.a.row(i));
             put_list(&mut h, self.b.row(i));
+            put_list(&mut h, self.addend.row(i));
         }
         put_list(&mut h, &self.eval_order);
         h.finalize().into()
@@ -240,32 +267,37 @@ impl R1cs {
         }
         for &wire in &self.eval_order {
             let w = wire as usize;
-            let a = self.a.row(w).iter().fold(false, |x, &i| x ^ z[i as usize]);
-            let b = self.b.row(w).iter().fold(false, |x, &i| x ^ z[i as usize]);
-            z[w] = a & b;
+            z[w] = self.row_value(w, &z);
         }
         z
     }
 
-    /// Checks `(A z) ∘ (B z) = z` and `z[0] = 1` for one instance.
+    /// `<A_w, z> · <B_w, z> ⊕ <N_w, z>`: what row `w` says wire `w` is.
+    fn row_value(&self, w: usize, z: &[bool]) -> bool {
+        let xor = |row: &[u32]| row.iter().fold(false, |x, &i| x ^ z[i as usize]);
+        (xor(self.a.row(w)) & xor(self.b.row(w))) ^ xor(self.addend.row(w))
+    }
+
+    /// Checks `(A z) ∘ (B z) = C z` and `z[0] = 1` for one instance.
     pub fn is_satisfied_instance(&self, z: &[bool]) -> bool {
         if z.len() != self.num_wires() || !z[0] {
             return false;
         }
-        (0..self.num_wires()).all(|w| {
-            let a = self.a.row(w).iter().fold(false, |x, &i| x ^ z[i as usize]);
-            let b = self.b.row(w).iter().fold(false, |x, &i| x ^ z[i as usize]);
-            (a & b) == z[w]
-        })
+        (0..self.num_wires()).all(|w| self.row_value(w, z) == z[w])
     }
 
     /// Checks the structural invariants the rest of the system relies on:
-    /// sizes, the constant and input rows, sorted in-range rows, and that the
-    /// evaluation order is topological and covers every computed row exactly
+    /// sizes, the constant and input rows, sorted in-range rows, addends only
+    /// on AND rows and never naming their own wire, and that the evaluation
+    /// order is topological and covers every computed row exactly
     /// once. Returns a description of the first violation.
     pub fn check_structure(&self) -> Result<(), String> {
         let k_wires = self.num_wires();
-        if self.p >= self.k || self.a.num_rows() != k_wires || self.b.num_rows() != k_wires {
+        if self.p >= self.k
+            || self.a.num_rows() != k_wires
+            || self.b.num_rows() != k_wires
+            || self.addend.num_rows() != k_wires
+        {
             return Err("sizes of p, k and the rows disagree".into());
         }
         let public = 1 + self.num_public_inputs as usize + self.num_public_outputs as usize;
@@ -292,10 +324,16 @@ impl R1cs {
             }
         }
         for i in 0..k_wires {
-            for row in [self.a.row(i), self.b.row(i)] {
+            for row in [self.a.row(i), self.b.row(i), self.addend.row(i)] {
                 if row.windows(2).any(|w| w[0] >= w[1]) || row.iter().any(|&x| x as usize >= k_wires) {
                     return Err(format!("row {i} is unsorted or out of range"));
                 }
+            }
+            let addend = self.addend.row(i);
+            if !addend.is_empty() && (self.row_kind(i) != RowKind::And || addend.contains(&(i as u32))) {
+                return Err(format!(
+                    "row {i} has an addend but is not an AND row, or names itself"
+                ));
             }
         }
         let mut ready = vec![false; k_wires];
@@ -316,6 +354,7 @@ impl R1cs {
                 .row(w)
                 .iter()
                 .chain(self.b.row(w))
+                .chain(self.addend.row(w))
                 .any(|&x| !ready[x as usize])
             {
                 return Err(format!("wire {w} reads a wire not yet evaluated"));

@@ -70,16 +70,15 @@ fn small_sigma1(x: &Word) -> Word {
     x.rotr(17).xor(&x.rotr(19)).xor(&x.shr(10))
 }
 
-/// `Ch(e, f, g) = g ⊕ e·(f ⊕ g)`: one AND per bit.
+/// `Ch(e, f, g) = g ⊕ e·(f ⊕ g)`: one AND row per bit, holding the bit.
 fn ch(b: &mut CircuitBuilder, e: &Word, f: &Word, g: &Word) -> Word {
-    let t = b.and_word(e, &f.xor(g));
-    g.xor(&t)
+    b.and_xor_word(e, &f.xor(g), g)
 }
 
-/// `Maj(a, b, c) = a ⊕ (a ⊕ b)·(a ⊕ c)`: one AND per bit.
+/// `Maj(a, b, c) = a ⊕ (a ⊕ b)·(a ⊕ c)`: one AND row per bit, holding the
+/// bit.
 fn maj(b: &mut CircuitBuilder, x: &Word, y: &Word, z: &Word) -> Word {
-    let t = b.and_word(&x.xor(y), &x.xor(z));
-    x.xor(&t)
+    b.and_xor_word(&x.xor(y), &x.xor(z), x)
 }
 
 /// Builds the compression function into `b`, given the chaining value and

@@ -306,25 +306,32 @@ impl R1cs {
             let w = wire as usize;
             let a = xor_row(buf, self.a.row(w));
             let b = xor_row(buf, self.b.row(w));
-            buf[w] = std::array::from_fn(|l| a[l] & b[l]);
+            let n = xor_row(buf, self.addend.row(w));
+            buf[w] = std::array::from_fn(|l| (a[l] & b[l]) ^ n[l]);
         }
     }
 
-    /// The linear forms `a = A z` and `b = B z` for every wire of every
-    /// instance, in the witness layout (so `a & b == z` for a valid witness).
-    pub fn linear_forms(&self, witness: &BatchWitness) -> (Vec<u64>, Vec<u64>) {
+    /// The linear forms `a = A z`, `b = B z` and `c = C z` for every wire of
+    /// every instance, in the witness layout (so `a & b == c` for a valid
+    /// witness).
+    pub fn linear_forms(&self, witness: &BatchWitness) -> [Vec<u64>; 3] {
         assert_eq!(witness.k, self.k, "witness is for a different circuit size");
-        let mut a = vec![0u64; witness.words.len()];
-        let mut b = vec![0u64; witness.words.len()];
+        let [mut a, mut b, mut c] = [(); 3].map(|_| vec![0u64; witness.words.len()]);
         self.linear_forms_into(witness.words_per_wire(), &witness.words, &mut a, &mut b);
-        (a, b)
+        self.c_words_into(witness.words_per_wire(), &witness.words, 0, &mut c);
+        [a, b, c]
     }
 
-    /// [`R1cs::linear_forms`] of the witness `words` (`words_per_wire` words
-    /// per wire) into `a` and `b`, which must be as long as `words`. Every
-    /// entry is written (rows with no terms, the padding, with zeros), so the
-    /// buffers need no clearing first. Runs on rayon, a range of columns per
-    /// task.
+    /// True when some row has an addend, so that `C z` differs from `z`.
+    pub fn has_addends(&self) -> bool {
+        self.addend.nnz() > 0
+    }
+
+    /// [`R1cs::linear_forms`]' `a` and `b` of the witness `words`
+    /// (`words_per_wire` words per wire) into `a` and `b`, which must be as
+    /// long as `words`. Every entry is written (rows with no terms, the
+    /// padding, with zeros), so the buffers need no clearing first. Runs on
+    /// rayon, a range of columns per task.
     pub fn linear_forms_into(&self, words_per_wire: usize, words: &[u64], a: &mut [u64], b: &mut [u64]) {
         assert_eq!(words.len(), self.num_wires() * words_per_wire, "witness length");
         assert!(a.len() == words.len() && b.len() == words.len(), "form lengths");
@@ -338,6 +345,29 @@ impl R1cs {
             4 => self.forms_blocks::<4>(words_per_wire, &live, words, a, b),
             8 => self.forms_blocks::<8>(words_per_wire, &live, words, a, b),
             _ => self.forms_blocks::<16>(words_per_wire, &live, words, a, b),
+        }
+    }
+
+    /// Words `start .. start + out.len()` of `c = C z` (the witness layout:
+    /// word `wire * words_per_wire + j`) into `out`: each wire's words XOR
+    /// the same words of the wires its addend names. The prover's
+    /// zerocheck asks for `c` one chunk at a time, so that no third
+    /// table-sized vector is ever held.
+    pub fn c_words_into(&self, words_per_wire: usize, words: &[u64], start: usize, out: &mut [u64]) {
+        assert_eq!(words.len(), self.num_wires() * words_per_wire, "witness length");
+        assert!(start + out.len() <= words.len(), "c word range");
+        let (mut at, mut rest) = (start, out);
+        while !rest.is_empty() {
+            let (wire, j) = (at / words_per_wire, at % words_per_wire);
+            let (dst, tail) = rest.split_at_mut((words_per_wire - j).min(rest.len()));
+            let len = dst.len();
+            let row = |w: usize| &words[w * words_per_wire + j..][..len];
+            dst.copy_from_slice(row(wire));
+            for &i in self.addend.row(wire) {
+                dst.iter_mut().zip(row(i as usize)).for_each(|(d, s)| *d ^= s);
+            }
+            at += dst.len();
+            rest = tail;
         }
     }
 
@@ -379,7 +409,7 @@ impl R1cs {
             });
     }
 
-    /// True iff `(A z) ∘ (B z) = z` and the constant wire is 1 in every
+    /// True iff `(A z) ∘ (B z) = C z` and the constant wire is 1 in every
     /// instance of the batch.
     pub fn is_satisfied(&self, witness: &BatchWitness) -> bool {
         if witness.k != self.k {
@@ -405,7 +435,8 @@ impl R1cs {
             for (wire, z) in buf.iter().enumerate() {
                 let a = xor_row(&buf, self.a.row(wire));
                 let b = xor_row(&buf, self.b.row(wire));
-                if (0..L).any(|l| a[l] & b[l] != z[l]) {
+                let n = xor_row(&buf, self.addend.row(wire));
+                if (0..L).any(|l| (a[l] & b[l]) ^ n[l] != z[l]) {
                     return false;
                 }
             }

@@ -88,7 +88,7 @@ fn snapshot_constraint_counts() {
         .max()
         .unwrap();
     println!(
-        "BLAKE3: k={} p={} AND rows={} committed wires={} linear rows={} nnz={} (A {} + B {}), longest row {}",
+        "BLAKE3: k={} p={} AND rows={} committed wires={} linear rows={} nnz={} (A {} + B {} + N {}), longest row {}",
         r1cs.k(),
         r1cs.p(),
         r1cs.and_rows(),
@@ -97,17 +97,18 @@ fn snapshot_constraint_counts() {
         r1cs.nnz(),
         r1cs.a().nnz(),
         r1cs.b().nnz(),
+        r1cs.addend().nnz(),
         max_row
     );
-    assert_eq!((r1cs.k(), r1cs.p()), (15, 11));
+    assert_eq!((r1cs.k(), r1cs.p()), (14, 11));
     assert_eq!(r1cs.num_public_inputs(), 896);
     assert_eq!(r1cs.num_public_outputs(), 512);
     assert!(r1cs.and_rows() <= 10_500);
     assert_eq!(r1cs.and_rows(), 10_410);
-    assert_eq!(r1cs.committed_wires(), 18_987);
-    assert_eq!(r1cs.linear_rows(), 7_680);
-    assert_eq!(r1cs.nnz(), 140_076);
-    assert_eq!(max_row, 10);
+    assert_eq!(r1cs.committed_wires(), 13_011);
+    assert_eq!(r1cs.linear_rows(), 1_704);
+    assert_eq!(r1cs.nnz(), 136_748);
+    assert_eq!(max_row, 12);
 }
 
 #[test]

@@ -21,7 +21,7 @@ fn snapshot_constraint_counts() {
         .max()
         .unwrap();
     println!(
-        "Keccak-f[1600]: k={} p={} AND rows={} committed wires={} linear rows={} nnz={} (A {} + B {}), longest row {}",
+        "Keccak-f[1600]: k={} p={} AND rows={} committed wires={} linear rows={} nnz={} (A {} + B {} + N {}), longest row {}",
         r1cs.k(),
         r1cs.p(),
         r1cs.and_rows(),
@@ -30,16 +30,17 @@ fn snapshot_constraint_counts() {
         r1cs.nnz(),
         r1cs.a().nnz(),
         r1cs.b().nnz(),
+        r1cs.addend().nnz(),
         max_row
     );
     assert_eq!((r1cs.k(), r1cs.p()), (16, 12));
     assert_eq!(r1cs.num_public_inputs(), 1600);
     assert_eq!(r1cs.num_public_outputs(), 1600);
     assert_eq!(r1cs.and_rows(), 38_400);
-    assert_eq!(r1cs.committed_wires(), 60_481);
-    assert_eq!(r1cs.linear_rows(), 20_480);
-    assert_eq!(r1cs.nnz(), 687_372);
-    assert_eq!(max_row, 51);
+    assert_eq!(r1cs.committed_wires(), 47_681);
+    assert_eq!(r1cs.linear_rows(), 7_680);
+    assert_eq!(r1cs.nnz(), 356_568);
+    assert_eq!(max_row, 10);
 }
 
 fn random_states(rng: &mut ChaCha20Rng, count: usize) -> Vec<[u64; LANES]> {

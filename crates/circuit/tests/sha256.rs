@@ -31,7 +31,7 @@ fn snapshot_constraint_counts() {
     let r1cs = gadget.r1cs();
     r1cs.check_structure().unwrap();
     println!(
-        "SHA-256: k={} p={} AND rows={} committed wires={} linear rows={} nnz={} (A {} + B {})",
+        "SHA-256: k={} p={} AND rows={} committed wires={} linear rows={} nnz={} (A {} + B {} + N {})",
         r1cs.k(),
         r1cs.p(),
         r1cs.and_rows(),
@@ -39,16 +39,17 @@ fn snapshot_constraint_counts() {
         r1cs.linear_rows(),
         r1cs.nnz(),
         r1cs.a().nnz(),
-        r1cs.b().nnz()
+        r1cs.b().nnz(),
+        r1cs.addend().nnz()
     );
     assert_eq!((r1cs.k(), r1cs.p()), (15, 11));
     assert_eq!(r1cs.num_public_inputs(), 768);
     assert_eq!(r1cs.num_public_outputs(), 256);
     assert!(r1cs.and_rows() <= 22_700);
     assert_eq!(r1cs.and_rows(), 22_573);
-    assert_eq!(r1cs.committed_wires(), 29_230);
-    assert_eq!(r1cs.linear_rows(), 5_888);
-    assert_eq!(r1cs.nnz(), 461_973);
+    assert_eq!(r1cs.committed_wires(), 23_774);
+    assert_eq!(r1cs.linear_rows(), 432);
+    assert_eq!(r1cs.nnz(), 188_299);
 }
 
 #[test]

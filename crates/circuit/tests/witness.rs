@@ -63,17 +63,22 @@ fn linear_forms_are_consistent() {
         })
         .collect();
     let witness = gadget.generate_witness(7, &instances).unwrap();
-    let (a, b) = r1cs.linear_forms(&witness);
-    let z = witness.words();
-    assert!(a.iter().zip(&b).zip(z).all(|((a, b), z)| a & b == *z));
+    let [a, b, c] = r1cs.linear_forms(&witness);
+    assert!(r1cs.has_addends());
+    assert!(a.iter().zip(&b).zip(&c).all(|((a, b), c)| a & b == *c));
     // Spot-check against the scalar rows.
     for (instance, wire) in [(0usize, 0usize), (5, 1), (77, 3000), (127, 20000), (64, 32767)] {
         let zi = witness.instance(instance);
-        let want_a = r1cs.a().row(wire).iter().fold(false, |x, &i| x ^ zi[i as usize]);
-        let want_b = r1cs.b().row(wire).iter().fold(false, |x, &i| x ^ zi[i as usize]);
+        let form = |row: &[u32]| row.iter().fold(false, |x, &i| x ^ zi[i as usize]);
+        let want_c = zi[wire] ^ form(r1cs.addend().row(wire));
         let idx = instance + 128 * wire;
-        assert_eq!((a[idx / 64] >> (idx % 64)) & 1 == 1, want_a);
-        assert_eq!((b[idx / 64] >> (idx % 64)) & 1 == 1, want_b);
+        for (got, want) in [
+            (&a, form(r1cs.a().row(wire))),
+            (&b, form(r1cs.b().row(wire))),
+            (&c, want_c),
+        ] {
+            assert_eq!((got[idx / 64] >> (idx % 64)) & 1 == 1, want);
+        }
     }
 }
 
@@ -189,21 +194,22 @@ fn witness_and_forms_are_the_same_on_any_number_of_threads() {
             .unwrap();
         pool.install(|| {
             let witness = r1cs.generate_witness(n, &public, &private).unwrap();
-            let (a, b) = r1cs.linear_forms(&witness);
-            (witness, a, b)
+            let [a, b, c] = r1cs.linear_forms(&witness);
+            (witness, a, b, c)
         })
     };
-    let (witness, a, b) = generate(1);
+    let (witness, a, b, c) = generate(1);
     assert!(r1cs.is_satisfied(&witness));
     // Every row is an AND of its two forms (the constant's are both ones,
-    // padding's both zero).
-    for ((&z, &x), &y) in witness.words().iter().zip(&a).zip(&b) {
-        assert_eq!(x & y, z);
+    // padding's both zero), the addition's with an addend.
+    assert!(r1cs.has_addends() && c != witness.words());
+    for ((&c, &x), &y) in c.iter().zip(&a).zip(&b) {
+        assert_eq!(x & y, c);
     }
     for threads in [3, 8] {
         assert_eq!(
             generate(threads),
-            (witness.clone(), a.clone(), b.clone()),
+            (witness.clone(), a.clone(), b.clone(), c.clone()),
             "{threads} threads"
         );
     }
@@ -230,8 +236,34 @@ fn buffers_given_to_the_generator_and_the_forms_need_no_clearing() {
     r1cs.generate_witness_into(n, &public, &private, &mut words)
         .unwrap();
     assert_eq!(words, witness.words());
-    let (a, b) = r1cs.linear_forms(&witness);
+    let [a, b, _] = r1cs.linear_forms(&witness);
     let (mut a2, mut b2) = (vec![u64::MAX; a.len()], vec![u64::MAX; b.len()]);
     r1cs.linear_forms_into(witness.words_per_wire(), witness.words(), &mut a2, &mut b2);
     assert!(a2 == a && b2 == b);
+}
+
+#[test]
+fn c_words_of_any_range_are_those_of_c() {
+    // SHA-256's additions have addends, so `c` differs from `z`; ranges
+    // start and end inside wires and span several.
+    let sha = Sha256Compression::new();
+    let r1cs = sha.r1cs();
+    let instances: Vec<([u32; 8], [u8; 64])> = (0..512u32).map(|i| ([i; 8], [i as u8; 64])).collect();
+    let witness = sha.generate_witness(9, &instances).unwrap();
+    let [a, b, c] = r1cs.linear_forms(&witness);
+    assert!(r1cs.has_addends() && c != witness.words());
+    assert!(r1cs.is_satisfied(&witness));
+    assert!(a.iter().zip(&b).zip(&c).all(|((a, b), c)| a & b == *c));
+    let w = witness.words_per_wire();
+    for (start, len) in [
+        (0, 1),
+        (3, 5),
+        (8 * 100 + 7, 8 * 3 + 2),
+        (8 * 1234, 8),
+        (c.len() - 9, 9),
+    ] {
+        let mut out = vec![u64::MAX; len];
+        r1cs.c_words_into(w, witness.words(), start, &mut out);
+        assert_eq!(out, c[start..start + len], "{start} + {len}");
+    }
 }

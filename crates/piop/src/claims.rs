@@ -152,6 +152,77 @@ pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec
         .collect()
 }
 
+/// [`fold_instances`] for several weight sets in one pass over `z`: entry
+/// `i` of the result is `fold_instances(shape, z, weights[i])`. Each word is
+/// read once while it is in cache; sets with the same low weights (the
+/// zerocheck's `L_y(r0)`, shared by its claims at `r'` and at `tau'`) share
+/// its weighing too, so each further such set costs only its products with
+/// its own `eq` part. `z` holds the first wires of a witness, as for
+/// [`fold_instances`].
+pub fn fold_instances_many(shape: Shape, z: &[u64], weights: &[&InstanceWeights]) -> Vec<Vec<Gf128>> {
+    for w in weights {
+        check_fold(shape, z, w);
+    }
+    let sets = weights.len();
+    if sets == 0 {
+        return Vec::new();
+    }
+    let kernels = crate::kernels::Kernels::get();
+    // The distinct low weights, and for each set the index of its own.
+    let mut lows: Vec<&[Gf128; 64]> = Vec::new();
+    let low_of: Vec<usize> = weights
+        .iter()
+        .map(|w| match lows.iter().position(|l| **l == w.low) {
+            Some(i) => i,
+            None => {
+                lows.push(&w.low);
+                lows.len() - 1
+            }
+        })
+        .collect();
+    let weighings: Vec<crate::kernels::WordWeights> = lows
+        .iter()
+        .map(|low| crate::kernels::WordWeights::new(&kernels, low))
+        .collect();
+    let eq_hi: Vec<Vec<u128>> = weights
+        .iter()
+        .map(|w| eq_table(&w.point_hi).iter().map(|e| e.to_bits()).collect())
+        .collect();
+    let wpw = shape.words_per_wire();
+    // Wire-major: the `sets` values of wire 0, then of wire 1, ...
+    let mut by_wire = vec![Gf128::ZERO; z.len() / wpw * sets];
+    by_wire
+        .par_chunks_mut(sets)
+        .zip(z.par_chunks(wpw))
+        // Per-task buffers on the heap, not in rayon's frames (README: "Threads").
+        .for_each_init(
+            || (Box::new([0u128; FOLD_SUB]), vec![[0u128; FOLD_SUB]; sets]),
+            |(weighed, accs), (out, wire_words)| {
+                accs.iter_mut().for_each(|acc| acc.fill(0));
+                for (chunk, words) in wire_words.chunks(FOLD_SUB).enumerate() {
+                    let n = words.len();
+                    let start = chunk * FOLD_SUB;
+                    for (li, weighing) in weighings.iter().enumerate() {
+                        kernels.weigh_words(weighing, words, &mut weighed[..n]);
+                        for (set, acc) in accs.iter_mut().enumerate().filter(|(set, _)| low_of[*set] == li) {
+                            backend::mul_add_slices(
+                                &mut acc[..n],
+                                &weighed[..n],
+                                &eq_hi[set][start..start + n],
+                            );
+                        }
+                    }
+                }
+                for (o, acc) in out.iter_mut().zip(accs.iter()) {
+                    *o = Gf128::new(acc.iter().fold(0, |x, y| x ^ y));
+                }
+            },
+        );
+    (0..sets)
+        .map(|set| by_wire.iter().skip(set).step_by(sets).copied().collect())
+        .collect()
+}
+
 fn check_fold(shape: Shape, z: &[u64], weights: &InstanceWeights) {
     assert!(
         z.len() <= shape.num_words() && z.len().is_multiple_of(shape.words_per_wire()),
@@ -217,6 +288,40 @@ mod tests {
                 fold_instances_reference(shape, &z, &weights),
                 "n = {n}, k = {k}"
             );
+        }
+    }
+
+    #[test]
+    fn fold_instances_many_matches_reference() {
+        let mut r = ChaCha8Rng::seed_from_u64(42);
+        for (n, k) in [(7usize, 1usize), (7, 3), (8, 2), (12, 3), (15, 1)] {
+            let shape = Shape::new(n, k).expect("shape");
+            let z: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
+            let random_weights = |r: &mut ChaCha8Rng| {
+                let point: Vec<Gf128> = (0..n).map(|_| Gf128::new(r.gen())).collect();
+                InstanceWeights::from_point(&point)
+            };
+            let first = random_weights(&mut r);
+            // Same low weights as the first, another high point (as the
+            // zerocheck's two points are); then unrelated weights.
+            let mut shared_low = random_weights(&mut r);
+            shared_low.low = first.low;
+            let other = random_weights(&mut r);
+            let sets = [&first, &shared_low, &other, &first];
+            let wpw = shape.words_per_wire();
+            for wires in [0, 1, (1 << k) - 1, 1 << k] {
+                let prefix = &z[..wires * wpw];
+                let got = fold_instances_many(shape, prefix, &sets);
+                assert_eq!(got.len(), sets.len());
+                for (g, w) in got.iter().zip(sets) {
+                    assert_eq!(
+                        *g,
+                        fold_instances_reference(shape, prefix, w),
+                        "n = {n}, k = {k}, {wires} wires"
+                    );
+                }
+            }
+            assert!(fold_instances_many(shape, &z, &[]).is_empty());
         }
     }
 }

@@ -32,9 +32,10 @@ pub enum PiopError {
     /// A proof-of-work nonce does not meet the difficulty.
     #[error("zerocheck rejected: the proof of work before {0} is invalid")]
     ProofOfWork(&'static str),
-    /// The lincheck's last sumcheck round does not match M(r_y) * zf(r_y).
+    /// The lincheck's last sumcheck round does not match the sum over its
+    /// groups of M_g(r_y) * zf_g(r_y).
     #[error(
-        "lincheck rejected: final sumcheck check failed (M(r_y) * zf(r_y) differs from the reduced claim)"
+        "lincheck rejected: final sumcheck check failed (sum_g M_g(r_y) * zf_g(r_y) differs from the reduced claim)"
     )]
     LincheckFinalCheck,
     /// The wiring check's last sumcheck round does not match M(s) * z(r, s).

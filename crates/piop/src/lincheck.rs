@@ -1,14 +1,22 @@
-//! Lincheck: reduces the zerocheck's claims on `a = A z` and `b = B z` to one
-//! claim on `z`, for `A = I_N ⊗ A0`, `B = I_N ⊗ B0` (DESIGN §2.3 step 4).
+//! Lincheck: reduces claims on `M_j z`, for matrices `M_j = I_N ⊗ M0_j` of
+//! one instance's `K x K` sparse `M0_j`, to claims on `z` (DESIGN §2.3 step
+//! 4). The zerocheck leaves two groups of such claims: on `A z` and `B z` at
+//! `(r0, r')`, and on `c = C z` at `(r0, tau')`.
 //!
-//! With instance weights `W` and wire point `r_w`,
-//! `a_eval = sum_y A0~(r_w, y) zf(y)` where `zf(y) = sum_inst W(inst) z(inst, y)`
-//! and `A0~(r_w, y) = sum_wire eq(r_w, wire) A0[wire][y]`. The verifier draws
-//! `alpha`; the prover runs a degree-2 product sumcheck over the `k` wire
-//! variables of `M(y) zf(y)` with `M = A0~(r_w, .) + alpha B0~(r_w, .)`, sends
-//! `zf(r_y)`, and the verifier evaluates `M(r_y)` itself from the sparse rows
-//! in O(nnz + 2^k) — independent of the number of instances. What is left is
-//! the claim `zf(r_y)` on `z` at instance weights `W` and wire point `r_y`.
+//! A group `g` holds claims at one point, instance weights `W_g` and wire
+//! point `r_g`: its `j`-th claim says
+//! `v_j = sum_y M0_j~(r_g, y) zf_g(y)` with `zf_g(y) = sum_inst W_g(inst) z(inst, y)`
+//! and `M0_j~(r, y) = sum_wire eq(r, wire) M0_j[wire][y]`. The verifier draws
+//! `alpha` and the claims, numbered across the groups in order, are batched
+//! as `sum_j alpha^j v_j`. That is the sum over the `k` wire variables of
+//! `sum_g M_g(y) zf_g(y)` with `M_g = sum_{j in g} alpha^j M0_j~(r_g, .)`,
+//! which the prover proves with a degree-2 product sumcheck (Thaler,
+//! "Proofs, Arguments, and Zero-Knowledge", §4.1; one sum of products, so
+//! each round is still one [`QuadraticRound`]). It then sends `zf_g(r_y)`
+//! for every group, and the verifier evaluates every `M_g(r_y)` itself from
+//! the sparse rows in O(nnz + 2^k) per matrix, independent of the number of
+//! instances. What is left is one claim per group: `zf_g(r_y)` on `z` at
+//! instance weights `W_g` and wire point `r_y`.
 
 use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
@@ -16,7 +24,7 @@ use starling_field::Gf128;
 use starling_poly::multilinear::{eq_table, fold_lowest_in_place};
 use starling_poly::sumcheck_round::{product_round, QuadraticRound};
 
-use crate::claims::{fold_instances, EvalClaim, InstanceWeights};
+use crate::claims::{fold_instances_many, EvalClaim, InstanceWeights};
 use crate::soundness::log2_error;
 use crate::{zerocheck, PiopError, Shape, SparseMatrix, SKIP_VARS};
 
@@ -25,33 +33,42 @@ const LABEL_ROUND: &[u8] = b"lincheck/round";
 const LABEL_R: &[u8] = b"lincheck/r";
 const LABEL_EVAL: &[u8] = b"lincheck/eval";
 
-/// The two claims the lincheck consumes: at the same instance weights and
-/// wire point, `a_eval` on `A z` and `b_eval` on `B z`.
+/// Claims on the products of several matrices with `z`, all at the same
+/// instance weights and wire point: `evals[j]` is the claimed value of
+/// `M_j z`, `M_j = I_N ⊗ M0_j` the `j`-th matrix of its [`Group`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LincheckClaim {
     /// Instance weights `W`.
     pub weights: InstanceWeights,
     /// Wire point `r_w` (`k` coordinates).
     pub wire_point: Vec<Gf128>,
-    /// Claimed value of `A z`.
-    pub a_eval: Gf128,
-    /// Claimed value of `B z`.
-    pub b_eval: Gf128,
+    /// Claimed values, one per matrix of the group.
+    pub evals: Vec<Gf128>,
 }
 
-impl From<&zerocheck::Output> for LincheckClaim {
-    fn from(out: &zerocheck::Output) -> Self {
+impl LincheckClaim {
+    /// The zerocheck's claims on `A z` and `B z`: at `(r0, r')`, values
+    /// `[a_eval, b_eval]` (matrices `[A0, B0]`).
+    pub fn ab_from(out: &zerocheck::Output) -> Self {
         let (weights, wire_point) = out.split_point(&out.r_prime);
         LincheckClaim {
             weights,
             wire_point,
-            a_eval: out.a_eval,
-            b_eval: out.b_eval,
+            evals: vec![out.a_eval, out.b_eval],
         }
     }
-}
 
-impl LincheckClaim {
+    /// The zerocheck's claim on `c = C z`: at `(r0, tau')`, value
+    /// `[c_value]` (matrix `[C0]`).
+    pub fn c_from(out: &zerocheck::Output) -> Self {
+        let (weights, wire_point) = out.split_point(&out.tau_prime);
+        LincheckClaim {
+            weights,
+            wire_point,
+            evals: vec![out.c_value],
+        }
+    }
+
     fn check_shape(&self, shape: Shape) -> Result<(), PiopError> {
         if self.wire_point.len() != shape.k() {
             return Err(PiopError::BadShape("lincheck wire point must have k coordinates"));
@@ -65,19 +82,50 @@ impl LincheckClaim {
     }
 }
 
-/// A lincheck proof: `2 k + 1` field elements.
+/// One group of the lincheck: the matrices `M0_j` of one instance and the
+/// claims on `M_j z` at one point (`matrices.len() == claim.evals.len() >= 1`).
+#[derive(Clone, Copy, Debug)]
+pub struct Group<'a> {
+    /// The group's `K x K` matrices, in the order of `claim.evals`.
+    pub matrices: &'a [&'a SparseMatrix],
+    /// The claims, one per matrix, at the group's point.
+    pub claim: &'a LincheckClaim,
+}
+
+/// Checks that there is at least one group, that each has as many matrices
+/// as claimed values (at least one), and that every point and matrix fits
+/// `shape`.
+fn check_groups(shape: Shape, groups: &[Group<'_>]) -> Result<(), PiopError> {
+    if groups.is_empty() {
+        return Err(PiopError::BadShape("the lincheck needs at least one group"));
+    }
+    for g in groups {
+        if g.matrices.is_empty() || g.matrices.len() != g.claim.evals.len() {
+            return Err(PiopError::BadShape(
+                "a lincheck group needs one claimed value per matrix, and at least one matrix",
+            ));
+        }
+        g.claim.check_shape(shape)?;
+        for m in g.matrices {
+            m.check_square(shape.k())?;
+        }
+    }
+    Ok(())
+}
+
+/// A lincheck proof: `2 k + groups` field elements.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proof {
     /// One degree-2 round message per wire variable, lowest first.
     pub rounds: Vec<QuadraticRound>,
-    /// `zf(r_y)`.
-    pub zf_eval: Gf128,
+    /// `zf_g(r_y)`, one per group, in order.
+    pub zf_evals: Vec<Gf128>,
 }
 
 impl Proof {
-    /// Size in bytes of a proof for `shape`.
-    pub fn num_bytes(shape: Shape) -> usize {
-        16 * (2 * shape.k() + 1)
+    /// Size in bytes of a proof for `shape` and `groups` groups.
+    pub fn num_bytes(shape: Shape, groups: usize) -> usize {
+        16 * (2 * shape.k() + groups)
     }
 
     /// Appends the proof to `out`.
@@ -85,11 +133,11 @@ impl Proof {
         for r in &self.rounds {
             put_fields(out, &[r.c0, r.c2]);
         }
-        put_fields(out, &[self.zf_eval]);
+        put_fields(out, &self.zf_evals);
     }
 
-    /// Reads a proof for `shape` from `reader`.
-    pub fn read(shape: Shape, reader: &mut Reader<'_>) -> Result<Self, PiopError> {
+    /// Reads a proof for `shape` and `groups` groups from `reader`.
+    pub fn read(shape: Shape, groups: usize, reader: &mut Reader<'_>) -> Result<Self, PiopError> {
         let rounds = (0..shape.k())
             .map(|_| {
                 Ok(QuadraticRound {
@@ -98,75 +146,98 @@ impl Proof {
                 })
             })
             .collect::<Result<Vec<_>, PiopError>>()?;
-        let zf_eval = reader.field("the lincheck evaluation")?;
-        Ok(Proof { rounds, zf_eval })
+        let zf_evals = reader.fields(groups, "the lincheck evaluations")?;
+        Ok(Proof { rounds, zf_evals })
     }
 
     /// The proof as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(16 * (2 * self.rounds.len() + self.zf_evals.len()));
         self.write(&mut out);
         out
     }
 
-    /// Decodes exactly one proof for `shape`; never panics.
-    pub fn from_bytes(shape: Shape, bytes: &[u8]) -> Result<Self, PiopError> {
+    /// Decodes exactly one proof for `shape` and `groups` groups; never panics.
+    pub fn from_bytes(shape: Shape, groups: usize, bytes: &[u8]) -> Result<Self, PiopError> {
         let mut reader = Reader::new(bytes);
-        let proof = Self::read(shape, &mut reader)?;
+        let proof = Self::read(shape, groups, &mut reader)?;
         reader.finish()?;
         Ok(proof)
     }
 }
 
-/// `M(y) = A0~(r_w, y) + alpha B0~(r_w, y)` for all `y` (prover side).
-fn combined_columns(a0: &SparseMatrix, b0: &SparseMatrix, eq_rw: &[Gf128], alpha: Gf128) -> Vec<Gf128> {
-    let mut ma = vec![Gf128::ZERO; eq_rw.len()];
-    let mut mb = vec![Gf128::ZERO; eq_rw.len()];
-    a0.add_transpose_weighted(eq_rw, &mut ma);
-    b0.add_transpose_weighted(eq_rw, &mut mb);
-    ma.iter().zip(&mb).map(|(x, y)| *x + alpha * *y).collect()
+/// `M_g(y) = sum_{j in g} alpha^j M0_j~(r_g, y)` for every group and all `y`
+/// (prover side), `j` numbering the matrices across the groups.
+fn combined_columns(shape: Shape, groups: &[Group<'_>], alpha: Gf128) -> Vec<Vec<Gf128>> {
+    let mut power = Gf128::ONE;
+    groups
+        .iter()
+        .map(|g| {
+            let eq_rw = eq_table(&g.claim.wire_point);
+            let mut m = vec![Gf128::ZERO; 1 << shape.k()];
+            for matrix in g.matrices {
+                let scaled: Vec<Gf128> = eq_rw.iter().map(|e| *e * power).collect();
+                matrix.add_transpose_weighted(&scaled, &mut m);
+                power *= alpha;
+            }
+            m
+        })
+        .collect()
 }
 
-/// Proves the two claims of `claim` from the witness words `z`; returns the
-/// proof and the remaining claim on `z`. `z` may hold only the witness's
-/// first wires (whole wires): the rest are zero, and the fold over the
-/// instances does not read them (a circuit's unused wires, 39% of
-/// BLAKE3's). Panics on inputs that do not match `shape` (prover-side
-/// programming errors).
+/// Proves the claims of every group from the witness words `z`; returns the
+/// proof and the remaining claims on `z`, one per group, at the group's
+/// instance weights and the common wire point `r_y`. `z` may hold only the
+/// witness's first wires (whole wires): the rest are zero, and the fold over
+/// the instances does not read them (a circuit's unused wires, 39% of
+/// BLAKE3's). One pass over `z` folds it for every group
+/// ([`fold_instances_many`]). Panics on inputs that do not match `shape`
+/// or on a malformed group (prover-side programming errors).
 pub fn prove(
     shape: Shape,
-    a0: &SparseMatrix,
-    b0: &SparseMatrix,
+    groups: &[Group<'_>],
     z: &[u64],
-    claim: &LincheckClaim,
     transcript: &mut Transcript,
-) -> (Proof, EvalClaim) {
-    claim.check_shape(shape).expect("lincheck claim shape");
-    a0.check_square(shape.k()).expect("A0 shape");
-    b0.check_square(shape.k()).expect("B0 shape");
+) -> (Proof, Vec<EvalClaim>) {
+    check_groups(shape, groups).expect("lincheck groups");
     let alpha = transcript.challenge_field(LABEL_ALPHA);
-    let mut zf = fold_instances(shape, z, &claim.weights);
-    zf.resize(1 << shape.k(), Gf128::ZERO);
-    let mut m = combined_columns(a0, b0, &eq_table(&claim.wire_point), alpha);
+    let weights: Vec<&InstanceWeights> = groups.iter().map(|g| &g.claim.weights).collect();
+    let mut zf = fold_instances_many(shape, z, &weights);
+    for f in &mut zf {
+        f.resize(1 << shape.k(), Gf128::ZERO);
+    }
+    let mut m = combined_columns(shape, groups, alpha);
     let mut rounds = Vec::with_capacity(shape.k());
     let mut r_y = Vec::with_capacity(shape.k());
     for _ in 0..shape.k() {
-        let round = product_round(&m, &zf);
+        let round = m.iter().zip(&zf).map(|(mg, fg)| product_round(mg, fg)).fold(
+            QuadraticRound::default(),
+            |acc, x| QuadraticRound {
+                c0: acc.c0 + x.c0,
+                c2: acc.c2 + x.c2,
+            },
+        );
         transcript.absorb_fields(LABEL_ROUND, &[round.c0, round.c2]);
         let r = transcript.challenge_field(LABEL_R);
-        fold_lowest_in_place(&mut m, r);
-        fold_lowest_in_place(&mut zf, r);
+        for (mg, fg) in m.iter_mut().zip(&mut zf) {
+            fold_lowest_in_place(mg, r);
+            fold_lowest_in_place(fg, r);
+        }
         rounds.push(round);
         r_y.push(r);
     }
-    let zf_eval = zf[0];
-    transcript.absorb_field(LABEL_EVAL, zf_eval);
-    let out = EvalClaim {
-        weights: claim.weights.clone(),
-        wire_point: r_y,
-        value: zf_eval,
-    };
-    (Proof { rounds, zf_eval }, out)
+    let zf_evals: Vec<Gf128> = zf.iter().map(|f| f[0]).collect();
+    transcript.absorb_fields(LABEL_EVAL, &zf_evals);
+    let out = groups
+        .iter()
+        .zip(&zf_evals)
+        .map(|(g, &value)| EvalClaim {
+            weights: g.claim.weights.clone(),
+            wire_point: r_y.clone(),
+            value,
+        })
+        .collect();
+    (Proof { rounds, zf_evals }, out)
 }
 
 /// Everything the verifier derives before its check (tests watch the challenges).
@@ -178,11 +249,11 @@ pub(crate) struct Replay {
 
 pub(crate) fn replay(
     shape: Shape,
-    claim: &LincheckClaim,
+    groups: &[Group<'_>],
     proof: &Proof,
     transcript: &mut Transcript,
 ) -> Result<Replay, PiopError> {
-    claim.check_shape(shape)?;
+    check_groups(shape, groups)?;
     if proof.rounds.len() != shape.k() {
         return Err(PiopError::WrongLength {
             what: "lincheck rounds",
@@ -190,8 +261,20 @@ pub(crate) fn replay(
             got: proof.rounds.len(),
         });
     }
+    if proof.zf_evals.len() != groups.len() {
+        return Err(PiopError::WrongLength {
+            what: "lincheck evaluations",
+            expected: groups.len(),
+            got: proof.zf_evals.len(),
+        });
+    }
     let alpha = transcript.challenge_field(LABEL_ALPHA);
-    let mut c = claim.a_eval + alpha * claim.b_eval;
+    let mut c = Gf128::ZERO;
+    let mut power = Gf128::ONE;
+    for v in groups.iter().flat_map(|g| &g.claim.evals) {
+        c += power * *v;
+        power *= alpha;
+    }
     let mut r_y = Vec::with_capacity(shape.k());
     for round in &proof.rounds {
         transcript.absorb_fields(LABEL_ROUND, &[round.c0, round.c2]);
@@ -199,7 +282,7 @@ pub(crate) fn replay(
         c = round.next_claim(c, r);
         r_y.push(r);
     }
-    transcript.absorb_field(LABEL_EVAL, proof.zf_eval);
+    transcript.absorb_fields(LABEL_EVAL, &proof.zf_evals);
     Ok(Replay {
         alpha,
         r_y,
@@ -208,52 +291,77 @@ pub(crate) fn replay(
 }
 
 /// Verifies a lincheck proof against the circuit's matrices; on success
-/// returns the claim on `z` at `claim.weights` and wire point `r_y`.
+/// returns the claims on `z`, one per group: at the group's instance weights
+/// and wire point `r_y`, value `zf_g(r_y)`.
 pub fn verify(
     shape: Shape,
-    a0: &SparseMatrix,
-    b0: &SparseMatrix,
-    claim: &LincheckClaim,
+    groups: &[Group<'_>],
     proof: &Proof,
     transcript: &mut Transcript,
-) -> Result<EvalClaim, PiopError> {
-    a0.check_square(shape.k())?;
-    b0.check_square(shape.k())?;
-    let replay = replay(shape, claim, proof, transcript)?;
-    let eq_rw = eq_table(&claim.wire_point);
+) -> Result<Vec<EvalClaim>, PiopError> {
+    let replay = replay(shape, groups, proof, transcript)?;
     let eq_ry = eq_table(&replay.r_y);
-    let m_at_r = a0.bilinear(&eq_rw, &eq_ry) + replay.alpha * b0.bilinear(&eq_rw, &eq_ry);
-    if replay.final_claim != m_at_r * proof.zf_eval {
+    // One eq table per distinct wire point.
+    let mut eq_tables: Vec<(&[Gf128], Vec<Gf128>)> = Vec::new();
+    let mut expected = Gf128::ZERO;
+    let mut power = Gf128::ONE;
+    for (g, zf) in groups.iter().zip(&proof.zf_evals) {
+        let point = g.claim.wire_point.as_slice();
+        let at = match eq_tables.iter().position(|(p, _)| *p == point) {
+            Some(i) => i,
+            None => {
+                eq_tables.push((point, eq_table(point)));
+                eq_tables.len() - 1
+            }
+        };
+        let eq_rw = &eq_tables[at].1;
+        let mut m_at_r = Gf128::ZERO;
+        for matrix in g.matrices {
+            m_at_r += power * matrix.bilinear(eq_rw, &eq_ry);
+            power *= replay.alpha;
+        }
+        expected += m_at_r * *zf;
+    }
+    if replay.final_claim != expected {
         return Err(PiopError::LincheckFinalCheck);
     }
-    Ok(EvalClaim {
-        weights: claim.weights.clone(),
-        wire_point: replay.r_y,
-        value: proof.zf_eval,
-    })
+    Ok(groups
+        .iter()
+        .zip(&proof.zf_evals)
+        .map(|(g, &value)| EvalClaim {
+            weights: g.claim.weights.clone(),
+            wire_point: replay.r_y.clone(),
+            value,
+        })
+        .collect())
 }
 
-/// The lincheck's soundness error terms, as `(what, log2 of the error)`.
+/// The lincheck's soundness error terms for `claims` claimed values in all
+/// (over every group), as `(what, log2 of the error)`.
 ///
-/// * Batching `a` and `b` with `alpha`: a false pair makes
-///   `a_eval + alpha b_eval - (true values)` a nonzero polynomial of degree 1
-///   in `alpha`: `1 / |F|` (Schwartz–Zippel).
-/// * Sumcheck over `k` variables of a product of two multilinears: degree 2
-///   per round, `2 / |F|` per round (Lund–Fortnow–Karloff–Nisan; Thaler,
-///   "Proofs, Arguments, and Zero-Knowledge", §4.1).
-pub fn soundness_terms(shape: Shape) -> Vec<(&'static str, f64)> {
-    vec![
-        ("lincheck alpha batching", log2_error(1.0, 0.0)),
-        (
-            "lincheck sumcheck rounds",
-            log2_error(2.0 * shape.k() as f64, 0.0),
-        ),
-    ]
+/// * Batching with powers of `alpha`: if some claimed `v_j` is false, the
+///   batched claim minus the true batched value, `sum_j alpha^j (v_j - true_j)`,
+///   is a nonzero polynomial of degree at most `claims - 1` in `alpha`:
+///   `(claims - 1) / |F|` (Schwartz–Zippel). With one claim nothing is
+///   batched and the term is left out.
+/// * Sumcheck over `k` variables of a sum of products of two multilinears:
+///   degree 2 per round, `2 / |F|` per round (Lund–Fortnow–Karloff–Nisan;
+///   Thaler, "Proofs, Arguments, and Zero-Knowledge", §4.1).
+pub fn soundness_terms(shape: Shape, claims: usize) -> Vec<(&'static str, f64)> {
+    let mut terms = Vec::with_capacity(2);
+    if claims > 1 {
+        terms.push(("lincheck alpha batching", log2_error((claims - 1) as f64, 0.0)));
+    }
+    terms.push((
+        "lincheck sumcheck rounds",
+        log2_error(2.0 * shape.k() as f64, 0.0),
+    ));
+    terms
 }
 
-/// log2 of the lincheck's total soundness error.
-pub fn soundness_log2(shape: Shape) -> f64 {
-    crate::soundness::log2_sum(&soundness_terms(shape))
+/// log2 of the lincheck's total soundness error for `claims` claimed values.
+pub fn soundness_log2(shape: Shape, claims: usize) -> f64 {
+    crate::soundness::log2_sum(&soundness_terms(shape, claims))
 }
 
 #[cfg(test)]
@@ -270,18 +378,30 @@ mod tests {
         Gf128::new(r.gen())
     }
 
-    fn random_matrix(k: usize, r: &mut ChaCha8Rng) -> SparseMatrix {
+    fn random_rows(k: usize, r: &mut ChaCha8Rng) -> Vec<Vec<u32>> {
         let size = 1u32 << k;
-        let rows: Vec<Vec<u32>> = (0..size)
+        (0..size)
             .map(|_| {
                 let len = r.gen_range(0..5);
                 (0..len).map(|_| r.gen_range(0..size)).collect()
             })
-            .collect();
+            .collect()
+    }
+
+    fn random_matrix(k: usize, r: &mut ChaCha8Rng) -> SparseMatrix {
+        SparseMatrix::from_rows(&random_rows(k, r))
+    }
+
+    /// `I ⊕ N` for a random sparse `N`, the shape of `C0`.
+    fn identity_plus_random(k: usize, r: &mut ChaCha8Rng) -> SparseMatrix {
+        let mut rows = random_rows(k, r);
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.insert(0, i as u32);
+        }
         SparseMatrix::from_rows(&rows)
     }
 
-    /// `(I_N ⊗ M) z` in the word layout.
+    /// `(I_N ⊗ M) z` in the word layout (`z` all `2^k` wires).
     fn apply(shape: Shape, m: &SparseMatrix, z: &[u64]) -> Vec<u64> {
         let wpw = shape.words_per_wire();
         let mut out = vec![0u64; z.len()];
@@ -295,96 +415,185 @@ mod tests {
         out
     }
 
+    /// Groups of matrices with true claims on a random `z`.
     struct Setup {
         shape: Shape,
-        a0: SparseMatrix,
-        b0: SparseMatrix,
+        /// The matrices of each group.
+        matrices: Vec<Vec<SparseMatrix>>,
         z: Vec<u64>,
-        claim: LincheckClaim,
+        claims: Vec<LincheckClaim>,
     }
 
-    fn setup(n: usize, k: usize, seed: u64) -> Setup {
+    impl Setup {
+        /// The matrix references [`Setup::groups`] borrows.
+        fn refs(&self) -> Vec<Vec<&SparseMatrix>> {
+            self.matrices.iter().map(|g| g.iter().collect()).collect()
+        }
+
+        fn groups<'a>(&'a self, refs: &'a [Vec<&'a SparseMatrix>]) -> Vec<Group<'a>> {
+            refs.iter()
+                .zip(&self.claims)
+                .map(|(matrices, claim)| Group { matrices, claim })
+                .collect()
+        }
+
+        /// Makes every claim true for the current `z`.
+        fn recompute_claims(&mut self) {
+            for (claim, matrices) in self.claims.iter_mut().zip(&self.matrices) {
+                claim.evals = matrices
+                    .iter()
+                    .map(|m| {
+                        evaluate_bits(
+                            self.shape,
+                            &apply(self.shape, m, &self.z),
+                            &claim.weights,
+                            &claim.wire_point,
+                        )
+                    })
+                    .collect();
+            }
+        }
+
+        fn prove(&self, z: &[u64]) -> (Proof, Vec<EvalClaim>) {
+            let refs = self.refs();
+            prove(self.shape, &self.groups(&refs), z, &mut transcript())
+        }
+
+        fn verify(&self, proof: &Proof) -> Result<Vec<EvalClaim>, PiopError> {
+            let refs = self.refs();
+            verify(self.shape, &self.groups(&refs), proof, &mut transcript())
+        }
+    }
+
+    /// `sizes[g]` matrices in group `g`. Group 0's are random; later groups
+    /// hold `I ⊕ N` matrices (as `C0` is) and share group 0's low instance
+    /// weights at another point (as the zerocheck's `tau'` claim shares
+    /// `L_y(r0)` with its `r'` claims).
+    fn setup(n: usize, k: usize, sizes: &[usize], seed: u64) -> Setup {
         let shape = Shape::new(n, k).unwrap();
         let mut r = ChaCha8Rng::seed_from_u64(seed);
-        let a0 = random_matrix(k, &mut r);
-        let b0 = random_matrix(k, &mut r);
-        let z: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
         let mut low = [Gf128::ZERO; 64];
         low.iter_mut().for_each(|x| *x = rand_field(&mut r));
-        let weights = InstanceWeights {
-            low,
-            point_hi: (0..n - SKIP_VARS).map(|_| rand_field(&mut r)).collect(),
-        };
-        let wire_point: Vec<Gf128> = (0..k).map(|_| rand_field(&mut r)).collect();
-        let a_eval = evaluate_bits(shape, &apply(shape, &a0, &z), &weights, &wire_point);
-        let b_eval = evaluate_bits(shape, &apply(shape, &b0, &z), &weights, &wire_point);
-        let claim = LincheckClaim {
-            weights,
-            wire_point,
-            a_eval,
-            b_eval,
-        };
-        Setup {
-            shape,
-            a0,
-            b0,
-            z,
-            claim,
+        let mut matrices = Vec::new();
+        let mut claims = Vec::new();
+        for (g, &size) in sizes.iter().enumerate() {
+            matrices.push(
+                (0..size)
+                    .map(|_| {
+                        if g == 0 {
+                            random_matrix(k, &mut r)
+                        } else {
+                            identity_plus_random(k, &mut r)
+                        }
+                    })
+                    .collect(),
+            );
+            claims.push(LincheckClaim {
+                weights: InstanceWeights {
+                    low,
+                    point_hi: (0..n - SKIP_VARS).map(|_| rand_field(&mut r)).collect(),
+                },
+                wire_point: (0..k).map(|_| rand_field(&mut r)).collect(),
+                evals: Vec::new(),
+            });
         }
+        let z: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
+        let mut s = Setup {
+            shape,
+            matrices,
+            z,
+            claims,
+        };
+        s.recompute_claims();
+        s
     }
 
     fn transcript() -> Transcript {
         Transcript::new(b"lincheck-test")
     }
 
+    const LAYOUTS: [&[usize]; 4] = [&[2], &[2, 1], &[1], &[1, 3, 2]];
+
     #[test]
     fn honest_round_trips() {
         for (i, &(n, k)) in [(7, 1), (7, 4), (8, 3), (9, 6)].iter().enumerate() {
-            let s = setup(n, k, i as u64);
-            let (proof, out) = prove(s.shape, &s.a0, &s.b0, &s.z, &s.claim, &mut transcript());
-            let checked = verify(s.shape, &s.a0, &s.b0, &s.claim, &proof, &mut transcript()).unwrap();
-            assert_eq!(out, checked);
-            assert!(out.holds_for(s.shape, &s.z));
-            let bytes = proof.to_bytes();
-            assert_eq!(bytes.len(), Proof::num_bytes(s.shape));
-            assert_eq!(Proof::from_bytes(s.shape, &bytes).unwrap(), proof);
+            for (j, sizes) in LAYOUTS.iter().enumerate() {
+                let s = setup(n, k, sizes, (10 * i + j) as u64);
+                let (proof, out) = s.prove(&s.z);
+                let checked = s.verify(&proof).unwrap();
+                assert_eq!(out, checked);
+                assert_eq!(out.len(), sizes.len());
+                for (claim, group) in out.iter().zip(&s.claims) {
+                    assert!(claim.holds_for(s.shape, &s.z));
+                    assert_eq!(claim.weights, group.weights);
+                    assert_eq!(claim.wire_point, out[0].wire_point);
+                }
+                let bytes = proof.to_bytes();
+                assert_eq!(bytes.len(), Proof::num_bytes(s.shape, sizes.len()));
+                assert_eq!(Proof::from_bytes(s.shape, sizes.len(), &bytes).unwrap(), proof);
+            }
         }
+    }
+
+    #[test]
+    fn powers_of_alpha_run_across_groups() {
+        // [A0, B0] in one group, or [A0] and [B0] in two groups at the same
+        // point: the same batched polynomial, so the same rounds; only the
+        // number of zf evaluations (equal here) differs.
+        let s = setup(8, 4, &[2], 30);
+        let (one, _) = s.prove(&s.z);
+        let split = Setup {
+            shape: s.shape,
+            matrices: s.matrices[0].iter().map(|m| vec![m.clone()]).collect(),
+            z: s.z.clone(),
+            claims: s.claims[0]
+                .evals
+                .iter()
+                .map(|&v| LincheckClaim {
+                    evals: vec![v],
+                    ..s.claims[0].clone()
+                })
+                .collect(),
+        };
+        let (two, out) = split.prove(&split.z);
+        assert_eq!(two.rounds, one.rounds);
+        assert_eq!(two.zf_evals, vec![one.zf_evals[0]; 2]);
+        assert_eq!(split.verify(&two).unwrap(), out);
+        // The order of the groups is the order of the powers.
+        let mut swapped = split.claims.clone();
+        swapped.swap(0, 1);
+        let refs = split.refs();
+        let groups = [
+            Group {
+                matrices: &refs[0],
+                claim: &swapped[0],
+            },
+            Group {
+                matrices: &refs[1],
+                claim: &swapped[1],
+            },
+        ];
+        assert_eq!(
+            verify(s.shape, &groups, &two, &mut transcript()),
+            Err(PiopError::LincheckFinalCheck)
+        );
     }
 
     #[test]
     fn a_prefix_of_the_wires_proves_the_same() {
         // The top wires zero, as a circuit's unused wires are: the prover
         // given only the wires before them sends the same proof.
-        let mut s = setup(7, 5, 21);
+        let mut s = setup(7, 5, &[2, 1], 21);
         let wpw = s.shape.words_per_wire();
         s.z[20 * wpw..].fill(0);
-        s.claim.a_eval = evaluate_bits(
-            s.shape,
-            &apply(s.shape, &s.a0, &s.z),
-            &s.claim.weights,
-            &s.claim.wire_point,
-        );
-        s.claim.b_eval = evaluate_bits(
-            s.shape,
-            &apply(s.shape, &s.b0, &s.z),
-            &s.claim.weights,
-            &s.claim.wire_point,
-        );
-        let full = prove(s.shape, &s.a0, &s.b0, &s.z, &s.claim, &mut transcript());
+        s.recompute_claims();
+        let full = s.prove(&s.z);
         for wires in [20, 23, 32] {
-            let part = prove(
-                s.shape,
-                &s.a0,
-                &s.b0,
-                &s.z[..wires * wpw],
-                &s.claim,
-                &mut transcript(),
-            );
-            assert_eq!(part, full, "{wires} wires");
+            assert_eq!(s.prove(&s.z[..wires * wpw]), full, "{wires} wires");
         }
-        let out = verify(s.shape, &s.a0, &s.b0, &s.claim, &full.0, &mut transcript()).unwrap();
+        let out = s.verify(&full.0).unwrap();
         assert_eq!(out, full.1);
-        assert!(out.holds_for(s.shape, &s.z));
+        assert!(out.iter().all(|c| c.holds_for(s.shape, &s.z)));
     }
 
     #[test]
@@ -421,55 +630,83 @@ mod tests {
             p.rounds[j].c2 = bump(p.rounds[j].c2);
             out.push((j, p));
         }
-        let mut p = proof.clone();
-        p.zf_eval = bump(p.zf_eval);
-        out.push((proof.rounds.len(), p));
+        for g in 0..proof.zf_evals.len() {
+            let mut p = proof.clone();
+            p.zf_evals[g] = bump(p.zf_evals[g]);
+            out.push((proof.rounds.len(), p));
+        }
         out
     }
 
     #[test]
     fn every_altered_message_is_rejected() {
-        let s = setup(7, 4, 21);
-        let (proof, _) = prove(s.shape, &s.a0, &s.b0, &s.z, &s.claim, &mut transcript());
-        for (j, bad) in mutations(&proof) {
-            assert_eq!(
-                verify(s.shape, &s.a0, &s.b0, &s.claim, &bad, &mut transcript()),
-                Err(PiopError::LincheckFinalCheck),
-                "message before challenge {j}"
-            );
+        for (i, sizes) in LAYOUTS.iter().enumerate() {
+            let s = setup(7, 4, sizes, 21 + i as u64);
+            let (proof, _) = s.prove(&s.z);
+            let all = mutations(&proof);
+            assert_eq!(all.len(), 2 * 4 + sizes.len());
+            for (j, bad) in all {
+                assert_eq!(
+                    s.verify(&bad),
+                    Err(PiopError::LincheckFinalCheck),
+                    "{sizes:?}: message before challenge {j}"
+                );
+            }
         }
-        let mut wrong = s.claim.clone();
-        wrong.b_eval += Gf128::ONE;
-        assert_eq!(
-            verify(s.shape, &s.a0, &s.b0, &wrong, &proof, &mut transcript()),
-            Err(PiopError::LincheckFinalCheck)
-        );
+    }
+
+    #[test]
+    fn a_false_claim_in_any_group_is_rejected() {
+        let s = setup(7, 4, &[2, 1], 26);
+        let (proof, _) = s.prove(&s.z);
+        for g in 0..s.claims.len() {
+            for j in 0..s.claims[g].evals.len() {
+                let mut wrong = Setup {
+                    shape: s.shape,
+                    matrices: s.matrices.clone(),
+                    z: s.z.clone(),
+                    claims: s.claims.clone(),
+                };
+                wrong.claims[g].evals[j] += Gf128::ONE;
+                assert_eq!(
+                    wrong.verify(&proof),
+                    Err(PiopError::LincheckFinalCheck),
+                    "group {g}, claim {j}"
+                );
+                // Nor can the prover, given the false claim, make it pass.
+                let (forged, _) = wrong.prove(&wrong.z);
+                assert_eq!(
+                    wrong.verify(&forged),
+                    Err(PiopError::LincheckFinalCheck),
+                    "group {g}, claim {j}, proved"
+                );
+            }
+        }
     }
 
     #[test]
     fn flipped_witness_bit_is_rejected() {
-        let s = setup(8, 5, 22);
+        let s = setup(8, 5, &[2, 1], 22);
         let mut r = ChaCha8Rng::seed_from_u64(23);
         for _ in 0..4 {
             let mut z = s.z.clone();
             let i = r.gen_range(0..z.len());
             z[i] ^= 1 << r.gen_range(0..64);
             // The claims come from the original z; the prover uses the flipped one.
-            let (proof, _) = prove(s.shape, &s.a0, &s.b0, &z, &s.claim, &mut transcript());
-            assert_eq!(
-                verify(s.shape, &s.a0, &s.b0, &s.claim, &proof, &mut transcript()),
-                Err(PiopError::LincheckFinalCheck)
-            );
+            let (proof, _) = s.prove(&z);
+            assert_eq!(s.verify(&proof), Err(PiopError::LincheckFinalCheck));
         }
     }
 
     #[test]
     fn each_message_changes_every_later_challenge() {
-        let s = setup(7, 4, 24);
-        let (proof, _) = prove(s.shape, &s.a0, &s.b0, &s.z, &s.claim, &mut transcript());
+        let s = setup(7, 4, &[2, 1], 24);
+        let (proof, _) = s.prove(&s.z);
+        let refs = s.refs();
+        let groups = s.groups(&refs);
         let run = |p: &Proof| {
             let mut t = transcript();
-            let rep = replay(s.shape, &s.claim, p, &mut t).unwrap();
+            let rep = replay(s.shape, &groups, p, &mut t).unwrap();
             (rep.alpha, rep.r_y, t.state())
         };
         let (alpha, base, state) = run(&proof);
@@ -489,47 +726,180 @@ mod tests {
 
     #[test]
     fn bad_inputs_are_errors() {
-        let s = setup(7, 2, 25);
-        let (proof, _) = prove(s.shape, &s.a0, &s.b0, &s.z, &s.claim, &mut transcript());
+        let s = setup(7, 2, &[2, 1], 25);
+        let (proof, _) = s.prove(&s.z);
+        let refs = s.refs();
+        let (a0, b0, c0) = (refs[0][0], refs[0][1], refs[1][0]);
+        let (ab, c) = (&s.claims[0], &s.claims[1]);
+        let check = |groups: &[Group<'_>], p: &Proof| verify(s.shape, groups, p, &mut transcript());
         let out_of_range = SparseMatrix::from_rows(&[vec![0u32], vec![4], vec![], vec![]]);
+        let bad_a = [&out_of_range, b0];
         assert!(matches!(
-            verify(s.shape, &out_of_range, &s.b0, &s.claim, &proof, &mut transcript()),
+            check(
+                &[
+                    Group {
+                        matrices: &bad_a,
+                        claim: ab
+                    },
+                    Group {
+                        matrices: &[c0],
+                        claim: c
+                    }
+                ],
+                &proof
+            ),
             Err(PiopError::BadMatrix(_))
         ));
         let too_few = SparseMatrix::from_rows(&[vec![0u32]]);
         assert!(matches!(
-            verify(s.shape, &s.a0, &too_few, &s.claim, &proof, &mut transcript()),
+            check(
+                &[
+                    Group {
+                        matrices: &[a0, b0],
+                        claim: ab
+                    },
+                    Group {
+                        matrices: &[&too_few],
+                        claim: c
+                    }
+                ],
+                &proof
+            ),
             Err(PiopError::BadMatrix(_))
+        ));
+        // Matrices and claimed values differ in number, or a group is empty.
+        for (first, second) in [
+            (&[a0][..], &[c0][..]),
+            (&[a0, b0][..], &[c0, c0][..]),
+            (&[a0, b0, c0][..], &[c0][..]),
+            (&[a0, b0][..], &[][..]),
+        ] {
+            assert!(matches!(
+                check(
+                    &[
+                        Group {
+                            matrices: first,
+                            claim: ab
+                        },
+                        Group {
+                            matrices: second,
+                            claim: c
+                        }
+                    ],
+                    &proof
+                ),
+                Err(PiopError::BadShape(_))
+            ));
+        }
+        let empty = LincheckClaim {
+            evals: Vec::new(),
+            ..c.clone()
+        };
+        assert!(matches!(
+            check(
+                &[
+                    Group {
+                        matrices: &[a0, b0],
+                        claim: ab
+                    },
+                    Group {
+                        matrices: &[],
+                        claim: &empty
+                    }
+                ],
+                &proof
+            ),
+            Err(PiopError::BadShape(_))
+        ));
+        assert!(matches!(check(&[], &proof), Err(PiopError::BadShape(_))));
+        let mut short_point = c.clone();
+        short_point.wire_point.pop();
+        assert!(matches!(
+            check(
+                &[
+                    Group {
+                        matrices: &[a0, b0],
+                        claim: ab
+                    },
+                    Group {
+                        matrices: &[c0],
+                        claim: &short_point
+                    }
+                ],
+                &proof
+            ),
+            Err(PiopError::BadShape(_))
         ));
         assert!(SparseMatrix::from_csr(vec![0, 2, 1], vec![0, 0]).is_err());
         assert!(SparseMatrix::from_csr(vec![], vec![]).is_err());
+        let groups = s.groups(&refs);
         let mut short = proof.clone();
         short.rounds.pop();
         assert!(matches!(
-            verify(s.shape, &s.a0, &s.b0, &s.claim, &short, &mut transcript()),
+            check(&groups, &short),
+            Err(PiopError::WrongLength { .. })
+        ));
+        let mut one_eval = proof.clone();
+        one_eval.zf_evals.pop();
+        assert!(matches!(
+            check(&groups, &one_eval),
+            Err(PiopError::WrongLength { .. })
+        ));
+        // A proof for one group checked against two.
+        assert!(matches!(
+            check(&groups[..1], &proof),
             Err(PiopError::WrongLength { .. })
         ));
         let bytes = proof.to_bytes();
         assert!(matches!(
-            Proof::from_bytes(s.shape, &bytes[..bytes.len() - 3]),
+            Proof::from_bytes(s.shape, 2, &bytes[..bytes.len() - 3]),
             Err(PiopError::Decode(DecodeError::Truncated(_)))
+        ));
+        assert!(matches!(
+            Proof::from_bytes(s.shape, 3, &bytes),
+            Err(PiopError::Decode(DecodeError::Truncated(_)))
+        ));
+        assert!(matches!(
+            Proof::from_bytes(s.shape, 1, &bytes),
+            Err(PiopError::Decode(DecodeError::TrailingBytes(16)))
         ));
         for i in 0..bytes.len() {
             let mut bad = bytes.clone();
             bad[i] ^= 0x80;
-            let p = Proof::from_bytes(s.shape, &bad).unwrap();
-            assert!(verify(s.shape, &s.a0, &s.b0, &s.claim, &p, &mut transcript()).is_err());
+            let p = Proof::from_bytes(s.shape, 2, &bad).unwrap();
+            assert!(check(&groups, &p).is_err());
         }
     }
 
     #[test]
+    #[should_panic(expected = "lincheck groups")]
+    fn the_prover_panics_on_a_malformed_group() {
+        let s = setup(7, 2, &[2], 27);
+        let refs = s.refs();
+        let group = Group {
+            matrices: &refs[0][..1],
+            claim: &s.claims[0],
+        };
+        let _ = prove(s.shape, &[group], &s.z, &mut transcript());
+    }
+
+    #[test]
     fn soundness_terms_match_hand_computation() {
-        // k = 15: 1/2^128 and 30/2^128 (log2 30 = 4.906890596); total 31/2^128
-        // (log2 31 = 4.954196310).
         let shape = Shape::new(14, 15).unwrap();
-        let t = soundness_terms(shape);
-        assert!((t[0].1 + 128.0).abs() < 1e-9);
+        // k = 15, three claims (a, b and c): batching 2/2^128, rounds
+        // 30/2^128 (log2 30 = 4.906890596); total 32/2^128 = 2^-123.
+        let t = soundness_terms(shape, 3);
+        assert_eq!(t.len(), 2);
+        assert!((t[0].1 - (1.0 - 128.0)).abs() < 1e-9);
         assert!((t[1].1 - (4.906890596 - 128.0)).abs() < 1e-6);
-        assert!((soundness_log2(shape) - (4.954196310 - 128.0)).abs() < 1e-6);
+        assert!((soundness_log2(shape, 3) - (5.0 - 128.0)).abs() < 1e-9);
+        // Two claims: 1/2^128 and 30/2^128; total 31/2^128 (log2 31 = 4.954196310).
+        let t = soundness_terms(shape, 2);
+        assert!((t[0].1 + 128.0).abs() < 1e-9);
+        assert!((soundness_log2(shape, 2) - (4.954196310 - 128.0)).abs() < 1e-6);
+        // One claim: nothing batched, the rounds alone.
+        let t = soundness_terms(shape, 1);
+        assert_eq!(t.len(), 1);
+        assert!((soundness_log2(shape, 1) - (4.906890596 - 128.0)).abs() < 1e-6);
     }
 }

@@ -1,11 +1,13 @@
 //! The three protocols in the order the top layer runs them, on a random
 //! circuit with a valid batch witness: every claim left on z must hold, and
-//! a broken witness must be caught somewhere.
+//! a broken witness must be caught somewhere. The circuits here have
+//! `C = I` (`c = z`): the lincheck's second group is the identity matrix at
+//! the zerocheck's claim on `c`.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use starling_crypto::Transcript;
-use starling_piop::lincheck::LincheckClaim;
+use starling_piop::lincheck::{Group, LincheckClaim};
 use starling_piop::{lincheck, wiring, zerocheck, EvalClaim, PiopError, Shape, SparseMatrix};
 
 /// A random circuit: wire 0 is the constant (A = B = {0}); wire i > 0 reads
@@ -25,12 +27,20 @@ fn random_circuit(k: usize, r: &mut ChaCha8Rng) -> (SparseMatrix, SparseMatrix) 
     (SparseMatrix::from_rows(&a), SparseMatrix::from_rows(&b))
 }
 
+/// `C0 = I`, as a sparse matrix.
+fn identity(k: usize) -> SparseMatrix {
+    let rows: Vec<[u32; 1]> = (0..1u32 << k).map(|i| [i]).collect();
+    SparseMatrix::from_rows(&rows)
+}
+
 /// Evaluates the circuit on all instances; wire 1.. of the first `2^p` wires
-/// are free inputs (`z = z * 1`) filled with random bits.
+/// are free inputs (`z = z * 1`) filled with random bits. `c` is what the
+/// prover hands the zerocheck as `C z`: `z` itself for an honest prover.
 struct Batch {
     z: Vec<u64>,
     a: Vec<u64>,
     b: Vec<u64>,
+    c: Vec<u64>,
 }
 
 fn xor_row(row: &[u32], z: &[u64], wpw: usize, w: usize) -> u64 {
@@ -79,13 +89,38 @@ fn evaluate(
             z[idx] = x & y;
         }
     }
-    Batch { z, a, b }
+    let c = z.clone();
+    Batch { z, a, b, c }
 }
 
 struct Claims {
     zero: zerocheck::Output,
-    lin: EvalClaim,
+    /// One claim per lincheck group: `[A0, B0]` at `r'`, `[I]` at `tau'`.
+    lin: Vec<EvalClaim>,
     public: EvalClaim,
+}
+
+/// The lincheck's groups for the zerocheck's output: `[A0, B0]` on its
+/// claims at `(r0, r')`, `[C0] = [I]` on its claim on `c` at `(r0, tau')`.
+fn with_groups<R>(
+    a0: &SparseMatrix,
+    b0: &SparseMatrix,
+    c0: &SparseMatrix,
+    zero: &zerocheck::Output,
+    f: impl FnOnce(&[Group<'_>]) -> R,
+) -> R {
+    let (ab, c) = (LincheckClaim::ab_from(zero), LincheckClaim::c_from(zero));
+    let groups = [
+        Group {
+            matrices: &[a0, b0],
+            claim: &ab,
+        },
+        Group {
+            matrices: &[c0],
+            claim: &c,
+        },
+    ];
+    f(&groups)
 }
 
 fn transcript() -> Transcript {
@@ -135,8 +170,11 @@ fn prove_all(
     public_words: &[u64],
 ) -> (Vec<u8>, Claims) {
     let mut t = transcript();
-    let (zp, zero) = zerocheck::prove(shape, &batch.a, &batch.b, &batch.z, 0, &mut t);
-    let (lp, lin) = lincheck::prove(shape, a0, b0, &batch.z, &LincheckClaim::from(&zero), &mut t);
+    let (zp, zero) = zerocheck::prove(shape, &batch.a, &batch.b, &batch.c, 0, &mut t);
+    let c0 = identity(shape.k());
+    let (lp, lin) = with_groups(a0, b0, &c0, &zero, |groups| {
+        lincheck::prove(shape, groups, &batch.z, &mut t)
+    });
     let fill = table_fill(shape, public_words);
     let (wp, public) = wiring::prove(shape, p, &public_relation(shape, p, &fill), &batch.z, 0, &mut t);
     let mut bytes = zp.to_bytes();
@@ -155,7 +193,7 @@ fn verify_all(
 ) -> Result<Claims, PiopError> {
     let mut reader = starling_crypto::codec::Reader::new(bytes);
     let zp = zerocheck::Proof::read(shape, &mut reader)?;
-    let lp = lincheck::Proof::read(shape, &mut reader)?;
+    let lp = lincheck::Proof::read(shape, 2, &mut reader)?;
     let wp = wiring::Proof::from_bytes(
         shape,
         p,
@@ -165,7 +203,10 @@ fn verify_all(
     reader.finish()?;
     let mut t = transcript();
     let zero = zerocheck::verify(shape, &zp, 0, &mut t)?;
-    let lin = lincheck::verify(shape, a0, b0, &LincheckClaim::from(&zero), &lp, &mut t)?;
+    let c0 = identity(shape.k());
+    let lin = with_groups(a0, b0, &c0, &zero, |groups| {
+        lincheck::verify(shape, groups, &lp, &mut t)
+    })?;
     let fill = table_fill(shape, public_words);
     let public = wiring::verify(shape, p, &public_relation(shape, p, &fill), &wp, 0, &mut t)?;
     Ok(Claims { zero, lin, public })
@@ -192,7 +233,11 @@ fn valid_batches_leave_true_claims() {
         let claims = verify_all(shape, p, &a0, &b0, &public_words, &bytes).expect("valid batch");
         assert_eq!(claims.zero, proved.zero);
         assert_eq!(claims.lin, proved.lin);
-        for c in [claims.zero.z_claim(), claims.lin.clone(), claims.public.clone()] {
+        // c = z here, so the zerocheck's claim on c is one on z too; what
+        // goes to the PCS is the lincheck's claims and the public claim.
+        assert!(claims.zero.c_claim().holds_for(shape, &batch.c));
+        assert_eq!(claims.lin.len(), 2);
+        for c in claims.lin.iter().chain([&claims.public]) {
             assert!(c.holds_for(shape, &batch.z));
             let packed = c.to_packed();
             assert_eq!((packed.lambda.len(), packed.point.len()), (128, shape.l() - 7));
@@ -200,7 +245,7 @@ fn valid_batches_leave_true_claims() {
         assert_eq!(
             bytes.len(),
             zerocheck::Proof::num_bytes(shape)
-                + lincheck::Proof::num_bytes(shape)
+                + lincheck::Proof::num_bytes(shape, 2)
                 + wiring::Proof::num_bytes(shape, p, 0)
         );
     }
@@ -220,10 +265,11 @@ fn all_zero_witness_is_caught_by_the_wiring_check() {
         z: vec![0; shape.num_words()],
         a: vec![0; shape.num_words()],
         b: vec![0; shape.num_words()],
+        c: vec![0; shape.num_words()],
     };
     let (bytes, proved) = prove_all(shape, p, &a0, &b0, &zero, &public_words);
-    assert!(proved.zero.z_claim().holds_for(shape, &zero.z));
-    assert!(proved.lin.holds_for(shape, &zero.z));
+    assert!(proved.zero.c_claim().holds_for(shape, &zero.c));
+    assert!(proved.lin.iter().all(|c| c.holds_for(shape, &zero.z)));
     // The zerocheck and lincheck verify; the wiring check, which binds the
     // public table (constant wire included), does not.
     assert_eq!(
@@ -244,9 +290,32 @@ fn a_wrong_internal_wire_is_rejected() {
     // a = Az and b = Bz stay right and the only broken relation is that row.
     let last = shape.num_words() - 1;
     batch.z[last] ^= 1 << 5;
+    batch.c[last] ^= 1 << 5;
     let (bytes, _) = prove_all(shape, p, &a0, &b0, &batch, &public_words);
     assert_eq!(
         verify_all(shape, p, &a0, &b0, &public_words, &bytes).err(),
         Some(PiopError::ZerocheckFinalCheck)
+    );
+}
+
+#[test]
+fn a_c_other_than_c_z_is_caught_by_the_lincheck() {
+    // The same wrong wire, but the prover hands the zerocheck the right
+    // c = a & b, which is then not C z = z: the zerocheck accepts, and the
+    // lincheck's identity group at tau' rejects.
+    let (n, k, p) = (8, 4, 1);
+    let shape = Shape::new(n, k).unwrap();
+    let mut r = ChaCha8Rng::seed_from_u64(42);
+    let (mut a0, mut b0) = random_circuit(k, &mut r);
+    let mut batch = evaluate(shape, p, &mut a0, &mut b0, &mut r);
+    let public_words = batch.z[..shape.words_per_wire() << p].to_vec();
+    let last = shape.num_words() - 1;
+    batch.z[last] ^= 1 << 5;
+    let (bytes, proved) = prove_all(shape, p, &a0, &b0, &batch, &public_words);
+    assert!(proved.zero.c_claim().holds_for(shape, &batch.c));
+    assert!(!proved.zero.c_claim().holds_for(shape, &batch.z));
+    assert_eq!(
+        verify_all(shape, p, &a0, &b0, &public_words, &bytes).err(),
+        Some(PiopError::LincheckFinalCheck)
     );
 }

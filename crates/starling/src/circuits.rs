@@ -69,6 +69,7 @@ pub struct StatementCircuit {
     r1cs: R1cs,
     a0: SparseMatrix,
     b0: SparseMatrix,
+    c0: SparseMatrix,
     digest: [u8; 32],
     zero_input: Vec<u64>,
     padding_output: Vec<u64>,
@@ -85,6 +86,7 @@ impl StatementCircuit {
                 .map_err(|e| e.to_string())
         };
         let (a0, b0) = (matrix(r1cs.a())?, matrix(r1cs.b())?);
+        let c0 = SparseMatrix::from_rows(&r1cs.c_rows());
         // The all-zero padding instance: its outputs are public values both
         // sides compute.
         let z = r1cs.evaluate_instance(&vec![false; r1cs.num_public_inputs()], &[]);
@@ -99,6 +101,7 @@ impl StatementCircuit {
             r1cs,
             a0,
             b0,
+            c0,
             padding_output,
             bristol,
         })
@@ -174,14 +177,10 @@ impl StatementCircuit {
         &self.r1cs
     }
 
-    /// `A` as the lincheck takes it.
-    pub(crate) fn a0(&self) -> &SparseMatrix {
-        &self.a0
-    }
-
-    /// `B` as the lincheck takes it.
-    pub(crate) fn b0(&self) -> &SparseMatrix {
-        &self.b0
+    /// The lincheck's matrices: `A0` and `B0`, its group at the zerocheck's
+    /// sumcheck point, and `C0 = I ⊕ N0`, its group at the batching point.
+    pub(crate) fn lincheck_matrices(&self) -> ([&SparseMatrix; 2], [&SparseMatrix; 1]) {
+        ([&self.a0, &self.b0], [&self.c0])
     }
 
     /// The circuit's digest: SHA-256 of the circuit's name, the constraint

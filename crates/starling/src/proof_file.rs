@@ -12,7 +12,7 @@ use starling_piop::{lincheck, wiring, zerocheck};
 
 use crate::circuits::StatementCircuit;
 use crate::format;
-use crate::protocol::{batch_params, security, Proof, OPENED_CLAIMS};
+use crate::protocol::{batch_params, security, Proof, LINCHECK_GROUPS, OPENED_CLAIMS};
 use crate::statement::Statement;
 use crate::{Error, Profile};
 
@@ -108,8 +108,12 @@ impl ProofFile {
         );
         let zc = zerocheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 2)?)
             .map_err(|e| bad("zerocheck", &e))?;
-        let lc = lincheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 3)?)
-            .map_err(|e| bad("lincheck", &e))?;
+        let lc = lincheck::Proof::from_bytes(
+            params.shape,
+            LINCHECK_GROUPS,
+            take_section(&mut r, &mut sizes, 3)?,
+        )
+        .map_err(|e| bad("lincheck", &e))?;
         let grinding = profile.piop_grinding_bits();
         let wiring = wiring::Proof::from_bytes(
             params.shape,

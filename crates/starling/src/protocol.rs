@@ -1,9 +1,10 @@
 //! The proof system end to end: prover and verifier of a batch statement.
 //!
 //! Order of messages (DESIGN §2.3): commit to the packed witness; bind the
-//! statement and the commitment root; zerocheck; lincheck; the wiring check
-//! (public values, links between instances); ring switching and one batched
-//! opening of the three claims on z.
+//! statement and the commitment root; zerocheck of `(A z) ∘ (B z) = C z`;
+//! lincheck of its claims on `A z`, `B z` (one point) and `C z` (another);
+//! the wiring check (public values, links between instances); ring
+//! switching and one batched opening of the three claims on z.
 
 use std::sync::Arc;
 
@@ -12,7 +13,7 @@ use starling_field::scratch::{self, ScratchVec};
 use starling_field::Gf128;
 use starling_pcs::{bits, Commitment, PcsParams, SecurityReport};
 use starling_piop::lincheck::{self, LincheckClaim};
-use starling_piop::{wiring, zerocheck, Shape};
+use starling_piop::{wiring, zerocheck, Shape, SparseMatrix};
 
 use starling_circuit::layout::{slice_instances, unslice_instances};
 
@@ -27,7 +28,7 @@ use crate::statement::Statement;
 use crate::{Error, Profile, Timings};
 
 /// Transcript protocol label; changes with any change to the protocol.
-const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v5";
+const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v6";
 
 /// Transcript label of the proof of work before the wiring check's challenges.
 const LABEL_POW_PUBLIC: &[u8] = b"pow/public";
@@ -40,9 +41,9 @@ pub struct Proof {
     /// Proof-of-work nonce before the wiring check's challenges (zero under the
     /// default profile, which does not grind; the zerocheck holds its own).
     pub public_nonce: u64,
-    /// Zerocheck of (Az)∘(Bz) = z.
+    /// Zerocheck of (Az)∘(Bz) = Cz.
     pub zerocheck: zerocheck::Proof,
-    /// Lincheck of the claims on Az and Bz.
+    /// Lincheck of the claims on Az, Bz and Cz.
     pub lincheck: lincheck::Proof,
     /// The public values and the wiring between instances.
     pub wiring: wiring::Proof,
@@ -65,8 +66,16 @@ impl BatchParams {
     }
 }
 
-/// Number of claims on z opened at the end: zerocheck, lincheck, wiring.
+/// Number of claims on z opened at the end: the lincheck's two (one per
+/// point of the zerocheck's claims) and the wiring check's.
 pub(crate) const OPENED_CLAIMS: usize = 3;
+
+/// Claims the lincheck batches: on `A z`, `B z` and `C z`.
+pub(crate) const LINCHECK_CLAIMS: usize = 3;
+
+/// Groups of the lincheck: `A z` and `B z` at the zerocheck's sumcheck point,
+/// `C z` at its batching point.
+pub(crate) const LINCHECK_GROUPS: usize = 2;
 
 pub(crate) fn batch_params(
     circuit: &StatementCircuit,
@@ -148,7 +157,7 @@ fn piop_terms(shape: Shape, p: usize, profile: Profile) -> Vec<(&'static str, f6
     let grind = profile.piop_grinding_bits();
     zerocheck::soundness_terms(shape, grind)
         .into_iter()
-        .chain(lincheck::soundness_terms(shape))
+        .chain(lincheck::soundness_terms(shape, LINCHECK_CLAIMS))
         .chain(wiring::soundness_terms(shape, p, grind))
         .collect()
 }
@@ -314,12 +323,13 @@ fn prove_statement(
     // malloc arena, which keeps what it frees, and a Keccak-f proof of
     // 2^14 permutations on two threads peaked at 483-499 MB, not 466.
     let mut transcript = Transcript::new(PROTOCOL_ID);
+    let r1cs = circuit.r1cs();
     let (mut a, mut b) = timings.phase("forms", progress, || {
         rayon::in_place_scope(|s| {
             s.spawn(|_| bind_statement(&mut transcript, profile, &statement, params, &commitment));
             // Every entry is written: the recycled buffers need no clearing.
             let [mut a, mut b] = [(); 2].map(|_| scratch::take_field(prover_data.table().len()));
-            circuit.r1cs().linear_forms_into(
+            r1cs.linear_forms_into(
                 shape.words_per_wire(),
                 z,
                 Gf128::as_u64_words_mut(&mut a),
@@ -329,25 +339,35 @@ fn prove_statement(
         })
     });
 
+    // The table's zero tail (the circuit's unused wires) is left out of the
+    // skip pass's `c` and the lincheck's folds over the instances.
+    let live_words = (2 * params.pcs.live_len())
+        .next_multiple_of(shape.words_per_wire())
+        .min(z.len());
     let grind_bits = profile.piop_grinding_bits();
     let (zerocheck_proof, zc) = timings.phase("zerocheck", progress, || {
-        zerocheck::prove_in_place(shape, &mut a, &mut b, z, grind_bits, &mut transcript)
+        // `c = C z` is read once, by the skip pass, a chunk at a time: it is
+        // computed there from the table rather than held as a third vector.
+        let fill = |start: usize, out: &mut [u64]| r1cs.c_words_into(shape.words_per_wire(), z, start, out);
+        let c = if r1cs.has_addends() {
+            zerocheck::CWords::Computed {
+                live: live_words,
+                fill: &fill,
+            }
+        } else {
+            zerocheck::CWords::Stored(z)
+        };
+        zerocheck::prove_in_place(shape, &mut a, &mut b, c, grind_bits, &mut transcript)
     });
     // The folded forms' buffers serve the opening's work vectors.
     scratch::recycle_field(a);
     scratch::recycle_field(b);
-    // The table's zero tail (the circuit's unused wires) is left out of the
-    // lincheck's fold over the instances.
-    let live_words = (2 * params.pcs.live_len())
-        .next_multiple_of(shape.words_per_wire())
-        .min(z.len());
-    let (lincheck_proof, lincheck_claim) = timings.phase("lincheck", progress, || {
+    let (ab_claim, c_claim) = (LincheckClaim::ab_from(&zc), LincheckClaim::c_from(&zc));
+    let (lincheck_proof, lincheck_claims) = timings.phase("lincheck", progress, || {
         lincheck::prove(
             shape,
-            circuit.a0(),
-            circuit.b0(),
+            &lincheck_groups(&circuit.lincheck_matrices(), &ab_claim, &c_claim),
             &z[..live_words],
-            &LincheckClaim::from(&zc),
             &mut transcript,
         )
     });
@@ -360,8 +380,8 @@ fn prove_statement(
         wiring::prove(shape, params.p, &relations, z, grind_bits, &mut transcript)
     });
     let claims = [
-        zc.z_claim().to_packed(),
-        lincheck_claim.to_packed(),
+        lincheck_claims[0].to_packed(),
+        lincheck_claims[1].to_packed(),
         public_claim.to_packed(),
     ];
     let claims = claims.map(convert_claim);
@@ -392,6 +412,25 @@ fn prove_statement(
         },
         timings,
     })
+}
+
+/// The lincheck's groups: `A0`, `B0` at the zerocheck's sumcheck point and
+/// `C0` at its batching point ([`LINCHECK_GROUPS`], [`LINCHECK_CLAIMS`]).
+fn lincheck_groups<'a>(
+    (ab0, c0): &'a ([&'a SparseMatrix; 2], [&'a SparseMatrix; 1]),
+    ab_claim: &'a LincheckClaim,
+    c_claim: &'a LincheckClaim,
+) -> [lincheck::Group<'a>; LINCHECK_GROUPS] {
+    [
+        lincheck::Group {
+            matrices: ab0,
+            claim: ab_claim,
+        },
+        lincheck::Group {
+            matrices: c0,
+            claim: c_claim,
+        },
+    ]
 }
 
 /// The PIOP's claim shape is the PCS's; only the type differs.
@@ -425,11 +464,10 @@ pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
     let grind_bits = file.profile.piop_grinding_bits();
     let zc = zerocheck::verify(shape, &proof.zerocheck, grind_bits, &mut transcript)
         .map_err(|e| Error::invalid(Check::Zerocheck, &e))?;
-    let lincheck_claim = lincheck::verify(
+    let (ab_claim, c_claim) = (LincheckClaim::ab_from(&zc), LincheckClaim::c_from(&zc));
+    let lincheck_claims = lincheck::verify(
         shape,
-        circuit.a0(),
-        circuit.b0(),
-        &LincheckClaim::from(&zc),
+        &lincheck_groups(&circuit.lincheck_matrices(), &ab_claim, &c_claim),
         &proof.lincheck,
         &mut transcript,
     )
@@ -453,8 +491,8 @@ pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
     )
     .map_err(|e| Error::invalid(Check::Wiring, &e))?;
     let claims = [
-        zc.z_claim().to_packed(),
-        lincheck_claim.to_packed(),
+        lincheck_claims[0].to_packed(),
+        lincheck_claims[1].to_packed(),
         public_claim.to_packed(),
     ];
     let claims = claims.map(convert_claim);
@@ -543,7 +581,7 @@ mod tests {
                 Profile::Secure,
                 vec![level(6, 1, 262, 17), level(4, 4, 119, 16), level(3, 3, 131, 11)],
                 8,
-                120.234,
+                120.227,
             ),
         ] {
             let params = batch_params(&circuit, 1 << 14, profile).unwrap();

@@ -1,18 +1,20 @@
-//! Zerocheck for batched R1CS over GF(2), `(A z) ∘ (B z) = z`, with a
+//! Zerocheck for batched R1CS over GF(2), `(A z) ∘ (B z) = C z`, with a
 //! univariate skip over the low 6 instance bits.
 //!
-//! The witness vectors `a = Az`, `b = Bz`, `z` are bit vectors of length
-//! `2^l`; one `u64` word holds the 64 values of the skip variables (DESIGN
-//! §2.3 step 3). For each word `x'` the 64 bits are the values on the skip
-//! domain `S` of a polynomial of degree < 64 (`a_hat_{x'}`, see [`crate::skip`]).
+//! The zerocheck sees three bit vectors of length `2^l`: `a = A z`,
+//! `b = B z` and `c = C z` (`C = I ⊕ N`: an AND row's output wire, possibly
+//! with a linear form XORed in), and proves `a & b == c`. One `u64` word
+//! holds the 64 values of the skip variables (DESIGN §2.3 step 3). For each
+//! word `x'` the 64 bits are the values on the skip domain `S` of a
+//! polynomial of degree < 64 (`a_hat_{x'}`, see [`crate::skip`]).
 //! With `tau'` random in `F^(l-6)`:
 //! `P_ab(Y) = sum_{x'} eq(tau', x') a_hat(Y) b_hat(Y)` (degree <= 126) and
-//! `P_z(Y) = sum_{x'} eq(tau', x') z_hat(Y)` agree on `S` for a valid witness.
+//! `P_c(Y) = sum_{x'} eq(tau', x') c_hat(Y)` agree on `S` for a valid witness.
 //!
 //! Protocol (Gruen, "Some improvements for the PIOP for ZeroCheck", ePrint 2024/108: the univariate skip and the factoring out of `eq`):
-//! 1. `P` sends `v_y = P_z(s_y)` (64 values) and `P_ab` on the 63 extra points.
+//! 1. `P` sends `v_y = P_c(s_y)` (64 values) and `P_ab` on the 63 extra points.
 //! 2. `V` draws `r0`; `claim_ab` = the degree-126 interpolant at `r0`,
-//!    `claim_z = sum_y L_y(r0) v_y` (a claim on `z`, checked by the PCS).
+//!    `claim_c = sum_y L_y(r0) v_y` (a claim on `c`, left to the lincheck).
 //! 3. `P` folds `A(x') = a_hat_{x'}(r0)`, `B(x') = b_hat_{x'}(r0)`.
 //! 4. Sumcheck over the `l - 6` word variables of `eq(tau', x') A B`, lowest
 //!    variable first. Round `j`'s polynomial is `prefix * eq(tau'_j, X) * q_j(X)`
@@ -30,7 +32,7 @@ mod verifier;
 pub(crate) use prover::prepare_tables;
 #[cfg(test)]
 pub(crate) use prover::{fold_words, gruen_round, live_len, skip_messages, skip_messages_with, sumcheck};
-pub use prover::{prove, prove_in_place};
+pub use prover::{prove, prove_in_place, CWords};
 pub use verifier::verify;
 
 use starling_crypto::codec::{put_fields, Reader};
@@ -79,7 +81,7 @@ impl GruenRound {
 pub struct Proof {
     /// Proof-of-work nonces before `tau'` and before `r0` (0 without grinding).
     pub pow_nonces: [u64; 2],
-    /// `v_y = P_z(s_y)` for `y < 64`.
+    /// `v_y = P_c(s_y)` for `y < 64`.
     pub v: Vec<Gf128>,
     /// `P_ab(embed(e))` for `64 <= e < 127`.
     pub p_extra: Vec<Gf128>,
@@ -186,8 +188,8 @@ pub struct Output {
     pub a_eval: Gf128,
     /// `B(r') = sum_y L_y(r0) b(y, r')`.
     pub b_eval: Gf128,
-    /// `claim_z = sum_y L_y(r0) v_y`, claimed to equal `sum_y L_y(r0) z(y, tau')`.
-    pub z_value: Gf128,
+    /// `claim_c = sum_y L_y(r0) v_y`, claimed to equal `sum_y L_y(r0) c(y, tau')`.
+    pub c_value: Gf128,
 }
 
 impl Output {
@@ -228,9 +230,11 @@ impl Output {
         self.claim_at(&self.r_prime, self.b_eval)
     }
 
-    /// The claim on `z` itself: weights at `(r0, tau')`, value `claim_z`.
-    pub fn z_claim(&self) -> EvalClaim {
-        self.claim_at(&self.tau_prime, self.z_value)
+    /// The claim on `c = C z`: weights at `(r0, tau')`, value `claim_c`.
+    /// It is a claim on `C z`, not on `z`: the lincheck reduces it (matrix
+    /// `C0`), and [`EvalClaim::holds_for`] checks it against the vector `c`.
+    pub fn c_claim(&self) -> EvalClaim {
+        self.claim_at(&self.tau_prime, self.c_value)
     }
 
     /// `eq(tau', r')`, the factor of the final check.
@@ -242,12 +246,12 @@ impl Output {
 /// The zerocheck's soundness error terms, as `(what, log2 of the error)`.
 ///
 /// * Batching by `tau'`: for an invalid witness some `y` has
-///   `g_y(x') = a_hat b_hat - z_hat` at `s_y` nonzero on the hypercube, and
+///   `g_y(x') = a_hat b_hat - c_hat` at `s_y` nonzero on the hypercube, and
 ///   `sum_{x'} eq(tau', x') g_y(x')` is a nonzero multilinear polynomial in
 ///   `tau'` of total degree <= `l - 6`; Schwartz–Zippel over the nonzero
 ///   elements gives `(l - 6) / (|F| - 1)`.
 /// * Univariate skip: the interpolant of the sent values differs from the
-///   true `P_ab` (degree <= 126) or the sent `v` differ from `P_z` on `S`
+///   true `P_ab` (degree <= 126) or the sent `v` differ from `P_c` on `S`
 ///   (degree <= 63); the difference vanishes at the random `r0` with
 ///   probability at most `126 / |F|` (Schwartz–Zippel; Gruen, ePrint 2024/108).
 /// * Sumcheck: each round polynomial `eq(tau'_j, X) q_j(X)` has degree 3,

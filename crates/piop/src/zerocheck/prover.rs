@@ -8,7 +8,7 @@
 //! coordinates `g_k(w)` in GF(2^8) (`1, x, ..., x^15` is a GF(2^8)-basis of
 //! F because `x` generates F). The inner sums `sum_w g_k(w) c_w(e)` are then
 //! GF(2^8) dot products (GFNI: one `gf2p8affineqb` per coordinate and word;
-//! for `z` one per coordinate and eight words, on bit-transposed words); per
+//! for `c` one per coordinate and eight words, on bit-transposed words); per
 //! chunk 127 field products by `eq_hi` finish the job. No GF(2^128) product
 //! is spent per word.
 //!
@@ -24,7 +24,7 @@
 //!
 //! Zero tail. Wires past a circuit's last used wire are zero in every
 //! instance, and with the instance index low in a bit's index they are the top
-//! of every vector (39% of BLAKE3's). A stretch where `a`, `b`, `z` are zero
+//! of every vector (39% of BLAKE3's). A stretch where `a`, `b`, `c` are zero
 //! adds nothing to any sum above, and folds to zeros, so every pass stops at
 //! [`live_len`]; the folded vectors are zero past their own live length.
 
@@ -168,35 +168,72 @@ fn live_blocks(live: usize, block: usize) -> usize {
     live.div_ceil(block)
 }
 
-/// The skip messages `v_y = P_z(s_y)` and `P_ab` at the 63 extra points, in
-/// one pass over the words of `a`, `b`, `z`.
+/// The skip messages `v_y = P_c(s_y)` and `P_ab` at the 63 extra points, in
+/// one pass over the words of `a`, `b`, `c`.
 #[cfg(test)]
 pub(crate) fn skip_messages(
     shape: Shape,
     a: &[u64],
     b: &[u64],
-    z: &[u64],
+    c: &[u64],
     tau: &[Gf128],
 ) -> (Vec<Gf128>, Vec<Gf128>) {
-    skip_messages_with(Kernels::get(), shape, a, b, z, live_len(&[a, b, z]), tau)
+    skip_messages_with(
+        Kernels::get(),
+        shape,
+        a,
+        b,
+        CWords::Stored(c),
+        live_len(&[a, b, c]),
+        tau,
+    )
+}
+
+/// Where the zerocheck reads `c`: stored words, or words computed a chunk
+/// at a time. `c` is read only by the skip pass, chunk by chunk; a prover
+/// whose `c` is cheap to compute from what it holds (`c = C z` from the
+/// committed `z`) need not keep a third table-sized vector beside `a` and
+/// `b` (for Keccak-f at 2^14 permutations, 128 MiB).
+#[derive(Clone, Copy)]
+pub enum CWords<'a> {
+    /// All `shape.num_words()` words.
+    Stored(&'a [u64]),
+    /// `fill(start, out)` writes words `start .. start + out.len()` of `c`,
+    /// which is zero from word `live` on.
+    Computed {
+        /// A length past which `c` is zero.
+        live: usize,
+        /// Writes a range of words of `c`.
+        fill: &'a (dyn Fn(usize, &mut [u64]) + Sync),
+    },
+}
+
+impl CWords<'_> {
+    /// A length past which `c` is zero.
+    fn live(&self) -> usize {
+        match *self {
+            CWords::Stored(c) => live_len(&[c]),
+            CWords::Computed { live, .. } => live,
+        }
+    }
 }
 
 /// [`skip_messages`] with the kernels given, reading the words below `live`
-/// (`a`, `b`, `z` are zero past it).
+/// (`a`, `b`, `c` are zero past it).
 pub(crate) fn skip_messages_with(
     kernels: Kernels,
     shape: Shape,
     a: &[u64],
     b: &[u64],
-    z: &[u64],
+    c: CWords<'_>,
     live: usize,
     tau: &[Gf128],
 ) -> (Vec<Gf128>, Vec<Gf128>) {
     let words = shape.num_words();
-    assert!(
-        a.len() == words && b.len() == words && z.len() == words,
-        "witness length"
-    );
+    assert!(a.len() == words && b.len() == words, "witness length");
+    if let CWords::Stored(c) = c {
+        assert_eq!(c.len(), words, "witness length");
+    }
     assert_eq!(tau.len(), shape.word_vars());
     let lo = SKIP_CHUNK_LOG.min(tau.len());
     let eq_lo = eq_table(&tau[..lo]);
@@ -213,15 +250,21 @@ pub(crate) fn skip_messages_with(
         let g: [u8; 16] = core::array::from_fn(|k| rows[k].0[pos]);
         maps.from_coords.apply(Gf128::from_bytes(g))
     };
-    // The sums and the chunk's byte rows (4 KiB) live on the heap: rayon
-    // keeps fold state by value in every frame of its split tree and
-    // reserves room for the inlined leaf there too, and on many threads
-    // that overflowed the workers' stacks (README: "Threads").
+    // The sums, the chunk's byte rows (4 KiB) and a computed chunk of `c`
+    // (16 KiB) live on the heap: rayon keeps fold state by value in every
+    // frame of its split tree and reserves room for the inlined leaf there
+    // too, and on many threads that overflowed the workers' stacks (README:
+    // "Threads").
+    let c_chunk_len = match c {
+        CWords::Stored(_) => 0,
+        CWords::Computed { .. } => chunk,
+    };
     let zero = || {
         Box::new((
             SkipAcc::new(),
             [Gf128::ZERO; EXTRA_POINTS],
             [Gf128::ZERO; SKIP_SIZE],
+            vec![0u64; c_chunk_len],
         ))
     };
     let sums = eq_hi[..live_blocks(live, chunk)]
@@ -229,17 +272,17 @@ pub(crate) fn skip_messages_with(
         .enumerate()
         .with_max_len(LEAF_ITEMS)
         .fold(zero, |mut sums, (h, &e_hi)| {
-            let (acc, p, v) = &mut *sums;
+            let (acc, p, v, c_chunk) = &mut *sums;
             let range = h * chunk..(h + 1) * chunk;
+            let c = match c {
+                CWords::Stored(c) => &c[range.clone()],
+                CWords::Computed { fill, .. } => {
+                    fill(range.start, c_chunk);
+                    &c_chunk[..]
+                }
+            };
             *acc = SkipAcc::new();
-            kernels.skip_chunk(
-                ext,
-                &a[range.clone()],
-                &b[range.clone()],
-                &z[range],
-                &weights,
-                acc,
-            );
+            kernels.skip_chunk(ext, &a[range.clone()], &b[range], c, &weights, acc);
             for (e, pe) in p.iter_mut().enumerate() {
                 *pe += e_hi * from_coords(&acc.ab, e);
             }
@@ -249,12 +292,12 @@ pub(crate) fn skip_messages_with(
             sums
         })
         .reduce(zero, |mut sums, other| {
-            let (_, p, v) = &mut *sums;
+            let (_, p, v, _) = &mut *sums;
             p.iter_mut().zip(other.1).for_each(|(x, y)| *x += y);
             v.iter_mut().zip(other.2).for_each(|(x, y)| *x += y);
             sums
         });
-    let (_, p, v) = *sums;
+    let (_, p, v, _) = *sums;
     (v.to_vec(), p.to_vec())
 }
 
@@ -559,7 +602,8 @@ pub(crate) fn sumcheck(
     )
 }
 
-/// Proves that `a & b == z` bitwise, for word vectors in the batch layout.
+/// Proves that `a & b == c` bitwise, for word vectors in the batch layout
+/// (`a = A z`, `b = B z`, `c = C z`).
 ///
 /// The caller has absorbed the statement and the commitment into
 /// `transcript`. Panics if a vector's length does not match `shape`.
@@ -571,7 +615,7 @@ pub fn prove(
     shape: Shape,
     a: &[u64],
     b: &[u64],
-    z: &[u64],
+    c: &[u64],
     grinding_bits: u32,
     transcript: &mut Transcript,
 ) -> (Proof, Output) {
@@ -584,18 +628,27 @@ pub fn prove(
         a.len() == shape.num_words() && b.len() == a.len(),
         "witness length"
     );
+    assert_eq!(c.len(), shape.num_words(), "witness length");
     let (mut a2, mut b2) = (copy(a), copy(b));
-    prove_in_place(shape, &mut a2, &mut b2, z, grinding_bits, transcript)
+    prove_in_place(
+        shape,
+        &mut a2,
+        &mut b2,
+        CWords::Stored(c),
+        grinding_bits,
+        transcript,
+    )
 }
 
 /// [`prove`] with `a` and `b` given as field-element buffers whose words
 /// ([`Gf128::as_u64_words`]) are the forms; the prover folds them in place,
-/// so they hold no useful value afterwards.
+/// so they hold no useful value afterwards. `c` is stored or computed on
+/// demand ([`CWords`]); the proof is the same.
 pub fn prove_in_place(
     shape: Shape,
     a: &mut [Gf128],
     b: &mut [Gf128],
-    z: &[u64],
+    c: CWords<'_>,
     grinding_bits: u32,
     transcript: &mut Transcript,
 ) -> (Proof, Output) {
@@ -604,13 +657,13 @@ pub fn prove_in_place(
     let tau_nonce = transcript.grind(super::LABEL_POW_TAU, grinding_bits);
     let tau = challenge_nonzero_point(transcript, super::LABEL_TAU, m);
 
-    let live = live_len(&[Gf128::as_u64_words(a), Gf128::as_u64_words(b), z]);
+    let live = live_len(&[Gf128::as_u64_words(a), Gf128::as_u64_words(b)]).max(c.live());
     let (v, p_extra) = skip_messages_with(
         kernels,
         shape,
         Gf128::as_u64_words(a),
         Gf128::as_u64_words(b),
-        z,
+        c,
         live,
         &tau,
     );
@@ -619,7 +672,7 @@ pub fn prove_in_place(
     let r0_nonce = transcript.grind(super::LABEL_POW_R0, grinding_bits);
     let r0 = transcript.challenge_field(LABEL_R0);
     let lagrange = lagrange_weights(r0);
-    let z_value: Gf128 = lagrange.iter().zip(&v).map(|(l, x)| *l * *x).sum();
+    let c_value: Gf128 = lagrange.iter().zip(&v).map(|(l, x)| *l * *x).sum();
 
     let (a, b) = (Gf128::as_u128_slice_mut(a), Gf128::as_u128_slice_mut(b));
     let (rounds, r_prime, (a_eval, b_eval)) = sumcheck(kernels, a, b, live, &lagrange, &tau, transcript);
@@ -640,7 +693,7 @@ pub fn prove_in_place(
         r_prime,
         a_eval,
         b_eval,
-        z_value,
+        c_value,
     };
     (proof, out)
 }

@@ -49,29 +49,29 @@ pub fn p_ab_at(a: &[u64], b: &[u64], tau: &[Gf128], r: Gf128) -> Gf128 {
         .sum()
 }
 
-/// `P_z(r) = sum_{x'} eq(tau', x') z_hat(r)`.
-pub fn p_z_at(z: &[u64], tau: &[Gf128], r: Gf128) -> Gf128 {
+/// `P_c(r) = sum_{x'} eq(tau', x') c_hat(r)`.
+pub fn p_c_at(c: &[u64], tau: &[Gf128], r: Gf128) -> Gf128 {
     let eq = eq_table(tau);
     let col = lagrange_column(r);
-    z.iter()
+    c.iter()
         .zip(&eq)
         .map(|(&w, &e)| e * word_poly_with(w, &col))
         .sum()
 }
 
-/// The skip messages the slow way: `v_y = P_z(s_y)` and `P_ab` at the extra points.
+/// The skip messages the slow way: `v_y = P_c(s_y)` and `P_ab` at the extra points.
 pub fn skip_messages(
     shape: Shape,
     a: &[u64],
     b: &[u64],
-    z: &[u64],
+    c: &[u64],
     tau: &[Gf128],
 ) -> (Vec<Gf128>, Vec<Gf128>) {
     assert_eq!(a.len(), shape.num_words());
     let eq = eq_table(tau);
     let v = (0..SKIP_SIZE)
         .map(|y| {
-            z.iter()
+            c.iter()
                 .zip(&eq)
                 .filter(|(&w, _)| (w >> y) & 1 == 1)
                 .map(|(_, &e)| e)

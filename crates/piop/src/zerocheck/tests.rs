@@ -22,8 +22,8 @@ fn valid_witness(shape: Shape, seed: u64) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
     let mut r = rng(seed);
     let a: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
     let b: Vec<u64> = (0..shape.num_words()).map(|_| r.gen()).collect();
-    let z = a.iter().zip(&b).map(|(x, y)| x & y).collect();
-    (a, b, z)
+    let c = a.iter().zip(&b).map(|(x, y)| x & y).collect();
+    (a, b, c)
 }
 
 fn transcript() -> Transcript {
@@ -39,12 +39,12 @@ fn skip_messages_match_reference() {
     for (i, &(n, k)) in [(7, 1), (7, 3), (8, 2)].iter().enumerate() {
         let shape = Shape::new(n, k).unwrap();
         let mut r = rng(100 + i as u64);
-        // Not a valid witness: the kernels must not rely on a & b == z.
+        // Not a valid witness: the kernels must not rely on a & b == c.
         let words = |r: &mut ChaCha8Rng| (0..shape.num_words()).map(|_| r.gen()).collect::<Vec<u64>>();
-        let (a, b, z) = (words(&mut r), words(&mut r), words(&mut r));
+        let (a, b, c) = (words(&mut r), words(&mut r), words(&mut r));
         let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
-        let fast = skip_messages(shape, &a, &b, &z, &tau);
-        let slow = reference::skip_messages(shape, &a, &b, &z, &tau);
+        let fast = skip_messages(shape, &a, &b, &c, &tau);
+        let slow = reference::skip_messages(shape, &a, &b, &c, &tau);
         assert_eq!(fast, slow, "shape ({n}, {k})");
     }
 }
@@ -63,13 +63,13 @@ fn skip_messages_match_reference_across_chunks() {
         a[i] = r.gen();
         b[i] = r.gen();
     }
-    let z: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x ^ y).collect();
+    let c: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x ^ y).collect();
     let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
-    let (v, p) = skip_messages(shape, &a, &b, &z, &tau);
+    let (v, p) = skip_messages(shape, &a, &b, &c, &tau);
     let eq = eq_table(&tau);
     for y in [0usize, 9, 63] {
-        let want: Gf128 = (0..z.len())
-            .filter(|&i| (z[i] >> y) & 1 == 1)
+        let want: Gf128 = (0..c.len())
+            .filter(|&i| (c[i] >> y) & 1 == 1)
             .map(|i| eq[i])
             .sum();
         assert_eq!(v[y], want);
@@ -92,12 +92,20 @@ fn skip_messages_agree_on_every_kernel_set() {
         let shape = Shape::new(n, k).unwrap();
         let mut r = rng(200 + i as u64);
         let words = |r: &mut ChaCha8Rng| (0..shape.num_words()).map(|_| r.gen()).collect::<Vec<u64>>();
-        let (a, b, z) = (words(&mut r), words(&mut r), words(&mut r));
+        let (a, b, c) = (words(&mut r), words(&mut r), words(&mut r));
         let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
         let all = shape.num_words();
-        let portable = skip_messages_with(crate::kernels::Kernels::portable(), shape, &a, &b, &z, all, &tau);
+        let portable = skip_messages_with(
+            crate::kernels::Kernels::portable(),
+            shape,
+            &a,
+            &b,
+            CWords::Stored(&c),
+            all,
+            &tau,
+        );
         for kernels in crate::kernels::Kernels::every_tier() {
-            let fast = skip_messages_with(kernels, shape, &a, &b, &z, all, &tau);
+            let fast = skip_messages_with(kernels, shape, &a, &b, CWords::Stored(&c), all, &tau);
             assert_eq!(fast, portable, "{kernels:?}, shape ({n}, {k})");
         }
     }
@@ -257,12 +265,21 @@ fn skip_messages_stop_at_the_zero_tail() {
     let tau: Vec<Gf128> = (0..shape.word_vars()).map(|_| rand_field(&mut r)).collect();
     for cut in [5000usize, 6144] {
         let mut words = || zero_tail((0..shape.num_words()).map(|_| r.gen()).collect(), cut);
-        let (a, b, z) = (words(), words(), words());
+        let (a, b, c) = (words(), words(), words());
         let all = shape.num_words();
         for kernels in crate::kernels::Kernels::every_tier() {
-            let want = skip_messages_with(kernels, shape, &a, &b, &z, all, &tau);
-            let got = skip_messages_with(kernels, shape, &a, &b, &z, live_len(&[&a, &b, &z]), &tau);
+            let stored = CWords::Stored(&c);
+            let want = skip_messages_with(kernels, shape, &a, &b, stored, all, &tau);
+            let got = skip_messages_with(kernels, shape, &a, &b, stored, live_len(&[&a, &b, &c]), &tau);
             assert_eq!(got, want, "cut {cut}, {kernels:?}");
+            // `c` computed a chunk at a time, told where its zero tail starts.
+            let fill = |start: usize, out: &mut [u64]| out.copy_from_slice(&c[start..start + out.len()]);
+            let computed = CWords::Computed {
+                live: live_len(&[&c]),
+                fill: &fill,
+            };
+            let got = skip_messages_with(kernels, shape, &a, &b, computed, live_len(&[&a, &b, &c]), &tau);
+            assert_eq!(got, want, "cut {cut}, {kernels:?}, computed c");
         }
     }
 }
@@ -327,15 +344,15 @@ fn gruen_round_matches_definition() {
 fn honest_round_trips() {
     for (i, &(n, k)) in SHAPES.iter().enumerate() {
         let shape = Shape::new(n, k).unwrap();
-        let (a, b, z) = valid_witness(shape, i as u64);
-        let (proof, out) = prove(shape, &a, &b, &z, 0, &mut transcript());
+        let (a, b, c) = valid_witness(shape, i as u64);
+        let (proof, out) = prove(shape, &a, &b, &c, 0, &mut transcript());
         let checked = verify(shape, &proof, 0, &mut transcript()).expect("honest proof verifies");
         assert_eq!(out, checked);
         assert_eq!(proof.to_bytes().len(), Proof::num_bytes(shape));
-        // The claims left for later steps are true statements about a, b, z.
+        // The claims left for later steps are true statements about a, b, c.
         assert!(out.a_claim().holds_for(shape, &a));
         assert!(out.b_claim().holds_for(shape, &b));
-        assert!(out.z_claim().holds_for(shape, &z));
+        assert!(out.c_claim().holds_for(shape, &c));
         // The interpolated starting claim equals the brute-force one.
         if shape.num_words() <= 64 {
             let fa = reference::fold(&a, out.r0);
@@ -347,12 +364,12 @@ fn honest_round_trips() {
                 crate::skip::interpolate(&values, out.r0),
                 reference::eq_weighted_product(&fa, &fb, &out.tau_prime)
             );
-            // A valid witness: P_ab = P_z on S, and the z claim is P_z(r0).
+            // A valid witness: P_ab = P_c on S, and the c claim is P_c(r0).
             assert_eq!(
                 reference::p_ab_at(&a, &b, &out.tau_prime, domain_point(9)),
-                reference::p_z_at(&z, &out.tau_prime, domain_point(9))
+                reference::p_c_at(&c, &out.tau_prime, domain_point(9))
             );
-            assert_eq!(reference::p_z_at(&z, &out.tau_prime, out.r0), out.z_value);
+            assert_eq!(reference::p_c_at(&c, &out.tau_prime, out.r0), out.c_value);
         }
     }
 }
@@ -360,10 +377,10 @@ fn honest_round_trips() {
 #[test]
 fn transcripts_agree_after_the_protocol() {
     let shape = Shape::new(8, 3).unwrap();
-    let (a, b, z) = valid_witness(shape, 11);
+    let (a, b, c) = valid_witness(shape, 11);
     let mut tp = transcript();
     let mut tv = transcript();
-    let (proof, _) = prove(shape, &a, &b, &z, 0, &mut tp);
+    let (proof, _) = prove(shape, &a, &b, &c, 0, &mut tp);
     verify(shape, &proof, 0, &mut tv).unwrap();
     assert_eq!(tp.state(), tv.state());
 }
@@ -402,8 +419,8 @@ fn all_mutations(proof: &Proof) -> Vec<(String, Proof)> {
 #[test]
 fn every_altered_message_is_rejected() {
     let shape = Shape::new(7, 3).unwrap();
-    let (a, b, z) = valid_witness(shape, 5);
-    let (proof, _) = prove(shape, &a, &b, &z, 0, &mut transcript());
+    let (a, b, c) = valid_witness(shape, 5);
+    let (proof, _) = prove(shape, &a, &b, &c, 0, &mut transcript());
     for (what, bad) in all_mutations(&proof) {
         assert_eq!(
             verify(shape, &bad, 0, &mut transcript()),
@@ -416,8 +433,8 @@ fn every_altered_message_is_rejected() {
 #[test]
 fn proof_of_work_is_checked() {
     let shape = Shape::new(7, 2).unwrap();
-    let (a, b, z) = valid_witness(shape, 8);
-    let (proof, _) = prove(shape, &a, &b, &z, 8, &mut transcript());
+    let (a, b, c) = valid_witness(shape, 8);
+    let (proof, _) = prove(shape, &a, &b, &c, 8, &mut transcript());
     verify(shape, &proof, 8, &mut transcript()).expect("honest proof with grinding verifies");
     // Other nonces before tau' and before r0: every one is rejected, and
     // most (each passes 8 bits with probability 1/256) by the work check.
@@ -444,8 +461,8 @@ fn proof_of_work_is_checked() {
 #[test]
 fn every_flipped_proof_byte_is_rejected() {
     let shape = Shape::new(7, 1).unwrap();
-    let (a, b, z) = valid_witness(shape, 6);
-    let bytes = prove(shape, &a, &b, &z, 0, &mut transcript()).0.to_bytes();
+    let (a, b, c) = valid_witness(shape, 6);
+    let bytes = prove(shape, &a, &b, &c, 0, &mut transcript()).0.to_bytes();
     for i in 0..bytes.len() {
         let mut bad = bytes.clone();
         bad[i] ^= 1 << (i % 8);
@@ -457,8 +474,8 @@ fn every_flipped_proof_byte_is_rejected() {
 #[test]
 fn decoding_never_panics() {
     let shape = Shape::new(8, 2).unwrap();
-    let (a, b, z) = valid_witness(shape, 8);
-    let (proof, _) = prove(shape, &a, &b, &z, 0, &mut transcript());
+    let (a, b, c) = valid_witness(shape, 8);
+    let (proof, _) = prove(shape, &a, &b, &c, 0, &mut transcript());
     let bytes = proof.to_bytes();
     assert_eq!(Proof::from_bytes(shape, &bytes).unwrap(), proof);
     for len in [0, 1, 15, 16, bytes.len() - 1] {
@@ -491,14 +508,14 @@ fn decoding_never_panics() {
 fn one_violated_row_is_rejected() {
     for (i, &(n, k)) in SHAPES.iter().enumerate() {
         let shape = Shape::new(n, k).unwrap();
-        let (a, b, z) = valid_witness(shape, 50 + i as u64);
+        let (a, b, c) = valid_witness(shape, 50 + i as u64);
         let mut r = rng(60 + i as u64);
         for trial in 0..4 {
             let word = r.gen_range(0..shape.num_words());
             let bit = r.gen_range(0..64);
-            let (mut a2, mut z2) = (a.clone(), z.clone());
+            let (mut a2, mut c2) = (a.clone(), c.clone());
             if trial % 2 == 0 {
-                z2[word] ^= 1 << bit;
+                c2[word] ^= 1 << bit;
             } else {
                 // Flip a bit of a where b is 1, so the row really breaks.
                 let ones = b[word];
@@ -506,7 +523,7 @@ fn one_violated_row_is_rejected() {
                 let bit = (0..64).cycle().skip(bit).find(|&i| (ones >> i) & 1 == 1).unwrap();
                 a2[word] ^= 1 << bit;
             }
-            let (proof, _) = prove(shape, &a2, &b, &z2, 0, &mut transcript());
+            let (proof, _) = prove(shape, &a2, &b, &c2, 0, &mut transcript());
             assert_eq!(
                 verify(shape, &proof, 0, &mut transcript()),
                 Err(PiopError::ZerocheckFinalCheck),
@@ -517,17 +534,17 @@ fn one_violated_row_is_rejected() {
 }
 
 #[test]
-fn lying_about_z_moves_the_error_into_the_z_claim() {
-    // A prover with z != a & b that sends v from a & b passes the zerocheck,
-    // but the claim on z it leaves behind is false for the committed z.
+fn lying_about_c_moves_the_error_into_the_c_claim() {
+    // A prover with c != a & b that sends v from a & b passes the zerocheck,
+    // but the claim on c it leaves behind is false for the committed c.
     let shape = Shape::new(8, 2).unwrap();
-    let (a, b, z) = valid_witness(shape, 9);
-    let mut committed = z.clone();
+    let (a, b, c) = valid_witness(shape, 9);
+    let mut committed = c.clone();
     committed[3] ^= 1 << 17;
-    let (proof, out) = prove(shape, &a, &b, &z, 0, &mut transcript());
+    let (proof, out) = prove(shape, &a, &b, &c, 0, &mut transcript());
     let checked = verify(shape, &proof, 0, &mut transcript()).unwrap();
-    assert!(checked.z_claim().holds_for(shape, &z));
-    assert!(!checked.z_claim().holds_for(shape, &committed));
+    assert!(checked.c_claim().holds_for(shape, &c));
+    assert!(!checked.c_claim().holds_for(shape, &committed));
     assert_eq!(out, checked);
 }
 
@@ -535,8 +552,8 @@ fn lying_about_z_moves_the_error_into_the_z_claim() {
 fn each_message_changes_every_later_challenge() {
     let shape = Shape::new(7, 3).unwrap();
     let m = shape.word_vars();
-    let (a, b, z) = valid_witness(shape, 12);
-    let (proof, _) = prove(shape, &a, &b, &z, 0, &mut transcript());
+    let (a, b, c) = valid_witness(shape, 12);
+    let (proof, _) = prove(shape, &a, &b, &c, 0, &mut transcript());
     let run = |p: &Proof| {
         let mut t = transcript();
         let rep = replay(shape, p, 0, &mut t).unwrap();
@@ -562,16 +579,16 @@ fn each_message_changes_every_later_challenge() {
         let base_ch: Vec<Gf128> = std::iter::once(base.r0)
             .chain(base.r_prime.iter().copied())
             .collect();
-        for c in 0..challenges.len() {
-            if c < first_later {
+        for ch in 0..challenges.len() {
+            if ch < first_later {
                 assert_eq!(
-                    challenges[c], base_ch[c],
-                    "{what}: challenge {c} before the change"
+                    challenges[ch], base_ch[ch],
+                    "{what}: challenge {ch} before the change"
                 );
             } else {
                 assert_ne!(
-                    challenges[c], base_ch[c],
-                    "{what}: challenge {c} after the change"
+                    challenges[ch], base_ch[ch],
+                    "{what}: challenge {ch} after the change"
                 );
             }
         }
@@ -581,15 +598,15 @@ fn each_message_changes_every_later_challenge() {
 #[test]
 fn packed_claim_has_the_same_value() {
     let shape = Shape::new(8, 2).unwrap();
-    let (a, b, z) = valid_witness(shape, 13);
-    let (_, out) = prove(shape, &a, &b, &z, 0, &mut transcript());
-    let claim = out.z_claim();
+    let (a, b, c) = valid_witness(shape, 13);
+    let (_, out) = prove(shape, &a, &b, &c, 0, &mut transcript());
+    let claim = out.c_claim();
     let packed = claim.to_packed();
     assert_eq!(packed.lambda.len(), 128);
     assert_eq!(packed.point.len(), shape.l() - 7);
-    // sum_u lambda(u) sum_rest eq(point, rest) z(u + 128 rest).
+    // sum_u lambda(u) sum_rest eq(point, rest) c(u + 128 rest).
     let eq = eq_table(&packed.point);
-    let bit = |idx: usize| (z[idx / 64] >> (idx % 64)) & 1 == 1;
+    let bit = |idx: usize| (c[idx / 64] >> (idx % 64)) & 1 == 1;
     let mut total = Gf128::ZERO;
     for (rest, e) in eq.iter().enumerate() {
         for (u, l) in packed.lambda.iter().enumerate() {
@@ -610,7 +627,7 @@ fn packed_claim_has_the_same_value() {
     }
     assert_eq!(
         claim.value,
-        evaluate_bits(shape, &z, &claim.weights, &claim.wire_point)
+        evaluate_bits(shape, &c, &claim.weights, &claim.wire_point)
     );
 }
 

@@ -42,7 +42,7 @@ pub(crate) fn replay(
     values[..SKIP_SIZE].copy_from_slice(&proof.v);
     values[SKIP_SIZE..].copy_from_slice(&proof.p_extra);
     let claim_ab = interpolate(&values, r0);
-    let z_value: Gf128 = lagrange_weights(r0)
+    let c_value: Gf128 = lagrange_weights(r0)
         .iter()
         .zip(&proof.v)
         .map(|(l, x)| *l * *x)
@@ -69,14 +69,15 @@ pub(crate) fn replay(
             r_prime,
             a_eval: proof.a_eval,
             b_eval: proof.b_eval,
-            z_value,
+            c_value,
         },
         final_claim: c,
     })
 }
 
-/// Verifies a zerocheck proof; on success returns the claims on `a`, `b`
-/// and `z` (as [`Output`]) that the later steps must discharge.
+/// Verifies a zerocheck proof that `a & b == c` for the committed witness's
+/// `a = A z`, `b = B z`, `c = C z`; on success returns the claims on `a`,
+/// `b` and `c` (as [`Output`]) that the later steps must discharge.
 ///
 /// `grinding_bits` must be the prover's: the proof-of-work nonces before
 /// `tau'` and `r0` are checked against it.
