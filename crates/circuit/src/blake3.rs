@@ -15,25 +15,21 @@
 //! `v[8..12]`; the carries up to the lowest set bit of a constant are linear,
 //! which saves six rows: 10,410.
 //!
-//! Materialisation: a G call left symbolic turns two-term inputs into words
-//! of about a hundred terms, and the next call multiplies that again, so
-//! every G call materialises words. Materialising the XOR-rotate word
-//! `d' = (d ⊕ a') ⋙ r` also gives the sum `a'` back as the two-term form
-//! `d ⊕ (d' ⋘ r)`, and likewise `b'` gives back `c'`; with `d', b', d'', b''`
-//! materialised every word leaving a G call has at most two terms. That is
-//! 4 × 56 words = 7,168 wires on top of 10,410 AND rows and the 2,048-wire
-//! public block, past 2^14, so `K = 2^15`. No plan fits 2^14: it leaves
-//! room for about 122 words, two per G call, and every two-word plan
-//! measured lets the forms grow geometrically (3.5M nonzeros at best, rows
-//! over a thousand terms).
-//!
-//! The room left in 2^15 is not free: the prover's work on the table stops
-//! at its last live row (the PCS's live length), so every committed wire
-//! costs commit, zerocheck and opening time. Materialising the sums `a'`,
-//! `a''` as well (3,584 wires more) would cut the nonzeros from 140,076 to
-//! 130,700, but the proof of 2^14 compressions was 8% slower with them
-//! (one Zen 4 thread, alternating runs: 31.1-33.4k against 34.7-36.6k per
-//! second).
+//! Materialisation: every addition's AND rows hold the sum's bits 1 to 31
+//! (their addends, DESIGN §2.2 as revised), so the sums `a'`, `c'`, `a''`,
+//! `c''` cost no wire but bit 0. The XOR-rotate words `d'`, `b'`, ... stay
+//! symbolic, and any bit of a word leaving a step of G with more than
+//! [`MAX_TERMS`] = 6 terms is materialised (bit 0 of the sums, which gathers
+//! terms from round to round, most of all): 1,704 linear rows, 13,011
+//! committed wires with 136,748 nonzeros, which fits `K = 2^14` (the
+//! 2,048-wire public block and 10,410 AND rows leave 3,926 wires). Bounds
+//! of 2, 4, 8 and 12 terms give 15,577 / 13,756 / 12,736 / 12,455 wires
+//! and 100,686 / 117,920 / 154,240 / 189,234 nonzeros; 6 is where one wire
+//! costs about as much prover time as 64 nonzeros (see
+//! `bristol_compile::NONZEROS_PER_WIRE`). Before the addends, `d'`, `b'`,
+//! `d''` and `b''` had to be materialised whole (18,987 wires, `K = 2^15`),
+//! and the proof of 2^14 compressions ran at 35.7k per second against
+//! 49.9k now (one Zen 4 thread, alternating runs).
 
 use crate::builder::CircuitBuilder;
 use crate::layout::{slice_instances, unslice_instances};

@@ -10,23 +10,23 @@
 //! Cost: θ, ρ, π and ι are linear and free; χ is one AND row per state bit
 //! and round, `a ⊕ (a₁ ⊕ 1)·a₂`: 1,600 × 24 = 38,400 AND rows.
 //!
-//! Materialisation: θ makes every bit the XOR of 11 state bits, so a round
-//! over symbolic forms multiplies the density by about eleven. The public
-//! block takes 2^12 wires (3,201 used) and the AND rows 38,400, which leaves
-//! 23,040 wires of `K = 2^16`. Materialising the state after each of the 23
-//! inner rounds (36,800 wires) does not fit: it needs `K = 2^17` at 66% use
-//! (86,081 committed wires, 433,368 nonzeros). Instead every round
-//! materialises θ's 320 effects `D[x][z]`, so a θ output is `s ⊕ D`, and the
-//! full state is materialised after 7 of the 23 inner rounds, three rounds
-//! apart; between those points a state bit gains about two terms per round.
-//! That is 60,481 committed wires with 687,372 nonzeros; materialising the
-//! parities `C` instead of `D` costs more nonzeros. The prover's work on the
-//! table stops at its last live row, so every wire costs commit, zerocheck
-//! and opening time, and fewer state points pay up to a point: with 9
-//! (63,681 wires, 617,206 nonzeros) the proof of 2^14 permutations was 5%
-//! slower, with 6 (58,881, 773,650) the longer forms ate the gain (one Zen 4
-//! thread, alternating runs: 12.1-12.8k, 12.8-13.5k and 11.5-13.1k per
-//! second for 9, 7 and 6).
+//! Layout: nothing but the AND rows is committed. Each row's addend (`C =
+//! I ⊕ N`, DESIGN §2.2 as revised) carries `a` and ι's constant, so the row
+//! holds the new state bit itself, and the state is a single wire per bit
+//! after every round; the last round's rows are the public outputs' own.
+//! θ makes every bit the XOR of 11 state bits; to keep rows short, the row
+//! of bit `(x, 0, z)` holds its column's parity `C[x][z]` instead (its
+//! addend also takes the column's other four bits), so θ's effect `D` is
+//! two wires and a θ output three (seven for `y = 0`). That is the public
+//! block (2^12 wires, 3,201 used) and 36,800 private AND rows: 40,001
+//! committed wires with 543,448 nonzeros. Before the addends the state had
+//! to be materialised by linear rows (60,481 wires, 687,372 nonzeros);
+//! with addends but θ's effects `D` materialised each round (47,681
+//! wires, 356,568 nonzeros) the proof of 2^14 permutations was 10% slower
+//! than with the parities (one Zen 4 thread, alternating runs: 14.6k /
+//! 15.2k against 16.2k / 17.2k per second): the prover's work on the table
+//! stops at its last live row, so every wire costs commit, zerocheck and
+//! opening time.
 
 use crate::builder::CircuitBuilder;
 use crate::layout::{slice_instances, unslice_instances};
@@ -102,28 +102,37 @@ fn bit(x: usize, y: usize, z: usize) -> usize {
     64 * lane(x, y) + (z % 64)
 }
 
-/// One round on the state, whose every bit is a single wire (a public input
-/// or an AND row of the round before); returns the next state, each bit one
-/// AND row holding it (`χ`'s product with `a` and ι's constant as its
-/// addend). On the `last` round the bits are the public outputs' own rows
-/// instead (and the returned state is empty).
+/// The state between rounds: its 1600 bits, and θ's column parities
+/// `C[x][z]` (index `64 x + z`) when they are single wires.
+struct State {
+    bits: Vec<Lin>,
+    parities: Option<Vec<Lin>>,
+}
+
+/// One round; on the `last` round the new state's bits are the public
+/// outputs' own rows (and the returned state is empty).
 ///
-/// θ's effects `D[x][z] = C[x−1][z] ⊕ C[x+1][z−1]` (`C` the column parities)
-/// are materialised, so each θ output is `s ⊕ D`.
-fn round_gadget(b: &mut CircuitBuilder, s: &[Lin], rc: u64, last: bool) -> Vec<Lin> {
+/// χ and ι make each new bit one AND row with the θ-ρ-π output `a` (and ι's
+/// constant) as its addend. In each column `(x, z)` the rows of `y = 1..4`
+/// hold their bits, and the row of `y = 0` holds the column's parity
+/// instead (its addend also takes the other four bits), so the next round's
+/// θ effects `D[x][z] = C[x−1][z] ⊕ C[x+1][z−1]` are two wires and bit
+/// `(x, 0, z)` is the parity plus the other four.
+fn round_gadget(b: &mut CircuitBuilder, s: &State, rc: u64, last: bool) -> State {
     let offsets = rho_offsets();
     // θ
-    let c: Vec<Lin> = (0..320)
-        .map(|i| {
-            let (x, z) = (i / 64, i % 64);
-            (0..5).fold(Lin::zero(), |acc, y| acc.xor(&s[bit(x, y, z)]))
-        })
-        .collect();
+    let c: Vec<Lin> = s.parities.clone().unwrap_or_else(|| {
+        (0..320)
+            .map(|i| {
+                let (x, z) = (i / 64, i % 64);
+                (0..5).fold(Lin::zero(), |acc, y| acc.xor(&s.bits[bit(x, y, z)]))
+            })
+            .collect()
+    });
     let d: Vec<Lin> = (0..320)
         .map(|i| {
             let (x, z) = (i / 64, i % 64);
-            let effect = c[((x + 4) % 5) * 64 + z].xor(&c[((x + 1) % 5) * 64 + (z + 63) % 64]);
-            b.materialize(&effect)
+            c[((x + 4) % 5) * 64 + z].xor(&c[((x + 1) % 5) * 64 + (z + 63) % 64])
         })
         .collect();
     // θ, ρ and π: lane (x, y) goes to (y, 2x + 3y), rotated left.
@@ -132,38 +141,60 @@ fn round_gadget(b: &mut CircuitBuilder, s: &[Lin], rc: u64, last: bool) -> Vec<L
         for y in 0..5 {
             let r = offsets[lane(x, y)] as usize;
             for z in 0..64 {
-                let a = s[bit(x, y, z)].xor(&d[x * 64 + z]);
+                let a = s.bits[bit(x, y, z)].xor(&d[x * 64 + z]);
                 after_pi[bit(y, 2 * x + 3 * y, z + r)] = a;
             }
         }
     }
     // χ and ι
-    let mut out = vec![Lin::zero(); STATE_BITS];
-    for y in 0..5 {
-        for x in 0..5 {
-            for z in 0..64 {
+    let mut bits = vec![Lin::zero(); STATE_BITS];
+    let mut parities = vec![Lin::zero(); 320];
+    for x in 0..5 {
+        for z in 0..64 {
+            let row = |y: usize| {
                 let mut addend = after_pi[bit(x, y, z)].clone();
                 if x == 0 && y == 0 && (rc >> z) & 1 == 1 {
                     addend = addend.not();
                 }
-                let (p, q) = (after_pi[bit(x + 1, y, z)].not(), &after_pi[bit(x + 2, y, z)]);
-                let j = bit(x, y, z);
-                if last {
-                    b.set_public_output_and_xor(j, &p, q, &addend);
-                } else {
-                    out[j] = b.and_xor(&p, q, &addend);
+                (
+                    after_pi[bit(x + 1, y, z)].not(),
+                    after_pi[bit(x + 2, y, z)].clone(),
+                    addend,
+                )
+            };
+            if last {
+                for y in 0..5 {
+                    let (p, q, addend) = row(y);
+                    b.set_public_output_and_xor(bit(x, y, z), &p, &q, &addend);
                 }
+                continue;
             }
+            let mut others = Lin::zero();
+            for y in 1..5 {
+                let (p, q, addend) = row(y);
+                bits[bit(x, y, z)] = b.and_xor(&p, &q, &addend);
+                others = others.xor(&bits[bit(x, y, z)]);
+            }
+            let (p, q, addend) = row(0);
+            let parity = b.and_xor(&p, &q, &addend.xor(&others));
+            bits[bit(x, 0, z)] = parity.xor(&others);
+            parities[64 * x + z] = parity;
         }
     }
-    out
+    State {
+        bits,
+        parities: Some(parities),
+    }
 }
 
 /// Builds Keccak-f\[1600\] into `b` from the 1600 state bits (index
 /// `64(x + 5y) + z`) and sets the public outputs to the permuted state.
 pub fn permute_gadget(b: &mut CircuitBuilder, state: &[Lin]) {
     assert_eq!(state.len(), STATE_BITS);
-    let mut s = state.to_vec();
+    let mut s = State {
+        bits: state.to_vec(),
+        parities: None,
+    };
     for (round, rc) in round_constants().into_iter().enumerate() {
         s = round_gadget(b, &s, rc, round + 1 == ROUNDS);
     }

@@ -9,16 +9,18 @@
 //!
 //! Cost: every addition is 31 AND rows (30 when adding the round constant),
 //! Ch and Maj one AND per bit: `g ⊕ e(f ⊕ g)` and `a ⊕ (a ⊕ b)(a ⊕ c)`.
-//! The words a, e and the scheduled `W_t` are materialised so that the
-//! linear forms stay short (without `W_t` they reach 20 million nonzeros).
-//! T1, read by both the new a and the new e, is not: materialising it would
-//! cut the nonzeros from 461,973 to 317,895 but add 2,048 wires, and the
-//! prover's work on the table stops at its last live row, so every wire
-//! costs commit, zerocheck and opening time: with T1 the proof of 2^14
-//! compressions was 10% slower (one Zen 4 thread, alternating runs:
-//! 23.6-24.4k against 26.1-26.9k per second). Adding a constant whose low bits are zero needs no AND
-//! until its first set bit, which is why the AND count sits slightly under
-//! 600·31 + 64·64.
+//! Adding a constant whose low bits are zero needs no AND until its first
+//! set bit, which is why the AND count sits slightly under 600·31 + 64·64.
+//!
+//! Materialisation: the AND rows hold the values the circuit reads next
+//! (their addends, DESIGN §2.2 as revised): an addition's rows hold the
+//! sum's bits 1 to 31, Ch's and Maj's their result. So the words a, e and
+//! the scheduled `W_t` cost one linear row each (bit 0 of a sum), and T1 is
+//! a sum like any other: 432 linear rows, 23,774 committed wires with
+//! 188,299 nonzeros. Before the addends a, e and `W_t` were materialised by
+//! 32 linear rows each and T1 left symbolic (29,230 wires, 461,973
+//! nonzeros), and the proof of 2^14 compressions ran at 25.4k per second
+//! against 29.3k now (one Zen 4 thread, alternating runs).
 
 use crate::builder::CircuitBuilder;
 use crate::layout::{slice_instances, unslice_instances};

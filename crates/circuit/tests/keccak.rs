@@ -37,10 +37,10 @@ fn snapshot_constraint_counts() {
     assert_eq!(r1cs.num_public_inputs(), 1600);
     assert_eq!(r1cs.num_public_outputs(), 1600);
     assert_eq!(r1cs.and_rows(), 38_400);
-    assert_eq!(r1cs.committed_wires(), 47_681);
-    assert_eq!(r1cs.linear_rows(), 7_680);
-    assert_eq!(r1cs.nnz(), 356_568);
-    assert_eq!(max_row, 10);
+    assert_eq!(r1cs.committed_wires(), 40_001);
+    assert_eq!(r1cs.linear_rows(), 0);
+    assert_eq!(r1cs.nnz(), 543_448);
+    assert_eq!(max_row, 12);
 }
 
 fn random_states(rng: &mut ChaCha20Rng, count: usize) -> Vec<[u64; LANES]> {

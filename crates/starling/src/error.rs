@@ -54,9 +54,9 @@ pub enum Rejection {
 /// The verifier's checks, in the order they run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
-    /// The zerocheck of (Az)∘(Bz) = z.
+    /// The zerocheck of (Az)∘(Bz) = Cz.
     Zerocheck,
-    /// The lincheck of the claims on Az and Bz.
+    /// The lincheck of the claims on Az, Bz and Cz.
     Lincheck,
     /// The proof of work before the wiring check's challenges.
     ProofOfWork,
