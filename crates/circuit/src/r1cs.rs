@@ -83,8 +83,10 @@ pub enum RowKind {
 /// R1CS of one instance, with its public block and evaluation order.
 ///
 /// Layout of the wires: `[0, 2^p)` is the public block — wire 0 the constant
-/// 1, then the public input bits, then the public output bits, then zero
-/// padding; private inputs and intermediate wires live at `>= 2^p`.
+/// 1, then the public input bits, then the public output bits; private
+/// inputs and intermediate wires fill the rest of the block, then the wires
+/// from `2^p` on. The wiring check binds only the public values' runs, so a
+/// private wire in the block is as private as one after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct R1cs {
     pub(crate) k: u32,
@@ -314,13 +316,8 @@ impl R1cs {
         }
         for &w in &self.private_inputs {
             let w = w as usize;
-            if w < 1usize << self.p || w >= k_wires || self.row_kind(w) != RowKind::Input {
+            if w < public || w >= k_wires || self.row_kind(w) != RowKind::Input {
                 return Err(format!("private input wire {w} is misplaced or not an input row"));
-            }
-        }
-        for w in public..(1usize << self.p) {
-            if self.row_kind(w) != RowKind::Padding {
-                return Err(format!("public padding wire {w} is not a padding row"));
             }
         }
         for i in 0..k_wires {

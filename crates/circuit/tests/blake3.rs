@@ -106,6 +106,7 @@ fn snapshot_constraint_counts() {
     assert!(r1cs.and_rows() <= 10_500);
     assert_eq!(r1cs.and_rows(), 10_410);
     assert_eq!(r1cs.committed_wires(), 13_011);
+    assert_eq!(r1cs.used_wires(), 13_011);
     assert_eq!(r1cs.linear_rows(), 1_704);
     assert_eq!(r1cs.nnz(), 136_748);
     assert_eq!(max_row, 12);

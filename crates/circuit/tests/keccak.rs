@@ -38,6 +38,7 @@ fn snapshot_constraint_counts() {
     assert_eq!(r1cs.num_public_outputs(), 1600);
     assert_eq!(r1cs.and_rows(), 38_400);
     assert_eq!(r1cs.committed_wires(), 40_001);
+    assert_eq!(r1cs.used_wires(), 40_001);
     assert_eq!(r1cs.linear_rows(), 0);
     assert_eq!(r1cs.nnz(), 543_448);
     assert_eq!(max_row, 12);

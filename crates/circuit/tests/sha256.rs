@@ -48,6 +48,7 @@ fn snapshot_constraint_counts() {
     assert!(r1cs.and_rows() <= 22_700);
     assert_eq!(r1cs.and_rows(), 22_573);
     assert_eq!(r1cs.committed_wires(), 23_774);
+    assert_eq!(r1cs.used_wires(), 23_774);
     assert_eq!(r1cs.linear_rows(), 432);
     assert_eq!(r1cs.nnz(), 188_299);
 }
