@@ -7,6 +7,12 @@
 //! linear forms. Each AND (and each lane of a MAND) is one AND row, unless an
 //! operand is constant.
 //!
+//! Addends: an AND gate's output gets its row only when something other
+//! than one linear gate reads it; until then the XORs, INVs and EQWs applied
+//! to it join the row's addend (`C = I ⊕ N`), so the row holds, say, the
+//! next carry of an adder rather than the bare product, which would need
+//! the carry to be kept as a growing form or a wire of its own.
+//!
 //! Materialisation: a form that is XORed further keeps growing, so a gate
 //! output whose form exceeds a length limit gets its own wire, and so does a
 //! shorter form that several gates read. Which limits are best depends on the
@@ -15,9 +21,9 @@
 //! by [`compile_cost`]: the used wires (the prover's work on the table stops
 //! at the last of them) with the nonzeros as a lesser term. These limits are
 //! a plain heuristic: the Bristol SHA-256 (22,573 ANDs, like the hand-built
-//! gadget) compiles to `k = 16` with 39,624 committed wires and 502,242
-//! nonzeros, where the gadget, placing its materialisations by hand, fits
-//! `k = 15` with 29,230.
+//! gadget) compiles to 32,818 committed wires and 329,478 nonzeros (39,624
+//! and 502,242 before the addends), where the gadget, placing its values by
+//! hand (its adders' rows hold sum bits, not carries), has 23,774.
 
 use crate::bristol::{BristolCircuit, BristolGate};
 use crate::builder::{BuildError, CircuitBuilder, MAX_K};
@@ -70,17 +76,46 @@ fn for_each_read(gate: &BristolGate, mut f: impl FnMut(u32)) {
     }
 }
 
+/// An AND gate's output not yet given a row: `a · b ⊕ addend`. While only
+/// one gate reads it and that gate is linear (XOR, INV, EQW), the gate's
+/// output joins the addend instead, so the row, once made, holds the value
+/// the circuit reads next (a carry, a sum bit) rather than the bare product
+/// (`C = I ⊕ N`, DESIGN §2.2 as revised).
+#[derive(Clone, Debug)]
+struct Pending {
+    a: Lin,
+    b: Lin,
+    addend: Lin,
+}
+
+impl Pending {
+    /// Makes the row: one AND row (none if the product is known) whose wire
+    /// holds the value.
+    fn realize(&self, b: &mut CircuitBuilder) -> Lin {
+        b.and_xor(&self.a, &self.b, &self.addend)
+    }
+}
+
+/// What a Bristol wire holds during compilation.
+#[derive(Clone, Debug)]
+enum Value {
+    /// A linear form over the wires made so far.
+    Linear(Lin),
+    /// A product whose row is not made yet.
+    Product(Pending),
+}
+
 /// The symbolic value of every Bristol wire during compilation, with the
 /// number of reads each still has to serve (so shared forms are known and
 /// forms are dropped after their last read).
 struct WireForms {
-    forms: Vec<Option<Lin>>,
+    forms: Vec<Option<Value>>,
     reads_left: Vec<u32>,
 }
 
 impl WireForms {
-    /// The form of wire `w`, which the validated circuit has set.
-    fn read(&mut self, w: u32) -> Lin {
+    /// The value of wire `w`, which the validated circuit has set.
+    fn read(&mut self, w: u32) -> Value {
         let w = w as usize;
         self.reads_left[w] -= 1;
         let form = if self.reads_left[w] == 0 {
@@ -91,11 +126,50 @@ impl WireForms {
         form.expect("a validated circuit reads only wires already set")
     }
 
+    /// The value of wire `w` as a linear form, its row made if it had none.
+    fn read_linear(&mut self, b: &mut CircuitBuilder, w: u32) -> Lin {
+        match self.read(w) {
+            Value::Linear(lin) => lin,
+            Value::Product(p) => p.realize(b),
+        }
+    }
+
     /// Sets a linear gate output, materialising it as the policy says.
     fn set_linear(&mut self, b: &mut CircuitBuilder, policy: MaterializePolicy, out: u32, lin: Lin) {
         let shared = self.reads_left[out as usize] >= 2;
         let dense = lin.len() > policy.max_terms || (shared && lin.len() > policy.max_shared_terms);
-        self.forms[out as usize] = Some(if dense { b.materialize(&lin) } else { lin });
+        self.forms[out as usize] = Some(Value::Linear(if dense { b.materialize(&lin) } else { lin }));
+    }
+
+    /// Sets a gate output that is a product: left without a row while
+    /// exactly one gate (or the output list) reads it and its addend is
+    /// short, else given its row now.
+    fn set_product(&mut self, b: &mut CircuitBuilder, policy: MaterializePolicy, out: u32, p: Pending) {
+        let sole_reader = self.reads_left[out as usize] == 1;
+        self.forms[out as usize] = Some(if sole_reader && p.addend.len() <= policy.max_terms {
+            Value::Product(p)
+        } else {
+            Value::Linear(p.realize(b))
+        });
+    }
+
+    /// Sets the output of a gate that XORs `lin` (and `not`) into wire
+    /// `a`'s value: a product takes it into its addend.
+    fn set_xor(
+        &mut self,
+        b: &mut CircuitBuilder,
+        policy: MaterializePolicy,
+        out: u32,
+        value: Value,
+        lin: &Lin,
+    ) {
+        match value {
+            Value::Linear(x) => self.set_linear(b, policy, out, x.xor(lin)),
+            Value::Product(mut p) => {
+                p.addend = p.addend.xor(lin);
+                self.set_product(b, policy, out, p);
+            }
+        }
     }
 }
 
@@ -121,46 +195,74 @@ pub fn compile_bristol_with(circuit: &BristolCircuit, policy: MaterializePolicy)
     }
     let mut b = CircuitBuilder::new(num_inputs, num_outputs);
     for j in 0..num_inputs {
-        wires.forms[j] = Some(b.public_input(j));
+        wires.forms[j] = Some(Value::Linear(b.public_input(j)));
     }
     for gate in circuit.gates() {
-        // At most one new wire per output of the gate; stop before the
-        // builder's limit instead of panicking in it.
-        if b.num_wires_used() + gate_outputs(gate) >= 1usize << MAX_K {
-            return Err(BuildError::TooManyWires(b.num_wires_used() + gate_outputs(gate)));
+        // At most two new wires per output of the gate (a product read by
+        // it and its own); stop before the builder's limit instead of
+        // panicking in it.
+        let most = b.num_wires_used() + 2 * gate_outputs(gate);
+        if most >= 1usize << MAX_K {
+            return Err(BuildError::TooManyWires(most));
         }
         match gate {
             BristolGate::Xor { a, b: y, out } => {
-                let lin = wires.read(*a).xor(&wires.read(*y));
-                wires.set_linear(&mut b, policy, *out, lin);
+                let (va, vy) = (wires.read(*a), wires.read(*y));
+                // A product takes the other operand into its addend; of two
+                // products, one gets its row first.
+                let (value, lin) = match (va, vy) {
+                    (Value::Product(p), Value::Linear(l)) | (Value::Linear(l), Value::Product(p)) => {
+                        (Value::Product(p), l)
+                    }
+                    (Value::Linear(x), Value::Linear(l)) => (Value::Linear(x), l),
+                    (Value::Product(p), Value::Product(q)) => (Value::Product(p), q.realize(&mut b)),
+                };
+                wires.set_xor(&mut b, policy, *out, value, &lin);
             }
             BristolGate::Inv { a, out } => {
-                let lin = wires.read(*a).not();
-                wires.set_linear(&mut b, policy, *out, lin);
+                let value = wires.read(*a);
+                wires.set_xor(&mut b, policy, *out, value, &Lin::one());
             }
             BristolGate::Eqw { a, out } => {
-                let lin = wires.read(*a);
-                wires.set_linear(&mut b, policy, *out, lin);
+                let value = wires.read(*a);
+                wires.set_xor(&mut b, policy, *out, value, &Lin::zero());
             }
-            BristolGate::Eq { value, out } => wires.forms[*out as usize] = Some(Lin::constant(*value)),
+            BristolGate::Eq { value, out } => {
+                wires.forms[*out as usize] = Some(Value::Linear(Lin::constant(*value)));
+            }
             BristolGate::And { a, b: y, out } => {
-                let (x, y) = (wires.read(*a), wires.read(*y));
-                wires.forms[*out as usize] = Some(b.and(&x, &y));
+                let x = wires.read_linear(&mut b, *a);
+                let y = wires.read_linear(&mut b, *y);
+                let p = Pending {
+                    a: x,
+                    b: y,
+                    addend: Lin::zero(),
+                };
+                wires.set_product(&mut b, policy, *out, p);
             }
             BristolGate::Mand { ins, outs } => {
                 let m = outs.len();
-                let operands: Vec<Lin> = ins.iter().map(|&w| wires.read(w)).collect();
+                let operands: Vec<Lin> = ins.iter().map(|&w| wires.read_linear(&mut b, w)).collect();
                 for (i, &out) in outs.iter().enumerate() {
-                    wires.forms[out as usize] = Some(b.and(&operands[i], &operands[m + i]));
+                    let p = Pending {
+                        a: operands[i].clone(),
+                        b: operands[m + i].clone(),
+                        addend: Lin::zero(),
+                    };
+                    wires.set_product(&mut b, policy, out, p);
                 }
             }
         }
     }
     for j in 0..num_outputs {
-        let lin = wires.forms[first_output + j]
+        // An output no gate reads keeps its product for the output's own row.
+        match wires.forms[first_output + j]
             .as_ref()
-            .expect("a validated circuit sets every output");
-        b.set_public_output(j, lin);
+            .expect("a validated circuit sets every output")
+        {
+            Value::Linear(lin) => b.set_public_output(j, lin),
+            Value::Product(p) => b.set_public_output_and_xor(j, &p.a, &p.b, &p.addend),
+        }
     }
     b.compile()
 }

@@ -193,14 +193,15 @@ type Counts = (u32, u32, usize, usize, usize);
 #[test]
 fn snapshot_constraint_counts() {
     let expected: [(&str, Counts); 7] = [
-        ("sha256.txt", (16, 11, 22_573, 39_624, 502_242)),
-        ("aes_128.txt", (14, 9, 6_400, 11_735, 112_886)),
-        ("adder64.txt", (9, 8, 63, 263, 1_472)),
-        ("sub64.txt", (9, 8, 63, 263, 1_535)),
-        ("mult64.txt", (13, 8, 4_033, 5_347, 44_100)),
-        ("neg64.txt", (9, 8, 62, 191, 570)),
-        ("zero_equal.txt", (8, 7, 63, 129, 322)),
+        ("sha256.txt", (16, 11, 22_573, 32_818, 329_478)),
+        ("aes_128.txt", (14, 9, 6_400, 10_150, 98_529)),
+        ("adder64.txt", (9, 8, 63, 255, 823)),
+        ("sub64.txt", (9, 8, 63, 255, 886)),
+        ("mult64.txt", (13, 8, 4_033, 4_674, 24_692)),
+        ("neg64.txt", (9, 8, 62, 190, 568)),
+        ("zero_equal.txt", (8, 7, 63, 128, 320)),
     ];
+    let mut mismatches = Vec::new();
     for (name, want) in expected {
         let Some(circuit) = load(name) else {
             return;
@@ -221,6 +222,52 @@ fn snapshot_constraint_counts() {
             "{name}: k={} p={} AND rows={} committed wires={} nnz={}",
             got.0, got.1, got.2, got.3, got.4
         );
-        assert_eq!(got, want, "{name}");
+        if got != want {
+            mismatches.push(format!("{name}: got {got:?}, expected {want:?}"));
+        }
+    }
+    // Every circuit's counts are printed before any mismatch fails the test.
+    assert!(mismatches.is_empty(), "{mismatches:#?}");
+}
+
+/// Every policy, not only the one [`compile_bristol`] keeps, computes the
+/// circuit: products left without a row until their readers are known
+/// (addends) and the materialisations differ from policy to policy.
+#[test]
+fn every_policy_computes_the_circuit() {
+    let mut rng = ChaCha20Rng::seed_from_u64(41);
+    for name in [
+        "sha256.txt",
+        "aes_128.txt",
+        "adder64.txt",
+        "sub64.txt",
+        "mult64.txt",
+        "neg64.txt",
+        "zero_equal.txt",
+    ] {
+        let Some(circuit) = load(name) else {
+            return;
+        };
+        for policy in DEFAULT_POLICIES {
+            let r1cs = compile_bristol_with(&circuit, policy).unwrap();
+            r1cs.check_structure().unwrap();
+            for _ in 0..4 {
+                let inputs: Vec<Vec<bool>> = circuit
+                    .input_sizes()
+                    .iter()
+                    .map(|&n| (0..n).map(|_| rng.gen()).collect())
+                    .collect();
+                let z = r1cs.evaluate_instance(&inputs.concat(), &[]);
+                assert!(r1cs.is_satisfied_instance(&z), "{name} {policy:?}");
+                let outputs: Vec<bool> = (0..r1cs.num_public_outputs())
+                    .map(|j| z[r1cs.public_output_wire(j)])
+                    .collect();
+                assert_eq!(
+                    outputs,
+                    circuit.evaluate(&inputs).unwrap().concat(),
+                    "{name} {policy:?}"
+                );
+            }
+        }
     }
 }
