@@ -19,17 +19,19 @@
 //! (their addends, DESIGN §2.2 as revised), so the sums `a'`, `c'`, `a''`,
 //! `c''` cost no wire but bit 0. The XOR-rotate words `d'`, `b'`, ... stay
 //! symbolic, and any bit of a word leaving a step of G with more than
-//! [`MAX_TERMS`] = 6 terms is materialised (bit 0 of the sums, which gathers
-//! terms from round to round, most of all): 1,704 linear rows, 13,011
-//! committed wires with 136,748 nonzeros, which fits `K = 2^14` (the
-//! 2,048-wire public block and 10,410 AND rows leave 3,926 wires). Bounds
-//! of 2, 4, 8 and 12 terms give 15,577 / 13,756 / 12,736 / 12,455 wires
-//! and 100,686 / 117,920 / 154,240 / 189,234 nonzeros; 6 is where one wire
-//! costs about as much prover time as 64 nonzeros (see
+//! [`MAX_TERMS`] = 8 terms is materialised (bit 0 of the sums, which gathers
+//! terms from round to round, most of all): 1,429 linear rows, 12,736
+//! committed wires with 154,240 nonzeros, which fits `K = 2^14` (the
+//! public block's 1,409 values and 10,410 AND rows leave 4,565 wires).
+//! Bounds of 2, 4, 6 and 12 terms give 15,577 / 13,756 / 13,011 / 12,455
+//! wires and 100,686 / 117,920 / 136,748 / 189,234 nonzeros; 8 ran 1-2%
+//! faster than 6 (one Zen 4 thread, three alternating rounds: 57.2k, 56.0k,
+//! 55.1k against 56.6k, 54.7k, 54.6k per second), about where one wire
+//! costs as much prover time as 64 nonzeros (see
 //! `bristol_compile::NONZEROS_PER_WIRE`). Before the addends, `d'`, `b'`,
 //! `d''` and `b''` had to be materialised whole (18,987 wires, `K = 2^15`),
 //! and the proof of 2^14 compressions ran at 35.7k per second against
-//! 49.9k now (one Zen 4 thread, alternating runs).
+//! 49.9k with the addends (one Zen 4 thread, alternating runs).
 
 use crate::builder::CircuitBuilder;
 use crate::layout::{slice_instances, unslice_instances};
@@ -161,7 +163,7 @@ fn add3(b: &mut CircuitBuilder, a: &Word, bw: &Word, m: &Word) -> Word {
 
 /// Most terms a bit of a word leaving a step of G may keep; denser bits are
 /// materialised (see the module docs for the measurements behind it).
-const MAX_TERMS: usize = 6;
+const MAX_TERMS: usize = 8;
 
 /// `w` with every bit of more than [`MAX_TERMS`] terms given its own wire.
 fn bound_terms(b: &mut CircuitBuilder, w: Word) -> Word {

@@ -128,7 +128,7 @@ impl CircuitBuilder {
     /// The wire of the `index`-th private row: the public block's unused
     /// wires first, then the wires after it. The prover's work stops at the
     /// last used wire, so the rows filling the public block's gap shorten it
-    /// (by 639 wires of 13,650 for BLAKE3).
+    /// (by 639 wires of 13,375 for BLAKE3).
     fn wire_of_row(&self, index: usize) -> usize {
         let gap = (1usize << self.p) - self.public_wires();
         if index < gap {

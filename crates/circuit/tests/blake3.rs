@@ -105,11 +105,11 @@ fn snapshot_constraint_counts() {
     assert_eq!(r1cs.num_public_outputs(), 512);
     assert!(r1cs.and_rows() <= 10_500);
     assert_eq!(r1cs.and_rows(), 10_410);
-    assert_eq!(r1cs.committed_wires(), 13_011);
-    assert_eq!(r1cs.used_wires(), 13_011);
-    assert_eq!(r1cs.linear_rows(), 1_704);
-    assert_eq!(r1cs.nnz(), 136_748);
-    assert_eq!(max_row, 12);
+    assert_eq!(r1cs.committed_wires(), 12_736);
+    assert_eq!(r1cs.used_wires(), 12_736);
+    assert_eq!(r1cs.linear_rows(), 1_429);
+    assert_eq!(r1cs.nnz(), 154_240);
+    assert_eq!(max_row, 16);
 }
 
 #[test]
