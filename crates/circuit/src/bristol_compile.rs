@@ -198,10 +198,10 @@ pub fn compile_bristol_with(circuit: &BristolCircuit, policy: MaterializePolicy)
         wires.forms[j] = Some(Value::Linear(b.public_input(j)));
     }
     for gate in circuit.gates() {
-        // At most two new wires per output of the gate (a product read by
-        // it and its own); stop before the builder's limit instead of
-        // panicking in it.
-        let most = b.num_wires_used() + 2 * gate_outputs(gate);
+        // At most three new wires per output of the gate (the rows of two
+        // products it reads and its own); stop before the builder's limit
+        // instead of panicking in it.
+        let most = b.num_wires_used() + 3 * gate_outputs(gate);
         if most >= 1usize << MAX_K {
             return Err(BuildError::TooManyWires(most));
         }
