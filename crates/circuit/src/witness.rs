@@ -371,6 +371,7 @@ impl R1cs {
         }
     }
 
+    /// Words `block .. block + L` of the first `buf.len()` wires into `buf`.
     fn gather_block<const L: usize>(
         words: &[u64],
         words_per_wire: usize,
@@ -392,12 +393,15 @@ impl R1cs {
         b: &mut [u64],
     ) {
         let part = part_words(words_per_wire, L);
+        // Rows read only wires up to the last used one: the zero tail (38% of
+        // Keccak-f's wires) is not gathered.
+        let used = self.used_wires();
         column_parts(a, words_per_wire, part)
             .into_par_iter()
             .zip(column_parts(b, words_per_wire, part))
             .enumerate()
             .for_each(|(p, (mut a_rows, mut b_rows))| {
-                let mut buf = vec![[0u64; L]; self.num_wires()];
+                let mut buf = vec![[0u64; L]; used];
                 for at in (0..part).step_by(L) {
                     Self::gather_block(words, words_per_wire, p * part + at, &mut buf);
                     for &wire in live {
