@@ -130,26 +130,9 @@ const FOLD_SUB: usize = 256;
 /// first wires of a witness (all `2^k` of them, or a prefix such as the
 /// public block); returns one value per wire.
 pub fn fold_instances(shape: Shape, z: &[u64], weights: &InstanceWeights) -> Vec<Gf128> {
-    check_fold(shape, z, weights);
-    let kernels = crate::kernels::Kernels::get();
-    let weighing = crate::kernels::WordWeights::new(&kernels, &weights.low);
-    let eq_hi: Vec<u128> = eq_table(&weights.point_hi).iter().map(|e| e.to_bits()).collect();
-    z.par_chunks(shape.words_per_wire())
-        // Per-task buffers on the heap, not in rayon's frames (README: "Threads").
-        .map_init(
-            || Box::new(([0u128; FOLD_SUB], [0u128; FOLD_SUB])),
-            |buffers, wire_words| {
-                let (weighed, acc) = &mut **buffers;
-                acc.fill(0);
-                for (words, e) in wire_words.chunks(FOLD_SUB).zip(eq_hi.chunks(FOLD_SUB)) {
-                    let n = words.len();
-                    kernels.weigh_words(&weighing, words, &mut weighed[..n]);
-                    backend::mul_add_slices(&mut acc[..n], &weighed[..n], e);
-                }
-                Gf128::new(acc.iter().fold(0, |x, y| x ^ y))
-            },
-        )
-        .collect()
+    fold_instances_many(shape, z, &[weights])
+        .pop()
+        .expect("one fold per weight set")
 }
 
 /// [`fold_instances`] for several weight sets in one pass over `z`: entry
