@@ -416,6 +416,7 @@ mod tests {
     }
 
     /// Groups of matrices with true claims on a random `z`.
+    #[derive(Clone)]
     struct Setup {
         shape: Shape,
         /// The matrices of each group.
@@ -661,12 +662,7 @@ mod tests {
         let (proof, _) = s.prove(&s.z);
         for g in 0..s.claims.len() {
             for j in 0..s.claims[g].evals.len() {
-                let mut wrong = Setup {
-                    shape: s.shape,
-                    matrices: s.matrices.clone(),
-                    z: s.z.clone(),
-                    claims: s.claims.clone(),
-                };
+                let mut wrong = s.clone();
                 wrong.claims[g].evals[j] += Gf128::ONE;
                 assert_eq!(
                     wrong.verify(&proof),

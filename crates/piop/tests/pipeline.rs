@@ -278,19 +278,25 @@ fn all_zero_witness_is_caught_by_the_wiring_check() {
     );
 }
 
-#[test]
-fn a_wrong_internal_wire_is_rejected() {
+/// A random circuit's honest batch (`n = 8`, `k = 4`, `p = 1`) whose last
+/// wire has one bit of `z` flipped. No row reads the last wire, so `a = Az`
+/// and `b = Bz` stay right and the only broken relation is that row's.
+fn batch_with_a_wrong_last_wire(seed: u64) -> (Shape, usize, SparseMatrix, SparseMatrix, Batch, Vec<u64>) {
     let (n, k, p) = (8, 4, 1);
     let shape = Shape::new(n, k).unwrap();
-    let mut r = ChaCha8Rng::seed_from_u64(41);
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
     let (mut a0, mut b0) = random_circuit(k, &mut r);
     let mut batch = evaluate(shape, p, &mut a0, &mut b0, &mut r);
     let public_words = batch.z[..shape.words_per_wire() << p].to_vec();
-    // Flip one bit of z on the last wire. No row reads the last wire, so
-    // a = Az and b = Bz stay right and the only broken relation is that row.
-    let last = shape.num_words() - 1;
-    batch.z[last] ^= 1 << 5;
-    batch.c[last] ^= 1 << 5;
+    batch.z[shape.num_words() - 1] ^= 1 << 5;
+    (shape, p, a0, b0, batch, public_words)
+}
+
+#[test]
+fn a_wrong_internal_wire_is_rejected() {
+    // c = C z = z follows the flipped bit, and a & b no longer equals it.
+    let (shape, p, a0, b0, mut batch, public_words) = batch_with_a_wrong_last_wire(41);
+    batch.c[shape.num_words() - 1] ^= 1 << 5;
     let (bytes, _) = prove_all(shape, p, &a0, &b0, &batch, &public_words);
     assert_eq!(
         verify_all(shape, p, &a0, &b0, &public_words, &bytes).err(),
@@ -303,14 +309,7 @@ fn a_c_other_than_c_z_is_caught_by_the_lincheck() {
     // The same wrong wire, but the prover hands the zerocheck the right
     // c = a & b, which is then not C z = z: the zerocheck accepts, and the
     // lincheck's identity group at tau' rejects.
-    let (n, k, p) = (8, 4, 1);
-    let shape = Shape::new(n, k).unwrap();
-    let mut r = ChaCha8Rng::seed_from_u64(42);
-    let (mut a0, mut b0) = random_circuit(k, &mut r);
-    let mut batch = evaluate(shape, p, &mut a0, &mut b0, &mut r);
-    let public_words = batch.z[..shape.words_per_wire() << p].to_vec();
-    let last = shape.num_words() - 1;
-    batch.z[last] ^= 1 << 5;
+    let (shape, p, a0, b0, batch, public_words) = batch_with_a_wrong_last_wire(42);
     let (bytes, proved) = prove_all(shape, p, &a0, &b0, &batch, &public_words);
     assert!(proved.zero.c_claim().holds_for(shape, &batch.c));
     assert!(!proved.zero.c_claim().holds_for(shape, &batch.z));
