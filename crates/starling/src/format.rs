@@ -33,7 +33,7 @@ use crate::Error;
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"STARLING";
 /// Format version written and accepted.
-pub const VERSION: u16 = 8;
+pub const VERSION: u16 = 9;
 /// Largest N a proof file may claim, and most records of one list.
 pub const MAX_INSTANCES: u64 = 1 << 24;
 

@@ -573,15 +573,15 @@ mod tests {
         for (profile, levels, piop_grinding, total) in [
             (
                 Profile::Default,
-                vec![level(6, 1, 212, 0), level(4, 4, 96, 0), level(3, 3, 106, 0)],
+                vec![level(6, 1, 212, 0), level(4, 3, 106, 0), level(3, 3, 106, 0)],
                 0,
-                102.205,
+                102.351,
             ),
             (
                 Profile::Secure,
-                vec![level(6, 1, 262, 17), level(4, 4, 119, 16), level(3, 3, 131, 11)],
+                vec![level(6, 1, 262, 17), level(3, 3, 131, 15), level(3, 3, 131, 12)],
                 8,
-                120.227,
+                120.208,
             ),
         ] {
             let params = batch_params(&circuit, 1 << 14, profile).unwrap();
