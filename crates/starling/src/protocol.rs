@@ -340,7 +340,7 @@ fn prove_statement(
     });
 
     // The table's zero tail (the circuit's unused wires) is left out of the
-    // skip pass's `c` and the lincheck's folds over the instances.
+    // zerocheck's passes and the lincheck's folds over the instances.
     let live_words = (2 * params.pcs.live_len())
         .next_multiple_of(shape.words_per_wire())
         .min(z.len());
@@ -350,14 +350,12 @@ fn prove_statement(
         // computed there from the table rather than held as a third vector.
         let fill = |start: usize, out: &mut [u64]| r1cs.c_words_into(shape.words_per_wire(), z, start, out);
         let c = if r1cs.has_addends() {
-            zerocheck::CWords::Computed {
-                live: live_words,
-                fill: &fill,
-            }
+            zerocheck::CWords::Computed(&fill)
         } else {
             zerocheck::CWords::Stored(z)
         };
-        zerocheck::prove_in_place(shape, &mut a, &mut b, c, grind_bits, &mut transcript)
+        // The forms, like `z`, are zero past the used wires (no row there has terms).
+        zerocheck::prove_in_place(shape, &mut a, &mut b, c, live_words, grind_bits, &mut transcript)
     });
     // The folded forms' buffers serve the opening's work vectors.
     scratch::recycle_field(a);

@@ -239,19 +239,21 @@ fn sumcheck_stops_at_the_zero_tail() {
         let a = zero_tail((0..1 << m).map(|_| r.gen()).collect(), cut);
         let b = zero_tail((0..1 << m).map(|_| r.gen()).collect(), cut);
         let want = plain_sumcheck(&a, &b, &lagrange, &tau, &mut transcript());
-        let live = live_len(&[&a, &b]);
-        for kernels in crate::kernels::Kernels::every_tier() {
-            let (mut pa, mut pb) = (paired(&a), paired(&b));
-            let got = sumcheck(
-                kernels,
-                &mut pa,
-                &mut pb,
-                live,
-                &lagrange,
-                &tau,
-                &mut transcript(),
-            );
-            assert_eq!(got, want, "cut {cut}, {kernels:?}");
+        // The scanned tail, the exact cut (a caller's layout) and no tail at all.
+        for live in [live_len(&[&a, &b]), cut, 1 << m] {
+            for kernels in crate::kernels::Kernels::every_tier() {
+                let (mut pa, mut pb) = (paired(&a), paired(&b));
+                let got = sumcheck(
+                    kernels,
+                    &mut pa,
+                    &mut pb,
+                    live,
+                    &lagrange,
+                    &tau,
+                    &mut transcript(),
+                );
+                assert_eq!(got, want, "cut {cut}, live {live}, {kernels:?}");
+            }
         }
     }
 }
@@ -272,12 +274,9 @@ fn skip_messages_stop_at_the_zero_tail() {
             let want = skip_messages_with(kernels, shape, &a, &b, stored, all, &tau);
             let got = skip_messages_with(kernels, shape, &a, &b, stored, live_len(&[&a, &b, &c]), &tau);
             assert_eq!(got, want, "cut {cut}, {kernels:?}");
-            // `c` computed a chunk at a time, told where its zero tail starts.
+            // `c` computed a chunk at a time, asked only for words below the live length.
             let fill = |start: usize, out: &mut [u64]| out.copy_from_slice(&c[start..start + out.len()]);
-            let computed = CWords::Computed {
-                live: live_len(&[&c]),
-                fill: &fill,
-            };
+            let computed = CWords::Computed(&fill);
             let got = skip_messages_with(kernels, shape, &a, &b, computed, live_len(&[&a, &b, &c]), &tau);
             assert_eq!(got, want, "cut {cut}, {kernels:?}, computed c");
         }
@@ -371,6 +370,34 @@ fn honest_round_trips() {
             );
             assert_eq!(reference::p_c_at(&c, &out.tau_prime, out.r0), out.c_value);
         }
+    }
+}
+
+#[test]
+fn callers_live_length_gives_the_scanned_proof() {
+    // `prove_in_place` takes the zero tail from its caller; any length that
+    // covers the nonzero words (the exact cut, a longer one, none at all)
+    // gives the proof `prove` makes after scanning for it.
+    let shape = Shape::new(10, 8).unwrap();
+    let (a, b, _) = valid_witness(shape, 21);
+    let cut = 3000;
+    let (a, b) = (zero_tail(a, cut), zero_tail(b, cut));
+    let c: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x & y).collect();
+    let (want, _) = prove(shape, &a, &b, &c, 0, &mut transcript());
+    let fill = |start: usize, out: &mut [u64]| out.copy_from_slice(&c[start..start + out.len()]);
+    let as_fields = |words: &[u64]| Gf128::from_u128_slice(&paired(words)).to_vec();
+    for live in [cut, 3584, shape.num_words()] {
+        let (mut fa, mut fb) = (as_fields(&a), as_fields(&b));
+        let (got, _) = prove_in_place(
+            shape,
+            &mut fa,
+            &mut fb,
+            CWords::Computed(&fill),
+            live,
+            0,
+            &mut transcript(),
+        );
+        assert_eq!(got, want, "live {live}");
     }
 }
 
