@@ -1,16 +1,21 @@
 //! A binary Merkle tree with domain-separated leaves and nodes, and compact
 //! multi-openings.
 //!
-//! `leaf = SHA-256(0x00 || data)`, `node = SHA-256(0x01 || left || right)`, so a
-//! leaf can never be taken for an inner node. A multi-opening lists only the
+//! `leaf = BLAKE3-keyed(LEAF_KEY, data)`, `node = BLAKE3-keyed(NODE_KEY, left
+//! || right)` with two different keys ([`leaf_key`], [`node_key`]), so a leaf
+//! can never be taken for an inner node. A node is one BLAKE3 block, and a
+//! leaf of up to 1 KiB (every column Starling commits) one chunk, which
+//! `blake3_multi` hashes many at a time. A multi-opening lists only the
 //! sibling hashes the verifier cannot compute from the opened leaves; the
 //! verifier walks the levels with the exact positions it asked for, so a proof
 //! for other positions, another depth, or with hashes left over is rejected.
 
+use std::sync::OnceLock;
+
 use rayon::prelude::*;
-use sha2::{Digest as _, Sha256};
 use starling_field::Gf128;
 
+use crate::blake3_multi::{self, Key};
 use crate::Digest;
 
 /// Why a Merkle opening was rejected.
@@ -38,66 +43,52 @@ pub enum MerkleError {
     RootMismatch,
 }
 
+/// The key of leaf hashes: `BLAKE3("starling/merkle/leaf")`.
+pub fn leaf_key() -> &'static Key {
+    static KEY: OnceLock<Key> = OnceLock::new();
+    KEY.get_or_init(|| *blake3::hash(b"starling/merkle/leaf").as_bytes())
+}
+
+/// The key of inner-node hashes: `BLAKE3("starling/merkle/node")`.
+pub fn node_key() -> &'static Key {
+    static KEY: OnceLock<Key> = OnceLock::new();
+    KEY.get_or_init(|| *blake3::hash(b"starling/merkle/node").as_bytes())
+}
+
 /// Hash of a leaf holding `data`. To hash many leaves of one length, see
-/// [`crate::sha256_multi::hash_leaves_chunked`] (same digests, SIMD when the
-/// CPU has it).
+/// [`hash_leaves_into`] (same digests, many at a time).
 pub fn hash_leaf(data: &[u8]) -> Digest {
-    let mut h = Sha256::new();
-    h.update([0u8]);
-    h.update(data);
-    h.finalize().into()
+    *blake3::keyed_hash(leaf_key(), data).as_bytes()
 }
 
 /// Hash of a leaf holding field elements (their 16-byte encodings in order);
 /// equal to `hash_leaf` of the concatenated bytes.
 pub fn hash_leaf_fields(data: &[Gf128]) -> Digest {
-    let mut h = Sha256::new();
-    h.update([0u8]);
-    // One `update` over the whole column: the hasher then runs its block
-    // function on long runs instead of buffering 16 bytes at a time.
     #[cfg(target_endian = "little")]
-    h.update(Gf128::slice_as_bytes(data));
+    return hash_leaf(Gf128::slice_as_bytes(data));
     #[cfg(not(target_endian = "little"))]
-    for v in data {
-        h.update(v.to_bytes());
+    {
+        let mut h = blake3::Hasher::new_keyed(leaf_key());
+        for v in data {
+            h.update(&v.to_bytes());
+        }
+        *h.finalize().as_bytes()
     }
-    h.finalize().into()
 }
 
-/// SHA-256's initial state (FIPS 180-4, 5.3.3).
-pub(crate) const SHA256_IV: [u32; 8] = [
-    0x6a09_e667,
-    0xbb67_ae85,
-    0x3c6e_f372,
-    0xa54f_f53a,
-    0x510e_527f,
-    0x9b05_688c,
-    0x1f83_d9ab,
-    0x5be0_cd19,
-];
+/// The leaf hashes of the consecutive `leaf_len`-byte leaves of `data`
+/// into `out` (`out[i] = hash_leaf(leaf i)`), many at a time where the CPU
+/// allows. Panics unless `data.len() == out.len() * leaf_len`.
+pub fn hash_leaves_into(data: &[u8], leaf_len: usize, out: &mut [Digest]) {
+    blake3_multi::keyed_hash_many(leaf_key(), data, leaf_len, out);
+}
 
-/// Hash of an inner node: `SHA-256(0x01 || left || right)`.
-///
-/// The input always has 65 bytes, so its two padded blocks are laid out here
-/// once and go straight to the block function (SHA-NI when available),
-/// skipping the streaming hasher's buffering; `hash_node_streaming` in the
-/// tests is the definition it is checked against.
+/// Hash of an inner node: keyed BLAKE3 of `left || right`, one block.
 pub fn hash_node(left: &Digest, right: &Digest) -> Digest {
-    let mut blocks =
-        [sha2::digest::generic_array::GenericArray::<u8, sha2::digest::consts::U64>::default(); 2];
-    blocks[0][0] = 1;
-    blocks[0][1..33].copy_from_slice(left);
-    blocks[0][33..].copy_from_slice(&right[..31]);
-    blocks[1][0] = right[31];
-    blocks[1][1] = 0x80;
-    blocks[1][56..].copy_from_slice(&(65u64 * 8).to_be_bytes());
-    let mut state = SHA256_IV;
-    sha2::compress256(&mut state, &blocks);
-    let mut out = [0u8; 32];
-    for (o, w) in out.chunks_exact_mut(4).zip(state) {
-        o.copy_from_slice(&w.to_be_bytes());
-    }
-    out
+    let mut pair = [0u8; 64];
+    pair[..32].copy_from_slice(left);
+    pair[32..].copy_from_slice(right);
+    *blake3::keyed_hash(node_key(), &pair).as_bytes()
 }
 
 /// Nodes hashed per rayon task when a tree is built.
@@ -134,7 +125,9 @@ impl MerkleTree {
             // 2^14 batch has 2^17 and more nodes, tens of milliseconds on one.
             next.par_chunks_mut(NODE_RUN)
                 .zip(prev.par_chunks(2 * NODE_RUN))
-                .for_each(|(out, children)| crate::sha256_multi::hash_nodes_into(children, out));
+                .for_each(|(out, children)| {
+                    blake3_multi::keyed_hash_many(node_key(), children.as_flattened(), 64, out)
+                });
             levels.push(next);
         }
         MerkleTree { depth, levels }
@@ -236,24 +229,33 @@ pub fn verify(
 mod tests {
     use super::*;
 
-    /// The definition of [`hash_node`], with the streaming hasher.
-    fn hash_node_streaming(left: &Digest, right: &Digest) -> Digest {
-        let mut h = Sha256::new();
-        h.update([1u8]);
-        h.update(left);
-        h.update(right);
-        h.finalize().into()
+    #[test]
+    fn hashes_are_keyed_blake3_with_two_keys() {
+        let (l, r) = ([7u8; 32], [9u8; 32]);
+        let pair = [l, r].concat();
+        assert_eq!(
+            hash_node(&l, &r),
+            *blake3::keyed_hash(node_key(), &pair).as_bytes()
+        );
+        assert_eq!(
+            hash_leaf(&pair),
+            *blake3::keyed_hash(leaf_key(), &pair).as_bytes()
+        );
+        // The two keys differ, so a node is never a leaf of the same bytes.
+        assert_ne!(hash_node(&l, &r), hash_leaf(&pair));
+        assert_eq!(leaf_key(), blake3::hash(b"starling/merkle/leaf").as_bytes());
+        assert_eq!(node_key(), blake3::hash(b"starling/merkle/node").as_bytes());
     }
 
     #[test]
-    fn hash_node_matches_streaming_sha256() {
-        let mut l = [0u8; 32];
-        let mut r = [0xffu8; 32];
-        for i in 0..200u8 {
-            l[(i % 32) as usize] ^= i.wrapping_mul(37);
-            r[(i as usize * 7) % 32] = i;
-            assert_eq!(hash_node(&l, &r), hash_node_streaming(&l, &r));
+    fn tree_levels_match_hash_node() {
+        let leaves: Vec<Digest> = (0..64u8).map(|i| hash_leaf(&[i])).collect();
+        let tree = MerkleTree::from_leaf_hashes(leaves.clone());
+        let mut level = leaves;
+        while level.len() > 1 {
+            level = level.chunks(2).map(|c| hash_node(&c[0], &c[1])).collect();
         }
+        assert_eq!(tree.root(), level[0]);
     }
 
     #[test]

@@ -125,7 +125,7 @@ pub fn has_gfni() -> bool {
 
 /// True when the CPU has the SHA-256 instructions: SHA-NI (with SSE4.1,
 /// which every CPU with them has) on x86-64, the SHA2 extension on aarch64.
-/// No tier includes them; the Merkle hasher and `bench` ask separately.
+/// No tier includes them; `bench` asks separately.
 pub fn has_sha_extensions() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

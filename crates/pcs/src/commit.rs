@@ -10,7 +10,7 @@
 //! Later levels commit a fold whose rows are its low variables, already
 //! position-major. The batched NTT leaves every codeword column contiguous;
 //! each is one Merkle leaf (`merkle::hash_leaf_fields`), hashed many at a
-//! time by `sha256_multi` (SIMD across leaves when the CPU has it), one coset
+//! time by `merkle::hash_leaves_into` (SIMD across leaves), one coset
 //! after the other (side by side for a level too small for the transform
 //! to use several threads well, [`SIDE_BY_SIDE_ELEMS`]). Everything runs on
 //! rayon.
@@ -30,8 +30,8 @@
 use rayon::prelude::*;
 #[cfg(not(target_endian = "little"))]
 use starling_crypto::merkle::hash_leaf_fields;
-use starling_crypto::merkle::MerkleTree;
-use starling_crypto::{sha256_multi, Digest};
+use starling_crypto::merkle::{self, MerkleTree};
+use starling_crypto::Digest;
 use starling_field::scratch::{self, ScratchVec};
 use starling_field::Gf128;
 use starling_poly::additive_ntt::AdditiveNtt;
@@ -333,7 +333,7 @@ fn hash_columns(codeword: &[Gf128], batch: usize) -> Vec<Digest> {
         leaves
             .par_chunks_mut(per_task)
             .zip(bytes.par_chunks(per_task * leaf_len))
-            .for_each(|(out, data)| sha256_multi::hash_leaves_chunked_into(data, leaf_len, out));
+            .for_each(|(out, data)| merkle::hash_leaves_into(data, leaf_len, out));
         leaves
     }
     #[cfg(not(target_endian = "little"))]

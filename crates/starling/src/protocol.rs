@@ -28,7 +28,7 @@ use crate::statement::Statement;
 use crate::{Error, Profile, Timings};
 
 /// Transcript protocol label; changes with any change to the protocol.
-const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v6";
+const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v7";
 
 /// Transcript label of the proof of work before the wiring check's challenges.
 const LABEL_POW_PUBLIC: &[u8] = b"pow/public";

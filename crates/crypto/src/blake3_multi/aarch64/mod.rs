@@ -1,0 +1,5 @@
+//! The aarch64 lane type: four lanes with NEON.
+
+mod neon;
+
+pub(super) use neon::keyed_hash_many_neon;

@@ -1,0 +1,7 @@
+//! The x86_64 lane types: sixteen lanes with AVX-512F, eight with AVX2.
+
+mod avx2;
+mod avx512;
+
+pub(super) use avx2::keyed_hash_many_avx2;
+pub(super) use avx512::keyed_hash_many_avx512;
