@@ -34,8 +34,8 @@ const CHUNK_END: u32 = 2;
 const ROOT: u32 = 8;
 const KEYED_HASH: u32 = 16;
 
-/// Blocks between a line's prefetch and its use (2: 43 ms in the test
-/// above, 4: 40-45, 8: 40).
+/// Blocks between a line's prefetch and its use (in the measurement
+/// quoted in [`hash_messages`]: 2 gave 43 ms, 4 40-45, 8 40).
 const PREFETCH_BLOCKS: usize = 4;
 
 /// Most lanes of any backend (AVX-512: sixteen).
@@ -108,7 +108,10 @@ fn compress<L: Lanes>(cv: &mut [L; 8], mut m: [L; 16], block_len: u32, flags: u3
         g(&mut v, 2, 7, 8, 13, m[12], m[13]);
         g(&mut v, 3, 4, 9, 14, m[14], m[15]);
         if round < 6 {
-            m = core::array::from_fn(|i| m[PERMUTATION[i]]);
+            let previous = m;
+            for (word, &from) in m.iter_mut().zip(&PERMUTATION) {
+                *word = previous[from];
+            }
         }
     }
     for i in 0..8 {
@@ -143,11 +146,12 @@ fn gather_block<L: Lanes>(data: &[u8], len: usize, block: usize) -> [L; 16] {
 pub(super) fn hash_messages<L: Lanes>(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
     debug_assert!(len <= MAX_LANE_LEN && data.len() >= L::LANES * len && out.len() >= L::LANES);
     let blocks = len.div_ceil(64).max(1);
-    let mut cv: [L; 8] = core::array::from_fn(|i| {
-        L::splat(u32::from_le_bytes(
-            key[4 * i..4 * i + 4].try_into().expect("4 bytes"),
-        ))
-    });
+    // Loops, not closures, around the lane methods: a closure is compiled
+    // without the caller's target features unless it is inlined.
+    let mut cv = [L::splat(0); 8];
+    for (c, word) in cv.iter_mut().zip(key.chunks_exact(4)) {
+        *c = L::splat(u32::from_le_bytes(word.try_into().expect("4 bytes")));
+    }
     for block in 0..blocks {
         // The lanes read 64 bytes each, `len` bytes apart, which the
         // hardware prefetchers do not follow: each block asks for the

@@ -18,8 +18,8 @@
 //! xors and rotations per 64-byte block against SHA-256's 64 rounds and
 //! message schedule. Zen 4, one thread, 2^18 leaves of 640 bytes (Keccak-f's
 //! level-0 columns at 2^14 permutations, `leaf_hash_timing`): SHA-256
-//! sixteen lanes at a time with AVX-512 took 58-68 ms, this 40-45 ms with
-//! AVX-512 and 50-57 with AVX2 (the `blake3` crate one leaf at a time: 175).
+//! sixteen lanes at a time with AVX-512 took 58-68 ms, this 34-45 ms with
+//! AVX-512 and 48-57 with AVX2 (the `blake3` crate one leaf at a time: 175).
 
 #[cfg(target_arch = "aarch64")]
 #[allow(unsafe_code)]
