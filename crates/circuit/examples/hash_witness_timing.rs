@@ -1,5 +1,6 @@
 //! Times batched witness generation for SHA-256, BLAKE3 and Keccak-f[1600],
-//! and the linear forms the prover computes from it (release mode): `cargo run --release -p starling-circuit --example
+//! its linear forms in a second pass, and both in the one pass the prover
+//! makes (release mode): `cargo run --release -p starling-circuit --example
 //! hash_witness_timing [n]`; `RAYON_NUM_THREADS` sets the threads.
 
 use std::time::{Duration, Instant};
@@ -9,26 +10,30 @@ use starling_circuit::keccak::KeccakF1600;
 use starling_circuit::sha256::Sha256Compression;
 use starling_circuit::R1cs;
 
-/// Times the input transposition, then the witness and its forms into
-/// reused buffers (as the prover does), best of five, and prints them.
+/// Times the input transposition, then the witness, its forms after it, and
+/// both in one pass, into reused buffers, best of five, and prints them.
 fn time_batch(name: &str, unit: &str, r1cs: &R1cs, n: u32, transpose: impl FnOnce() -> Vec<u64>) {
     let t0 = Instant::now();
     let sliced = transpose();
     let transposed = t0.elapsed();
     let len = r1cs.num_wires() << (n - 6);
     let [mut z, mut a, mut b] = [(); 3].map(|_| vec![0u64; len]);
-    let (mut witness, mut forms) = (Duration::MAX, Duration::MAX);
+    let (mut witness, mut forms, mut fused) = (Duration::MAX, Duration::MAX, Duration::MAX);
     for _ in 0..5 {
         let t1 = Instant::now();
         r1cs.generate_witness_into(n, &sliced, &[], &mut z)
             .expect("valid inputs");
         let t2 = Instant::now();
         r1cs.linear_forms_into(1 << (n - 6), &z, &mut a, &mut b);
+        let t3 = Instant::now();
+        r1cs.generate_witness_and_forms_into(n, &sliced, &[], &mut z, &mut a, &mut b)
+            .expect("valid inputs");
         witness = witness.min(t2 - t1);
-        forms = forms.min(t2.elapsed());
+        forms = forms.min(t3 - t2);
+        fused = fused.min(t3.elapsed());
     }
     println!(
-        "{name} N = 2^{n}, {} threads: input transpose {transposed:?}, witness {witness:?} ({:.0} {unit}/s, {} MiB), A z and B z {forms:?}",
+        "{name} N = 2^{n}, {} threads: input transpose {transposed:?}, witness {witness:?} ({:.0} {unit}/s, {} MiB), A z and B z after it {forms:?}, both in one pass {fused:?}",
         rayon::current_num_threads(),
         (1u64 << n) as f64 / witness.as_secs_f64(),
         (len * 8) >> 20,

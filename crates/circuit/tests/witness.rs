@@ -3,6 +3,8 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+use starling_circuit::blake3::Blake3Compression;
+use starling_circuit::keccak::KeccakF1600;
 use starling_circuit::layout::{slice_instances, unslice_instances};
 use starling_circuit::sha256::Sha256Compression;
 use starling_circuit::{CircuitBuilder, R1cs, WitnessError};
@@ -266,4 +268,56 @@ fn c_words_of_any_range_are_those_of_c() {
         r1cs.c_words_into(w, witness.words(), start, &mut out);
         assert_eq!(out, c[start..start + len], "{start} + {len}");
     }
+}
+
+/// The fused pass against the witness and then its forms.
+fn check_fused(what: &str, r1cs: &R1cs, n: u32, public: &[u64], private: &[u64]) {
+    let witness = r1cs.generate_witness(n, public, private).unwrap();
+    let [a, b, _] = r1cs.linear_forms(&witness);
+    // Buffers full of ones: every entry must be written.
+    let [mut z2, mut a2, mut b2] = [(); 3].map(|_| vec![u64::MAX; a.len()]);
+    r1cs.generate_witness_and_forms_into(n, public, private, &mut z2, &mut a2, &mut b2)
+        .unwrap();
+    assert!(z2 == witness.words(), "{what}, n = {n}: witness");
+    assert!(a2 == a && b2 == b, "{what}, n = {n}: forms");
+}
+
+#[test]
+fn witness_and_forms_in_one_pass_are_those_of_two() {
+    // Blocks of two, four and sixteen words (n = 7, 8, 10), and at 2^14 a
+    // range of sixteen blocks per task; every built-in hash's circuit
+    // (their inputs: any bits) and one with private inputs.
+    let mut rng = ChaCha20Rng::seed_from_u64(13);
+    let circuits = [
+        ("SHA-256", Sha256Compression::new().r1cs().clone()),
+        ("BLAKE3", Blake3Compression::new().r1cs().clone()),
+        ("Keccak-f", KeccakF1600::new().r1cs().clone()),
+    ];
+    for n in [7, 8, 10] {
+        for (what, r1cs) in &circuits {
+            let public: Vec<u64> = (0..r1cs.num_public_inputs() << (n - 6))
+                .map(|_| rng.gen())
+                .collect();
+            check_fused(what, r1cs, n, &public, &[]);
+        }
+    }
+    for n in [7, 10, 14] {
+        let (public, private) = small_circuit_inputs(14, n);
+        check_fused("small", &small_circuit(), n, &public, &private);
+    }
+}
+
+#[test]
+fn the_fused_pass_refuses_forms_of_the_wrong_length() {
+    let r1cs = small_circuit();
+    let (public, private) = small_circuit_inputs(15, 7);
+    let len = r1cs.num_wires() << 1;
+    let [mut z, mut a, mut b] = [len, len, len - 1].map(|l| vec![0u64; l]);
+    assert_eq!(
+        r1cs.generate_witness_and_forms_into(7, &public, &private, &mut z, &mut a, &mut b),
+        Err(WitnessError::OutputLength {
+            got: len - 1,
+            expected: len
+        })
+    );
 }

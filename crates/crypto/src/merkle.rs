@@ -55,8 +55,8 @@ pub fn node_key() -> &'static Key {
     KEY.get_or_init(|| *blake3::hash(b"starling/merkle/node").as_bytes())
 }
 
-/// Hash of a leaf holding `data`. To hash many leaves of one length, see
-/// [`hash_leaves_into`] (same digests, many at a time).
+/// Hash of a leaf holding `data`. Many leaves of one length hash to the same
+/// digests with `blake3_multi` under [`leaf_key`], many at a time.
 pub fn hash_leaf(data: &[u8]) -> Digest {
     *blake3::keyed_hash(leaf_key(), data).as_bytes()
 }
@@ -74,13 +74,6 @@ pub fn hash_leaf_fields(data: &[Gf128]) -> Digest {
         }
         *h.finalize().as_bytes()
     }
-}
-
-/// The leaf hashes of the consecutive `leaf_len`-byte leaves of `data`
-/// into `out` (`out[i] = hash_leaf(leaf i)`), many at a time where the CPU
-/// allows. Panics unless `data.len() == out.len() * leaf_len`.
-pub fn hash_leaves_into(data: &[u8], leaf_len: usize, out: &mut [Digest]) {
-    blake3_multi::keyed_hash_many(leaf_key(), data, leaf_len, out);
 }
 
 /// Hash of an inner node: keyed BLAKE3 of `left || right`, one block.

@@ -1,9 +1,10 @@
 //! One shared harness over every many-message hashing backend this CPU can
 //! use: each must give the digests of `blake3::keyed_hash` on random keys
 //! and messages of every length up to two chunks, in counts that leave
-//! groups of lanes ragged, at unaligned offsets.
+//! groups of lanes ragged, at unaligned offsets; and fed a part at a time
+//! ([`PartialHashes`]), in every split into whole blocks.
 
-use starling_crypto::blake3_multi::{self, hasher_for, Backend, Hasher, Key};
+use starling_crypto::blake3_multi::{self, Backend, Key, PartialHashes};
 use starling_crypto::Digest;
 
 /// splitmix64: a small deterministic source of test bytes.
@@ -27,16 +28,13 @@ impl Rng {
     }
 }
 
-fn backends() -> Vec<(Backend, Hasher)> {
+fn backends() -> Vec<Backend> {
     for b in Backend::ALL {
-        if hasher_for(b).is_none() {
+        if !b.runs_here() {
             eprintln!("SKIPPED: backend {b:?} is not supported by this CPU");
         }
     }
-    Backend::ALL
-        .into_iter()
-        .filter_map(|b| hasher_for(b).map(|h| (b, h)))
-        .collect()
+    Backend::ALL.into_iter().filter(|b| b.runs_here()).collect()
 }
 
 /// Every backend and the dispatching entry point against `blake3` on
@@ -48,9 +46,9 @@ fn check(rng: &mut Rng, len: usize, count: usize, offset: usize) {
     let want: Vec<Digest> = (0..count)
         .map(|i| *blake3::keyed_hash(&key, &data[i * len..(i + 1) * len]).as_bytes())
         .collect();
-    for (backend, hasher) in backends() {
+    for backend in backends() {
         let mut got = vec![[0u8; 32]; count];
-        hasher(&key, data, len, &mut got);
+        backend.keyed_hash_many(&key, data, len, &mut got);
         assert_eq!(
             got, want,
             "{backend:?}, {count} messages of {len} bytes at offset {offset}"
@@ -88,4 +86,66 @@ fn the_lengths_starling_hashes() {
 fn a_buffer_of_the_wrong_length_is_refused() {
     let mut out = [[0u8; 32]; 2];
     blake3_multi::keyed_hash_many(&[0; 32], &[0u8; 63], 32, &mut out);
+}
+
+/// Every backend fed `count` messages of `len` bytes in parts of `parts`
+/// bytes (the last part what is left), against `blake3`.
+fn check_parts(rng: &mut Rng, len: usize, count: usize, parts: &[usize]) {
+    let key = rng.key();
+    let data = rng.bytes(len * count);
+    let want: Vec<Digest> = (0..count)
+        .map(|i| *blake3::keyed_hash(&key, &data[i * len..(i + 1) * len]).as_bytes())
+        .collect();
+    for backend in backends() {
+        let mut hashes = PartialHashes::with_backend(backend, &key, count, len);
+        let mut at = 0;
+        for &part in parts
+            .iter()
+            .chain(std::iter::once(&(len - parts.iter().sum::<usize>())))
+        {
+            // The parts of every message side by side, as the commitment feeds them.
+            let fed: Vec<u8> = (0..count)
+                .flat_map(|i| data[i * len + at..][..part].to_vec())
+                .collect();
+            hashes.update(&fed, part);
+            at += part;
+        }
+        assert_eq!(
+            hashes.finish(),
+            want,
+            "{backend:?}, {count} messages of {len} bytes in parts {parts:?}"
+        );
+    }
+}
+
+#[test]
+fn parts_give_the_whole_messages_digests() {
+    let mut rng = Rng(3);
+    // Columns of 4-row parts (64 bytes) with every final part size, whole
+    // messages, a chunk, and empty messages; counts with ragged groups.
+    for count in [1, 15, 16, 17, 33, 64] {
+        for len in [0, 1, 63, 64, 65, 128, 640, 648, 700, 1024] {
+            check_parts(&mut rng, len, count, &[]);
+            let blocks: Vec<usize> = vec![64; len.saturating_sub(1) / 64];
+            check_parts(&mut rng, len, count, &blocks);
+            if len > 256 {
+                check_parts(&mut rng, len, count, &[128, 64]);
+            }
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "whole blocks until the last")]
+fn a_part_that_is_not_whole_blocks_is_refused() {
+    let mut hashes = PartialHashes::new(&[0; 32], 2, 100);
+    hashes.update(&[0u8; 80], 40);
+}
+
+#[test]
+#[should_panic(expected = "last part is not in yet")]
+fn unfinished_messages_have_no_digests() {
+    let mut hashes = PartialHashes::new(&[0; 32], 2, 128);
+    hashes.update(&[0u8; 128], 64);
+    hashes.finish();
 }

@@ -4,16 +4,24 @@
 //! contiguous message `f[r 2^m .. (r + 1) 2^m]`. The rows past the live
 //! length (a circuit's zero tail, which is the top of the table) are then
 //! whole rows of zeros, which are neither encoded, hashed nor opened: the
-//! verifier takes them as zero. The live rows are transposed into one
-//! buffer (position-major, a column per message position); every coset but
-//! the last is encoded from it into a second buffer and the last in place.
-//! Later levels commit a fold whose rows are its low variables, already
-//! position-major. The batched NTT leaves every codeword column contiguous;
-//! each is one Merkle leaf (`merkle::hash_leaf_fields`), hashed many at a
-//! time by `merkle::hash_leaves_into` (SIMD across leaves), one coset
-//! after the other (side by side for a level too small for the transform
-//! to use several threads well, [`SIDE_BY_SIDE_ELEMS`]). Everything runs on
-//! rayon.
+//! verifier takes them as zero. Later levels commit a fold whose rows are
+//! its low variables, already position-major. Each codeword column (the
+//! committed rows' elements at one position) is one Merkle leaf
+//! (`merkle::hash_leaf_fields`).
+//!
+//! A coset of the codeword is made [`COMMIT_ROWS`] rows at a time: the rows
+//! are laid out position-major in one small buffer, encoded there in place
+//! by the batched NTT (which leaves each position's elements contiguous),
+//! and every column's leaf hash advances by those elements
+//! (`blake3_multi::PartialHashes`: four elements are one BLAKE3 block, and
+//! only each column's 32-byte chaining value is kept in between, SIMD
+//! across columns). Nothing codeword-sized is ever allocated: Keccak-f at
+//! 2^14 permutations holds 8 MiB of rows and 4 MiB of chaining values
+//! instead of two 84 MB buffers of the whole live table. That is what lets
+//! the prover compute its linear forms together with the witness, before
+//! committing, without raising its peak memory. A level too small for the
+//! transform to use several threads well ([`SIDE_BY_SIDE_ELEMS`]) is
+//! encoded whole, its cosets side by side. Everything runs on rayon.
 //!
 //! No level keeps its codeword. Level 0's is twice the table or more
 //! (hundreds of megabytes at 2^14 hashes), and it is read only twice:
@@ -28,8 +36,7 @@
 //! table and no hashing.
 
 use rayon::prelude::*;
-#[cfg(not(target_endian = "little"))]
-use starling_crypto::merkle::hash_leaf_fields;
+use starling_crypto::blake3_multi::PartialHashes;
 use starling_crypto::merkle::{self, MerkleTree};
 use starling_crypto::Digest;
 use starling_field::scratch::{self, ScratchVec};
@@ -50,6 +57,15 @@ pub struct Commitment {
 /// Message positions per task of the level-0 transpose (a 64 KiB block of
 /// output at 64 rows).
 const TRANSPOSE_POSITIONS: usize = 64;
+
+/// Rows encoded and hashed at once when a large level is committed: four
+/// field elements are one BLAKE3 block of each column's leaf. The NTT is
+/// 5-30% slower per product at four or eight rows than at sixteen or more
+/// (`ntt_timing 17 4` against `17 16`, Zen 4), but the commit measured the
+/// same at four, eight and sixteen (Keccak-f at 2^14, one thread: 158-208,
+/// 161-206 and 178-291 ms, three alternating rounds), and four keeps the
+/// buffer smallest (8 MiB there; peak RSS 460 MiB against 468 at eight).
+const COMMIT_ROWS: usize = 4;
 
 /// Rows encoded at once when a level's message is encoded again for its
 /// queries. The batched NTT is nearly as fast per product at four rows as
@@ -74,8 +90,8 @@ const REENCODE_MIN_ELEMS: usize = 1 << 18;
 const SMALL_LEVEL_ELEMS: usize = 1 << 16;
 
 /// Elements of a level up to which its cosets are committed side by side
-/// on rayon when there are several threads, each coset's transform and
-/// hashing on one thread with a buffer of its own (4 MiB at most). Below
+/// on rayon, each coset encoded whole, its transform and hashing on one
+/// thread with a buffer of its own (4 MiB at most). Below
 /// 2^16 the transform runs on one thread anyway, and a later level's
 /// cosets one after another left the other threads idle for about 7 ms of a
 /// BLAKE3 proof on two threads (Zen 3). Up to 2^18 a transform splits over
@@ -112,49 +128,35 @@ pub(crate) struct LevelCode {
 impl LevelCode {
     /// Encodes the first `width` rows of `message` (`2^log_msg` positions
     /// each, laid out as `layout` says) at rate `2^-log_inv_rate` and hashes
-    /// the codeword's columns, one coset at a time.
+    /// the codeword's columns: a level too small to split well, each coset
+    /// at once, side by side on several threads; a larger one
+    /// [`COMMIT_ROWS`] rows at a time (module doc).
     fn commit(message: &[Gf128], layout: Layout, log_msg: usize, width: usize, log_inv_rate: usize) -> Self {
         let code = ReedSolomon::new(log_msg, log_inv_rate);
-        let positions = 1usize << log_msg;
-        let n = positions * width;
+        let n = width << log_msg;
         let cosets = 1usize << log_inv_rate;
-        let mut leaves = Vec::with_capacity(positions << log_inv_rate);
-        // Buffers an earlier phase recycled, or zeroed pages from the
-        // allocator: every entry is written, so they need no clearing.
-        let mut columns = scratch::take_field(n);
-        fill_rows(message, layout, log_msg, 0, width, &mut columns);
-        if cosets > 1 && n <= SIDE_BY_SIDE_ELEMS && rayon::current_num_threads() > 1 {
-            // Cosets side by side, a buffer per rayon job.
-            let per_coset: Vec<Vec<Digest>> = (0..cosets)
+        let rows = Rows {
+            message,
+            layout,
+            log_msg,
+            width,
+        };
+        let per_coset: Vec<Vec<Digest>> = if n <= SIDE_BY_SIDE_ELEMS {
+            (0..cosets)
                 .into_par_iter()
-                .map_init(
-                    || vec![Gf128::ZERO; n],
-                    |out, h| {
-                        code.encode_coset(&columns, width, h, out);
-                        hash_columns(out, width)
-                    },
-                )
-                .collect();
-            per_coset.into_iter().for_each(|l| leaves.extend(l));
+                .map(|h| rows.coset_leaves(&code, h, width))
+                .collect()
         } else {
-            if cosets > 1 {
-                let mut out = scratch::take_field(n);
-                for h in 0..cosets - 1 {
-                    code.encode_coset(&columns, width, h, &mut out);
-                    leaves.extend(hash_columns(&out, width));
-                }
-                scratch::recycle_field(out);
-            }
-            code.encode_coset_in_place(&mut columns, width, cosets - 1);
-            leaves.extend(hash_columns(&columns, width));
-        }
-        scratch::recycle_field(columns);
+            (0..cosets)
+                .map(|h| rows.coset_leaves(&code, h, COMMIT_ROWS.min(width)))
+                .collect()
+        };
         LevelCode {
             width,
             log_msg,
             log_inv_rate,
             layout,
-            tree: MerkleTree::from_leaf_hashes(leaves),
+            tree: MerkleTree::from_leaf_hashes(per_coset.concat()),
         }
     }
 
@@ -249,6 +251,53 @@ impl LevelCode {
     }
 }
 
+/// The rows a level commits to: the first `width` rows of `message`
+/// (`2^log_msg` positions each, laid out as `layout` says).
+#[derive(Clone, Copy)]
+struct Rows<'a> {
+    message: &'a [Gf128],
+    layout: Layout,
+    log_msg: usize,
+    width: usize,
+}
+
+impl Rows<'_> {
+    /// The leaf hashes of codeword coset `h`: `group` rows at a time are
+    /// laid out position-major and encoded into the coset in place, and the
+    /// coset's columns, one Merkle leaf per position, grow by those rows'
+    /// elements ([`PartialHashes`]: `16 group` bytes, whole BLAKE3 blocks
+    /// for `group` a multiple of four). Each coset lays its rows out again
+    /// rather than keep a second buffer (Keccak-f at 2^14 permutations: 8
+    /// MiB, against about 10 ms of transposing a second time on one thread).
+    fn coset_leaves(self, code: &ReedSolomon, h: usize, group: usize) -> Vec<Digest> {
+        let positions = 1usize << self.log_msg;
+        let mut hashes = PartialHashes::new(merkle::leaf_key(), positions, 16 * self.width);
+        // A buffer an earlier phase recycled, or zeroed pages from the
+        // allocator: every entry is written, so it needs no clearing.
+        let mut buf = scratch::take_field(group * positions);
+        for first in (0..self.width).step_by(group) {
+            let rows = group.min(self.width - first);
+            let coset = &mut buf[..rows * positions];
+            fill_rows(self.message, self.layout, self.log_msg, first, rows, coset);
+            code.encode_coset_in_place(coset, rows, h);
+            update_leaves(&mut hashes, coset, rows);
+        }
+        scratch::recycle_field(buf);
+        hashes.finish()
+    }
+}
+
+/// Feeds each leaf its `rows` elements of the position-major `coset`.
+fn update_leaves(hashes: &mut PartialHashes, coset: &[Gf128], rows: usize) {
+    #[cfg(target_endian = "little")]
+    hashes.update(Gf128::slice_as_bytes(coset), 16 * rows);
+    #[cfg(not(target_endian = "little"))]
+    hashes.update(
+        &coset.iter().flat_map(|v| v.to_bytes()).collect::<Vec<u8>>(),
+        16 * rows,
+    );
+}
+
 /// Writes rows `first .. first + rows` of `message` (`2^log_msg` positions
 /// each, laid out as `layout` says) position-major into `out`.
 fn fill_rows(
@@ -310,34 +359,6 @@ impl CommittedLevel {
     pub(crate) fn columns(&self, positions: &[usize]) -> Vec<Gf128> {
         self.code.columns(&self.message, positions)
     }
-}
-
-/// The leaf hashes of the consecutive `batch`-element columns of `codeword`
-/// (`merkle::hash_leaf_fields` of each).
-fn hash_columns(codeword: &[Gf128], batch: usize) -> Vec<Digest> {
-    #[cfg(target_endian = "little")]
-    {
-        let leaf_len = batch * 16;
-        let bytes = Gf128::slice_as_bytes(codeword);
-        let count = codeword.len() / batch;
-        let mut leaves = vec![[0u8; 32]; count];
-        // About 1 MiB of leaves per rayon task, a multiple of the sixteen
-        // leaves the SIMD hasher takes at once, and at least four tasks per
-        // thread while there are leaves for them (a later level's coset is
-        // only 1 MiB: as one task it was hashed on one thread).
-        let per_mib = 16 * ((1 << 16) / leaf_len).max(1);
-        let per_thread_share = count
-            .div_ceil(4 * rayon::current_num_threads())
-            .next_multiple_of(16);
-        let per_task = per_mib.min(per_thread_share).max(16);
-        leaves
-            .par_chunks_mut(per_task)
-            .zip(bytes.par_chunks(per_task * leaf_len))
-            .for_each(|(out, data)| merkle::hash_leaves_into(data, leaf_len, out));
-        leaves
-    }
-    #[cfg(not(target_endian = "little"))]
-    codeword.par_chunks(batch).map(hash_leaf_fields).collect()
 }
 
 /// What the prover keeps after committing: the table and level 0's code.
@@ -409,23 +430,19 @@ mod tests {
     use starling_crypto::merkle::hash_leaf_fields;
 
     #[test]
-    fn column_hashes_match_hash_leaf_fields() {
-        let codeword: Vec<Gf128> = (0..4096u128)
-            .map(|i| Gf128::new(i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834)))
-            .collect();
-        for log_batch in 0..=8 {
-            let batch = 1 << log_batch;
-            let want: Vec<Digest> = codeword.chunks(batch).map(hash_leaf_fields).collect();
-            assert_eq!(hash_columns(&codeword, batch), want, "batch {batch}");
-        }
-    }
-
-    #[test]
     fn top_rows_are_encoded_row_by_row() {
         // Each row by the single-message encoder (tested against the
         // definition in starling-poly). Widths that are not powers of two, messages long enough for the
-        // NTT's passes over memory.
-        for (log_rows, log_msg, width, rate) in [(2, 3, 3, 2), (3, 9, 5, 1), (6, 12, 45, 1), (4, 13, 16, 2)] {
+        // NTT's passes over memory, and levels past `SIDE_BY_SIDE_ELEMS`, committed `COMMIT_ROWS`
+        // rows at a time (47: a last group of three).
+        for (log_rows, log_msg, width, rate) in [
+            (2, 3, 3, 2),
+            (3, 9, 5, 1),
+            (6, 12, 45, 1),
+            (4, 13, 16, 2),
+            (6, 13, 47, 1),
+            (5, 15, 12, 2),
+        ] {
             let table: Vec<Gf128> = (0..1u128 << (log_rows + log_msg))
                 .map(|i| Gf128::new((i + 1).wrapping_mul(0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15)))
                 .collect();
@@ -459,7 +476,8 @@ mod tests {
     fn later_levels_open_their_columns() {
         // Position-major messages of 2^log_rows rows; repeated positions too.
         // Rows are re-encoded four at a time, all sixteen at once, and in two
-        // groups of sixteen (`REENCODE_MIN_ELEMS`).
+        // groups of sixteen (`REENCODE_MIN_ELEMS`). The last is committed
+        // `COMMIT_ROWS` rows at a time.
         for (log_rows, log_msg, rate) in [(0, 5, 2), (2, 9, 3), (4, 12, 4), (5, 14, 1)] {
             let width = 1usize << log_rows;
             let message: Vec<Gf128> = (0..1u128 << (log_rows + log_msg))

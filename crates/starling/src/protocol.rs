@@ -263,8 +263,12 @@ pub(crate) fn prove_with(
     let r1cs = circuit.r1cs();
 
     // The witness is written straight into the buffer the PCS commits to,
-    // every entry of it: a recycled buffer needs no clearing.
-    let mut packed = scratch::take_field(params.shape.num_words() / 2);
+    // and its linear forms `a = Az`, `b = Bz` (bit-packed like it) into the
+    // buffers the zerocheck then folds in place, in one pass; every entry
+    // of the three: recycled buffers need no clearing. The commitment that
+    // follows holds only a few rows of its codeword at a time, so the
+    // forms cost no memory beyond what the zerocheck needs anyway.
+    let [mut packed, mut a, mut b] = [(); 3].map(|_| scratch::take_field(params.shape.num_words() / 2));
     timings.phase("witness", progress, || {
         let mut rows = kind.instance_inputs(&inputs)?;
         if let Some(f) = tamper.instances {
@@ -273,8 +277,15 @@ pub(crate) fn prove_with(
         // Padding instances: all-zero inputs.
         rows.resize((1usize << n) * circuit.input_words(), 0);
         let sliced = slice_instances(1 << n, circuit.input_bits(), &rows);
-        r1cs.generate_witness_into(n, &sliced, &[], Gf128::as_u64_words_mut(&mut packed))
-            .map_err(|e| Error::Internal(format!("witness: {e}")))
+        r1cs.generate_witness_and_forms_into(
+            n,
+            &sliced,
+            &[],
+            Gf128::as_u64_words_mut(&mut packed),
+            Gf128::as_u64_words_mut(&mut a),
+            Gf128::as_u64_words_mut(&mut b),
+        )
+        .map_err(|e| Error::Internal(format!("witness: {e}")))
     })?;
     let outputs = timings.phase("outputs", progress, || {
         let per_wire = params.shape.words_per_wire();
@@ -289,17 +300,25 @@ pub(crate) fn prove_with(
         f(&mut statement);
     }
     if let Some(f) = tamper.witness {
-        f(Gf128::as_u64_words_mut(&mut packed));
+        let z = Gf128::as_u64_words_mut(&mut packed);
+        f(z);
+        r1cs.linear_forms_into(
+            params.shape.words_per_wire(),
+            z,
+            Gf128::as_u64_words_mut(&mut a),
+            Gf128::as_u64_words_mut(&mut b),
+        );
     }
-    prove_statement(statement, &params, packed, profile, progress, timings)
+    prove_statement(statement, &params, [packed, a, b], profile, progress, timings)
 }
 
 /// Commits to the witness (bit-packed in `packed`) and proves that it
-/// satisfies the circuit and agrees with `statement`.
+/// satisfies the circuit (its linear forms `a`, `b`, bit-packed like it)
+/// and agrees with `statement`.
 fn prove_statement(
     statement: Statement,
     params: &BatchParams,
-    packed: ScratchVec,
+    [packed, mut a, mut b]: [ScratchVec; 3],
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     mut timings: Timings,
@@ -307,37 +326,15 @@ fn prove_statement(
     let circuit = statement.kind().circuit().clone();
     let shape = params.shape;
 
+    let mut transcript = Transcript::new(PROTOCOL_ID);
     let (commitment, prover_data) = timings.phase("commit", progress, || {
-        starling_pcs::commit(&params.pcs, packed).map_err(|e| Error::Internal(format!("commit: {e}")))
+        let (commitment, data) =
+            starling_pcs::commit(&params.pcs, packed).map_err(|e| Error::Internal(format!("commit: {e}")))?;
+        bind_statement(&mut transcript, profile, &statement, params, &commitment);
+        Ok::<_, Error>((commitment, data))
     })?;
     let z = Gf128::as_u64_words(prover_data.table());
-    // The linear forms `a = Az`, `b = Bz`, bit-packed like the witness, are
-    // computed only now, from the committed table, into buffers the
-    // zerocheck then folds in place: only the commitment's buffers (freed
-    // again) or the forms', never both, are live beside the table. The
-    // statement is bound to the transcript meanwhile: hashing its public
-    // values (1.4-4.4 ms at 2^14 hashes on a Zen 3) is one thread's work,
-    // which the others' share of the forms pass covers. The pass itself
-    // stays on the calling thread (`in_place_scope`, not `join`), as do
-    // its allocations: moved onto a worker they came from that thread's
-    // malloc arena, which keeps what it frees, and a Keccak-f proof of
-    // 2^14 permutations on two threads peaked at 483-499 MB, not 466.
-    let mut transcript = Transcript::new(PROTOCOL_ID);
     let r1cs = circuit.r1cs();
-    let (mut a, mut b) = timings.phase("forms", progress, || {
-        rayon::in_place_scope(|s| {
-            s.spawn(|_| bind_statement(&mut transcript, profile, &statement, params, &commitment));
-            // Every entry is written: the recycled buffers need no clearing.
-            let [mut a, mut b] = [(); 2].map(|_| scratch::take_field(prover_data.table().len()));
-            r1cs.linear_forms_into(
-                shape.words_per_wire(),
-                z,
-                Gf128::as_u64_words_mut(&mut a),
-                Gf128::as_u64_words_mut(&mut b),
-            );
-            (a, b)
-        })
-    });
 
     // The table's zero tail (the circuit's unused wires) is left out of the
     // zerocheck's passes and the lincheck's folds over the instances.

@@ -1,10 +1,12 @@
 //! BLAKE3's compression written once over a vector of 32-bit lanes, for
 //! hashing `L::LANES` messages of one length (at most one chunk) in
-//! lockstep: message `l` in lane `l` of every register.
+//! lockstep: message `l` in lane `l` of every register, whole
+//! ([`Job::Whole`]) or a span of blocks at a time from chaining values kept
+//! between calls ([`Job::Span`]).
 //!
 //! Each backend implements [`Lanes`] for its register type with
-//! `#[inline(always)]` methods and calls [`hash_messages`] from a function
-//! compiled for its instructions, so the whole chain is generated for them.
+//! `#[inline(always)]` methods and calls [`run`] from a function compiled
+//! for its instructions, so the whole chain is generated for them.
 //! From the BLAKE3 specification (section 2): the state is the chaining
 //! value, the first four IV words, the counter, the block length and the
 //! flags; seven rounds of the G function on the columns, then the
@@ -38,8 +40,45 @@ const KEYED_HASH: u32 = 16;
 /// quoted in [`hash_messages`]: 2 gave 43 ms, 4 40-45, 8 40).
 const PREFETCH_BLOCKS: usize = 4;
 
-/// Most lanes of any backend (AVX-512: sixteen).
+/// Most lanes of any backend (AVX-512: sixteen). Chaining values kept
+/// between spans are stored in groups of this many messages
+/// ([`super::PartialHashes`]).
 pub(super) const MAX_LANES: usize = 16;
+
+/// Words of a group's stored chaining values: word `w` of message `l` of
+/// the group at `w * MAX_LANES + l`, so that a backend loads and stores
+/// each word of its lanes as one vector.
+pub(super) const GROUP_WORDS: usize = 8 * MAX_LANES;
+
+/// Which bytes of each message a call absorbs: `bytes` of them, starting
+/// at block `first_block`; `ends` when they are the message's last (then
+/// the last block is finalised as the root). A span that does not end is a
+/// positive multiple of 64 bytes.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Span {
+    pub(super) first_block: usize,
+    pub(super) bytes: usize,
+    pub(super) ends: bool,
+}
+
+/// Work for a backend.
+pub(super) enum Job<'a> {
+    /// `out[i]` = the keyed hash of `data[i * len..(i + 1) * len]`.
+    Whole {
+        key: &'a Key,
+        data: &'a [u8],
+        len: usize,
+        out: &'a mut [Digest],
+    },
+    /// Advances whole groups of stored chaining values (`cvs`,
+    /// [`GROUP_WORDS`] words per group) over `span` of each message: the
+    /// span of message `i` is `data[i * span.bytes..][..span.bytes]`.
+    Span {
+        cvs: &'a mut [u32],
+        data: &'a [u8],
+        span: Span,
+    },
+}
 
 /// A vector of `LANES` 32-bit words, for one instruction set.
 pub(super) trait Lanes: Copy {
@@ -47,6 +86,8 @@ pub(super) trait Lanes: Copy {
     const LANES: usize;
     /// Every lane `x`.
     fn splat(x: u32) -> Self;
+    /// Lane `l` from `words[l]` (`l < LANES`).
+    fn load(words: &[u32]) -> Self;
     /// The sixteen message vectors of one block per lane: vector `j` holds,
     /// in lane `l`, little-endian word `j` of `blocks[l]` (`l < LANES`).
     fn transpose(blocks: &[&[u8; 64]; MAX_LANES]) -> [Self; 16];
@@ -139,46 +180,61 @@ fn gather_block<L: Lanes>(data: &[u8], len: usize, block: usize) -> [L; 16] {
     L::transpose(&core::array::from_fn(|lane| &padded[lane]))
 }
 
-/// The keyed hashes of the `L::LANES` messages of `len <= MAX_LANE_LEN`
-/// bytes at the start of `data` (message `l` at `data[l * len..]`) into
-/// `out[..L::LANES]`.
+/// Absorbs `span` of the `L::LANES` messages at the start of `data` (the
+/// span of message `l` at `data[l * span.bytes..]`) into `cv`.
 #[inline(always)]
-pub(super) fn hash_messages<L: Lanes>(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
-    debug_assert!(len <= MAX_LANE_LEN && data.len() >= L::LANES * len && out.len() >= L::LANES);
-    let blocks = len.div_ceil(64).max(1);
+fn absorb<L: Lanes>(cv: &mut [L; 8], data: &[u8], span: Span) {
+    let bytes = span.bytes;
+    debug_assert!(span.ends || (bytes > 0 && bytes.is_multiple_of(64)));
+    debug_assert!(data.len() >= L::LANES * bytes);
+    let blocks = bytes.div_ceil(64).max(1);
     // Loops, not closures, around the lane methods: a closure is compiled
     // without the caller's target features unless it is inlined.
-    let mut cv = [L::splat(0); 8];
-    for (c, word) in cv.iter_mut().zip(key.chunks_exact(4)) {
-        *c = L::splat(u32::from_le_bytes(word.try_into().expect("4 bytes")));
-    }
     for block in 0..blocks {
-        // The lanes read 64 bytes each, `len` bytes apart, which the
-        // hardware prefetchers do not follow: each block asks for the
-        // lines the lanes read `PREFETCH_BLOCKS` blocks on (in the next
-        // group, past this group's last block). Zen 4, 2^18 leaves of 640
-        // bytes, AVX-512: 58 ms without, 40-45 with.
+        // The lanes read 64 bytes each, `bytes` apart, which the hardware
+        // prefetchers do not follow: each block asks for the lines the
+        // lanes read `PREFETCH_BLOCKS` blocks on (in the next group, past
+        // this group's last block). Zen 4, 2^18 leaves of 640 bytes,
+        // AVX-512: 58 ms without, 40-45 with.
         let ahead = 64 * (block + PREFETCH_BLOCKS);
-        let ahead = if ahead < len {
+        let ahead = if ahead < bytes {
             ahead
         } else {
-            L::LANES * len + ahead - 64 * blocks
+            L::LANES * bytes + ahead - 64 * blocks
         };
         for lane in 0..L::LANES {
-            if let Some(line) = data.get(lane * len + ahead..) {
+            if let Some(line) = data.get(lane * bytes + ahead..) {
                 L::prefetch(line);
             }
         }
         let mut flags = KEYED_HASH;
-        if block == 0 {
+        if span.first_block + block == 0 {
             flags |= CHUNK_START;
         }
-        if block + 1 == blocks {
+        if span.ends && block + 1 == blocks {
             flags |= CHUNK_END | ROOT;
         }
-        let block_len = (len - 64 * block).min(64) as u32;
-        compress(&mut cv, gather_block::<L>(data, len, block), block_len, flags);
+        let block_len = (bytes - 64 * block).min(64) as u32;
+        compress(cv, gather_block::<L>(data, bytes, block), block_len, flags);
     }
+}
+
+/// The keyed hashes of the `L::LANES` messages of `len <= MAX_LANE_LEN`
+/// bytes at the start of `data` (message `l` at `data[l * len..]`) into
+/// `out[..L::LANES]`.
+#[inline(always)]
+fn hash_messages<L: Lanes>(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
+    debug_assert!(len <= MAX_LANE_LEN && out.len() >= L::LANES);
+    let mut cv = [L::splat(0); 8];
+    for (c, word) in cv.iter_mut().zip(key.chunks_exact(4)) {
+        *c = L::splat(u32::from_le_bytes(word.try_into().expect("4 bytes")));
+    }
+    let span = Span {
+        first_block: 0,
+        bytes: len,
+        ends: true,
+    };
+    absorb(&mut cv, data, span);
     let mut words = [[0u32; MAX_LANES]; 8];
     for (w, v) in words.iter_mut().zip(cv) {
         v.store(w);
@@ -194,7 +250,7 @@ pub(super) fn hash_messages<L: Lanes>(key: &Key, data: &[u8], len: usize, out: &
 /// `L::LANES` in lockstep, the rest (and messages longer than a chunk)
 /// through the portable definition.
 #[inline(always)]
-pub(super) fn hash_all<L: Lanes>(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
+fn hash_all<L: Lanes>(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
     assert_eq!(
         Some(data.len()),
         out.len().checked_mul(len),
@@ -209,4 +265,41 @@ pub(super) fn hash_all<L: Lanes>(key: &Key, data: &[u8], len: usize, out: &mut [
         hash_messages::<L>(key, &data[g * group_len..], len, group);
     }
     super::portable::keyed_hash_many(key, &data[whole * len..], len, &mut out[whole..]);
+}
+
+/// Advances every group of `cvs` over `span`, `L::LANES` messages at a time
+/// (each group's words as [`GROUP_WORDS`] says).
+#[inline(always)]
+fn absorb_groups<L: Lanes>(cvs: &mut [u32], data: &[u8], span: Span) {
+    let group_bytes = MAX_LANES * span.bytes;
+    assert!(
+        cvs.len().is_multiple_of(GROUP_WORDS) && data.len() == cvs.len() / GROUP_WORDS * group_bytes,
+        "a span of every message of whole groups"
+    );
+    for (g, group) in cvs.chunks_exact_mut(GROUP_WORDS).enumerate() {
+        // The rest of the data, not only this group's: `absorb` prefetches
+        // the next group's lines.
+        let data = &data[g * group_bytes..];
+        for first in (0..MAX_LANES).step_by(L::LANES) {
+            let mut cv = [L::splat(0); 8];
+            for (w, c) in cv.iter_mut().enumerate() {
+                *c = L::load(&group[w * MAX_LANES + first..]);
+            }
+            absorb(&mut cv, &data[first * span.bytes..], span);
+            let mut words = [0u32; MAX_LANES];
+            for (w, c) in cv.into_iter().enumerate() {
+                c.store(&mut words);
+                group[w * MAX_LANES + first..][..L::LANES].copy_from_slice(&words[..L::LANES]);
+            }
+        }
+    }
+}
+
+/// Does `job` with `L`'s lanes.
+#[inline(always)]
+pub(super) fn run<L: Lanes>(job: Job<'_>) {
+    match job {
+        Job::Whole { key, data, len, out } => hash_all::<L>(key, data, len, out),
+        Job::Span { cvs, data, span } => absorb_groups::<L>(cvs, data, span),
+    }
 }

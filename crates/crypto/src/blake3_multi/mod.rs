@@ -30,9 +30,11 @@ mod portable;
 #[allow(unsafe_code)]
 mod x86_64;
 
+use rayon::prelude::*;
 use starling_field::cpu::{self, Tier};
 
 use crate::Digest;
+use lanes::Job;
 
 /// A BLAKE3 key.
 pub type Key = [u8; 32];
@@ -69,24 +71,40 @@ impl Backend {
     }
 }
 
-/// `(key, data, len, out)`: `out[i]` is the keyed hash of
-/// `data[i * len..(i + 1) * len]`; panics unless `data.len() == out.len() *
-/// len`.
-pub type Hasher = fn(&Key, &[u8], usize, &mut [Digest]);
+impl Backend {
+    /// True when this CPU has the backend's instructions (ignores the
+    /// process's tier: tests use it to reach every backend).
+    pub fn runs_here(self) -> bool {
+        self.jobs().is_some()
+    }
 
-/// The hasher of `backend`, or `None` when this CPU lacks its instructions.
-/// Ignores the process's tier (tests use it to reach every backend).
-pub fn hasher_for(backend: Backend) -> Option<Hasher> {
-    match backend {
-        Backend::Portable => Some(portable::keyed_hash_many),
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 if Tier::Avx2.runs_here() => Some(x86_64::keyed_hash_many_avx2),
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 if Tier::Avx512.runs_here() => Some(x86_64::keyed_hash_many_avx512),
-        #[cfg(target_arch = "aarch64")]
-        Backend::Neon if Tier::Neon.runs_here() => Some(aarch64::keyed_hash_many_neon),
-        #[allow(unreachable_patterns)]
-        _ => None,
+    fn jobs(self) -> Option<fn(Job<'_>)> {
+        match self {
+            Backend::Portable => Some(portable::jobs_portable),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 if Tier::Avx2.runs_here() => Some(x86_64::jobs_avx2),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 if Tier::Avx512.runs_here() => Some(x86_64::jobs_avx512),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon if Tier::Neon.runs_here() => Some(aarch64::jobs_neon),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// Does `job`; panics unless the backend runs here.
+    fn run(self, job: Job<'_>) {
+        let run = self
+            .jobs()
+            .unwrap_or_else(|| panic!("the {self:?} hasher needs instructions this CPU lacks"));
+        run(job);
+    }
+
+    /// `out[i] = blake3::keyed_hash(key, data[i * len..(i + 1) * len])`
+    /// with this backend; panics unless `data.len() == out.len() * len`,
+    /// or when the backend does not run here.
+    pub fn keyed_hash_many(self, key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
+        self.run(Job::Whole { key, data, len, out });
     }
 }
 
@@ -99,11 +117,125 @@ pub fn backend() -> Backend {
 /// at a time where the CPU allows. Panics unless `data.len() == out.len() *
 /// len`.
 pub fn keyed_hash_many(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
-    assert_eq!(
-        Some(data.len()),
-        out.len().checked_mul(len),
-        "data must hold exactly one message per output digest"
-    );
-    let hasher = hasher_for(backend()).unwrap_or(portable::keyed_hash_many);
-    hasher(key, data, len, out);
+    backend().keyed_hash_many(key, data, len, out);
+}
+
+/// Spans of [`PartialHashes`] per rayon task: about 1 MiB of data, a whole
+/// number of groups.
+const SPAN_TASK_BYTES: usize = 1 << 20;
+
+/// Keyed hashes of `count` messages of `len <= MAX_LANE_LEN` bytes each,
+/// fed a part of every message at a time: the level-0 commitment encodes a
+/// few rows of its table at a time, and each codeword column (a Merkle
+/// leaf) grows by those rows' elements. Only the chaining values (32 bytes
+/// a message) are kept between parts, instead of every column whole.
+/// The digests are [`keyed_hash_many`]'s of the concatenated parts.
+pub struct PartialHashes {
+    backend: Backend,
+    count: usize,
+    len: usize,
+    /// Bytes of each message absorbed so far.
+    done: usize,
+    /// True once the messages' last part is in.
+    finished: bool,
+    /// The chaining values, in groups of `MAX_LANES` messages
+    /// ([`lanes::GROUP_WORDS`]); the last group padded.
+    cvs: Vec<u32>,
+}
+
+impl PartialHashes {
+    /// `count` messages of `len` bytes under `key`, none of them fed yet,
+    /// hashed with the process's backend.
+    pub fn new(key: &Key, count: usize, len: usize) -> Self {
+        Self::with_backend(backend(), key, count, len)
+    }
+
+    /// [`PartialHashes::new`] with `backend`; panics unless it runs here
+    /// or when `len > MAX_LANE_LEN`.
+    pub fn with_backend(backend: Backend, key: &Key, count: usize, len: usize) -> Self {
+        assert!(backend.runs_here(), "the {backend:?} hasher does not run here");
+        assert!(len <= MAX_LANE_LEN, "messages of {len} bytes: at most one chunk");
+        let mut cvs = vec![0u32; count.div_ceil(lanes::MAX_LANES) * lanes::GROUP_WORDS];
+        let key_words: Vec<u32> = key
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes")))
+            .collect();
+        for (i, c) in cvs.iter_mut().enumerate() {
+            *c = key_words[i % lanes::GROUP_WORDS / lanes::MAX_LANES];
+        }
+        PartialHashes {
+            backend,
+            count,
+            len,
+            done: 0,
+            finished: false,
+            cvs,
+        }
+    }
+
+    /// Feeds the next `part` bytes of every message: message `i`'s are
+    /// `data[i * part..(i + 1) * part]`. Every part but the one that ends
+    /// the messages must be a positive multiple of 64 bytes. Runs on rayon.
+    pub fn update(&mut self, data: &[u8], part: usize) {
+        assert_eq!(
+            Some(data.len()),
+            self.count.checked_mul(part),
+            "one part per message"
+        );
+        assert!(!self.finished, "the messages are complete");
+        let ends = self.done + part == self.len;
+        assert!(
+            ends || (part > 0 && part.is_multiple_of(64) && self.done + part < self.len),
+            "a part of {part} bytes after {} of {}: parts are whole blocks until the last",
+            self.done,
+            self.len
+        );
+        let span = lanes::Span {
+            first_block: self.done / 64,
+            bytes: part,
+            ends,
+        };
+        let run = self.backend.jobs().expect("checked when made");
+        let group_bytes = lanes::MAX_LANES * part;
+        let whole = self.count / lanes::MAX_LANES;
+        let (head, tail) = self.cvs.split_at_mut(whole * lanes::GROUP_WORDS);
+        let per_task = (SPAN_TASK_BYTES / group_bytes.max(1))
+            .min(whole.div_ceil(4 * rayon::current_num_threads()))
+            .max(1);
+        head.par_chunks_mut(per_task * lanes::GROUP_WORDS)
+            .enumerate()
+            .for_each(|(t, cvs)| {
+                let groups = cvs.len() / lanes::GROUP_WORDS;
+                let data = &data[t * per_task * group_bytes..][..groups * group_bytes];
+                run(Job::Span { cvs, data, span });
+            });
+        if !tail.is_empty() {
+            // The ragged last group, its missing messages' parts zero.
+            let mut padded = vec![0u8; group_bytes];
+            let rest = &data[whole * group_bytes..];
+            padded[..rest.len()].copy_from_slice(rest);
+            run(Job::Span {
+                cvs: tail,
+                data: &padded,
+                span,
+            });
+        }
+        self.done += part;
+        self.finished = ends;
+    }
+
+    /// The digests, once every message is complete.
+    pub fn finish(self) -> Vec<Digest> {
+        assert!(self.finished, "the messages' last part is not in yet");
+        (0..self.count)
+            .map(|i| {
+                let group = &self.cvs[i / lanes::MAX_LANES * lanes::GROUP_WORDS..][..lanes::GROUP_WORDS];
+                let mut digest = [0u8; 32];
+                for (w, chunk) in digest.chunks_exact_mut(4).enumerate() {
+                    chunk.copy_from_slice(&group[w * lanes::MAX_LANES + i % lanes::MAX_LANES].to_le_bytes());
+                }
+                digest
+            })
+            .collect()
+    }
 }

@@ -2,4 +2,4 @@
 
 mod neon;
 
-pub(super) use neon::keyed_hash_many_neon;
+pub(super) use neon::jobs_neon;

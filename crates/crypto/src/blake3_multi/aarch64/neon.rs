@@ -4,12 +4,10 @@
 
 use core::arch::aarch64::*;
 
-use super::super::lanes::{hash_all, Lanes, MAX_LANES};
-use super::super::Key;
-use crate::Digest;
+use super::super::lanes::{run, Job, Lanes, MAX_LANES};
 
 /// Four lanes. NEON is part of every aarch64 CPU this crate supports (the
-/// NEON tier checks it), and values exist only inside [`hash_neon`].
+/// NEON tier checks it), and values exist only inside [`run_neon`].
 #[derive(Clone, Copy)]
 struct Q(uint32x4_t);
 
@@ -20,6 +18,13 @@ impl Lanes for Q {
     fn splat(x: u32) -> Self {
         // SAFETY: NEON, see the type's comment.
         Q(unsafe { vdupq_n_u32(x) })
+    }
+
+    #[inline(always)]
+    fn load(words: &[u32]) -> Self {
+        let w = &words[..Self::LANES];
+        // SAFETY: `w` is LANES readable words; NEON as above.
+        Q(unsafe { vld1q_u32(w.as_ptr()) })
     }
 
     #[inline(always)]
@@ -97,17 +102,16 @@ impl Lanes for Q {
 }
 
 #[target_feature(enable = "neon")]
-fn hash_neon(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
-    hash_all::<Q>(key, data, len, out);
+fn run_neon(job: Job<'_>) {
+    run::<Q>(job);
 }
 
-/// Same contract as the portable `keyed_hash_many`; panics when the CPU
-/// lacks the NEON tier.
-pub(in super::super) fn keyed_hash_many_neon(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
+/// Does `job`; panics when the CPU lacks the NEON tier.
+pub(in super::super) fn jobs_neon(job: Job<'_>) {
     assert!(
         starling_field::cpu::Tier::Neon.runs_here(),
         "the NEON hasher needs NEON"
     );
     // SAFETY: the CPU has NEON, checked just above.
-    unsafe { hash_neon(key, data, len, out) }
+    unsafe { run_neon(job) }
 }

@@ -4,11 +4,9 @@
 
 use core::arch::x86_64::*;
 
-use super::super::lanes::{hash_all, Lanes, MAX_LANES};
-use super::super::Key;
-use crate::Digest;
+use super::super::lanes::{run, Job, Lanes, MAX_LANES};
 
-/// Eight lanes. Values exist only inside [`hash_avx2`], which runs with
+/// Eight lanes. Values exist only inside [`run_avx2`], which runs with
 /// AVX2 enabled, so every method's intrinsics run on a CPU that has it.
 #[derive(Clone, Copy)]
 struct Ymm(__m256i);
@@ -44,6 +42,13 @@ impl Lanes for Ymm {
     fn splat(x: u32) -> Self {
         // SAFETY: see the type's comment (AVX2 is enabled).
         Ymm(unsafe { _mm256_set1_epi32(x as i32) })
+    }
+
+    #[inline(always)]
+    fn load(words: &[u32]) -> Self {
+        let w = &words[..Self::LANES];
+        // SAFETY: `w` is LANES readable words; AVX2 as above.
+        Ymm(unsafe { _mm256_loadu_si256(w.as_ptr().cast()) })
     }
 
     #[inline(always)]
@@ -143,17 +148,16 @@ fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
 }
 
 #[target_feature(enable = "avx2")]
-fn hash_avx2(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
-    hash_all::<Ymm>(key, data, len, out);
+fn run_avx2(job: Job<'_>) {
+    run::<Ymm>(job);
 }
 
-/// Same contract as the portable `keyed_hash_many`; panics when the CPU
-/// lacks the AVX2 tier.
-pub(in super::super) fn keyed_hash_many_avx2(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
+/// Does `job`; panics when the CPU lacks the AVX2 tier.
+pub(in super::super) fn jobs_avx2(job: Job<'_>) {
     assert!(
         starling_field::cpu::Tier::Avx2.runs_here(),
         "the AVX2 hasher needs AVX2"
     );
     // SAFETY: the CPU has AVX2, checked just above.
-    unsafe { hash_avx2(key, data, len, out) }
+    unsafe { run_avx2(job) }
 }

@@ -3,11 +3,9 @@
 
 use core::arch::x86_64::*;
 
-use super::super::lanes::{hash_all, Lanes, MAX_LANES};
-use super::super::Key;
-use crate::Digest;
+use super::super::lanes::{run, Job, Lanes, MAX_LANES};
 
-/// Sixteen lanes. Values exist only inside [`hash_avx512`], which runs with
+/// Sixteen lanes. Values exist only inside [`run_avx512`], which runs with
 /// AVX-512F enabled, so every method's intrinsics run on a CPU that has it.
 #[derive(Clone, Copy)]
 struct Zmm(__m512i);
@@ -19,6 +17,13 @@ impl Lanes for Zmm {
     fn splat(x: u32) -> Self {
         // SAFETY: see the type's comment (AVX-512F is enabled).
         Zmm(unsafe { _mm512_set1_epi32(x as i32) })
+    }
+
+    #[inline(always)]
+    fn load(words: &[u32]) -> Self {
+        let w = &words[..Self::LANES];
+        // SAFETY: `w` is LANES readable words; AVX-512F as above.
+        Zmm(unsafe { _mm512_loadu_si512(w.as_ptr().cast()) })
     }
 
     #[inline(always)]
@@ -125,17 +130,16 @@ fn transpose16(r: [__m512i; 16]) -> [__m512i; 16] {
 }
 
 #[target_feature(enable = "avx512f")]
-fn hash_avx512(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
-    hash_all::<Zmm>(key, data, len, out);
+fn run_avx512(job: Job<'_>) {
+    run::<Zmm>(job);
 }
 
-/// Same contract as the portable `keyed_hash_many`; panics when the CPU
-/// lacks the AVX-512 tier.
-pub(in super::super) fn keyed_hash_many_avx512(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
+/// Does `job`; panics when the CPU lacks the AVX-512F tier.
+pub(in super::super) fn jobs_avx512(job: Job<'_>) {
     assert!(
         starling_field::cpu::Tier::Avx512.runs_here(),
         "the AVX-512 hasher needs AVX-512F"
     );
     // SAFETY: the CPU has AVX-512F, checked just above.
-    unsafe { hash_avx512(key, data, len, out) }
+    unsafe { run_avx512(job) }
 }

@@ -3,5 +3,5 @@
 mod avx2;
 mod avx512;
 
-pub(super) use avx2::keyed_hash_many_avx2;
-pub(super) use avx512::keyed_hash_many_avx512;
+pub(super) use avx2::jobs_avx2;
+pub(super) use avx512::jobs_avx512;
