@@ -58,14 +58,23 @@ pub struct Commitment {
 /// output at 64 rows).
 const TRANSPOSE_POSITIONS: usize = 64;
 
-/// Rows encoded and hashed at once when a large level is committed: four
-/// field elements are one BLAKE3 block of each column's leaf. The NTT is
-/// 5-30% slower per product at four or eight rows than at sixteen or more
-/// (`ntt_timing 17 4` against `17 16`, Zen 4), but the commit measured the
-/// same at four, eight and sixteen (Keccak-f at 2^14, one thread: 158-208,
-/// 161-206 and 178-291 ms, three alternating rounds), and four keeps the
-/// buffer smallest (8 MiB there; peak RSS 460 MiB against 468 at eight).
+/// Rows encoded and hashed at once when a large level is committed, per
+/// four threads (at least once, at most four times): four field elements
+/// are one BLAKE3 block of each column's leaf. The NTT is 5-30% slower per
+/// product at four or eight rows than at sixteen or more (`ntt_timing 17 4`
+/// against `17 16`, Zen 4), but on one thread the commit measured the same
+/// at four, eight and sixteen (Keccak-f at 2^14: 158-208, 161-206 and
+/// 178-291 ms, three alternating rounds), and four keeps the buffer
+/// smallest (8 MiB there; peak RSS 460 MiB against 468 at eight). On
+/// sixteen threads of a Xeon four rows made the commit slower than encoding
+/// the whole table at once (SHA-256 at 2^16: 73 against 57 ms, Keccak-f 144
+/// against 121), so more threads take more rows.
 const COMMIT_ROWS: usize = 4;
+
+/// Rows per group when committing a large level on this many threads.
+fn commit_rows() -> usize {
+    COMMIT_ROWS * (rayon::current_num_threads() / 4).clamp(1, 4)
+}
 
 /// Rows encoded at once when a level's message is encoded again for its
 /// queries. The batched NTT is nearly as fast per product at four rows as
@@ -148,7 +157,7 @@ impl LevelCode {
                 .collect()
         } else {
             (0..cosets)
-                .map(|h| rows.coset_leaves(&code, h, COMMIT_ROWS.min(width)))
+                .map(|h| rows.coset_leaves(&code, h, commit_rows().min(width)))
                 .collect()
         };
         LevelCode {
@@ -469,6 +478,31 @@ mod tests {
                 data.level0.tree.root(),
                 MerkleTree::from_leaf_hashes(leaves).root()
             );
+        }
+    }
+
+    #[test]
+    fn the_root_does_not_depend_on_the_threads() {
+        // Four, eight and sixteen rows at a time (`commit_rows`), 47 rows
+        // in all: ragged last groups of three, seven and fifteen.
+        let table: Vec<Gf128> = (0..1u128 << 19)
+            .map(|i| Gf128::new((i + 3).wrapping_mul(0x9e37_79b9_7f4a_7c15_2545_f491_4f6c_dd1d)))
+            .collect();
+        let root = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                ProverData::commit_top_rows(table.clone().into(), 6, 47, 1)
+                    .level0
+                    .tree
+                    .root()
+            })
+        };
+        let one = root(1);
+        for threads in [8, 16] {
+            assert_eq!(root(threads), one, "{threads} threads");
         }
     }
 
