@@ -309,16 +309,34 @@ pub(crate) fn prove_with(
             Gf128::as_u64_words_mut(&mut b),
         );
     }
-    prove_statement(statement, &params, [packed, a, b], profile, progress, timings)
+    // A generated witness satisfies the constraints row by row, so `C z` is
+    // the AND of its forms; a tampered one need not be, and its zerocheck
+    // computes `C z` from the table, as a careless prover would.
+    let c = if tamper.witness.is_none() {
+        CSource::AndOfForms
+    } else {
+        CSource::Table
+    };
+    prove_statement(statement, &params, [packed, a, b], c, profile, progress, timings)
+}
+
+/// How the zerocheck gets `c = C z`.
+#[derive(Clone, Copy)]
+enum CSource {
+    /// `c = (A z) AND (B z)`, true of every witness the generator makes.
+    AndOfForms,
+    /// From the committed table and the addends' rows.
+    Table,
 }
 
 /// Commits to the witness (bit-packed in `packed`) and proves that it
-/// satisfies the circuit (its linear forms `a`, `b`, bit-packed like it)
-/// and agrees with `statement`.
+/// satisfies the circuit (its linear forms `a`, `b`, bit-packed like it;
+/// the zerocheck's `c` from `c_source`) and agrees with `statement`.
 fn prove_statement(
     statement: Statement,
     params: &BatchParams,
     [packed, mut a, mut b]: [ScratchVec; 3],
+    c_source: CSource,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     mut timings: Timings,
@@ -344,12 +362,13 @@ fn prove_statement(
     let grind_bits = profile.piop_grinding_bits();
     let (zerocheck_proof, zc) = timings.phase("zerocheck", progress, || {
         // `c = C z` is read once, by the skip pass, a chunk at a time: it is
-        // computed there from the table rather than held as a third vector.
+        // the AND of the forms' words there, or computed from the table,
+        // rather than held as a third vector.
         let fill = |start: usize, out: &mut [u64]| r1cs.c_words_into(shape.words_per_wire(), z, start, out);
-        let c = if r1cs.has_addends() {
-            zerocheck::CWords::Computed(&fill)
-        } else {
-            zerocheck::CWords::Stored(z)
+        let c = match c_source {
+            CSource::AndOfForms => zerocheck::CWords::AndOfForms,
+            CSource::Table if r1cs.has_addends() => zerocheck::CWords::Computed(&fill),
+            CSource::Table => zerocheck::CWords::Stored(z),
         };
         // The forms, like `z`, are zero past the used wires (no row there has terms).
         zerocheck::prove_in_place(shape, &mut a, &mut b, c, live_words, grind_bits, &mut transcript)

@@ -200,6 +200,15 @@ pub enum CWords<'a> {
     /// `fill(start, out)` writes words `start .. start + out.len()` of `c`;
     /// it is asked only for words below the zerocheck's live length.
     Computed(&'a (dyn Fn(usize, &mut [u64]) + Sync)),
+    /// `c = a AND b`, word by word, from the chunks of `a` and `b` the pass
+    /// reads anyway. That is `C z` exactly when the witness satisfies the
+    /// constraints, as one evaluated row by row does: each row's wire is
+    /// `(A z)(B z) ⊕ N z`, so `C z = z ⊕ N z` is the AND of its forms. The
+    /// proof is then the one `Computed` from `z` gives, without reading `z`
+    /// and the addends' rows again. Were the witness wrong, the zerocheck's
+    /// claim on `c` would disagree with `C z`, which the lincheck proves
+    /// from the committed `z`: the verifier rejects the proof either way.
+    AndOfForms,
 }
 
 /// [`skip_messages`] with the kernels given, reading the words below `live`
@@ -241,7 +250,7 @@ pub(crate) fn skip_messages_with(
     // "Threads").
     let c_chunk_len = match c {
         CWords::Stored(_) => 0,
-        CWords::Computed(_) => chunk,
+        CWords::Computed(_) | CWords::AndOfForms => chunk,
     };
     let zero = || {
         Box::new((
@@ -262,6 +271,12 @@ pub(crate) fn skip_messages_with(
                 CWords::Stored(c) => &c[range.clone()],
                 CWords::Computed(fill) => {
                     fill(range.start, c_chunk);
+                    &c_chunk[..]
+                }
+                CWords::AndOfForms => {
+                    for ((c, &x), &y) in c_chunk.iter_mut().zip(&a[range.clone()]).zip(&b[range.clone()]) {
+                        *c = x & y;
+                    }
                     &c_chunk[..]
                 }
             };

@@ -279,6 +279,19 @@ fn skip_messages_stop_at_the_zero_tail() {
             let computed = CWords::Computed(&fill);
             let got = skip_messages_with(kernels, shape, &a, &b, computed, live_len(&[&a, &b, &c]), &tau);
             assert_eq!(got, want, "cut {cut}, {kernels:?}, computed c");
+            // `c` as the AND of the forms, where it is that.
+            let and: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x & y).collect();
+            let want = skip_messages_with(kernels, shape, &a, &b, CWords::Stored(&and), all, &tau);
+            let got = skip_messages_with(
+                kernels,
+                shape,
+                &a,
+                &b,
+                CWords::AndOfForms,
+                live_len(&[&a, &b]),
+                &tau,
+            );
+            assert_eq!(got, want, "cut {cut}, {kernels:?}, c = a AND b");
         }
     }
 }
