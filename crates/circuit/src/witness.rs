@@ -209,7 +209,7 @@ impl R1cs {
     ) -> Result<BatchWitness, WitnessError> {
         let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
         let mut words = vec![0u64; self.num_wires() * words_per_wire];
-        self.generate(words_per_wire, public_inputs, private_inputs, &mut words);
+        self.generate(words_per_wire, public_inputs, private_inputs, &mut words, None);
         Ok(BatchWitness { k: self.k, n, words })
     }
 
@@ -232,7 +232,7 @@ impl R1cs {
                 expected: len,
             });
         }
-        self.generate(words_per_wire, public_inputs, private_inputs, words);
+        self.generate(words_per_wire, public_inputs, private_inputs, words, None);
         Ok(())
     }
 
@@ -242,7 +242,7 @@ impl R1cs {
     /// computes its two forms to evaluate its wire anyway, and the inputs'
     /// and the constant's are read from the block while it is in cache. The
     /// prover then never reads the witness back for them (a second pass over
-    /// every wire's rows, 60-100 ms of a Keccak-f proof of 2^14 permutations
+    /// every wire's rows, 58-112 ms of a Keccak-f proof of 2^14 permutations
     /// on one Zen 4 thread). Every entry of the three buffers is written.
     pub fn generate_witness_and_forms_into(
         &self,
@@ -260,30 +260,26 @@ impl R1cs {
                 return Err(WitnessError::OutputLength { got, expected: len });
             }
         }
-        let forms = Some((a, b));
-        match block_lanes(words_per_wire) {
-            1 => self.generate_blocks::<1>(words_per_wire, public_inputs, private_inputs, words, forms),
-            2 => self.generate_blocks::<2>(words_per_wire, public_inputs, private_inputs, words, forms),
-            4 => self.generate_blocks::<4>(words_per_wire, public_inputs, private_inputs, words, forms),
-            8 => self.generate_blocks::<8>(words_per_wire, public_inputs, private_inputs, words, forms),
-            _ => self.generate_blocks::<16>(words_per_wire, public_inputs, private_inputs, words, forms),
-        }
+        self.generate(words_per_wire, public_inputs, private_inputs, words, Some((a, b)));
         Ok(())
     }
 
+    /// The witness into `out` and, when `forms` is given, its forms, in
+    /// blocks of [`block_lanes`] words.
     fn generate(
         &self,
         words_per_wire: usize,
         public_inputs: &[u64],
         private_inputs: &[u64],
         out: &mut [u64],
+        forms: Option<(&mut [u64], &mut [u64])>,
     ) {
         match block_lanes(words_per_wire) {
-            1 => self.generate_blocks::<1>(words_per_wire, public_inputs, private_inputs, out, None),
-            2 => self.generate_blocks::<2>(words_per_wire, public_inputs, private_inputs, out, None),
-            4 => self.generate_blocks::<4>(words_per_wire, public_inputs, private_inputs, out, None),
-            8 => self.generate_blocks::<8>(words_per_wire, public_inputs, private_inputs, out, None),
-            _ => self.generate_blocks::<16>(words_per_wire, public_inputs, private_inputs, out, None),
+            1 => self.generate_blocks::<1>(words_per_wire, public_inputs, private_inputs, out, forms),
+            2 => self.generate_blocks::<2>(words_per_wire, public_inputs, private_inputs, out, forms),
+            4 => self.generate_blocks::<4>(words_per_wire, public_inputs, private_inputs, out, forms),
+            8 => self.generate_blocks::<8>(words_per_wire, public_inputs, private_inputs, out, forms),
+            _ => self.generate_blocks::<16>(words_per_wire, public_inputs, private_inputs, out, forms),
         }
     }
 
