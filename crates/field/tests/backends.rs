@@ -20,6 +20,25 @@ fn selected_backend_matches_portable() {
     }
 }
 
+#[test]
+fn mul_x64_is_the_product_by_x64() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let edges = [
+        0,
+        1,
+        u128::MAX,
+        1 << 63,
+        1 << 64,
+        1 << 127,
+        u128::MAX << 64,
+        u64::MAX as u128,
+    ];
+    let random = (0..10_000).map(|_| rng.gen::<u128>()).collect::<Vec<_>>();
+    for s in edges.into_iter().chain(random) {
+        assert_eq!(portable::mul_x64(s), portable::mul(s, 1 << 64), "s = {s:#x}");
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn clmul_matches_portable_when_available() {

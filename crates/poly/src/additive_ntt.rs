@@ -367,15 +367,13 @@ impl AdditiveNtt {
     ) {
         let len = data.len();
         if len <= LOCAL_ELEMS {
+            let Some(src) = src else {
+                self.forward_rec(data, batch, i, u, shift);
+                return;
+            };
             let (lo, hi) = data.split_at_mut(len / 2);
-            let t = shift[i] + self.twiddles[i][u];
-            match src {
-                Some(src) => {
-                    let (src_lo, src_hi) = src.split_at(len / 2);
-                    butterfly_from(lo, hi, src_lo, src_hi, t);
-                }
-                None => butterfly(lo, hi, t),
-            }
+            let (src_lo, src_hi) = src.split_at(len / 2);
+            butterfly_from(lo, hi, src_lo, src_hi, shift[i] + self.twiddles[i][u]);
             if i > 0 {
                 self.forward_rec(lo, batch, i - 1, 2 * u, shift);
                 self.forward_rec(hi, batch, i - 1, 2 * u + 1, shift);
@@ -545,11 +543,18 @@ impl AdditiveNtt {
 
     /// Rounds `i..=0` of block `u` of round `i`, depth-first, two rounds at a
     /// time (`backend::butterfly2`: each element loaded and stored once per
-    /// two rounds).
+    /// two rounds). An odd number of rounds starts with the one round on
+    /// the whole block, so the pairs run down to round 0: a single last
+    /// round would be a kernel call per two positions (one vector each for
+    /// a code's four rows), and those calls cost about a tenth of a commit.
     fn forward_rec(&self, data: &mut [Gf128], batch: usize, i: usize, u: usize, shift: &[Gf128]) {
-        if i == 0 {
-            let (lo, hi) = data.split_at_mut(batch);
-            butterfly(lo, hi, shift[0] + self.twiddles[0][u]);
+        if i.is_multiple_of(2) {
+            let (lo, hi) = data.split_at_mut(batch << i);
+            butterfly(lo, hi, shift[i] + self.twiddles[i][u]);
+            if i > 0 {
+                self.forward_rec(lo, batch, i - 1, 2 * u, shift);
+                self.forward_rec(hi, batch, i - 1, 2 * u + 1, shift);
+            }
             return;
         }
         let quarter = batch << (i - 1);

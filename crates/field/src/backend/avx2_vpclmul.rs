@@ -66,10 +66,9 @@ struct Scalar {
 
 impl Scalar {
     #[inline]
-    #[target_feature(enable = "avx2,pclmulqdq,sse2")]
+    #[target_feature(enable = "avx2")]
     fn new(s: u128) -> Self {
-        // SAFETY: `pclmulqdq` is enabled on this function.
-        let s_x64 = unsafe { clmul::mul(s, 1u128 << 64) };
+        let s_x64 = super::portable::mul_x64(s);
         Scalar {
             s: broadcast(s),
             s_x64: broadcast(s_x64),

@@ -14,8 +14,6 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2 as clmul;
-
 /// `[q1, q0]` from `[q0, q1]` in every 128-bit lane.
 const SWAP_QWORDS: _MM_PERM_ENUM = 0x4E;
 /// Mask of the low quadword of every lane.
@@ -113,10 +111,9 @@ struct Scalar {
 
 impl Scalar {
     #[inline]
-    #[target_feature(enable = "avx512f,pclmulqdq,sse2")]
+    #[target_feature(enable = "avx512f")]
     fn new(s: u128) -> Self {
-        // SAFETY: `pclmulqdq` is enabled on this function.
-        let s_x64 = unsafe { clmul::mul(s, 1u128 << 64) };
+        let s_x64 = super::portable::mul_x64(s);
         Scalar {
             s: broadcast(s),
             s_x64: broadcast(s_x64),
