@@ -321,9 +321,15 @@ impl AdditiveNtt {
         if wanted.is_empty() {
             return;
         }
-        // Rounds in this step: one in cache, else as many as one pass runs.
         let len = data.len();
-        let r = if len > LOCAL_ELEMS { pass_rounds(len, i) } else { 1 };
+        if len <= LOCAL_ELEMS {
+            if let Some(src) = src {
+                data.copy_from_slice(src);
+            }
+            self.forward_rec_at(data, batch, i, u, shift, wanted, 0);
+            return;
+        }
+        let r = pass_rounds(len, i);
         let sub = self.forward_top_rounds(data, src, i, u, r, shift);
         if r <= i {
             // The sub-blocks holding wanted positions, with theirs.
@@ -538,6 +544,76 @@ impl AdditiveNtt {
                 j += 1;
             }
             k0 = k1;
+        }
+    }
+
+    /// [`AdditiveNtt::forward_rec`] restricted to the halves that hold a
+    /// position of `wanted` (sorted; relative to the block that
+    /// [`AdditiveNtt::forward_block_at`] handed down, in which this one
+    /// starts at position `base`). Two rounds run together where all four
+    /// quarters hold one, as in the full transform; below that, one round
+    /// on the whole block, then only its live halves. A few hundred
+    /// positions make thousands of these steps, so they take the positions
+    /// as sub-slices and allocate nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn forward_rec_at(
+        &self,
+        data: &mut [Gf128],
+        batch: usize,
+        i: usize,
+        u: usize,
+        shift: &[Gf128],
+        wanted: &[usize],
+        base: usize,
+    ) {
+        let half = 1usize << i;
+        let below = |at: usize| wanted.partition_point(|&p| p < base + at);
+        if i > 0 {
+            let cuts = [
+                0,
+                below(half / 2),
+                below(half),
+                below(half + half / 2),
+                wanted.len(),
+            ];
+            if cuts.windows(2).all(|w| w[0] < w[1]) {
+                let quarter = batch << (i - 1);
+                let t = shift[i] + self.twiddles[i][u];
+                let t0 = shift[i - 1] + self.twiddles[i - 1][2 * u];
+                let t1 = shift[i - 1] + self.twiddles[i - 1][2 * u + 1];
+                let (q01, q23) = data.split_at_mut(2 * quarter);
+                let (q0, q1) = q01.split_at_mut(quarter);
+                let (q2, q3) = q23.split_at_mut(quarter);
+                backend::butterfly2(
+                    [
+                        Gf128::as_u128_slice_mut(q0),
+                        Gf128::as_u128_slice_mut(q1),
+                        Gf128::as_u128_slice_mut(q2),
+                        Gf128::as_u128_slice_mut(q3),
+                    ],
+                    t.to_bits(),
+                    t0.to_bits(),
+                    t1.to_bits(),
+                );
+                if i > 1 {
+                    for (s, q) in data.chunks_mut(quarter).enumerate() {
+                        let here = &wanted[cuts[s]..cuts[s + 1]];
+                        self.forward_rec_at(q, batch, i - 2, 4 * u + s, shift, here, base + s * half / 2);
+                    }
+                }
+                return;
+            }
+        }
+        let (lo, hi) = data.split_at_mut(batch << i);
+        butterfly(lo, hi, shift[i] + self.twiddles[i][u]);
+        if i > 0 {
+            let (w_lo, w_hi) = wanted.split_at(below(half));
+            if !w_lo.is_empty() {
+                self.forward_rec_at(lo, batch, i - 1, 2 * u, shift, w_lo, base);
+            }
+            if !w_hi.is_empty() {
+                self.forward_rec_at(hi, batch, i - 1, 2 * u + 1, shift, w_hi, base + half);
+            }
         }
     }
 
