@@ -272,3 +272,28 @@ fn butterfly2_matches_portable() {
         }
     }
 }
+
+#[test]
+fn butterfly_rounds4_matches_portable() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(78);
+    for batch in [1usize, 2, 3, 4, 5, 8, 46] {
+        let data: Vec<u128> = (0..16 * batch).map(|_| rng.gen()).collect();
+        let mut twiddles: [u128; 15] = core::array::from_fn(|_| rng.gen());
+        if batch == 2 {
+            twiddles[4] = 0;
+        }
+        let mut want = data.clone();
+        portable::butterfly_rounds4(&mut want, batch, &twiddles);
+        let mut got = data.clone();
+        backend::butterfly_rounds4(&mut got, batch, &twiddles);
+        assert_eq!(got, want, "dispatch, batch {batch}");
+        #[cfg(target_arch = "x86_64")]
+        if batch == 4 && Tier::Avx512.runs_here() {
+            let mut got = data.clone();
+            let block: &mut [[u128; 4]; 16] = got.as_chunks_mut::<4>().0.try_into().unwrap();
+            // SAFETY: the tier that includes the features runs here.
+            unsafe { backend::avx512::butterfly_rounds4(block, &twiddles) };
+            assert_eq!(got, want, "avx512");
+        }
+    }
+}

@@ -635,6 +635,17 @@ impl AdditiveNtt {
     /// round would be a kernel call per two positions (one vector each for
     /// a code's four rows), and those calls cost about a tenth of a commit.
     fn forward_rec(&self, data: &mut [Gf128], batch: usize, i: usize, u: usize, shift: &[Gf128]) {
+        if i == 3 {
+            // The last four rounds of the block's sixteen positions in one
+            // call (`backend::butterfly_rounds4`).
+            let twiddles: [u128; 15] = core::array::from_fn(|k| {
+                let j = (k + 1).ilog2() as usize;
+                let g = k + 1 - (1 << j);
+                (shift[3 - j] + self.twiddles[3 - j][(u << j) + g]).to_bits()
+            });
+            backend::butterfly_rounds4(Gf128::as_u128_slice_mut(data), batch, &twiddles);
+            return;
+        }
         if i.is_multiple_of(2) {
             let (lo, hi) = data.split_at_mut(batch << i);
             butterfly(lo, hi, shift[i] + self.twiddles[i][u]);

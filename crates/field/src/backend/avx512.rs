@@ -287,6 +287,41 @@ pub unsafe fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
     }
 }
 
+/// [`super::portable::butterfly_rounds4`] for four elements per position:
+/// the sixteen positions are sixteen registers, loaded and stored once for
+/// the four rounds.
+///
+/// # Safety
+/// The CPU must support `avx512f`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn butterfly_rounds4(block: &mut [[u128; 4]; 16], twiddles: &[u128; 15]) {
+    let mut v: [__m512i; 16] = core::array::from_fn(|p| load(&block[p]));
+    // One function per round, each with constant bounds, so that the
+    // compiler unrolls them and keeps `v` in registers (a loop over the
+    // round kept it on the stack).
+    round_of_16::<8>(&mut v, &twiddles[..1]);
+    round_of_16::<4>(&mut v, &twiddles[1..3]);
+    round_of_16::<2>(&mut v, &twiddles[3..7]);
+    round_of_16::<1>(&mut v, &twiddles[7..]);
+    for (p, x) in block.iter_mut().zip(v) {
+        store(p, x);
+    }
+}
+
+/// One round of [`butterfly_rounds4`]: positions `HALF` apart, one
+/// twiddle per group of `2 HALF`.
+#[inline(always)]
+fn round_of_16<const HALF: usize>(v: &mut [__m512i; 16], twiddles: &[u128]) {
+    for (g, &t) in twiddles.iter().enumerate().take(8 / HALF) {
+        // SAFETY: only inlined into `butterfly_rounds4`, which has the features.
+        let t = unsafe { Scalar::new(t) };
+        for a in 2 * HALF * g..2 * HALF * g + HALF {
+            // SAFETY: as above.
+            (v[a], v[a + HALF]) = unsafe { butterfly_step(v[a], v[a + HALF], t) };
+        }
+    }
+}
+
 /// `lo[i] = src_lo[i] + t * src_hi[i]; hi[i] = src_hi[i] + lo[i]`.
 ///
 /// # Safety

@@ -104,6 +104,20 @@ pub fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
     butterfly(q2, q3, t1);
 }
 
+/// The last four rounds of the additive NTT on a block of sixteen
+/// positions of `batch` elements each (`data`, position-major): round `j`
+/// (from the top) pairs the positions `2^(3 - j)` apart in each of its
+/// `2^j` groups, group `g` with the twiddle `twiddles[2^j - 1 + g]`.
+pub fn butterfly_rounds4(data: &mut [u128], batch: usize, twiddles: &[u128; 15]) {
+    for j in 0..4 {
+        let group = batch << (4 - j);
+        for (g, block) in data.chunks_mut(group).enumerate() {
+            let (lo, hi) = block.split_at_mut(group / 2);
+            butterfly(lo, hi, twiddles[(1 << j) - 1 + g]);
+        }
+    }
+}
+
 /// [`butterfly`] reading its inputs from `src_lo`, `src_hi` and writing the
 /// results to `lo`, `hi` (a copy fused with the first round of a transform).
 pub fn butterfly_from(lo: &mut [u128], hi: &mut [u128], src_lo: &[u128], src_hi: &[u128], t: u128) {
