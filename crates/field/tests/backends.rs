@@ -270,6 +270,18 @@ fn butterfly2_matches_portable() {
             }
             assert_eq!(got, want, "avx512, n = {n}");
         }
+        #[cfg(target_arch = "x86_64")]
+        if Tier::Avx2.runs_here() && cpu::has_vpclmulqdq_256() {
+            let mut got = q.clone();
+            {
+                let [a, b, c, d] = &mut got[..] else {
+                    unreachable!()
+                };
+                // SAFETY: the AVX2 tier runs here, and 256-bit VPCLMULQDQ was checked.
+                unsafe { backend::avx2_vpclmul::butterfly2([a, b, c, d], t, t0, t1) };
+            }
+            assert_eq!(got, want, "avx2 with vpclmulqdq, n = {n}");
+        }
     }
 }
 

@@ -167,6 +167,55 @@ pub unsafe fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
     unsafe { clmul::butterfly(lo_tail, hi_tail, t) };
 }
 
+/// One butterfly on two lanes: `(lo + t hi, hi + lo + t hi)`.
+#[inline]
+#[target_feature(enable = "avx2,vpclmulqdq")]
+fn butterfly_step(lo: __m256i, hi: __m256i, t: Scalar) -> (__m256i, __m256i) {
+    let lo = _mm256_xor_si256(lo, mul_by(hi, t));
+    (lo, _mm256_xor_si256(hi, lo))
+}
+
+/// [`super::portable::butterfly2`]: both rounds on each pair of elements of
+/// the four quarters while they are in registers (half the loads and
+/// stores of four [`butterfly`] calls). The element past the last pair
+/// takes the scalar kernels.
+///
+/// # Safety
+/// The CPU must support `avx2`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
+    let n = q.iter().map(|x| x.len()).min().unwrap_or(0);
+    let [q0, q1, q2, q3] = q;
+    let (q0, q1, q2, q3) = (&mut q0[..n], &mut q1[..n], &mut q2[..n], &mut q3[..n]);
+    let (tv, tv0, tv1) = (Scalar::new(t), Scalar::new(t0), Scalar::new(t1));
+    let (a2, a_tail) = q0.as_chunks_mut::<2>();
+    let (b2, b_tail) = q1.as_chunks_mut::<2>();
+    let (c2, c_tail) = q2.as_chunks_mut::<2>();
+    let (d2, d_tail) = q3.as_chunks_mut::<2>();
+    for (((a, b), c), d) in a2
+        .iter_mut()
+        .zip(b2.iter_mut())
+        .zip(c2.iter_mut())
+        .zip(d2.iter_mut())
+    {
+        let (av, cv) = butterfly_step(load(a), load(c), tv);
+        let (bv, dv) = butterfly_step(load(b), load(d), tv);
+        let (av, bv) = butterfly_step(av, bv, tv0);
+        let (cv, dv) = butterfly_step(cv, dv, tv1);
+        store(a, av);
+        store(b, bv);
+        store(c, cv);
+        store(d, dv);
+    }
+    // SAFETY: the caller guarantees the features of `clmul`.
+    unsafe {
+        clmul::butterfly(a_tail, c_tail, t);
+        clmul::butterfly(b_tail, d_tail, t);
+        clmul::butterfly(a_tail, b_tail, t0);
+        clmul::butterfly(c_tail, d_tail, t1);
+    }
+}
+
 /// `lo[i] = src_lo[i] + t * src_hi[i]; hi[i] = src_hi[i] + lo[i]`.
 ///
 /// # Safety

@@ -221,16 +221,21 @@ pub fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
 /// Two rounds of the additive NTT on four equal quarters `q0..q3` of a block:
 /// [`butterfly`]`(q0|q1, q2|q3, t)`, then `butterfly(q0, q1, t0)` and
 /// `butterfly(q2, q3, t1)` ([`portable::butterfly2`] is the definition). With
-/// AVX-512 both rounds run on each group of four elements while it is in
-/// registers (half the loads and stores); otherwise it is the four calls.
+/// AVX-512, and with AVX2 where the CPU has 256-bit VPCLMULQDQ, both rounds
+/// run on each group of four or two elements while it is in registers
+/// (half the loads and stores); otherwise it is the four calls.
 pub fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
     let n = q[0].len();
     assert!(q.iter().all(|x| x.len() == n), "quarters must have equal lengths");
     #[cfg(target_arch = "x86_64")]
-    if cpu::tier() == Tier::Avx512 {
+    match cpu::tier() {
         // SAFETY: `cpu::tier` only selects a tier that runs here, and this
         // one includes avx512f, vpclmulqdq and pclmulqdq.
-        return unsafe { avx512::butterfly2(q, t, t0, t1) };
+        Tier::Avx512 => return unsafe { avx512::butterfly2(q, t, t0, t1) },
+        // SAFETY: the tier includes avx2 and pclmulqdq, and 256-bit
+        // VPCLMULQDQ was just checked.
+        Tier::Avx2 if cpu::has_vpclmulqdq_256() => return unsafe { avx2_vpclmul::butterfly2(q, t, t0, t1) },
+        _ => {}
     }
     let [q0, q1, q2, q3] = q;
     butterfly(q0, q2, t);
