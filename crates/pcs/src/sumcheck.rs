@@ -33,26 +33,20 @@ const TASK: usize = 1 << 13;
 /// Output pairs of the first (sequential, from a copy) phase of an in-place fold.
 const SEED: usize = 1 << 12;
 
-/// Running sums of one product round: lane-wise partial sums of
-/// `f[2j] w[2j]` and of `(f[2j] + f[2j+1]) (w[2j] + w[2j+1])`.
-///
-/// The lanes live on the heap: rayon's `fold`/`reduce` keep partial results
-/// by value in every frame of their split tree, and a thread that waits for
-/// a stolen half runs other tasks on top of that stack. With 8 KiB of lanes
-/// per frame, deep splits on many threads overflowed the 2 MiB worker
-/// stacks; a boxed accumulator keeps each frame a few hundred bytes.
-#[derive(Clone)]
+/// Running sums of one product round: the sums of `f[2j] w[2j]` and of
+/// `(f[2j] + f[2j+1]) (w[2j] + w[2j+1])`, a chunk of products at a time by
+/// `backend::dot` (summed unreduced, reduced once per chunk). Two field
+/// elements, so rayon's `fold`/`reduce` frames stay small (lane-wise
+/// accumulators of 8 KiB per frame once overflowed the worker stacks).
+#[derive(Clone, Copy)]
 pub(crate) struct RoundSums {
-    acc0: Box<[u128]>,
-    acc2: Box<[u128]>,
+    s0: u128,
+    s2: u128,
 }
 
 impl RoundSums {
     pub(crate) fn new() -> Self {
-        RoundSums {
-            acc0: vec![0; CHUNK].into_boxed_slice(),
-            acc2: vec![0; CHUNK].into_boxed_slice(),
-        }
+        RoundSums { s0: 0, s2: 0 }
     }
 
     /// Adds the products of the pairs of `f` and `w` (equal, even lengths).
@@ -151,25 +145,21 @@ impl RoundSums {
     }
 
     fn multiply(&mut self, n: usize, a: &[u128], b: &[u128], c: &[u128], d: &[u128]) {
-        backend::mul_add_slices(&mut self.acc0[..n], &a[..n], &b[..n]);
-        backend::mul_add_slices(&mut self.acc2[..n], &c[..n], &d[..n]);
+        self.s0 ^= backend::dot(&a[..n], &b[..n]);
+        self.s2 ^= backend::dot(&c[..n], &d[..n]);
     }
 
-    pub(crate) fn merge(mut self, other: RoundSums) -> RoundSums {
-        for (x, y) in self.acc0.iter_mut().zip(&other.acc0) {
-            *x ^= *y;
+    pub(crate) fn merge(self, other: RoundSums) -> RoundSums {
+        RoundSums {
+            s0: self.s0 ^ other.s0,
+            s2: self.s2 ^ other.s2,
         }
-        for (x, y) in self.acc2.iter_mut().zip(&other.acc2) {
-            *x ^= *y;
-        }
-        self
     }
 
     pub(crate) fn finish(&self) -> QuadraticRound {
-        let sum = |v: &[u128]| Gf128::new(v.iter().fold(0, |x, y| x ^ y));
         QuadraticRound {
-            c0: sum(&self.acc0),
-            c2: sum(&self.acc2),
+            c0: Gf128::new(self.s0),
+            c2: Gf128::new(self.s2),
         }
     }
 }

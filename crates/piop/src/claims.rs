@@ -125,7 +125,7 @@ const FOLD_SUB: usize = 256;
 /// `zf(wire) = sum_inst W(inst) z(inst, wire)` for every wire: one pass over
 /// the words, weighing each by the low weights (GFNI, or byte tables) a
 /// stack buffer at a time, then one product per word with the `eq` part,
-/// four at a time and reduced once per wire by the field backend.
+/// summed unreduced and reduced once per buffer (`backend::dot`).
 /// [`fold_instances_reference`] is the plain definition. `z` holds the
 /// first wires of a witness (all `2^k` of them, or a prefix such as the
 /// public block); returns one value per wire.
@@ -179,25 +179,21 @@ pub fn fold_instances_many(shape: Shape, z: &[u64], weights: &[&InstanceWeights]
         .zip(z.par_chunks(wpw))
         // Per-task buffers on the heap, not in rayon's frames (README: "Threads").
         .for_each_init(
-            || (Box::new([0u128; FOLD_SUB]), vec![[0u128; FOLD_SUB]; sets]),
-            |(weighed, accs), (out, wire_words)| {
-                accs.iter_mut().for_each(|acc| acc.fill(0));
+            || Box::new([0u128; FOLD_SUB]),
+            |weighed, (out, wire_words)| {
+                let mut sums = vec![0u128; sets];
                 for (chunk, words) in wire_words.chunks(FOLD_SUB).enumerate() {
                     let n = words.len();
                     let start = chunk * FOLD_SUB;
                     for (li, weighing) in weighings.iter().enumerate() {
                         kernels.weigh_words(weighing, words, &mut weighed[..n]);
-                        for (set, acc) in accs.iter_mut().enumerate().filter(|(set, _)| low_of[*set] == li) {
-                            backend::mul_add_slices(
-                                &mut acc[..n],
-                                &weighed[..n],
-                                &eq_hi[set][start..start + n],
-                            );
+                        for (set, sum) in sums.iter_mut().enumerate().filter(|(set, _)| low_of[*set] == li) {
+                            *sum ^= backend::dot(&weighed[..n], &eq_hi[set][start..start + n]);
                         }
                     }
                 }
-                for (o, acc) in out.iter_mut().zip(accs.iter()) {
-                    *o = Gf128::new(acc.iter().fold(0, |x, y| x ^ y));
+                for (o, &sum) in out.iter_mut().zip(&sums) {
+                    *o = Gf128::new(sum);
                 }
             },
         );

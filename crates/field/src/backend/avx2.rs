@@ -49,16 +49,20 @@ pub unsafe fn mul(a: u128, b: u128) -> u128 {
     reduce(lo, hi)
 }
 
-/// `acc[i] += a[i] * b[i]`.
+/// `sum_i a[i] * b[i]`, the products summed unreduced and reduced once.
 ///
 /// # Safety
 /// The CPU must support `pclmulqdq`.
 #[target_feature(enable = "pclmulqdq,sse2")]
-pub unsafe fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
-    for ((c, &x), &y) in acc.iter_mut().zip(a).zip(b) {
+pub unsafe fn dot(a: &[u128], b: &[u128]) -> u128 {
+    let (mut lo, mut hi) = (0u128, 0u128);
+    for (&x, &y) in a.iter().zip(b) {
         // SAFETY: same target features as the caller.
-        *c ^= unsafe { mul(x, y) };
+        let (pl, ph) = unsafe { clmul128(x, y) };
+        lo ^= pl;
+        hi ^= ph;
     }
+    reduce(lo, hi)
 }
 
 /// `v[i] *= s`.

@@ -33,19 +33,10 @@ fn broadcast(s: u128) -> __m256i {
     _mm256_set_epi64x(h, l, h, l)
 }
 
-/// Two field products `a[k] * b[k]`.
+/// Reduces the 256-bit products `hi * x^128 + lo`, lane by lane.
 #[inline]
 #[target_feature(enable = "avx2,vpclmulqdq")]
-fn mul(a: __m256i, b: __m256i) -> __m256i {
-    let lo = _mm256_clmulepi64_epi128::<0x00>(a, b);
-    let hi = _mm256_clmulepi64_epi128::<0x11>(a, b);
-    let m = _mm256_xor_si256(
-        _mm256_clmulepi64_epi128::<0x01>(a, b),
-        _mm256_clmulepi64_epi128::<0x10>(a, b),
-    );
-    // m x^64: m0 into the high quadword of lo, m1 into the low one of hi.
-    let lo = _mm256_xor_si256(lo, _mm256_bslli_epi128::<8>(m));
-    let hi = _mm256_xor_si256(hi, _mm256_bsrli_epi128::<8>(m));
+fn reduce(lo: __m256i, hi: __m256i) -> __m256i {
     // Quadwords [p0, p1], [p2, p3]; x^128 = r = x^7 + x^2 + x + 1.
     let r = _mm256_set1_epi64x(0x87);
     // p3 x^192 = (p3 r) x^64: t0 goes to p1, t1 to p2.
@@ -95,22 +86,33 @@ fn mul_by(a: __m256i, s: Scalar) -> __m256i {
     _mm256_xor_si256(z, _mm256_bslli_epi128::<8>(y))
 }
 
-/// `acc[i] += a[i] * b[i]`.
+/// `sum_i a[i] * b[i]`: the products summed unreduced, two lanes at a
+/// time, then reduced once; an element past the last pair through the
+/// scalar kernel.
 ///
 /// # Safety
 /// The CPU must support `avx2`, `vpclmulqdq` and `pclmulqdq`.
 #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
-pub unsafe fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
-    let n = acc.len().min(a.len()).min(b.len());
-    let (acc, a, b) = (&mut acc[..n], &a[..n], &b[..n]);
-    let (acc2, acc_tail) = acc.as_chunks_mut::<2>();
-    let (a2, a_tail) = a.as_chunks::<2>();
-    let (b2, b_tail) = b.as_chunks::<2>();
-    for ((c, x), y) in acc2.iter_mut().zip(a2).zip(b2) {
-        store(c, _mm256_xor_si256(load(c), mul(load(x), load(y))));
+pub unsafe fn dot(a: &[u128], b: &[u128]) -> u128 {
+    let n = a.len().min(b.len());
+    let (a2, a_tail) = a[..n].as_chunks::<2>();
+    let (b2, b_tail) = b[..n].as_chunks::<2>();
+    let zero = _mm256_setzero_si256();
+    let (mut lo, mut mid, mut hi) = (zero, zero, zero);
+    for (x, y) in a2.iter().zip(b2) {
+        let (xv, yv) = (load(x), load(y));
+        lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(xv, yv));
+        hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128::<0x11>(xv, yv));
+        mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128::<0x01>(xv, yv));
+        mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128::<0x10>(xv, yv));
     }
+    // mid x^64: its low quadword into lo's high one, its high into hi's low.
+    let lo = _mm256_xor_si256(lo, _mm256_bslli_epi128::<8>(mid));
+    let hi = _mm256_xor_si256(hi, _mm256_bsrli_epi128::<8>(mid));
+    let mut lanes = [0u128; 2];
+    store(&mut lanes, reduce(lo, hi));
     // SAFETY: the caller guarantees the features of `clmul`.
-    unsafe { clmul::mul_add_slices(acc_tail, a_tail, b_tail) };
+    lanes[0] ^ lanes[1] ^ unsafe { clmul::dot(a_tail, b_tail) }
 }
 
 /// `v[i] *= s`.

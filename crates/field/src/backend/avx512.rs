@@ -84,23 +84,6 @@ fn reduce(lo: __m512i, hi: __m512i) -> __m512i {
     _mm512_xor_si512(lo, u)
 }
 
-/// Four field products `a[k] * b[k]`.
-#[inline]
-#[target_feature(enable = "avx512f,vpclmulqdq")]
-fn mul(a: __m512i, b: __m512i) -> __m512i {
-    let lo = _mm512_clmulepi64_epi128::<0x00>(a, b);
-    let hi = _mm512_clmulepi64_epi128::<0x11>(a, b);
-    let m = _mm512_xor_si512(
-        _mm512_clmulepi64_epi128::<0x01>(a, b),
-        _mm512_clmulepi64_epi128::<0x10>(a, b),
-    );
-    // m x^64: m0 into the high quadword of lo, m1 into the low quadword of hi.
-    let ms = _mm512_shuffle_epi32::<SWAP_QWORDS>(m);
-    let lo = _mm512_mask_xor_epi64(lo, HIGH_QWORDS, lo, ms);
-    let hi = _mm512_mask_xor_epi64(hi, LOW_QWORDS, hi, ms);
-    reduce(lo, hi)
-}
-
 /// A multiplier used for many products: `s` and `s x^64` (reduced), each
 /// broadcast to the four lanes.
 #[derive(Clone, Copy)]
@@ -145,24 +128,46 @@ fn mul_by(a: __m512i, s: Scalar) -> __m512i {
     _mm512_mask_xor_epi64(z, HIGH_QWORDS, z, ys)
 }
 
-/// `acc[i] += a[i] * b[i]`.
+/// The unreduced product of four lanes added to `(lo, mid, hi)`.
+#[inline]
+#[target_feature(enable = "avx512f,vpclmulqdq")]
+fn mul_add_wide(acc: [__m512i; 3], a: __m512i, b: __m512i) -> [__m512i; 3] {
+    let mid = _mm512_xor_si512(
+        _mm512_clmulepi64_epi128::<0x01>(a, b),
+        _mm512_clmulepi64_epi128::<0x10>(a, b),
+    );
+    [
+        _mm512_xor_si512(acc[0], _mm512_clmulepi64_epi128::<0x00>(a, b)),
+        _mm512_xor_si512(acc[1], mid),
+        _mm512_xor_si512(acc[2], _mm512_clmulepi64_epi128::<0x11>(a, b)),
+    ]
+}
+
+/// `sum_i a[i] * b[i]`: the products summed unreduced, four lanes at a
+/// time (the part past the last four in masked lanes), then reduced once.
 ///
 /// # Safety
 /// The CPU must support `avx512f`, `vpclmulqdq` and `pclmulqdq`.
 #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
-pub unsafe fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
-    let n = acc.len().min(a.len()).min(b.len());
-    let (acc, a, b) = (&mut acc[..n], &a[..n], &b[..n]);
-    let (acc4, acc_tail) = acc.as_chunks_mut::<4>();
-    let (a4, a_tail) = a.as_chunks::<4>();
-    let (b4, b_tail) = b.as_chunks::<4>();
-    for ((c, x), y) in acc4.iter_mut().zip(a4).zip(b4) {
-        store(c, _mm512_xor_si512(load(c), mul(load(x), load(y))));
+pub unsafe fn dot(a: &[u128], b: &[u128]) -> u128 {
+    let n = a.len().min(b.len());
+    let (a4, a_tail) = a[..n].as_chunks::<4>();
+    let (b4, b_tail) = b[..n].as_chunks::<4>();
+    let zero = _mm512_setzero_si512();
+    let mut sum = [zero; 3];
+    for (x, y) in a4.iter().zip(b4) {
+        sum = mul_add_wide(sum, load(x), load(y));
     }
-    if !acc_tail.is_empty() {
-        let sum = _mm512_xor_si512(load_part(acc_tail), mul(load_part(a_tail), load_part(b_tail)));
-        store_part(acc_tail, sum);
+    if !a_tail.is_empty() {
+        sum = mul_add_wide(sum, load_part(a_tail), load_part(b_tail));
     }
+    // mid x^64: its low quadword into lo's high one, its high into hi's low.
+    let ms = _mm512_shuffle_epi32::<SWAP_QWORDS>(sum[1]);
+    let lo = _mm512_mask_xor_epi64(sum[0], HIGH_QWORDS, sum[0], ms);
+    let hi = _mm512_mask_xor_epi64(sum[2], LOW_QWORDS, sum[2], ms);
+    let mut lanes = [0u128; 4];
+    store(&mut lanes, reduce(lo, hi));
+    lanes.iter().fold(0, |x, y| x ^ y)
 }
 
 /// `v[i] *= s`.

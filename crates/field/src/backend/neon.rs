@@ -76,15 +76,21 @@ pub unsafe fn mul(a: u128, b: u128) -> u128 {
     store(mul_vec(load(a), load(b)))
 }
 
-/// `acc[i] += a[i] * b[i]`.
+/// `sum_i a[i] * b[i]`, the products summed unreduced and reduced once.
 ///
 /// # Safety
 /// The CPU must support `neon` and `aes` (PMULL).
 #[target_feature(enable = "neon,aes")]
-pub unsafe fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
-    for ((c, &x), &y) in acc.iter_mut().zip(a).zip(b) {
-        *c = store(veorq_u64(load(*c), mul_vec(load(x), load(y))));
+pub unsafe fn dot(a: &[u128], b: &[u128]) -> u128 {
+    let zero = vdupq_n_u64(0);
+    let (mut lo, mut mid, mut hi) = (zero, zero, zero);
+    for (&x, &y) in a.iter().zip(b) {
+        let (pl, pm, ph) = clmul128(load(x), load(y));
+        lo = veorq_u64(lo, pl);
+        mid = veorq_u64(mid, pm);
+        hi = veorq_u64(hi, ph);
     }
+    store(reduce(lo, mid, hi))
 }
 
 /// `v[i] *= s`.

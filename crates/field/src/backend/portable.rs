@@ -65,11 +65,14 @@ pub fn mul_x64(s: u128) -> u128 {
 // Slice kernels. These loops are the definition every fast backend is tested
 // against (`tests/backends.rs`); all slices of one call have equal lengths.
 
-/// `acc[i] += a[i] * b[i]`.
-pub fn mul_add_slices(acc: &mut [u128], a: &[u128], b: &[u128]) {
-    for ((c, &x), &y) in acc.iter_mut().zip(a).zip(b) {
-        *c ^= mul(x, y);
-    }
+/// `sum_i a[i] * b[i]`: the 256-bit carry-less products summed, then
+/// reduced once (reduction is linear).
+pub fn dot(a: &[u128], b: &[u128]) -> u128 {
+    let (lo, hi) = a.iter().zip(b).fold((0, 0), |(lo, hi), (&x, &y)| {
+        let (pl, ph) = clmul128(x, y);
+        (lo ^ pl, hi ^ ph)
+    });
+    reduce(lo, hi)
 }
 
 /// `v[i] *= s`.
