@@ -704,7 +704,24 @@ impl AdditiveNtt {
     pub fn transposed(&self, data: &mut [Gf128], batch: usize, coset: u64) {
         let shift = self.check(data, batch, coset);
         if self.log_len > 0 {
-            self.transposed_rec(data, batch, self.log_len - 1, 0, &shift);
+            self.transposed_rec(data, batch, self.log_len - 1, 0, &shift, None);
+        }
+    }
+
+    /// [`AdditiveNtt::transposed`] of weights that are zero outside the
+    /// positions `support` (sorted, distinct, each below `2^log_len`): a
+    /// block holding none of them stays zero through its rounds and is not
+    /// transformed. A PCS's query weights are a few hundred positions of
+    /// `2^17`: the rounds on blocks of up to `2^10` positions are then
+    /// mostly skipped.
+    pub fn transposed_sparse(&self, data: &mut [Gf128], batch: usize, coset: u64, support: &[usize]) {
+        let shift = self.check(data, batch, coset);
+        assert!(
+            support.windows(2).all(|w| w[0] < w[1]) && support.last().is_none_or(|&p| p >> self.log_len == 0),
+            "the support must be sorted, distinct and in the domain"
+        );
+        if self.log_len > 0 {
+            self.transposed_rec(data, batch, self.log_len - 1, 0, &shift, Some((support, 0)));
         }
     }
 
@@ -712,13 +729,31 @@ impl AdditiveNtt {
     /// [`PAR_MIN_ELEMS`] or more go to rayon: their halves side by side and
     /// their butterflies in chunks (the query weights of a level's cosets are
     /// one transform each, and with two cosets the rest of sixteen threads
-    /// sat idle).
-    fn transposed_rec(&self, data: &mut [Gf128], batch: usize, i: usize, u: usize, shift: &[Gf128]) {
+    /// sat idle). With `support`, the positions that may be nonzero and
+    /// where this block starts among them: a block without any is left as
+    /// it is (zero).
+    fn transposed_rec(
+        &self,
+        data: &mut [Gf128],
+        batch: usize,
+        i: usize,
+        u: usize,
+        shift: &[Gf128],
+        support: Option<(&[usize], usize)>,
+    ) {
+        let half = 1usize << i;
+        let halves = support.map(|(positions, base)| {
+            let (lo, hi) = positions.split_at(positions.partition_point(|&p| p < base + half));
+            ((lo, base), (hi, base + half))
+        });
+        if support.is_some_and(|(positions, _)| positions.is_empty()) {
+            return;
+        }
         let par = data.len() >= PAR_MIN_ELEMS && rayon::current_num_threads() > 1;
         let (lo, hi) = data.split_at_mut(batch << i);
         if i > 0 {
-            let mut left = || self.transposed_rec(lo, batch, i - 1, 2 * u, shift);
-            let mut right = || self.transposed_rec(hi, batch, i - 1, 2 * u + 1, shift);
+            let mut left = || self.transposed_rec(lo, batch, i - 1, 2 * u, shift, halves.map(|h| h.0));
+            let mut right = || self.transposed_rec(hi, batch, i - 1, 2 * u + 1, shift, halves.map(|h| h.1));
             if par {
                 rayon::join(left, right);
             } else {
@@ -933,6 +968,41 @@ mod tests {
                     dot(&pick(&fx), &pick(&y)),
                     dot(&pick(&x), &pick(&ty)),
                     "log_len {log_len}, batch {batch}, lane {lane}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn transposed_sparse_matches_transposed() {
+        // A few positions, the first and last, none, all; small and rayon sizes.
+        let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        for (log_len, batch, count) in [(1, 1, 1), (6, 3, 5), (12, 1, 106), (17, 1, 106), (9, 2, 512)] {
+            let ntt = AdditiveNtt::new(log_len);
+            let len = 1usize << log_len;
+            let coset = 3u64 << log_len;
+            let mut support: Vec<usize> = (0..count).map(|k| (k * 2_654_435_761usize) % len).collect();
+            support.extend([0, len - 1]);
+            support.sort_unstable();
+            support.dedup();
+            let values = random_vec(log_len as u64 + 7, batch * support.len());
+            for (support, threads) in [(&support[..], 1), (&support[..], 4), (&[][..], 1)] {
+                let mut data = vec![Gf128::ZERO; batch << log_len];
+                for (&p, v) in support.iter().zip(values.chunks(batch)) {
+                    data[p * batch..(p + 1) * batch].copy_from_slice(v);
+                }
+                let mut want = data.clone();
+                ntt.transposed(&mut want, batch, coset);
+                let mut got = data;
+                if threads == 4 {
+                    four.install(|| ntt.transposed_sparse(&mut got, batch, coset, support));
+                } else {
+                    ntt.transposed_sparse(&mut got, batch, coset, support);
+                }
+                assert!(
+                    got == want,
+                    "log_len {log_len}, {} positions, {threads} threads",
+                    support.len()
                 );
             }
         }

@@ -70,29 +70,33 @@ impl Tables<'_> {
 }
 
 /// `sum_q coefs[q] G_q`, with `G_q` row `q` of the generator matrix of the
-/// level's code (message `2^m`, query positions increasing): the transposed
-/// NTT of the sparse query weights, one coset at a time, the cosets in
-/// parallel. This is `ReedSolomon::encode_transposed` split over rayon.
+/// level's code (message `2^m`, query positions increasing and distinct):
+/// the transposed NTT of the sparse query weights (`transposed_sparse`:
+/// the blocks holding no query are skipped), one coset at a time, the
+/// cosets in parallel. This is `ReedSolomon::encode_transposed` split over
+/// rayon.
 fn generator_rows(m: usize, positions: &[usize], coefs: &[Gf128]) -> Vec<Gf128> {
     let n = 1usize << m;
-    let mut cosets: Vec<(usize, Vec<Gf128>)> = Vec::new();
+    // Per coset: its index, the weights, and the positions they sit at.
+    let mut cosets: Vec<(usize, Vec<Gf128>, Vec<usize>)> = Vec::new();
     for (&q, &c) in positions.iter().zip(coefs) {
         let h = q >> m;
-        if cosets.last().map(|(last, _)| *last) != Some(h) {
-            cosets.push((h, vec![Gf128::ZERO; n]));
+        if cosets.last().map(|(last, _, _)| *last) != Some(h) {
+            cosets.push((h, vec![Gf128::ZERO; n], Vec::new()));
         }
-        if let Some((_, buf)) = cosets.last_mut() {
+        if let Some((_, buf, support)) = cosets.last_mut() {
             buf[q & (n - 1)] = c;
+            support.push(q & (n - 1));
         }
     }
     let ntt = AdditiveNtt::new(m);
-    cosets.par_iter_mut().for_each(|(h, buf)| {
-        ntt.transposed(buf, 1, (*h as u64) << m);
+    cosets.par_iter_mut().for_each(|(h, buf, support)| {
+        ntt.transposed_sparse(buf, 1, (*h as u64) << m, support);
     });
     let mut sum = vec![Gf128::ZERO; n];
     sum.par_chunks_mut(1 << 12).enumerate().for_each(|(c, out)| {
         let start = c << 12;
-        for (_, part) in &cosets {
+        for (_, part, _) in &cosets {
             for (a, g) in out.iter_mut().zip(&part[start..]) {
                 *a += *g;
             }
