@@ -181,19 +181,15 @@ pub fn fold_instances_many(shape: Shape, z: &[u64], weights: &[&InstanceWeights]
         .for_each_init(
             || Box::new([0u128; FOLD_SUB]),
             |weighed, (out, wire_words)| {
-                let mut sums = vec![0u128; sets];
                 for (chunk, words) in wire_words.chunks(FOLD_SUB).enumerate() {
                     let n = words.len();
                     let start = chunk * FOLD_SUB;
                     for (li, weighing) in weighings.iter().enumerate() {
                         kernels.weigh_words(weighing, words, &mut weighed[..n]);
-                        for (set, sum) in sums.iter_mut().enumerate().filter(|(set, _)| low_of[*set] == li) {
-                            *sum ^= backend::dot(&weighed[..n], &eq_hi[set][start..start + n]);
+                        for (set, o) in out.iter_mut().enumerate().filter(|(set, _)| low_of[*set] == li) {
+                            *o += Gf128::new(backend::dot(&weighed[..n], &eq_hi[set][start..start + n]));
                         }
                     }
-                }
-                for (o, &sum) in out.iter_mut().zip(&sums) {
-                    *o = Gf128::new(sum);
                 }
             },
         );
