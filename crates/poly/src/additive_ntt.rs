@@ -588,24 +588,7 @@ impl AdditiveNtt {
                 wanted.len(),
             ];
             if cuts.windows(2).all(|w| w[0] < w[1]) {
-                let quarter = batch << (i - 1);
-                let t = shift[i] + self.twiddles[i][u];
-                let t0 = shift[i - 1] + self.twiddles[i - 1][2 * u];
-                let t1 = shift[i - 1] + self.twiddles[i - 1][2 * u + 1];
-                let (q01, q23) = data.split_at_mut(2 * quarter);
-                let (q0, q1) = q01.split_at_mut(quarter);
-                let (q2, q3) = q23.split_at_mut(quarter);
-                backend::butterfly2(
-                    [
-                        Gf128::as_u128_slice_mut(q0),
-                        Gf128::as_u128_slice_mut(q1),
-                        Gf128::as_u128_slice_mut(q2),
-                        Gf128::as_u128_slice_mut(q3),
-                    ],
-                    t.to_bits(),
-                    t0.to_bits(),
-                    t1.to_bits(),
-                );
+                let quarter = self.pair_rounds(data, batch, i, u, shift);
                 if i > 1 {
                     for (s, q) in data.chunks_mut(quarter).enumerate() {
                         let here = &wanted[cuts[s]..cuts[s + 1]];
@@ -658,31 +641,37 @@ impl AdditiveNtt {
             }
             return;
         }
-        let quarter = batch << (i - 1);
-        let t = shift[i] + self.twiddles[i][u];
-        let t0 = shift[i - 1] + self.twiddles[i - 1][2 * u];
-        let t1 = shift[i - 1] + self.twiddles[i - 1][2 * u + 1];
-        {
-            let (q01, q23) = data.split_at_mut(2 * quarter);
-            let (q0, q1) = q01.split_at_mut(quarter);
-            let (q2, q3) = q23.split_at_mut(quarter);
-            backend::butterfly2(
-                [
-                    Gf128::as_u128_slice_mut(q0),
-                    Gf128::as_u128_slice_mut(q1),
-                    Gf128::as_u128_slice_mut(q2),
-                    Gf128::as_u128_slice_mut(q3),
-                ],
-                t.to_bits(),
-                t0.to_bits(),
-                t1.to_bits(),
-            );
-        }
+        let quarter = self.pair_rounds(data, batch, i, u, shift);
         if i > 1 {
             for (s, q) in data.chunks_mut(quarter).enumerate() {
                 self.forward_rec(q, batch, i - 2, 4 * u + s, shift);
             }
         }
+    }
+
+    /// Rounds `i` and `i - 1` (`i >= 1`) of block `u` of round `i` in one
+    /// `backend::butterfly2` call on its four quarters; returns the length
+    /// of a quarter.
+    fn pair_rounds(&self, data: &mut [Gf128], batch: usize, i: usize, u: usize, shift: &[Gf128]) -> usize {
+        let quarter = batch << (i - 1);
+        let t = shift[i] + self.twiddles[i][u];
+        let t0 = shift[i - 1] + self.twiddles[i - 1][2 * u];
+        let t1 = shift[i - 1] + self.twiddles[i - 1][2 * u + 1];
+        let (q01, q23) = data.split_at_mut(2 * quarter);
+        let (q0, q1) = q01.split_at_mut(quarter);
+        let (q2, q3) = q23.split_at_mut(quarter);
+        backend::butterfly2(
+            [
+                Gf128::as_u128_slice_mut(q0),
+                Gf128::as_u128_slice_mut(q1),
+                Gf128::as_u128_slice_mut(q2),
+                Gf128::as_u128_slice_mut(q3),
+            ],
+            t.to_bits(),
+            t0.to_bits(),
+            t1.to_bits(),
+        );
+        quarter
     }
 
     /// Evaluations on `coset + 0..2^log_len` back to novel-basis coefficients.
@@ -744,14 +733,14 @@ impl AdditiveNtt {
         shift: &[Gf128],
         support: Option<(&[usize], usize)>,
     ) {
+        if support.is_some_and(|(positions, _)| positions.is_empty()) {
+            return;
+        }
         let half = 1usize << i;
         let halves = support.map(|(positions, base)| {
             let (lo, hi) = positions.split_at(positions.partition_point(|&p| p < base + half));
             ((lo, base), (hi, base + half))
         });
-        if support.is_some_and(|(positions, _)| positions.is_empty()) {
-            return;
-        }
         let par = data.len() >= PAR_MIN_ELEMS && rayon::current_num_threads() > 1;
         let (lo, hi) = data.split_at_mut(batch << i);
         if i > 0 {
