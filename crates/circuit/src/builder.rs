@@ -10,6 +10,7 @@
 //! forms symbolic saves committed wires but makes later rows denser; the
 //! caller chooses where to materialise (DESIGN §2.2).
 
+use crate::eval_plan::EvalPlan;
 use crate::lin::{Lin, ONE_WIRE};
 use crate::r1cs::{R1cs, SparseRows};
 use crate::word::{Word, WORD_BITS};
@@ -348,17 +349,22 @@ impl CircuitBuilder {
             }
         }
         eval_order.extend((0..self.outputs.len()).map(|j| (1 + n_in + j) as u32));
+        let [a, b, addend] = [&a_rows, &b_rows, &addend_rows]
+            .map(|rows| SparseRows::from_rows(rows.iter().map(Vec::as_slice)));
+        let loaded: Vec<u32> = (0..=n_in as u32).chain(private_inputs.iter().copied()).collect();
+        let plan = EvalPlan::new(num_wires, [&a, &b, &addend], &loaded, &eval_order);
         Ok(R1cs {
             k,
             p: self.p,
             num_public_inputs: self.num_public_inputs,
             num_public_outputs: self.num_public_outputs,
             private_inputs,
-            a: SparseRows::from_rows(a_rows.iter().map(Vec::as_slice)),
-            b: SparseRows::from_rows(b_rows.iter().map(Vec::as_slice)),
-            addend: SparseRows::from_rows(addend_rows.iter().map(Vec::as_slice)),
+            a,
+            b,
+            addend,
             eval_order,
             and_rows: self.and_rows,
+            plan,
         })
     }
 }

@@ -7,6 +7,7 @@ pub mod blake3;
 pub mod bristol;
 pub mod bristol_compile;
 pub mod builder;
+mod eval_plan;
 pub mod keccak;
 pub mod layout;
 pub mod lin;

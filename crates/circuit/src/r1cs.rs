@@ -12,6 +12,7 @@
 //! `A = I_N ⊗ A0`, `B = I_N ⊗ B0`, `C = I_N ⊗ (I ⊕ N0)`, which the witness
 //! module evaluates bit-sliced.
 
+use crate::eval_plan::EvalPlan;
 use sha2::{Digest, Sha256};
 
 /// Domain tag of [`R1cs::digest`].
@@ -99,6 +100,9 @@ pub struct R1cs {
     pub(crate) addend: SparseRows,
     pub(crate) eval_order: Vec<u32>,
     pub(crate) and_rows: usize,
+    /// The witness generator's buffer slots, derived from the rows and the
+    /// evaluation order when the system is compiled.
+    pub(crate) plan: EvalPlan,
 }
 
 impl R1cs {

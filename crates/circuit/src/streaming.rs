@@ -1,15 +1,15 @@
-//! Stores that go around the caches, for the linear forms.
+//! Stores that go around the caches, for the witness and its linear forms.
 //!
-//! The forms pass writes `A z` and `B z` (64 MiB each for 2^14 SHA-256
-//! compressions) in 128-byte pieces scattered across rows, and nothing reads
-//! them until the zerocheck's first pass. A plain store first reads its
+//! The witness pass writes `z`, `A z` and `B z` (64 MiB each for 2^14
+//! SHA-256 compressions) in runs of up to 512 bytes scattered across rows,
+//! and nothing reads them until the commit and the zerocheck. A plain store first reads its
 //! cache line from memory (to merge into it); a non-temporal store of a
 //! whole line skips that read and does not evict the data the pass is still
 //! using. Zen 4, one thread, 2^14 instances (`starling bench`, three
 //! alternating rounds): the forms pass of SHA-256 76-82 -> 44-47 ms, BLAKE3
 //! 50-57 -> 36-37, Keccak-f 164-178 -> 94-98, the zerocheck after it
-//! unchanged. The witness pass's stores, tried the same way, did not get
-//! faster.
+//! unchanged. The witness's own stores went the same way once the
+//! generator wrote 512-byte runs (see `witness::generator_lanes`).
 //!
 //! This is the crate's only `unsafe`: the SSE2 intrinsics (part of every
 //! x86-64 CPU). Elsewhere the copies are plain.

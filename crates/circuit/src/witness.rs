@@ -6,11 +6,13 @@
 //! evaluated on whole words, 64 instances at a time.
 //!
 //! For locality the batch is cut into blocks of `L` consecutive words of
-//! each wire (`64·L` instances). A block is evaluated in a compact scratch
-//! buffer (`K` entries of `[u64; L]`, one cache line per wire for `L = 8`)
-//! and then written to its place. Blocks are independent: the generator
-//! hands each rayon task one range of blocks (about four per thread), and
-//! the witness is the same whatever the number of threads.
+//! each wire (`64·L` instances). The generator evaluates a block in a
+//! compact buffer with a slot per live wire ([`crate::eval_plan`]) and
+//! writes each wire's `L` words to its place as it computes them; the
+//! checker and the two-pass forms gather every wire's block into a buffer
+//! of `K` entries. Blocks are independent: each rayon task takes one range
+//! of blocks (about four per thread), and the witness is the same whatever
+//! the number of threads.
 
 use crate::layout::{column_parts, part_words};
 use crate::r1cs::{R1cs, RowKind};
@@ -142,6 +144,38 @@ fn block_lanes(words_per_wire: usize) -> usize {
     words_per_wire.min(16)
 }
 
+/// Bytes the witness generator's buffer may take per task before its
+/// blocks narrow: the largest block width whose slots fit is used.
+const GENERATOR_BUFFER_BYTES: usize = 1 << 20;
+
+/// Words per block of the witness generator for a system whose plan needs
+/// `slots` slots: the widest of 16, 32 and 64 (runs of 128 to 512 bytes of
+/// each row of the three tables it writes, per visit) whose buffer fits in
+/// [`GENERATOR_BUFFER_BYTES`], 16 where none does, and narrower where a
+/// thread would be left without a block.
+///
+/// The buffer holds only the live wires ([`crate::eval_plan::EvalPlan`]),
+/// 2,466 / 2,453 / 3,041 slots for SHA-256 / BLAKE3 / Keccak-f, so 32
+/// words is 0.6-0.8 MiB. Wider blocks visit each page of the tables fewer
+/// times. The witness phase of `starling bench --count 16384 --threads 1`
+/// on the device Xeon (family 6 model 207), ms, two calls, 16 words with
+/// plain stores of the witness (the code before) -> 32 / 64 words with
+/// non-temporal stores: SHA-256 170 / 181 -> 98 / 86 at 32, 69 / 71 at 64;
+/// Keccak-f 329 / 299 -> 180 / 205 at 32, 176 / 199 at 64. On Zen 4
+/// (`hash_witness_timing 14`, one thread, the fused pass, three runs)
+/// 32 words were best: 16 / 32 / 64 words SHA-256 36-38 / 29-31 / 28-31,
+/// BLAKE3 19-20 / 15-16 / 19-20, Keccak-f 66-81 / 65-75 / 83-92 ms (before:
+/// 38-41, 20, 73-78). With plain stores 64 words were twice as slow as 16
+/// on Zen 4 (each store first reads its line).
+fn generator_lanes(words_per_wire: usize, slots: usize) -> usize {
+    let per_thread = (words_per_wire / rayon::current_num_threads()).max(1);
+    let fitting = [64, 32, 16]
+        .into_iter()
+        .find(|&lanes| slots * lanes * 8 <= GENERATOR_BUFFER_BYTES)
+        .unwrap_or(16);
+    (1usize << per_thread.ilog2()).min(fitting)
+}
+
 /// The XOR of the rows of `buf` named by `row`, lane by lane.
 ///
 /// Not inlined: inside the block loop the accumulator lived on the stack
@@ -265,7 +299,7 @@ impl R1cs {
     }
 
     /// The witness into `out` and, when `forms` is given, its forms, in
-    /// blocks of [`block_lanes`] words.
+    /// blocks of [`generator_lanes`] words.
     fn generate(
         &self,
         words_per_wire: usize,
@@ -274,30 +308,34 @@ impl R1cs {
         out: &mut [u64],
         forms: Option<(&mut [u64], &mut [u64])>,
     ) {
-        match block_lanes(words_per_wire) {
-            1 => self.generate_blocks::<1>(words_per_wire, public_inputs, private_inputs, out, forms),
-            2 => self.generate_blocks::<2>(words_per_wire, public_inputs, private_inputs, out, forms),
-            4 => self.generate_blocks::<4>(words_per_wire, public_inputs, private_inputs, out, forms),
-            8 => self.generate_blocks::<8>(words_per_wire, public_inputs, private_inputs, out, forms),
-            _ => self.generate_blocks::<16>(words_per_wire, public_inputs, private_inputs, out, forms),
+        let inputs = [public_inputs, private_inputs];
+        match generator_lanes(words_per_wire, self.plan.slots) {
+            1 => self.generate_blocks::<1>(words_per_wire, inputs, out, forms),
+            2 => self.generate_blocks::<2>(words_per_wire, inputs, out, forms),
+            4 => self.generate_blocks::<4>(words_per_wire, inputs, out, forms),
+            8 => self.generate_blocks::<8>(words_per_wire, inputs, out, forms),
+            16 => self.generate_blocks::<16>(words_per_wire, inputs, out, forms),
+            32 => self.generate_blocks::<32>(words_per_wire, inputs, out, forms),
+            _ => self.generate_blocks::<64>(words_per_wire, inputs, out, forms),
         }
     }
 
     /// The witness into `out` and, when `forms` is given, its forms `a`
-    /// and `b` (every entry of each).
+    /// and `b` (every entry of each), by non-temporal stores
+    /// ([`streaming`]): nothing reads the three tables until the commit
+    /// and the zerocheck.
     fn generate_blocks<const L: usize>(
         &self,
         words_per_wire: usize,
-        public_inputs: &[u64],
-        private_inputs: &[u64],
+        inputs: [&[u64]; 2],
         out: &mut [u64],
         forms: Option<(&mut [u64], &mut [u64])>,
     ) {
-        // Padding wires are never evaluated: they stay zero in the block
-        // buffer, and their rows of the output (and of the forms: they have
-        // no terms) are cleared here.
-        let (live, padding): (Vec<usize>, Vec<usize>) =
-            (0..self.num_wires()).partition(|&w| self.row_kind(w) != RowKind::Padding);
+        // Padding wires are never evaluated: their rows of the output (and
+        // of the forms: they have no terms) are cleared here.
+        let padding: Vec<usize> = (0..self.num_wires())
+            .filter(|&w| self.row_kind(w) == RowKind::Padding)
+            .collect();
         zero_rows(out, words_per_wire, &padding);
         // Each task owns one range of columns (words of every wire) and
         // evaluates its blocks in order in its own buffer.
@@ -315,87 +353,65 @@ impl R1cs {
             }
             None => z_parts.iter().map(|_| None).collect(),
         };
-        // The rows with forms that evaluation does not compute: the
-        // constant's and the inputs'.
-        let mut evaluated = vec![false; self.num_wires()];
-        for &w in &self.eval_order {
-            evaluated[w as usize] = true;
-        }
-        let not_evaluated: Vec<usize> = live.iter().copied().filter(|&w| !evaluated[w]).collect();
         z_parts
             .into_par_iter()
             .zip(form_parts)
             .enumerate()
             .for_each(|(p, (mut rows, mut forms))| {
-                let mut buf = vec![[0u64; L]; self.num_wires()];
+                let mut buf = vec![[0u64; L]; self.plan.slots];
                 for at in (0..part).step_by(L) {
-                    let block = p * part + at;
-                    match forms.as_mut() {
-                        Some((a_rows, b_rows)) => {
-                            let mut put = |wire: usize, a: &[u64; L], b: &[u64; L]| {
-                                streaming::copy(&mut a_rows[wire][at..at + L], a);
-                                streaming::copy(&mut b_rows[wire][at..at + L], b);
-                            };
-                            self.evaluate_block(
-                                block,
-                                words_per_wire,
-                                public_inputs,
-                                private_inputs,
-                                &mut buf,
-                                &mut put,
-                            );
-                            for &wire in &not_evaluated {
-                                put(
-                                    wire,
-                                    &xor_row(&buf, self.a.row(wire)),
-                                    &xor_row(&buf, self.b.row(wire)),
-                                );
-                            }
+                    let mut put = |wire: usize, z: &[u64; L], a: &[u64; L], b: &[u64; L]| {
+                        streaming::copy(&mut rows[wire][at..at + L], z);
+                        if let Some((a_rows, b_rows)) = forms.as_mut() {
+                            streaming::copy(&mut a_rows[wire][at..at + L], a);
+                            streaming::copy(&mut b_rows[wire][at..at + L], b);
                         }
-                        None => self.evaluate_block(
-                            block,
-                            words_per_wire,
-                            public_inputs,
-                            private_inputs,
-                            &mut buf,
-                            &mut |_, _, _| {},
-                        ),
-                    }
-                    for &wire in &live {
-                        rows[wire][at..at + L].copy_from_slice(&buf[wire]);
-                    }
+                    };
+                    self.evaluate_block(p * part + at, words_per_wire, inputs, &mut buf, &mut put);
                 }
                 streaming::finish();
             });
     }
 
-    /// Evaluates words `block .. block + L` of every wire into `buf`,
-    /// handing each evaluated wire's forms `a` and `b` to `forms`.
+    /// Evaluates words `block .. block + L` of every live wire in the
+    /// buffer's slots ([`crate::eval_plan::EvalPlan`]), handing each wire's
+    /// value and forms `a` and `b` to `put`.
     fn evaluate_block<const L: usize>(
         &self,
         block: usize,
         words_per_wire: usize,
-        public_inputs: &[u64],
-        private_inputs: &[u64],
+        [public_inputs, private_inputs]: [&[u64]; 2],
         buf: &mut [[u64; L]],
-        forms: &mut impl FnMut(usize, &[u64; L], &[u64; L]),
+        put: &mut impl FnMut(usize, &[u64; L], &[u64; L], &[u64; L]),
     ) {
-        buf[0] = [u64::MAX; L];
-        for j in 0..self.num_public_inputs() {
-            let src = &public_inputs[j * words_per_wire + block..][..L];
-            buf[self.public_input_wire(j)].copy_from_slice(src);
+        let plan = &self.plan;
+        let sources = std::iter::once(None)
+            .chain(
+                (0..self.num_public_inputs())
+                    .map(|j| Some(&public_inputs[j * words_per_wire + block..][..L])),
+            )
+            .chain(
+                (0..self.num_private_inputs())
+                    .map(|j| Some(&private_inputs[j * words_per_wire + block..][..L])),
+            );
+        for (&(_, slot), source) in plan.loaded.iter().zip(sources) {
+            match source {
+                Some(words) => buf[slot as usize].copy_from_slice(words),
+                None => buf[slot as usize] = [u64::MAX; L],
+            }
         }
-        for (j, &wire) in self.private_inputs.iter().enumerate() {
-            let src = &private_inputs[j * words_per_wire + block..][..L];
-            buf[wire as usize].copy_from_slice(src);
+        for (i, &(wire, slot)) in plan.loaded.iter().enumerate() {
+            let a = xor_row(buf, plan.loaded_a.row(i));
+            let b = xor_row(buf, plan.loaded_b.row(i));
+            put(wire as usize, &buf[slot as usize], &a, &b);
         }
-        for &wire in &self.eval_order {
-            let w = wire as usize;
-            let a = xor_row(buf, self.a.row(w));
-            let b = xor_row(buf, self.b.row(w));
-            let n = xor_row(buf, self.addend.row(w));
-            buf[w] = std::array::from_fn(|l| (a[l] & b[l]) ^ n[l]);
-            forms(w, &a, &b);
+        for (i, &(wire, slot)) in plan.steps.iter().enumerate() {
+            let a = xor_row(buf, plan.a.row(i));
+            let b = xor_row(buf, plan.b.row(i));
+            let n = xor_row(buf, plan.addend.row(i));
+            let z = std::array::from_fn(|l| (a[l] & b[l]) ^ n[l]);
+            buf[slot as usize] = z;
+            put(wire as usize, &z, &a, &b);
         }
     }
 

@@ -145,22 +145,26 @@ fn bad_batch_inputs_are_errors() {
 
 #[test]
 fn lane_widths_agree() {
-    // N = 128, 256, 512, 1024 and 2048 use block widths 2, 4, 8, 16 and 16
-    // words; the first 128 instances must come out the same in every batch
-    // size.
+    // On one thread, N = 2^7 .. 2^14 give the generator blocks of 2, 4, 8,
+    // 16, 32 and 64 words (its buffer is small for this circuit) and the
+    // checker blocks of 2 to 16; the first 128 instances must come out the
+    // same in every batch size.
     let r1cs = small_circuit();
     let mut rng = ChaCha20Rng::seed_from_u64(8);
-    let xy: Vec<u64> = (0..2048).map(|_| rng.gen()).collect();
-    let s: Vec<u64> = (0..2048).map(|_| u64::from(rng.gen::<u32>())).collect();
+    let xy: Vec<u64> = (0..1 << 14).map(|_| rng.gen()).collect();
+    let s: Vec<u64> = (0..1 << 14).map(|_| u64::from(rng.gen::<u32>())).collect();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let mut first: Option<Vec<u64>> = None;
-    for n in 7..=11u32 {
+    for n in 7..=14u32 {
         let count = 1usize << n;
-        let w = r1cs
-            .generate_witness(
-                n,
-                &slice_instances(count, 64, &xy[..count]),
-                &slice_instances(count, 32, &s[..count]),
-            )
+        let w = pool
+            .install(|| {
+                r1cs.generate_witness(
+                    n,
+                    &slice_instances(count, 64, &xy[..count]),
+                    &slice_instances(count, 32, &s[..count]),
+                )
+            })
             .unwrap();
         assert!(r1cs.is_satisfied(&w));
         let outs = unslice_instances(count, 32, r1cs.public_outputs(&w));
@@ -183,9 +187,11 @@ fn small_circuit_inputs(seed: u64, n: u32) -> (Vec<u64>, Vec<u64>) {
 
 #[test]
 fn witness_and_forms_are_the_same_on_any_number_of_threads() {
-    // N = 2^14: 256 words per wire, sixteen blocks of sixteen; one thread
-    // cuts them into four ranges of four blocks, three and eight threads
-    // into sixteen ranges of one.
+    // N = 2^14: 256 words per wire. The generator cuts them into four
+    // blocks of 64 words, one per range, on one and on three threads, and
+    // into eight ranges of one 32-word block on eight; the two-pass forms
+    // into four ranges of four 16-word blocks on one thread and sixteen of
+    // one on three and eight.
     let r1cs = small_circuit();
     let n = 14;
     let (public, private) = small_circuit_inputs(9, n);
