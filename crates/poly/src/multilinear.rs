@@ -5,6 +5,7 @@
 //! `f(r) = sum_x eq(r, x) t[x]` with `eq(r, x) = prod_i (r_i x_i + (1 + r_i)(1 + x_i))`
 //! (characteristic 2), which on a Boolean `x` is `prod_i (1 + r_i + x_i)`.
 
+use rayon::prelude::*;
 use starling_field::{backend, Gf128};
 
 /// `eq(a, b) = prod_i (1 + a_i + b_i)`: the multilinear equality polynomial
@@ -32,14 +33,37 @@ pub fn eq_table(point: &[Gf128]) -> Vec<Gf128> {
     table
 }
 
+/// Tables at least this long are folded (and their product rounds summed,
+/// [`crate::sumcheck_round::product_round`]) on rayon's threads: the
+/// wiring and lincheck sumchecks run over `2^n` instances, and on sixteen
+/// threads their first rounds on one thread took most of the wiring phase.
+pub const PAR_MIN_LEN: usize = 1 << 14;
+
+/// Entries per rayon task of those passes.
+pub(crate) const PAR_CHUNK: usize = 1 << 12;
+
 /// Fixes the lowest variable to `r`: `out[j] = t[2j] + r (t[2j+1] + t[2j])`.
 pub fn fold_lowest(table: &[Gf128], r: Gf128) -> Vec<Gf128> {
-    table.chunks_exact(2).map(|p| p[0] + r * (p[1] + p[0])).collect()
+    let fold = |p: &[Gf128]| p[0] + r * (p[1] + p[0]);
+    if table.len() < PAR_MIN_LEN {
+        return table.chunks_exact(2).map(fold).collect();
+    }
+    table
+        .par_chunks_exact(2)
+        .with_min_len(PAR_CHUNK / 2)
+        .map(fold)
+        .collect()
 }
 
 /// In-place version of [`fold_lowest`]: the first half of `table` becomes the
-/// folded table and the vector is truncated.
+/// folded table and the vector is truncated. A long table is folded into a
+/// new vector on rayon's threads (in place, a thread's writes would land
+/// where another still reads).
 pub fn fold_lowest_in_place(table: &mut Vec<Gf128>, r: Gf128) {
+    if table.len() >= PAR_MIN_LEN {
+        *table = fold_lowest(table, r);
+        return;
+    }
     let half = table.len() / 2;
     for j in 0..half {
         let (a, b) = (table[2 * j], table[2 * j + 1]);
@@ -71,6 +95,19 @@ mod tests {
 
     fn pt(vals: &[u128]) -> Vec<Gf128> {
         vals.iter().map(|&v| Gf128::new(v)).collect()
+    }
+
+    #[test]
+    fn long_tables_fold_like_short_ones() {
+        let r = Gf128::new(0x1234_5678_9abc_def0);
+        let table: Vec<Gf128> = (0..4 * PAR_MIN_LEN as u128)
+            .map(|i| Gf128::new(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 5))
+            .collect();
+        let expected: Vec<Gf128> = table.chunks_exact(2).map(|p| p[0] + r * (p[1] + p[0])).collect();
+        assert_eq!(fold_lowest(&table, r), expected);
+        let mut in_place = table.clone();
+        fold_lowest_in_place(&mut in_place, r);
+        assert_eq!(in_place, expected);
     }
 
     #[test]

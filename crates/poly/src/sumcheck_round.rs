@@ -7,6 +7,8 @@
 //! `(c0, c2)` and the verifier recovers `c1 = claim + c2`. Every sumcheck of
 //! degree 2 in Starling (lincheck, PCS opening) uses this message shape.
 
+use crate::multilinear::{PAR_CHUNK, PAR_MIN_LEN};
+use rayon::prelude::*;
 use starling_field::Gf128;
 
 /// The prover's message for one degree-2 round: `h(0)` and the `X^2` coefficient.
@@ -27,8 +29,26 @@ impl QuadraticRound {
 }
 
 /// The round message for `sum_x f(x) g(x)` binding the lowest variable.
+///
+/// Tables of [`crate::multilinear::PAR_MIN_LEN`] entries or more are summed
+/// in chunks on rayon's threads (the sums are exact, so the message is the
+/// same on any number of threads).
 pub fn product_round(f: &[Gf128], g: &[Gf128]) -> QuadraticRound {
     assert_eq!(f.len(), g.len(), "tables must have equal length");
+    if f.len() < PAR_MIN_LEN {
+        return product_round_serial(f, g);
+    }
+    f.par_chunks(PAR_CHUNK)
+        .zip(g.par_chunks(PAR_CHUNK))
+        .map(|(f, g)| product_round_serial(f, g))
+        .reduce(QuadraticRound::default, |x, y| QuadraticRound {
+            c0: x.c0 + y.c0,
+            c2: x.c2 + y.c2,
+        })
+}
+
+/// [`product_round`] on the calling thread.
+fn product_round_serial(f: &[Gf128], g: &[Gf128]) -> QuadraticRound {
     let mut c0 = Gf128::ZERO;
     let mut c2 = Gf128::ZERO;
     for (fp, gp) in f.chunks_exact(2).zip(g.chunks_exact(2)) {
@@ -54,5 +74,17 @@ mod tests {
         let next: Gf128 = f1.iter().zip(&g1).map(|(a, b)| *a * *b).sum();
         assert_eq!(round.next_claim(claim, r), next);
         let _ = evaluate(&f1, &[r, r]);
+    }
+
+    #[test]
+    fn long_tables_give_the_serial_round() {
+        let len = 4 * PAR_MIN_LEN;
+        let f: Vec<Gf128> = (0..len as u128)
+            .map(|i| Gf128::new(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 7))
+            .collect();
+        let g: Vec<Gf128> = (0..len as u128)
+            .map(|i| Gf128::new(i.wrapping_mul(0x2545_f491_4f6c_dd1d) + 3))
+            .collect();
+        assert_eq!(product_round(&f, &g), product_round_serial(&f, &g));
     }
 }
