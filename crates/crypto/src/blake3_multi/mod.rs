@@ -226,16 +226,28 @@ impl PartialHashes {
 
     /// The digests, once every message is complete.
     pub fn finish(self) -> Vec<Digest> {
+        let mut out = vec![[0u8; 32]; self.count];
+        self.finish_into(&mut out);
+        out
+    }
+
+    /// [`PartialHashes::finish`] into `out` (one digest per message), on
+    /// rayon's threads: a level-0 commitment writes each coset's digests
+    /// into its part of the tree's leaves (2^19 of them per coset at 2^16
+    /// Keccak-f permutations), where gathering them after on one thread
+    /// took 32 ms.
+    pub fn finish_into(self, out: &mut [Digest]) {
         assert!(self.finished, "the messages' last part is not in yet");
-        (0..self.count)
-            .map(|i| {
-                let group = &self.cvs[i / lanes::MAX_LANES * lanes::GROUP_WORDS..][..lanes::GROUP_WORDS];
-                let mut digest = [0u8; 32];
-                for (w, chunk) in digest.chunks_exact_mut(4).enumerate() {
-                    chunk.copy_from_slice(&group[w * lanes::MAX_LANES + i % lanes::MAX_LANES].to_le_bytes());
+        assert_eq!(out.len(), self.count, "one digest per message");
+        out.par_chunks_mut(lanes::MAX_LANES)
+            .zip(self.cvs.par_chunks(lanes::GROUP_WORDS))
+            .with_min_len(1 << 8)
+            .for_each(|(digests, group)| {
+                for (lane, digest) in digests.iter_mut().enumerate() {
+                    for (w, chunk) in digest.chunks_exact_mut(4).enumerate() {
+                        chunk.copy_from_slice(&group[w * lanes::MAX_LANES + lane].to_le_bytes());
+                    }
                 }
-                digest
-            })
-            .collect()
+            });
     }
 }
