@@ -117,9 +117,8 @@ const SIDE_BY_SIDE_ELEMS: usize = 1 << 18;
 /// [`SIDE_BY_SIDE_ELEMS`] on this many threads: from eight on, larger
 /// levels too. Level 1 at 2^16 Keccak-f permutations (eight cosets of 2^20
 /// elements) took 22-28 ms of the opening on sixteen threads of the device
-/// Xeon, coset after coset, against 76 on one: each transform of 2^20
-/// split over sixteen threads no better than 2^18 did. Side by side, each
-/// coset has its own buffer (16 MiB there).
+/// Xeon, coset after coset, against 76 on one; side by side, 11.8. Each
+/// coset then has its own buffer (16 MiB there).
 fn side_by_side_elems() -> usize {
     SIDE_BY_SIDE_ELEMS.max(SIDE_BY_SIDE_ELEMS / 4 * rayon::current_num_threads())
 }

@@ -427,8 +427,8 @@ fn fold_bits_in_place(
 
 /// Zeroes `v` on rayon's threads. A fold's stale inputs are up to a
 /// quarter of a table (80 MB of each form at 2^16 Keccak-f permutations,
-/// in the first field round): cleared on one thread, they held the other
-/// fifteen of a Xeon idle.
+/// in the first field round), a pass over memory that every other thread
+/// waited on.
 fn clear(v: &mut [u128]) {
     v.par_chunks_mut(1 << 14).for_each(|c| c.fill(0));
 }
