@@ -385,6 +385,12 @@ impl R1cs {
         put: &mut impl FnMut(usize, &[u64; L], &[u64; L], &[u64; L]),
     ) {
         let plan = &self.plan;
+        // The plan loads the constant, then the public inputs, then the
+        // private inputs, in order (`EvalPlan::loaded`): one source each.
+        debug_assert_eq!(
+            plan.loaded.len(),
+            1 + self.num_public_inputs() + self.num_private_inputs()
+        );
         let sources = std::iter::once(None)
             .chain(
                 (0..self.num_public_inputs())
