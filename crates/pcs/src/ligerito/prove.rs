@@ -1,8 +1,8 @@
 //! The prover side of the opening.
 
 use rayon::prelude::*;
-use starling_crypto::merkle::hash_leaf_fields;
-use starling_crypto::{Digest, Transcript};
+use starling_crypto::merkle::hash_leaves_fields;
+use starling_crypto::Transcript;
 use starling_field::scratch::ScratchVec;
 use starling_field::Gf128;
 use starling_poly::additive_ntt::AdditiveNtt;
@@ -208,10 +208,7 @@ pub(crate) fn prove_with_first_round(
             Some(level) => (level.columns(&positions), &level.code.tree),
             None => (data.level0_columns(&positions), &data.level0.tree),
         };
-        let hashes: Vec<Digest> = columns
-            .chunks_exact(params.level_width(i))
-            .map(hash_leaf_fields)
-            .collect();
+        let hashes = hash_leaves_fields(&columns, params.level_width(i));
         let merkle = tree.open(&positions);
         absorb_leaf_hashes(transcript, &hashes);
 

@@ -1,7 +1,7 @@
 //! The verifier side of the opening: scalar and single-threaded.
 
-use starling_crypto::merkle::{self, hash_leaf_fields};
-use starling_crypto::{Digest, Transcript};
+use starling_crypto::merkle::{self, hash_leaves_fields};
+use starling_crypto::Transcript;
 use starling_field::Gf128;
 use starling_poly::additive_ntt::generator_row_mle;
 use starling_poly::multilinear::{eq_table, evaluate};
@@ -72,7 +72,7 @@ pub fn verify(
                 want: positions.len(),
             });
         }
-        let hashes: Vec<Digest> = pr.columns.chunks_exact(width).map(hash_leaf_fields).collect();
+        let hashes = hash_leaves_fields(&pr.columns, width);
         merkle::verify(&root, params.level_log_len(i), &positions, &hashes, &pr.merkle)
             .map_err(|source| PcsError::Merkle { level: i, source })?;
         absorb_leaf_hashes(transcript, &hashes);
