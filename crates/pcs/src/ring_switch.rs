@@ -92,38 +92,17 @@ pub struct VerifierReduction {
 
 impl VerifierReduction {
     /// The multilinear extension of the opening weight `w0(x) [x < live_len]`
-    /// at `P`: one [`VerifierReduction::full_weight_at`] per set bit of the
-    /// live length (see the module notes).
+    /// at `P` (see the module notes): for each claim and Frobenius power,
+    /// the eq values at every set bit's point come from one walk down and one
+    /// up the coordinates.
     pub fn weight_at(&self, p: &[Gf128]) -> Gf128 {
-        if self.live_len >> p.len() == 1 {
-            return self.full_weight_at(p);
-        }
-        let mut acc = Gf128::ZERO;
-        let mut q = p.to_vec();
-        // `above`: eq of P's coordinates past bit `j` with the live length's bits.
-        let mut above = Gf128::ONE;
-        for j in (0..p.len()).rev() {
-            if (self.live_len >> j) & 1 == 1 {
-                q[j] = Gf128::ZERO;
-                acc += above * (Gf128::ONE + p[j]) * self.full_weight_at(&q);
-                q[j] = Gf128::ONE;
-                above *= p[j];
-            } else {
-                q[j] = Gf128::ZERO;
-                above *= Gf128::ONE + p[j];
-            }
-        }
-        acc
-    }
-
-    /// `w0(P)` over the whole table, live or not.
-    fn full_weight_at(&self, p: &[Gf128]) -> Gf128 {
+        let live = LiveSubcubes::new(self.live_len, p);
         let mut acc = Gf128::ZERO;
         for (gamma, r) in self.gammas.iter().zip(&self.points) {
             let mut conj = r.clone();
             let mut sum = Gf128::ZERO;
             for d in &self.frobenius_weights {
-                sum += *d * eq_eval(&conj, p);
+                sum += *d * live.eq_sum(&conj, p);
                 for c in conj.iter_mut() {
                     *c = c.square();
                 }
@@ -131,6 +110,70 @@ impl VerifierReduction {
             acc += *gamma * sum;
         }
         acc
+    }
+}
+
+/// The live prefix `x < n` of a table of `2^L` entries as subcubes, one per
+/// set bit `j` of `n`: `x` agrees with `n` above bit `j` and has bit `j`
+/// clear. With `P` fixed, `sum_{x < n} eq(x, P) g(x)` for a multilinear `g`
+/// is `sum_j c_j g(q_j)`, `q_j = (P_{<j}, 0, n_{>j})` and `c_j = eq(P_{>=j},
+/// (0, n_{>j}))`.
+struct LiveSubcubes {
+    /// The live length, below `2^L` (`None`: the whole table is live).
+    n: Option<usize>,
+    /// `c_j`, zero where bit `j` of `n` is clear.
+    coefs: Vec<Gf128>,
+}
+
+impl LiveSubcubes {
+    fn new(n: usize, p: &[Gf128]) -> Self {
+        if n >> p.len() == 1 {
+            return LiveSubcubes {
+                n: None,
+                coefs: Vec::new(),
+            };
+        }
+        let mut coefs = vec![Gf128::ZERO; p.len()];
+        // `above`: eq of P's coordinates past bit `j` with the live length's bits.
+        let mut above = Gf128::ONE;
+        for j in (0..p.len()).rev() {
+            if (n >> j) & 1 == 1 {
+                coefs[j] = above * (Gf128::ONE + p[j]);
+                above *= p[j];
+            } else {
+                above *= Gf128::ONE + p[j];
+            }
+        }
+        LiveSubcubes { n: Some(n), coefs }
+    }
+
+    /// `sum_j c_j eq(a, q_j)` (`eq(a, P)` when all is live). In
+    /// characteristic 2 `eq(a, q_j)` is `prod_{i<j} (1 + a_i + P_i)` times
+    /// `1 + a_j` times `prod_{i>j} (a_i if bit i of n else 1 + a_i)`: the
+    /// prefix products up to the highest set bit, then the suffix products
+    /// down to the lowest, instead of one product of `L` terms per set bit.
+    fn eq_sum(&self, a: &[Gf128], p: &[Gf128]) -> Gf128 {
+        let Some(n) = self.n else {
+            return eq_eval(a, p);
+        };
+        let (lowest, highest) = (n.trailing_zeros() as usize, n.ilog2() as usize);
+        let mut prefix = Vec::with_capacity(highest + 1);
+        let mut product = Gf128::ONE;
+        for (&ai, &pi) in a.iter().zip(p).take(highest + 1) {
+            prefix.push(product);
+            product *= Gf128::ONE + ai + pi;
+        }
+        let mut sum = Gf128::ZERO;
+        let mut suffix = Gf128::ONE;
+        for j in (lowest..a.len()).rev() {
+            if (n >> j) & 1 == 1 {
+                sum += self.coefs[j] * prefix[j] * (Gf128::ONE + a[j]) * suffix;
+                suffix *= a[j];
+            } else {
+                suffix *= Gf128::ONE + a[j];
+            }
+        }
+        sum
     }
 }
 
