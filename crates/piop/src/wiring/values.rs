@@ -121,8 +121,10 @@ fn segment_by_rows(
         })
         .collect();
     let segment_words = tables.len();
-    let mut row = vec![0u64; words];
-    // Word `first + w` of the batch's rows, row after row, at `w * BATCH..`.
+    // The batch's rows, one after another, then word `first + w` of each
+    // of them at `w * BATCH..` (written column by column: a row's words
+    // scattered `BATCH` words apart collided in the store buffer).
+    let mut rows_buf = vec![0u64; words * BATCH];
     let mut columns = vec![0u64; segment_words * BATCH];
     let (mut sums, mut weighed) = ([0u128; BATCH], [0u128; BATCH]);
     let mut low_weights = [0u128; BATCH];
@@ -132,16 +134,18 @@ fn segment_by_rows(
     while members.peek().is_some() {
         batch.clear();
         batch.extend(members.by_ref().take(BATCH));
-        for (i, &y) in batch.iter().enumerate() {
-            row.fill(0);
-            fill(y, &mut row);
-            for (w, &word) in row[first..first + segment_words].iter().enumerate() {
-                columns[w * BATCH + i] = word;
+        let rows = batch.len();
+        rows_buf.fill(0);
+        for (row, &y) in rows_buf.chunks_exact_mut(words).zip(&batch) {
+            fill(y, row);
+        }
+        for (w, column) in columns.chunks_exact_mut(BATCH).enumerate() {
+            for (c, row) in column.iter_mut().zip(rows_buf.chunks_exact(words)) {
+                *c = row[first + w];
             }
         }
         // Word by word, so that one word's tables serve every row before the
         // next are read.
-        let rows = batch.len();
         sums[..rows].fill(0);
         for (w, column) in tables.iter().zip(columns.chunks_exact(BATCH)) {
             kernels.weigh_words(w, &column[..rows], &mut weighed[..rows]);
