@@ -16,6 +16,7 @@ mod records;
 mod statement;
 mod timings;
 mod verify;
+mod worker;
 
 pub use circuits::{Builtin, StatementCircuit};
 pub use error::{Check, Error, Mismatch, Rejection};

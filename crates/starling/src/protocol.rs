@@ -25,6 +25,7 @@ use crate::layout::{self, log_instances, MIN_LOG_INSTANCES};
 use crate::proof_file::ProofFile;
 use crate::records::Records;
 use crate::statement::Statement;
+use crate::worker::on_worker;
 use crate::{Error, Profile, Timings};
 
 /// Transcript protocol label; changes with any change to the protocol.
@@ -206,14 +207,15 @@ pub fn keep_buffers_between_proofs() {
 
 /// Proves a statement of `kind` on its input records: computes every
 /// instance's inputs (private intermediate values included) and the public
-/// outputs, and returns the proof file.
+/// outputs, and returns the proof file. Runs on a worker of the current
+/// rayon pool ([`crate::worker`]), which also calls `progress`.
 pub fn prove(
     kind: Arc<dyn Kind>,
     inputs: Records,
     profile: Profile,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut (dyn FnMut(&str) + Send),
 ) -> Result<Proved, Error> {
-    prove_with(kind, inputs, profile, progress, &Tamper::default())
+    on_worker(|| prove_with(kind, inputs, profile, progress, &Tamper::default()))
 }
 
 /// Changes a test-only cheating prover makes: to the witness words before

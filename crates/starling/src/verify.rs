@@ -39,6 +39,7 @@ use crate::proof_file::{security_report, ProofFile};
 use crate::protocol::check;
 use crate::records::Records;
 use crate::statement::Statement;
+use crate::worker::on_worker;
 use crate::{format, Error, Profile};
 
 /// The security a verifier requires unless told otherwise, in bits.
@@ -197,7 +198,12 @@ impl Verified {
 /// inputs differ), [`Rejection::TooWeak`], or [`Rejection::Invalid`] when a
 /// check of the proof system fails. Decoding and verifying a file of `B`
 /// bytes takes memory and time proportional to `B` (see [`crate::format`]).
+/// Runs on a worker of the current rayon pool ([`crate::worker`]).
 pub fn verify(expected: &Expected, proof: &[u8]) -> Result<Verified, Error> {
+    on_worker(|| verify_on_worker(expected, proof))
+}
+
+fn verify_on_worker(expected: &Expected, proof: &[u8]) -> Result<Verified, Error> {
     let (file, _) = ProofFile::decode(proof, Some(expected.kind.circuit()))?;
     if let Some(m) = expected.first_difference(&file.statement) {
         return Err(Error::mismatch(m));
@@ -215,7 +221,7 @@ pub fn verify(expected: &Expected, proof: &[u8]) -> Result<Verified, Error> {
 /// statement of their choosing; a verifier that knows what should have been
 /// proven uses [`verify`].
 pub fn verify_claimed(file: &ProofFile, min_security_bits: f64) -> Result<Verified, Error> {
-    let security_bits = check_file(file, min_security_bits)?;
+    let security_bits = on_worker(|| check_file(file, min_security_bits))?;
     Ok(Verified {
         statement: file.statement.clone(),
         profile: file.profile,
