@@ -283,6 +283,10 @@ fn batch(which: Builtin, args: &BenchArgs) -> Result<(), Failure> {
 fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) -> Result<(), Failure> {
     let profile: Profile = args.profile.into();
     let runs = timed_proofs(&kind, args, &inputs)?;
+    // The provers' peak: read before anything else runs (the verifier's
+    // buffers come from another thread's allocator arena, see
+    // `starling::verify`).
+    let peak = peak_rss_bytes();
     let cold_prove_s = runs.cold_s;
     let proved = runs.median;
     let prove_s = runs.median_s;
@@ -308,7 +312,6 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
     let native_best_ns = native.best * calls_per_unit;
     let overhead = prove_s * 1e9 / count as f64 / native_ns;
     let overhead_best = prove_s * 1e9 / count as f64 / native_best_ns;
-    let peak = peak_rss_bytes();
 
     if args.json {
         let mut phases = serde_json::Map::new();
