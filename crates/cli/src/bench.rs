@@ -283,9 +283,7 @@ fn batch(which: Builtin, args: &BenchArgs) -> Result<(), Failure> {
 fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) -> Result<(), Failure> {
     let profile: Profile = args.profile.into();
     let runs = timed_proofs(&kind, args, &inputs)?;
-    // The provers' peak: read before anything else runs (the verifier's
-    // buffers come from another thread's allocator arena, see
-    // `starling::verify`).
+    // The provers' peak, read before the verifications.
     let peak = peak_rss_bytes();
     let cold_prove_s = runs.cold_s;
     let proved = runs.median;

@@ -97,6 +97,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// Starts rayon's global pool with `threads` threads (rayon's default, all
+/// cores or `RAYON_NUM_THREADS`, when `None`), this thread one of them.
+///
+/// As a worker of the pool, the thread that proves forks every parallel
+/// step itself and works on it while the other workers steal the rest;
+/// from outside the pool it handed each step to a worker and slept until
+/// it was done, two thread switches per step, thousands per proof. Its
+/// buffers stay in the main allocator arena, which the allocator policy
+/// (`allocator.rs`) is tuned for. Call before anything uses rayon.
 pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
     if let Some(t) = threads {
         if !(1..=MAX_THREADS).contains(&t) {
@@ -104,12 +113,12 @@ pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
                 "--threads must be between 1 and {MAX_THREADS}"
             )));
         }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .map_err(|e| unreadable(format!("cannot start {t} threads: {e}")))?;
     }
-    Ok(())
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .use_current_thread()
+        .build_global()
+        .map_err(|e| unreadable(format!("cannot start the worker threads: {e}")))
 }
 
 /// Checks a batch size given on the command line before anything is

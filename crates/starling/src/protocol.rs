@@ -209,10 +209,14 @@ pub fn keep_buffers_between_proofs() {
 /// outputs, and returns the proof file.
 ///
 /// Unlike verification ([`crate::worker`]), a proof runs on the calling
-/// thread: moved onto a rayon worker it took its buffers from that thread's
-/// glibc arena, whose heaps are capped at 64 MiB and fragment (peak RSS of a
-/// Keccak-f bench at 2^14 on one thread: 477 -> 496 MB, over the 30 KB per
-/// hash the project allows itself), for 2-5% more hashes per second.
+/// thread and forks its parallel steps from there. Called from outside the
+/// rayon pool, each step is handed to a worker and waited for; moving the
+/// proof onto a worker instead gained 2-5% but took its buffers from that
+/// thread's glibc arena, whose heaps are capped at 64 MiB and fragment (peak
+/// RSS of a Keccak-f bench at 2^14 on one thread: 477 -> 496 MB, over the 30
+/// KB per hash the project allows itself). A caller that wants both makes
+/// its own thread part of the pool (`ThreadPoolBuilder::use_current_thread`),
+/// as the command line does.
 pub fn prove(
     kind: Arc<dyn Kind>,
     inputs: Records,

@@ -10,7 +10,9 @@
 //! (SHA-256), 3.9-4.1 against 3.5 (BLAKE3).
 //!
 //! Proofs fork thousands of steps and gained 2-5% the same way, but they stay
-//! on the calling thread: see [`crate::prove`] for the memory that cost.
+//! on the calling thread: see [`crate::prove`] for the memory that cost. On
+//! a thread that is a worker already (the command line's: its pool uses the
+//! current thread) this runs `f` in place.
 
 /// Runs `f` on a worker of the current rayon pool (the global one outside
 /// any pool); on the calling thread itself when that is a worker already.
