@@ -103,7 +103,7 @@ fn main() -> ExitCode {
 /// As a worker of the pool, the thread that proves forks every parallel
 /// step itself and works on it while the other workers steal the rest;
 /// from outside the pool it handed each step to a worker and slept until
-/// it was done, two thread switches per step, thousands per proof. Its
+/// it was done, two thread switches per step, hundreds per proof. Its
 /// buffers stay in the main allocator arena, which the allocator policy
 /// (`allocator.rs`) is tuned for. Call before anything uses rayon.
 pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Failure> {

@@ -1,7 +1,8 @@
 //! Where a verification runs: on one of rayon's worker threads.
 //!
-//! It forks parallel work a few dozen times (the statement digest, eq tables,
-//! the opening's checks). Forked from a worker, a step's first half runs on
+//! It forks parallel work about ten times (the statement digest, and
+//! whatever the crates below run on rayon: long multilinear passes, Merkle
+//! hashing). Forked from a worker, a step's first half runs on
 //! that worker while the pool's other workers steal the rest. Forked from a
 //! thread outside the pool (a program's `main`), each step is handed to a
 //! worker and waited for: two thread switches per step. `starling bench HASH
@@ -9,7 +10,7 @@
 //! rounds: `verify_ms` 3.5-3.6 from `main` against 3.2-3.3 on a worker
 //! (SHA-256), 3.9-4.1 against 3.5 (BLAKE3).
 //!
-//! Proofs fork thousands of steps and gained 2-5% the same way, but they stay
+//! Proofs fork hundreds of steps and gained 2-5% the same way, but they stay
 //! on the calling thread: see [`crate::prove`] for the memory that cost. On
 //! a thread that is a worker already (the command line's: its pool uses the
 //! current thread) this runs `f` in place.
