@@ -178,9 +178,14 @@ fn bench_json_has_the_keys() {
         "proof_bytes",
         "verify_ms",
         "peak_rss_bytes",
+        "huge_page_bytes",
         "security_bits",
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
+    }
+    // Memory on huge pages is resident, so within the peak (null off Linux).
+    if let Some(huge) = v["huge_page_bytes"].as_u64() {
+        assert!(huge <= v["peak_rss_bytes"].as_u64().unwrap(), "{v}");
     }
     // The best native code is never slower than the portable yardstick.
     let (best, portable) = (
