@@ -208,7 +208,7 @@ pub fn keep_buffers_between_proofs() {
 /// instance's inputs (private intermediate values included) and the public
 /// outputs, and returns the proof file.
 ///
-/// Unlike verification ([`crate::worker`]), a proof runs on the calling
+/// Unlike verification (`worker.rs`), a proof runs on the calling
 /// thread and forks its parallel steps from there. Called from outside the
 /// rayon pool, each step is handed to a worker and waited for; moving the
 /// proof onto a worker instead gained 2-5% but took its buffers from that

@@ -198,7 +198,7 @@ impl Verified {
 /// inputs differ), [`Rejection::TooWeak`], or [`Rejection::Invalid`] when a
 /// check of the proof system fails. Decoding and verifying a file of `B`
 /// bytes takes memory and time proportional to `B` (see [`crate::format`]).
-/// Runs on a worker of the current rayon pool ([`crate::worker`]); called
+/// Runs on a worker of the current rayon pool (`worker.rs`); called
 /// from elsewhere, its buffers (about 10 MB for 2^14 Keccak-f permutations)
 /// come from that worker's allocator arena.
 pub fn verify(expected: &Expected, proof: &[u8]) -> Result<Verified, Error> {
