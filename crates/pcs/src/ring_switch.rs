@@ -100,12 +100,13 @@ impl VerifierReduction {
     /// up the coordinates.
     pub fn weight_at(&self, p: &[Gf128]) -> Gf128 {
         let live = LiveSubcubes::new(self.live_len, p);
+        let mut prefix = Vec::with_capacity(p.len());
         let mut acc = Gf128::ZERO;
         for (gamma, r) in self.gammas.iter().zip(&self.points) {
             let mut conj = r.clone();
             let mut sum = Gf128::ZERO;
             for d in &self.frobenius_weights {
-                sum += *d * live.eq_sum(&conj, p);
+                sum += *d * live.eq_sum(&conj, p, &mut prefix);
                 for c in conj.iter_mut() {
                     *c = c.square();
                 }
@@ -155,12 +156,13 @@ impl LiveSubcubes {
     /// `1 + a_j` times `prod_{i>j} (a_i if bit i of n else 1 + a_i)`: the
     /// prefix products up to the highest set bit, then the suffix products
     /// down to the lowest, instead of one product of `L` terms per set bit.
-    fn eq_sum(&self, a: &[Gf128], p: &[Gf128]) -> Gf128 {
+    /// `prefix` is the caller's buffer for the prefix products.
+    fn eq_sum(&self, a: &[Gf128], p: &[Gf128], prefix: &mut Vec<Gf128>) -> Gf128 {
         let Some(n) = self.n else {
             return eq_eval(a, p);
         };
         let (lowest, highest) = (n.trailing_zeros() as usize, n.ilog2() as usize);
-        let mut prefix = Vec::with_capacity(highest + 1);
+        prefix.clear();
         let mut product = Gf128::ONE;
         for (&ai, &pi) in a.iter().zip(p).take(highest + 1) {
             prefix.push(product);
