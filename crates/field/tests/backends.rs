@@ -275,6 +275,18 @@ fn butterfly2_matches_portable() {
             }
             assert_eq!(got, want, "avx2 with vpclmulqdq, n = {n}");
         }
+        #[cfg(target_arch = "x86_64")]
+        if Tier::Avx2.runs_here() {
+            let mut got = q.clone();
+            {
+                let [a, b, c, d] = &mut got[..] else {
+                    unreachable!()
+                };
+                // SAFETY: the AVX2 tier, which includes pclmulqdq, runs here.
+                unsafe { backend::avx2::butterfly2([a, b, c, d], t, t0, t1) };
+            }
+            assert_eq!(got, want, "avx2 with pclmulqdq, n = {n}");
+        }
     }
 }
 

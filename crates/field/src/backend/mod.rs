@@ -1,8 +1,9 @@
 //! Multiplication backends and the run-time choice between them.
 //!
-//! `portable` is the definition; `avx2` (the AVX2 tier: PCLMULQDQ, one
-//! product at a time) and `avx512` (VPCLMULQDQ on 512-bit vectors, four at a
-//! time) on x86_64, and `neon` (PMULL, one product at a time) on aarch64,
+//! `portable` is the definition; `avx2` (the AVX2 tier: PCLMULQDQ on
+//! 128-bit registers, one product at a time), `avx2_vpclmul` (the same tier
+//! where the CPU has 256-bit VPCLMULQDQ, two at a time) and `avx512`
+//! (VPCLMULQDQ on 512-bit vectors, four at a time) on x86_64, and `neon` (PMULL, one product at a time) on aarch64,
 //! must agree with it on every input. Each backend's kernels are
 //! gathered in a [`Kernels`] table, [`kernels_for`] maps a [`Tier`] to its
 //! table, and `tests/backends.rs` runs one shared harness over every tier
@@ -212,9 +213,9 @@ pub fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
 /// Two rounds of the additive NTT on four equal quarters `q0..q3` of a block:
 /// [`butterfly`]`(q0|q1, q2|q3, t)`, then `butterfly(q0, q1, t0)` and
 /// `butterfly(q2, q3, t1)` ([`portable::butterfly2`] is the definition). With
-/// AVX-512, and with AVX2 where the CPU has 256-bit VPCLMULQDQ, both rounds
-/// run on each group of four or two elements while it is in registers
-/// (half the loads and stores); otherwise it is the four calls.
+/// AVX-512 and AVX2 both rounds run on each group of four, two or one
+/// elements while it is in registers (half the loads and stores); otherwise
+/// it is the four calls.
 pub fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
     let n = q[0].len();
     assert!(q.iter().all(|x| x.len() == n), "quarters must have equal lengths");
@@ -226,6 +227,8 @@ pub fn butterfly2(q: [&mut [u128]; 4], t: u128, t0: u128, t1: u128) {
         // SAFETY: the tier includes avx2 and pclmulqdq, and 256-bit
         // VPCLMULQDQ was just checked.
         Tier::Avx2 if cpu::has_vpclmulqdq_256() => return unsafe { avx2_vpclmul::butterfly2(q, t, t0, t1) },
+        // SAFETY: the tier includes pclmulqdq.
+        Tier::Avx2 => return unsafe { avx2::butterfly2(q, t, t0, t1) },
         _ => {}
     }
     let [q0, q1, q2, q3] = q;
