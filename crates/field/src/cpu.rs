@@ -123,6 +123,36 @@ pub fn has_gfni() -> bool {
     false
 }
 
+/// x86-64: true on CPUs that run every 256-bit AVX instruction as two
+/// 128-bit halves: AMD family 17h models 00h-2Fh (Zen 1 and Zen+; Zen 2,
+/// models 30h and up, has full-width units). There a kernel built from
+/// 256-bit byte shuffles can lose to plain table lookups, which those
+/// kernels' dispatch asks this for. Read from CPUID's vendor and
+/// family/model signature, not from a feature flag: the instructions are
+/// all there, only slower.
+pub fn splits_256bit_vectors() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static SPLITS: OnceLock<bool> = OnceLock::new();
+        *SPLITS.get_or_init(|| {
+            use core::arch::x86_64::__cpuid;
+            let vendor = __cpuid(0);
+            let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+            let signature = __cpuid(1).eax;
+            let (base_family, ext_family) = ((signature >> 8) & 0xf, (signature >> 20) & 0xff);
+            let family = if base_family == 0xf {
+                base_family + ext_family
+            } else {
+                base_family
+            };
+            let model = ((signature >> 4) & 0xf) | (((signature >> 16) & 0xf) << 4);
+            amd && family == 0x17 && model < 0x30
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// True when the CPU has the SHA-256 instructions: SHA-NI (with SSE4.1,
 /// which every CPU with them has) on x86-64, the SHA2 extension on aarch64.
 /// No tier includes them; `bench` asks separately.
