@@ -8,7 +8,8 @@
 //!   tower basis of `x86_64/tower.rs`, split-nibble `vpshufb` tables for the
 //!   products by the `eq` coordinates, and `z` eight bit-transposed words
 //!   at a time) and the weighing of words (split-nibble tables on 32
-//!   byte-transposed words), and `Vpclmul256`: the field loops on two
+//!   byte-transposed words; not where the CPU runs 256-bit instructions
+//!   as two halves, whose byte-table lookups are faster), and `Vpclmul256`: the field loops on two
 //!   elements at a time where the CPU has 256-bit VPCLMULQDQ;
 //! * `x86_64/avx2_gfni.rs`, `Gfni256`: the AVX2 tier's skip chunk and
 //!   weighing of words where the CPU has GFNI (VEX-encoded `gf2p8mulb` and
