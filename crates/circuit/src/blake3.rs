@@ -19,7 +19,7 @@
 //! (their addends, DESIGN §2.2 as revised), so the sums `a'`, `c'`, `a''`,
 //! `c''` cost no wire but bit 0. The XOR-rotate words `d'`, `b'`, ... stay
 //! symbolic, and any bit of a word leaving a step of G with more than
-//! [`MAX_TERMS`] = 8 terms is materialised (bit 0 of the sums, which gathers
+//! `MAX_TERMS` = 8 terms is materialised (bit 0 of the sums, which gathers
 //! terms from round to round, most of all): 1,429 linear rows, 12,736
 //! committed wires with 154,240 nonzeros, which fits `K = 2^14` (the
 //! public block's 1,409 values and 10,410 AND rows leave 4,565 wires).

@@ -7,7 +7,7 @@
 //!
 //! For locality the batch is cut into blocks of `L` consecutive words of
 //! each wire (`64·L` instances). The generator evaluates a block in a
-//! compact buffer with a slot per live wire ([`crate::eval_plan`]) and
+//! compact buffer with a slot per live wire (`crate::eval_plan`) and
 //! writes each wire's `L` words to its place as it computes them; the
 //! checker and the two-pass forms gather every wire's block into a buffer
 //! of `K` entries. Blocks are independent: each rayon task takes one range

@@ -13,7 +13,7 @@ use crate::Gf128;
 /// A root in GF(2^128) of the AES polynomial X^8 + X^4 + X^3 + X + 1.
 pub const OMEGA: Gf128 = Gf128::new(0x053d_8555_a997_9a1c_a13f_e8ac_5560_ce0d);
 
-/// An element of GF(2^8) = GF(2)[X] / (X^8 + X^4 + X^3 + X + 1).
+/// An element of GF(2^8) = GF(2)\[X\] / (X^8 + X^4 + X^3 + X + 1).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 #[repr(transparent)]
 pub struct Gf8(pub u8);

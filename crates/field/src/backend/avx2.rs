@@ -6,7 +6,7 @@
 //! store: a multiplier used for many products is prepared once as `s` and
 //! `s x^64` ([`super::portable::mul_x64`]), so that each product takes five
 //! carry-less multiplications and a few XORs and no general-purpose
-//! registers ([`mul_by`]). Independent elements follow each other in the
+//! registers (`mul_by`). Independent elements follow each other in the
 //! loops, so the out-of-order core overlaps their multiplications. The
 //! one-off product [`mul`] stays four carry-less multiplications reduced
 //! with the portable shift formula. Every kernel returns exactly what

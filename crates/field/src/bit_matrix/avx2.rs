@@ -2,7 +2,7 @@
 //! without GFNI, and the in-lane 16x16 byte transpose they share with other
 //! kernels.
 //!
-//! [`apply_maps_sum`], 32 elements at a time: the elements are transposed to
+//! [`apply_maps_sum`](super::apply_maps_sum), 32 elements at a time: the elements are transposed to
 //! 16 byte planes (plane `j` holds byte `j` of every element), each plane
 //! split into its two nibble planes, and a map's output byte `o` is the XOR
 //! over the 32 nibble planes `p` of `vpshufb(T[p][o], plane p)` with
@@ -10,7 +10,7 @@
 //! ([`super::SliceMap`] keeps these tables). The 16 output planes are
 //! transposed back.
 //!
-//! [`add_bit_sums`], eight elements at a time: the tables come from the
+//! [`add_bit_sums`](super::add_bit_sums), eight elements at a time: the tables come from the
 //! data and the indices from the weights. Byte `i` of the XOR of the
 //! elements picked by the nibbles of `n` is a 16-entry table in `n`, one per
 //! byte `i` and half of the group; an index byte holds bit `v` of the

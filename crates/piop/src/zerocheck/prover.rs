@@ -617,7 +617,7 @@ pub(crate) fn sumcheck(
 ///
 /// `grinding_bits` of proof of work precede the draws of `tau'` and `r0`.
 /// This copies `a` and `b` to work in and finds their zero tail by reading
-/// them ([`live_len`]); [`prove_in_place`] works in the caller's buffers
+/// them (`live_len`); [`prove_in_place`] works in the caller's buffers
 /// and takes the tail from the caller.
 pub fn prove(
     shape: Shape,
