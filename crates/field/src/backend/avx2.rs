@@ -9,8 +9,10 @@
 //! registers (`mul_by`). Independent elements follow each other in the
 //! loops, so the out-of-order core overlaps their multiplications. The
 //! one-off product [`mul`] stays four carry-less multiplications reduced
-//! with the portable shift formula. Every kernel returns exactly what
-//! `portable` does (tested on random inputs in `tests/backends.rs`).
+//! with the portable shift formula; it is every x86-64 tier's one-off
+//! product, and the slice kernels also take the element past the last
+//! pair in `avx2_vpclmul`. Every kernel returns exactly what `portable`
+//! does (tested on random inputs in `tests/backends.rs`).
 
 use core::arch::x86_64::*;
 

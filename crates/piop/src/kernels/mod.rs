@@ -9,8 +9,9 @@
 //!   products by the `eq` coordinates, and `z` eight bit-transposed words
 //!   at a time) and the weighing of words (split-nibble tables on 32
 //!   byte-transposed words; not where the CPU runs 256-bit instructions
-//!   as two halves, whose byte-table lookups are faster), and `Vpclmul256`: the field loops on two
-//!   elements at a time where the CPU has 256-bit VPCLMULQDQ;
+//!   as two halves, where the byte tables are faster), and `Vpclmul256`:
+//!   the field loops on two elements at a time where the CPU has 256-bit
+//!   VPCLMULQDQ;
 //! * `x86_64/avx2_gfni.rs`, `Gfni256`: the AVX2 tier's skip chunk and
 //!   weighing of words where the CPU has GFNI (VEX-encoded `gf2p8mulb` and
 //!   `gf2p8affineqb` on 32 bytes: the AVX-512 tier's computation on halves,
@@ -194,7 +195,7 @@ pub(crate) struct Kernels {
     /// The AVX2 weighing of words by split-nibble shuffles: [`Kernels::avx2`]
     /// except where the CPU runs 256-bit instructions as two halves
     /// ([`cpu::splits_256bit_vectors`]; a Zen 1 EPYC, one thread: the byte
-    /// tables made a 2^14 SHA-256 proof 6% faster and its verification 8%).
+    /// tables made a 2^14 SHA-256 proof 6% faster and its verification 9%).
     #[cfg(target_arch = "x86_64")]
     avx2_weigh: Option<x86_64::avx2::Avx2>,
     #[cfg(target_arch = "x86_64")]
