@@ -218,73 +218,49 @@ fn requested_tier_is_respected() {
     }
 }
 
+/// `f` applied to a copy of the four quarters `q`.
+fn on_quarters(q: &[Vec<u128>], f: impl FnOnce([&mut [u128]; 4])) -> Vec<Vec<u128>> {
+    let mut out = q.to_vec();
+    let [a, b, c, d] = &mut out[..] else {
+        unreachable!("four quarters")
+    };
+    f([a, b, c, d]);
+    out
+}
+
 #[test]
 fn butterfly2_matches_portable() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(77);
     for n in [0usize, 1, 2, 3, 4, 5, 6, 7, 16, 46, 63, 64] {
         let q: Vec<Vec<u128>> = (0..4).map(|_| (0..n).map(|_| rng.gen()).collect()).collect();
         let (t, t0, t1): (u128, u128, u128) = (rng.gen(), rng.gen(), rng.gen());
-        let mut want = q.clone();
-        {
-            let [a, b, c, d] = &mut want[..] else {
-                unreachable!()
-            };
-            portable::butterfly2([a, b, c, d], t, t0, t1);
-        }
+        let want = on_quarters(&q, |x| portable::butterfly2(x, t, t0, t1));
         // The definition is two rounds of plain butterflies.
-        let mut plain = q.clone();
-        {
-            let [a, b, c, d] = &mut plain[..] else {
-                unreachable!()
-            };
+        let plain = on_quarters(&q, |[a, b, c, d]| {
             portable::butterfly(a, c, t);
             portable::butterfly(b, d, t);
             portable::butterfly(a, b, t0);
             portable::butterfly(c, d, t1);
-        }
+        });
         assert_eq!(want, plain, "n = {n}");
-        let mut got = q.clone();
-        {
-            let [a, b, c, d] = &mut got[..] else {
-                unreachable!()
-            };
-            backend::butterfly2([a, b, c, d], t, t0, t1);
-        }
+        let got = on_quarters(&q, |x| backend::butterfly2(x, t, t0, t1));
         assert_eq!(got, want, "dispatch, n = {n}");
         #[cfg(target_arch = "x86_64")]
         if Tier::Avx512.runs_here() {
-            let mut got = q.clone();
-            {
-                let [a, b, c, d] = &mut got[..] else {
-                    unreachable!()
-                };
-                // SAFETY: the tier that includes the features runs here.
-                unsafe { backend::avx512::butterfly2([a, b, c, d], t, t0, t1) };
-            }
+            // SAFETY: the tier that includes the features runs here.
+            let got = on_quarters(&q, |x| unsafe { backend::avx512::butterfly2(x, t, t0, t1) });
             assert_eq!(got, want, "avx512, n = {n}");
         }
         #[cfg(target_arch = "x86_64")]
         if Tier::Avx2.runs_here() && cpu::has_vpclmulqdq_256() {
-            let mut got = q.clone();
-            {
-                let [a, b, c, d] = &mut got[..] else {
-                    unreachable!()
-                };
-                // SAFETY: the AVX2 tier runs here, and 256-bit VPCLMULQDQ was checked.
-                unsafe { backend::avx2_vpclmul::butterfly2([a, b, c, d], t, t0, t1) };
-            }
+            // SAFETY: the AVX2 tier runs here, and 256-bit VPCLMULQDQ was checked.
+            let got = on_quarters(&q, |x| unsafe { backend::avx2_vpclmul::butterfly2(x, t, t0, t1) });
             assert_eq!(got, want, "avx2 with vpclmulqdq, n = {n}");
         }
         #[cfg(target_arch = "x86_64")]
         if Tier::Avx2.runs_here() {
-            let mut got = q.clone();
-            {
-                let [a, b, c, d] = &mut got[..] else {
-                    unreachable!()
-                };
-                // SAFETY: the AVX2 tier, which includes pclmulqdq, runs here.
-                unsafe { backend::avx2::butterfly2([a, b, c, d], t, t0, t1) };
-            }
+            // SAFETY: the AVX2 tier, which includes pclmulqdq, runs here.
+            let got = on_quarters(&q, |x| unsafe { backend::avx2::butterfly2(x, t, t0, t1) });
             assert_eq!(got, want, "avx2 with pclmulqdq, n = {n}");
         }
     }
