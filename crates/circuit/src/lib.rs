@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
-// `unsafe` only in `streaming` (non-temporal stores), which allows it.
+// `unsafe` only in `streaming` (non-temporal stores) and `xor_row` (calls of
+// its `target_feature` copies), which allow it.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -14,6 +15,7 @@ pub mod lin;
 pub mod r1cs;
 pub mod sha256;
 mod streaming;
+mod xor_row;
 pub mod witness;
 pub mod word;
 pub mod wording;

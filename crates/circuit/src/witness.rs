@@ -17,6 +17,7 @@
 use crate::layout::{column_parts, part_words};
 use crate::r1cs::{R1cs, RowKind};
 use crate::streaming;
+use crate::xor_row::XorRow;
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -174,23 +175,6 @@ fn generator_lanes(words_per_wire: usize, slots: usize) -> usize {
         .find(|&lanes| slots * lanes * 8 <= GENERATOR_BUFFER_BYTES)
         .unwrap_or(16);
     (1usize << per_thread.ilog2()).min(fitting)
-}
-
-/// The XOR of the rows of `buf` named by `row`, lane by lane.
-///
-/// Not inlined: inside the block loop the accumulator lived on the stack
-/// (every term a load, XOR and store through memory); on its own it stays
-/// in registers.
-#[inline(never)]
-fn xor_row<const L: usize>(buf: &[[u64; L]], row: &[u32]) -> [u64; L] {
-    let mut acc = [0u64; L];
-    for &i in row {
-        let src = &buf[i as usize];
-        for l in 0..L {
-            acc[l] ^= src[l];
-        }
-    }
-    acc
 }
 
 impl R1cs {
@@ -359,6 +343,7 @@ impl R1cs {
             .enumerate()
             .for_each(|(p, (mut rows, mut forms))| {
                 let mut buf = vec![[0u64; L]; self.plan.slots];
+                let xor = XorRow::<L>::for_this_cpu();
                 for at in (0..part).step_by(L) {
                     let mut put = |wire: usize, z: &[u64; L], a: &[u64; L], b: &[u64; L]| {
                         streaming::copy(&mut rows[wire][at..at + L], z);
@@ -367,7 +352,7 @@ impl R1cs {
                             streaming::copy(&mut b_rows[wire][at..at + L], b);
                         }
                     };
-                    self.evaluate_block(p * part + at, words_per_wire, inputs, &mut buf, &mut put);
+                    self.evaluate_block(p * part + at, words_per_wire, inputs, &mut buf, xor, &mut put);
                 }
                 streaming::finish();
             });
@@ -382,6 +367,7 @@ impl R1cs {
         words_per_wire: usize,
         [public_inputs, private_inputs]: [&[u64]; 2],
         buf: &mut [[u64; L]],
+        xor: XorRow<L>,
         put: &mut impl FnMut(usize, &[u64; L], &[u64; L], &[u64; L]),
     ) {
         let plan = &self.plan;
@@ -407,14 +393,14 @@ impl R1cs {
             }
         }
         for (i, &(wire, slot)) in plan.loaded.iter().enumerate() {
-            let a = xor_row(buf, plan.loaded_a.row(i));
-            let b = xor_row(buf, plan.loaded_b.row(i));
+            let a = xor.apply(buf, plan.loaded_a.row(i));
+            let b = xor.apply(buf, plan.loaded_b.row(i));
             put(wire as usize, &buf[slot as usize], &a, &b);
         }
         for (i, &(wire, slot)) in plan.steps.iter().enumerate() {
-            let a = xor_row(buf, plan.a.row(i));
-            let b = xor_row(buf, plan.b.row(i));
-            let n = xor_row(buf, plan.addend.row(i));
+            let a = xor.apply(buf, plan.a.row(i));
+            let b = xor.apply(buf, plan.b.row(i));
+            let n = xor.apply(buf, plan.addend.row(i));
             let z = std::array::from_fn(|l| (a[l] & b[l]) ^ n[l]);
             buf[slot as usize] = z;
             put(wire as usize, &z, &a, &b);
@@ -512,11 +498,12 @@ impl R1cs {
             .enumerate()
             .for_each(|(p, (mut a_rows, mut b_rows))| {
                 let mut buf = vec![[0u64; L]; used];
+                let xor = XorRow::<L>::for_this_cpu();
                 for at in (0..part).step_by(L) {
                     Self::gather_block(words, words_per_wire, p * part + at, &mut buf);
                     for &wire in live {
-                        streaming::copy(&mut a_rows[wire][at..at + L], &xor_row(&buf, self.a.row(wire)));
-                        streaming::copy(&mut b_rows[wire][at..at + L], &xor_row(&buf, self.b.row(wire)));
+                        streaming::copy(&mut a_rows[wire][at..at + L], &xor.apply(&buf, self.a.row(wire)));
+                        streaming::copy(&mut b_rows[wire][at..at + L], &xor.apply(&buf, self.b.row(wire)));
                     }
                 }
                 streaming::finish();
@@ -541,15 +528,16 @@ impl R1cs {
     fn satisfied_blocks<const L: usize>(&self, witness: &BatchWitness) -> bool {
         let words_per_wire = witness.words_per_wire();
         let mut buf = vec![[0u64; L]; self.num_wires()];
+        let xor = XorRow::<L>::for_this_cpu();
         for block in (0..words_per_wire).step_by(L) {
             Self::gather_block(&witness.words, words_per_wire, block, &mut buf);
             if buf[0] != [u64::MAX; L] {
                 return false;
             }
             for (wire, z) in buf.iter().enumerate() {
-                let a = xor_row(&buf, self.a.row(wire));
-                let b = xor_row(&buf, self.b.row(wire));
-                let n = xor_row(&buf, self.addend.row(wire));
+                let a = xor.apply(&buf, self.a.row(wire));
+                let b = xor.apply(&buf, self.b.row(wire));
+                let n = xor.apply(&buf, self.addend.row(wire));
                 if (0..L).any(|l| (a[l] & b[l]) ^ n[l] != z[l]) {
                     return false;
                 }
