@@ -10,6 +10,7 @@
 //! `words_per_instance = ceil(bits / 64)` words, bit `j` at word `j / 64`,
 //! bit `j % 64`. Conversion is done with 64×64 bit-matrix transposes.
 
+use crate::columns::{column_parts, part_words};
 use rayon::prelude::*;
 
 /// Transposes a 64×64 bit matrix in place: afterwards bit `c` of word `r`
@@ -34,40 +35,6 @@ pub fn transpose64(m: &mut [u64; 64]) {
         width >>= 1;
         mask ^= mask << width;
     }
-}
-
-/// Most column ranges a batch-layout pass (the witness, its forms, the
-/// slicing of inputs) is cut into: each range costs a slice reference per
-/// wire and buffer (32 bytes a wire for the two forms, 32 MiB for
-/// Keccak-f's 2^16 wires at 16 ranges).
-const MAX_TASKS: usize = 16;
-
-/// Words of each wire per task of a batch-layout pass: about four tasks per
-/// thread so the threads balance (blocks cost the same, so a few per thread
-/// suffice), at most [`MAX_TASKS`], and at least one block of `lanes` words.
-pub(crate) fn part_words(words_per_wire: usize, lanes: usize) -> usize {
-    let tasks = (4 * rayon::current_num_threads())
-        .next_power_of_two()
-        .min(MAX_TASKS);
-    (words_per_wire / tasks).max(lanes)
-}
-
-/// Cuts a batch-layout buffer (`words_per_wire` words per wire) into column
-/// ranges of `part` words: entry `p` holds, for every wire, its words
-/// `p * part .. (p + 1) * part` (the last range shorter where `part` does
-/// not divide `words_per_wire`). The ranges are disjoint, so tasks can
-/// write them at the same time.
-pub(crate) fn column_parts(buf: &mut [u64], words_per_wire: usize, part: usize) -> Vec<Vec<&mut [u64]>> {
-    let wires = buf.len() / words_per_wire;
-    let mut parts: Vec<Vec<&mut [u64]>> = (0..words_per_wire.div_ceil(part))
-        .map(|_| Vec::with_capacity(wires))
-        .collect();
-    for row in buf.chunks_exact_mut(words_per_wire) {
-        for (p, cols) in parts.iter_mut().zip(row.chunks_mut(part)) {
-            p.push(cols);
-        }
-    }
-    parts
 }
 
 /// Number of `u64` words that hold `bits` bits.
@@ -114,7 +81,7 @@ pub fn slice_instances_into<'a>(
         .enumerate()
         .for_each(|(p, mut bit_rows)| {
             let mut block = [0u64; 64];
-            for at in 0..bit_rows[0].len() {
+            for at in 0..bit_rows.len() {
                 let g = p * part + at;
                 for col in 0..words_for_bits(bits) {
                     for (r, slot) in block.iter_mut().enumerate() {
@@ -124,7 +91,7 @@ pub fn slice_instances_into<'a>(
                     let first_bit = col * 64;
                     let live = (bits - first_bit).min(64);
                     for (c, &word) in block[..live].iter().enumerate() {
-                        bit_rows[first_bit + c][at] = word;
+                        bit_rows.row(first_bit + c)[at] = word;
                     }
                 }
             }

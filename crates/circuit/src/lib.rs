@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
-// `unsafe` only in `streaming` (non-temporal stores) and `xor_row` (calls of
-// its `target_feature` copies), which allow it.
+// `unsafe` only in `streaming` (non-temporal stores), `xor_row` (calls of its
+// `target_feature` copies) and `columns` (disjoint column ranges of one
+// buffer), which allow it.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -8,6 +9,7 @@ pub mod blake3;
 pub mod bristol;
 pub mod bristol_compile;
 pub mod builder;
+mod columns;
 mod eval_plan;
 pub mod keccak;
 pub mod layout;

@@ -14,7 +14,7 @@
 //! of blocks (about four per thread), and the witness is the same whatever
 //! the number of threads.
 
-use crate::layout::{column_parts, part_words};
+use crate::columns::{column_parts, part_words, ColumnPart};
 use crate::r1cs::{R1cs, RowKind};
 use crate::streaming;
 use crate::xor_row::XorRow;
@@ -124,7 +124,7 @@ impl BatchWitness {
 }
 
 /// One task's column range of the forms `a` and `b`, row by row.
-type FormRows<'a> = (Vec<&'a mut [u64]>, Vec<&'a mut [u64]>);
+type FormRows<'a> = (ColumnPart<'a>, ColumnPart<'a>);
 
 /// Words [`zero_rows`] clears per task: large enough that a task's stores
 /// stream, small enough to spread a few rows over the threads.
@@ -376,10 +376,10 @@ impl R1cs {
                 let xor = XorRow::<L>::for_this_cpu();
                 for at in (0..part).step_by(L) {
                     let mut put = |wire: usize, z: &[u64; L], a: &[u64; L], b: &[u64; L]| {
-                        streaming::copy(&mut rows[wire][at..at + L], z);
+                        streaming::copy(&mut rows.row(wire)[at..at + L], z);
                         if let Some((a_rows, b_rows)) = forms.as_mut() {
-                            streaming::copy(&mut a_rows[wire][at..at + L], a);
-                            streaming::copy(&mut b_rows[wire][at..at + L], b);
+                            streaming::copy(&mut a_rows.row(wire)[at..at + L], a);
+                            streaming::copy(&mut b_rows.row(wire)[at..at + L], b);
                         }
                     };
                     self.evaluate_block(p * part + at, words_per_wire, inputs, &mut buf, xor, &mut put);
@@ -532,8 +532,8 @@ impl R1cs {
                 for at in (0..part).step_by(L) {
                     Self::gather_block(words, words_per_wire, p * part + at, &mut buf);
                     for &wire in live {
-                        streaming::copy(&mut a_rows[wire][at..at + L], &xor.apply(&buf, self.a.row(wire)));
-                        streaming::copy(&mut b_rows[wire][at..at + L], &xor.apply(&buf, self.b.row(wire)));
+                        streaming::copy(&mut a_rows.row(wire)[at..at + L], &xor.apply(&buf, self.a.row(wire)));
+                        streaming::copy(&mut b_rows.row(wire)[at..at + L], &xor.apply(&buf, self.b.row(wire)));
                     }
                 }
                 streaming::finish();
