@@ -13,6 +13,13 @@
 //! did the clearing of the padding rows before it ([`zero`]; Zen 1, one
 //! thread, the three tables of 2^14 Keccak-f permutations: 20 -> 7.5 ms).
 //!
+//! A run covers whole lines only where the table starts on one: the
+//! prover's tables do (`starling_field::scratch` lends pooled buffers from
+//! a cache line). Runs that began and ended in the middle of lines left
+//! each a partial line, which Intel cores write as a read-modify-write of
+//! memory: on the device Xeon that made the witness phase three to six
+//! times slower (see `ScratchVec`).
+//!
 //! `unsafe` here: the SSE2 intrinsics (part of every x86-64 CPU).
 //! Elsewhere the stores are plain.
 
