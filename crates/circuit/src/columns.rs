@@ -62,7 +62,9 @@ impl ColumnPart<'_> {
         // words_per_wire`), so the words lie in the buffer, which outlives
         // `'a`. They belong to this part alone, and the slice borrows the
         // part mutably, so no other slice of them exists while it does.
-        unsafe { std::slice::from_raw_parts_mut(self.base.add(wire * self.words_per_wire + self.start), self.len) }
+        unsafe {
+            std::slice::from_raw_parts_mut(self.base.add(wire * self.words_per_wire + self.start), self.len)
+        }
     }
 
     /// Words of each row in this part.
@@ -119,7 +121,10 @@ mod tests {
                 }
             });
             let want: Vec<u64> = (1..=buf.len() as u64).collect();
-            assert_eq!(buf, want, "{words_per_wire} words, {wires} wires, parts of {part}");
+            assert_eq!(
+                buf, want,
+                "{words_per_wire} words, {wires} wires, parts of {part}"
+            );
         }
     }
 }

@@ -17,10 +17,10 @@ pub mod lin;
 pub mod r1cs;
 pub mod sha256;
 mod streaming;
-mod xor_row;
 pub mod witness;
 pub mod word;
 pub mod wording;
+mod xor_row;
 
 pub use blake3::{blake3_compression, Blake3Compression, Blake3Input};
 pub use bristol::{BristolCircuit, BristolError, BristolGate};

@@ -100,7 +100,10 @@ mod tests {
                 let mut dst = vec![7u64; 40];
                 super::zero(&mut dst[start..start + len]);
                 super::finish();
-                assert!(dst[start..start + len].iter().all(|&w| w == 0), "start {start}, len {len}");
+                assert!(
+                    dst[start..start + len].iter().all(|&w| w == 0),
+                    "start {start}, len {len}"
+                );
                 assert!(dst[..start].iter().chain(&dst[start + len..]).all(|&w| w == 7));
             }
         }

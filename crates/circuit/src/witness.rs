@@ -532,8 +532,14 @@ impl R1cs {
                 for at in (0..part).step_by(L) {
                     Self::gather_block(words, words_per_wire, p * part + at, &mut buf);
                     for &wire in live {
-                        streaming::copy(&mut a_rows.row(wire)[at..at + L], &xor.apply(&buf, self.a.row(wire)));
-                        streaming::copy(&mut b_rows.row(wire)[at..at + L], &xor.apply(&buf, self.b.row(wire)));
+                        streaming::copy(
+                            &mut a_rows.row(wire)[at..at + L],
+                            &xor.apply(&buf, self.a.row(wire)),
+                        );
+                        streaming::copy(
+                            &mut b_rows.row(wire)[at..at + L],
+                            &xor.apply(&buf, self.b.row(wire)),
+                        );
                     }
                 }
                 streaming::finish();

@@ -169,7 +169,11 @@ mod tests {
                 let row: Vec<u32> = (0..len).map(|_| (next() % 97) as u32).collect();
                 let want = body(&buf, &row);
                 for tier in Tier::supported() {
-                    assert_eq!(XorRow::<L>::of(tier).apply(&buf, &row), want, "{tier}, L = {L}, {len} terms");
+                    assert_eq!(
+                        XorRow::<L>::of(tier).apply(&buf, &row),
+                        want,
+                        "{tier}, L = {L}, {len} terms"
+                    );
                 }
             }
         }

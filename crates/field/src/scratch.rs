@@ -144,7 +144,11 @@ pub fn take_field(len: usize) -> ScratchVec {
     }
     let mut all = take_pooled(len).unwrap_or_else(|| zeroed_vec(len.next_power_of_two() + LINE_SLACK));
     let on_line = (all.as_ptr() as usize).wrapping_neg() % LINE_BYTES / core::mem::size_of::<Gf128>();
-    let start = if on_line + len <= all.capacity() { on_line } else { 0 };
+    let start = if on_line + len <= all.capacity() {
+        on_line
+    } else {
+        0
+    };
     if all.len() < start + len {
         // Only a buffer recycled from a `Vec` shorter than its capacity:
         // grown within it.
