@@ -20,6 +20,7 @@
 use starling_field::cpu::{self, Tier};
 
 /// The widest block the generator uses (`witness::generator_lanes`).
+#[cfg(target_arch = "x86_64")]
 const MAX_LANES: usize = 64;
 
 /// The XOR of the rows of `buf` named by `row`, lane by lane: the
