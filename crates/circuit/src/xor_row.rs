@@ -8,10 +8,11 @@
 //! fills them all, so the compiler spilled one and copied a register before
 //! every two-operand XOR, about fifty instructions per term. AVX2's
 //! three-operand 32-byte XOR takes eight per term and AVX-512's 64-byte one
-//! four, with the accumulator in registers. Only the code generation
-//! differs: one body, compiled once per instruction set, the tier read from
-//! `starling_field::cpu` (the workspace's one probe). aarch64 builds the
-//! body with NEON, its baseline.
+//! four, with the accumulator in registers: the AVX2 and AVX-512 copies
+//! hold it in vector registers explicitly, the portable copy is the plain
+//! definition ([`body`]), and the test compares every copy the CPU runs
+//! with it. The tier is read from `starling_field::cpu` (the workspace's
+//! one probe). aarch64 builds the portable copy with NEON, its baseline.
 
 // `unsafe` here: calling the `target_feature` copies of the body, chosen
 // only on a CPU that has those features.
