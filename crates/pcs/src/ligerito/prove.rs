@@ -95,11 +95,16 @@ fn generator_rows(m: usize, positions: &[usize], coefs: &[Gf128]) -> ScratchVec 
         }
     }
     let ntt = AdditiveNtt::new(m);
+    // `n` zeros in a pooled buffer, cleared on rayon's threads.
+    let zeros = || {
+        let mut buf = scratch::take_field(n);
+        buf.par_chunks_mut(1 << 12).for_each(|c| c.fill(Gf128::ZERO));
+        buf
+    };
     let mut parts: Vec<ScratchVec> = cosets
         .par_iter()
         .map(|(h, weights)| {
-            let mut buf = scratch::take_field(n);
-            buf.par_chunks_mut(1 << 12).for_each(|c| c.fill(Gf128::ZERO));
+            let mut buf = zeros();
             for &(p, c) in weights {
                 buf[p] = c;
             }
@@ -109,9 +114,7 @@ fn generator_rows(m: usize, positions: &[usize], coefs: &[Gf128]) -> ScratchVec 
         })
         .collect();
     if parts.is_empty() {
-        let mut sum = scratch::take_field(n);
-        sum.par_chunks_mut(1 << 12).for_each(|c| c.fill(Gf128::ZERO));
-        return sum;
+        return zeros();
     }
     let mut sum = parts.swap_remove(0);
     sum.par_chunks_mut(1 << 12).enumerate().for_each(|(c, out)| {
