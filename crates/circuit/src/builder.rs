@@ -10,8 +10,8 @@
 //! forms symbolic saves committed wires but makes later rows denser; the
 //! caller chooses where to materialise (DESIGN §2.2).
 
-use crate::eval_plan::EvalPlan;
-use crate::lin::{Lin, ONE_WIRE};
+use crate::eval_plan::LazyPlan;
+use crate::lin::Lin;
 use crate::r1cs::{R1cs, SparseRows};
 use crate::word::{Word, WORD_BITS};
 use thiserror::Error;
@@ -54,6 +54,15 @@ impl Product {
         Product {
             a: lin.clone(),
             b: Lin::one(),
+            addend: Lin::zero(),
+        }
+    }
+
+    /// A padding wire's row: no terms at all (the wire is 0).
+    fn padding() -> Self {
+        Product {
+            a: Lin::zero(),
+            b: Lin::zero(),
             addend: Lin::zero(),
         }
     }
@@ -137,6 +146,20 @@ impl CircuitBuilder {
         } else {
             (1usize << self.p) + index - gap
         }
+    }
+
+    /// The private row whose wire is `wire` ([`CircuitBuilder::wire_of_row`]
+    /// inverted), if any.
+    fn row_of_wire(&self, wire: usize) -> Option<usize> {
+        let (public, block) = (self.public_wires(), 1usize << self.p);
+        let index = if wire < public {
+            return None;
+        } else if wire < block {
+            wire - public
+        } else {
+            block - public + wire - block
+        };
+        (index < self.rows.len()).then_some(index)
     }
 
     /// AND rows created so far.
@@ -316,43 +339,46 @@ impl CircuitBuilder {
             return Err(BuildError::TooManyWires(used));
         }
         let n_in = self.num_public_inputs as usize;
-        let mut a_rows: Vec<Vec<u32>> = vec![Vec::new(); num_wires];
-        let mut b_rows: Vec<Vec<u32>> = vec![Vec::new(); num_wires];
-        let mut addend_rows: Vec<Vec<u32>> = vec![Vec::new(); num_wires];
+        let outputs = self
+            .outputs
+            .iter()
+            .enumerate()
+            .map(|(j, out)| out.as_ref().ok_or(BuildError::OutputNotSet(j)))
+            .collect::<Result<Vec<&Product>, _>>()?;
+        // Rows go straight into the compressed matrices, wire after wire:
+        // the constant, the public inputs and outputs, then the private rows
+        // (in creation order: `wire_of_row` increases), padding empty.
+        let [mut a, mut b, mut addend] = [(); 3].map(|_| SparseRows::new());
+        let mut push = |row: &Product| {
+            a.push_row(row.a.terms().iter().copied());
+            b.push_row(row.b.terms().iter().copied());
+            addend.push_row(row.addend.terms().iter().copied());
+        };
         let mut eval_order = Vec::new();
         let mut private_inputs = Vec::new();
-        a_rows[0] = vec![ONE_WIRE];
-        b_rows[0] = vec![ONE_WIRE];
-        for j in 0..n_in {
-            a_rows[1 + j] = vec![1 + j as u32];
-            b_rows[1 + j] = vec![ONE_WIRE];
-        }
-        let mut set_row = |wire: usize, row: &Product| {
-            a_rows[wire] = row.a.terms().to_vec();
-            b_rows[wire] = row.b.terms().to_vec();
-            addend_rows[wire] = row.addend.terms().to_vec();
-        };
-        for (j, out) in self.outputs.iter().enumerate() {
-            set_row(1 + n_in + j, out.as_ref().ok_or(BuildError::OutputNotSet(j))?);
-        }
-        for (index, row) in self.rows.iter().enumerate() {
-            let wire = self.wire_of_row(index);
-            match row {
-                Row::Input => {
-                    set_row(wire, &Product::linear(&Lin::wire(wire as u32)));
-                    private_inputs.push(wire as u32);
-                }
-                Row::Product(row) => {
-                    set_row(wire, row);
-                    eval_order.push(wire as u32);
+        for wire in 0..num_wires {
+            let w = wire as u32;
+            if wire == 0 {
+                push(&Product::linear(&Lin::one()));
+            } else if wire <= n_in {
+                push(&Product::linear(&Lin::wire(w)));
+            } else if let Some(&out) = outputs.get(wire - 1 - n_in) {
+                push(out);
+            } else {
+                match self.row_of_wire(wire).map(|index| &self.rows[index]) {
+                    None => push(&Product::padding()),
+                    Some(Row::Input) => {
+                        push(&Product::linear(&Lin::wire(w)));
+                        private_inputs.push(w);
+                    }
+                    Some(Row::Product(row)) => {
+                        push(row);
+                        eval_order.push(w);
+                    }
                 }
             }
         }
-        eval_order.extend((0..self.outputs.len()).map(|j| (1 + n_in + j) as u32));
-        let [a, b, addend] = [&a_rows, &b_rows, &addend_rows]
-            .map(|rows| SparseRows::from_rows(rows.iter().map(Vec::as_slice)));
-        let loaded: Vec<u32> = (0..=n_in as u32).chain(private_inputs.iter().copied()).collect();
-        let plan = EvalPlan::new(num_wires, [&a, &b, &addend], &loaded, &eval_order);
+        eval_order.extend((0..outputs.len()).map(|j| (1 + n_in + j) as u32));
         Ok(R1cs {
             k,
             p: self.p,
@@ -364,7 +390,7 @@ impl CircuitBuilder {
             addend,
             eval_order,
             and_rows: self.and_rows,
-            plan,
+            plan: LazyPlan::default(),
         })
     }
 }
@@ -486,11 +512,16 @@ mod tests {
         let linear_wire = good.public_output_wire(1);
         let with_addend = |wire: usize, addend: Vec<u32>| {
             let mut r1cs = good.clone();
-            let mut rows: Vec<Vec<u32>> = (0..r1cs.num_wires())
-                .map(|i| r1cs.addend.row(i).to_vec())
-                .collect();
-            rows[wire] = addend;
-            r1cs.addend = SparseRows::from_rows(rows.iter().map(Vec::as_slice));
+            let mut rows = SparseRows::new();
+            for i in 0..r1cs.num_wires() {
+                let row = if i == wire {
+                    &addend[..]
+                } else {
+                    r1cs.addend.row(i)
+                };
+                rows.push_row(row.iter().copied());
+            }
+            r1cs.addend = rows;
             r1cs.check_structure()
         };
         assert!(with_addend(and_wire, vec![1, 2]).is_ok());

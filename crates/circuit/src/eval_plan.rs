@@ -13,7 +13,30 @@
 //! Keccak-f's 65,536), so slots keep the buffer small and let the blocks
 //! widen (`witness::generator_lanes`).
 
+use std::sync::OnceLock;
+
 use crate::r1cs::SparseRows;
+
+/// An [`EvalPlan`] made when first asked for ([`crate::R1cs::plan`]). It is
+/// derived from the system's rows, so it takes no part in comparing two
+/// systems.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LazyPlan(OnceLock<EvalPlan>);
+
+impl LazyPlan {
+    /// The plan, made by `make` the first time.
+    pub(crate) fn get_or_init(&self, make: impl FnOnce() -> EvalPlan) -> &EvalPlan {
+        self.0.get_or_init(make)
+    }
+}
+
+impl PartialEq for LazyPlan {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LazyPlan {}
 
 /// Slot assignment and the rows rewritten over slots, for
 /// [`crate::R1cs`]'s evaluation order.
@@ -80,14 +103,13 @@ impl EvalPlan {
                 slots - 1
             })
         };
-        let over_slots = |slot_of: &[u32], row: &[u32]| -> Vec<u32> {
-            row.iter()
-                .map(|&t| {
-                    let s = slot_of[t as usize];
-                    assert_ne!(s, UNREAD, "wire {t} is read before it is set");
-                    s
-                })
-                .collect()
+        // Appends `row` rewritten over slots to `out`.
+        let push_over_slots = |out: &mut SparseRows, slot_of: &[u32], row: &[u32]| {
+            out.push_row(row.iter().map(|&t| {
+                let s = slot_of[t as usize];
+                assert_ne!(s, UNREAD, "wire {t} is read before it is set");
+                s
+            }))
         };
         // Frees the slots of the wires in `rows` whose last reader is `step`.
         let release = |slot_of: &mut [u32], free: &mut Vec<u32>, rows: &[&[u32]], step: u32| {
@@ -109,11 +131,11 @@ impl EvalPlan {
             })
             .collect();
         let loaded_rows = |m: &SparseRows| {
-            let rows: Vec<Vec<u32>> = loaded
-                .iter()
-                .map(|&(w, _)| over_slots(&slot_of, m.row(w as usize)))
-                .collect();
-            SparseRows::from_rows(rows.iter().map(Vec::as_slice))
+            let mut rows = SparseRows::new();
+            for &(w, _) in &loaded {
+                push_over_slots(&mut rows, &slot_of, m.row(w as usize));
+            }
+            rows
         };
         let (loaded_a, loaded_b) = (loaded_rows(a), loaded_rows(b));
         for &(w, s) in &loaded {
@@ -124,13 +146,13 @@ impl EvalPlan {
         }
 
         let mut steps = Vec::with_capacity(eval_order.len());
-        let [mut step_a, mut step_b, mut step_n] = [(); 3].map(|_| Vec::with_capacity(eval_order.len()));
+        let [mut step_a, mut step_b, mut step_n] = [(); 3].map(|_| SparseRows::new());
         for (i, &w) in eval_order.iter().enumerate() {
             let step = (i + 1) as u32;
             let rows = [a.row(w as usize), b.row(w as usize), addend.row(w as usize)];
-            step_a.push(over_slots(&slot_of, rows[0]));
-            step_b.push(over_slots(&slot_of, rows[1]));
-            step_n.push(over_slots(&slot_of, rows[2]));
+            push_over_slots(&mut step_a, &slot_of, rows[0]);
+            push_over_slots(&mut step_b, &slot_of, rows[1]);
+            push_over_slots(&mut step_n, &slot_of, rows[2]);
             // The step reads its terms before it writes, so its output may
             // take a slot its own terms free.
             release(&mut slot_of, &mut free, &rows, step);
@@ -142,16 +164,15 @@ impl EvalPlan {
                 slot_of[w as usize] = s;
             }
         }
-        let sparse = |rows: &[Vec<u32>]| SparseRows::from_rows(rows.iter().map(Vec::as_slice));
         EvalPlan {
             slots: slots as usize,
             loaded,
             loaded_a,
             loaded_b,
             steps,
-            a: sparse(&step_a),
-            b: sparse(&step_b),
-            addend: sparse(&step_n),
+            a: step_a,
+            b: step_b,
+            addend: step_n,
         }
     }
 }
@@ -164,7 +185,7 @@ mod tests {
     /// that every row it reads over slots names exactly the wires of the
     /// system's row.
     fn check_plan(r1cs: &R1cs) {
-        let plan = &r1cs.plan;
+        let plan = r1cs.plan();
         let mut holds = vec![u32::MAX; plan.slots];
         let wires_of = |holds: &[u32], slots: &[u32]| {
             let mut wires: Vec<u32> = slots.iter().map(|&s| holds[s as usize]).collect();
@@ -209,7 +230,7 @@ mod tests {
             ("Keccak-f", keccak_f1600()),
         ] {
             check_plan(&r1cs);
-            let slots = r1cs.plan.slots;
+            let slots = r1cs.plan().slots;
             assert!(
                 slots * 4 < r1cs.num_wires(),
                 "{name}: {slots} slots of {} wires",

@@ -323,7 +323,7 @@ impl R1cs {
         forms: Option<(&mut [u64], &mut [u64])>,
     ) {
         let inputs = [public_inputs, private_inputs];
-        match generator_lanes(words_per_wire, self.plan.slots) {
+        match generator_lanes(words_per_wire, self.plan().slots) {
             1 => self.generate_blocks::<1>(words_per_wire, inputs, out, forms),
             2 => self.generate_blocks::<2>(words_per_wire, inputs, out, forms),
             4 => self.generate_blocks::<4>(words_per_wire, inputs, out, forms),
@@ -372,7 +372,7 @@ impl R1cs {
             .zip(form_parts)
             .enumerate()
             .for_each(|(p, (mut rows, mut forms))| {
-                let mut buf = vec![[0u64; L]; self.plan.slots];
+                let mut buf = vec![[0u64; L]; self.plan().slots];
                 let xor = XorRow::<L>::for_this_cpu();
                 for at in (0..part).step_by(L) {
                     let mut put = |wire: usize, z: &[u64; L], a: &[u64; L], b: &[u64; L]| {
@@ -400,7 +400,7 @@ impl R1cs {
         xor: XorRow<L>,
         put: &mut impl FnMut(usize, &[u64; L], &[u64; L], &[u64; L]),
     ) {
-        let plan = &self.plan;
+        let plan = self.plan();
         // The plan loads the constant, then the public inputs, then the
         // private inputs, in order (`EvalPlan::loaded`): one source each.
         debug_assert_eq!(

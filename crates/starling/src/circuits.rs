@@ -86,7 +86,7 @@ impl StatementCircuit {
                 .map_err(|e| e.to_string())
         };
         let (a0, b0) = (matrix(r1cs.a())?, matrix(r1cs.b())?);
-        let c0 = SparseMatrix::from_rows(&r1cs.c_rows());
+        let c0 = matrix(&r1cs.c_rows())?;
         // The all-zero padding instance: its outputs are public values both
         // sides compute.
         let z = r1cs.evaluate_instance(&vec![false; r1cs.num_public_inputs()], &[]);
