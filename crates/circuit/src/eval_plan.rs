@@ -18,8 +18,8 @@ use std::sync::OnceLock;
 use crate::r1cs::SparseRows;
 
 /// An [`EvalPlan`] made when first asked for ([`crate::R1cs::plan`]). It is
-/// derived from the system's rows, so it takes no part in comparing two
-/// systems.
+/// derived from the system's rows, which do not change once compiled, so it
+/// takes no part in comparing two systems.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LazyPlan(OnceLock<EvalPlan>);
 

@@ -18,10 +18,10 @@ const INLINE_TERMS: usize = 8;
 /// Indices are kept sorted and distinct, so equality of `Lin`s is equality of
 /// forms and the symmetric difference is a linear merge.
 ///
-/// Up to eight terms are held inline: the gadgets make and drop
-/// forms by the hundred thousand (Keccak-f's 24 rounds of 1,600 bits), and
-/// with a heap block each, building Keccak-f's circuit spent about a third
-/// of its time in the allocator.
+/// Up to eight terms are held inline: the gadgets make and drop forms by the
+/// hundred thousand (Keccak-f's 24 rounds of 1,600 bits), and with a heap
+/// block each, building Keccak-f's circuit spent about a third of its time
+/// in the allocator.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Lin {
     terms: SmallVec<[u32; INLINE_TERMS]>,
