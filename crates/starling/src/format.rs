@@ -162,7 +162,8 @@ pub fn statement_bytes(st: &Statement) -> usize {
 }
 
 /// BLAKE3 of the public data in file order (the transcript binds it, and
-/// `verify` prints it). BLAKE3 rather than SHA-256 because this is the one
+/// `verify` prints it; [`Statement::public_digest`] computes it once per
+/// statement). BLAKE3 rather than SHA-256 because this is the one
 /// hash over all the public data (megabytes: 2 MB of inputs and outputs for
 /// 2^14 SHA-256 compressions), which both prover and verifier compute on one
 /// thread, and BLAKE3's SIMD hashes it in under half SHA-256's time even with

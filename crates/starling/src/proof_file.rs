@@ -194,7 +194,7 @@ pub fn inspect(bytes: &[u8]) -> Result<String, Error> {
     let _ = writeln!(
         out,
         "public digest  {}",
-        hex::encode(format::statement_digest(&file.statement))
+        hex::encode(file.statement.public_digest())
     );
     if let Ok(params) = batch_params(circuit, instances, file.profile) {
         let r1cs = circuit.r1cs();

@@ -183,7 +183,7 @@ fn bind_statement(
     transcript.absorb_u64(b"count", statement.count());
     transcript.absorb_u64(b"instances", statement.instances() as u64);
     transcript.absorb_u64(b"log padded instances", params.shape.n() as u64);
-    transcript.absorb_bytes(b"public values digest", &format::statement_digest(statement));
+    transcript.absorb_bytes(b"public values digest", &statement.public_digest());
     transcript.absorb_bytes(b"commitment", &commitment.root);
 }
 

@@ -2,19 +2,32 @@
 //! records (see [`crate::Kind`]).
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use crate::format;
 use crate::kind::{Kind, StatementShape};
 use crate::records::Records;
 
 /// The public part of a proof: a kind, its input records and its output
 /// records. Everything else (the instances' private wires) is the prover's.
+///
+/// Clones share the records: they are megabytes for large batches (26 MB
+/// for 2^16 Keccak-f permutations), and a verified proof hands its
+/// statement back while the file keeps it.
 #[derive(Clone)]
 pub struct Statement {
     kind: Arc<dyn Kind>,
+    public: Arc<PublicValues>,
+    shape: StatementShape,
+}
+
+/// The records and, once asked for, their digest: the transcript binds it
+/// and `verify` prints it, and each is one pass of BLAKE3 over the records.
+#[derive(Clone)]
+struct PublicValues {
     inputs: Records,
     outputs: Records,
-    shape: StatementShape,
+    digest: OnceLock<[u8; 32]>,
 }
 
 impl Statement {
@@ -38,8 +51,11 @@ impl Statement {
         }
         Ok(Statement {
             kind,
-            inputs,
-            outputs,
+            public: Arc::new(PublicValues {
+                inputs,
+                outputs,
+                digest: OnceLock::new(),
+            }),
             shape,
         })
     }
@@ -61,24 +77,39 @@ impl Statement {
 
     /// The input records.
     pub fn inputs(&self) -> &Records {
-        &self.inputs
+        &self.public.inputs
     }
 
     /// The output records.
     pub fn outputs(&self) -> &Records {
-        &self.outputs
+        &self.public.outputs
+    }
+
+    /// BLAKE3 of every public value in file order
+    /// ([`format::statement_digest`]), computed on first use.
+    pub fn public_digest(&self) -> [u8; 32] {
+        *self.public.digest.get_or_init(|| format::statement_digest(self))
+    }
+
+    /// This statement's own copy of its records, digest forgotten: for
+    /// tests that play a cheating prover.
+    #[cfg(test)]
+    fn public_mut(&mut self) -> &mut PublicValues {
+        let public = Arc::make_mut(&mut self.public);
+        public.digest = OnceLock::new();
+        public
     }
 
     /// Mutable output records, for tests that play a cheating prover.
     #[cfg(test)]
     pub(crate) fn outputs_mut(&mut self) -> &mut Records {
-        &mut self.outputs
+        &mut self.public_mut().outputs
     }
 
     /// Mutable input records, for tests that play a cheating prover.
     #[cfg(test)]
     pub(crate) fn inputs_mut(&mut self) -> &mut Records {
-        &mut self.inputs
+        &mut self.public_mut().inputs
     }
 }
 
@@ -87,8 +118,8 @@ impl PartialEq for Statement {
         self.kind.name() == other.kind.name()
             && self.kind.params() == other.kind.params()
             && self.kind.circuit().digest() == other.kind.circuit().digest()
-            && self.inputs == other.inputs
-            && self.outputs == other.outputs
+            && self.inputs() == other.inputs()
+            && self.outputs() == other.outputs()
     }
 }
 
@@ -99,8 +130,36 @@ impl fmt::Debug for Statement {
         f.debug_struct("Statement")
             .field("kind", &self.kind.name())
             .field("count", &self.shape.count)
-            .field("inputs", &self.inputs.len())
-            .field("outputs", &self.outputs.len())
+            .field("inputs", &self.inputs().len())
+            .field("outputs", &self.outputs().len())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuits::Builtin;
+    use crate::kind::Batch;
+
+    #[test]
+    fn clones_share_the_records_and_a_change_forgets_the_digest() {
+        let batch = Batch::builtin(Builtin::Sha256);
+        let inputs = batch.random_inputs(3, 1);
+        let size = batch.output_size().expect("fixed-size outputs");
+        let kind: Arc<dyn Kind> = Arc::new(batch);
+        let st = Statement::new(kind, inputs, Records::from_fixed(vec![0; 3 * size], size)).unwrap();
+        let copy = st.clone();
+        assert!(Arc::ptr_eq(&st.public, &copy.public));
+        assert_eq!(st.public_digest(), format::statement_digest(&st));
+
+        let mut changed = copy.clone();
+        changed.outputs_mut().flip_bit(1, 0);
+        assert_ne!(changed.public_digest(), st.public_digest());
+        assert_eq!(changed.public_digest(), format::statement_digest(&changed));
+        changed.inputs_mut().flip_bit(0, 5);
+        assert_eq!(changed.public_digest(), format::statement_digest(&changed));
+        assert_eq!(copy.public_digest(), st.public_digest());
+        assert_eq!(copy, st);
     }
 }

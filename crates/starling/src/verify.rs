@@ -40,7 +40,7 @@ use crate::protocol::check;
 use crate::records::Records;
 use crate::statement::Statement;
 use crate::worker::on_worker;
-use crate::{format, Error, Profile};
+use crate::{Error, Profile};
 
 /// The security a verifier requires unless told otherwise, in bits.
 pub const DEFAULT_MIN_SECURITY_BITS: f64 = 100.0;
@@ -175,7 +175,7 @@ impl Verified {
     /// BLAKE3 of every public value, inputs and outputs, in file order:
     /// the digest the proof binds.
     pub fn public_digest(&self) -> [u8; 32] {
-        format::statement_digest(&self.statement)
+        self.statement.public_digest()
     }
 
     /// The outputs, one line each in order, in the kind's text format.
