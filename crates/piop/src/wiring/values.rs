@@ -1,6 +1,7 @@
 //! The verifier's side of the public values: `sum_{y in I} eq(rho_y, y)
 //! sum_j e[j] value(y, j)` for each relation that binds wires to values.
 
+use rayon::prelude::*;
 use starling_field::{backend, Gf128};
 use starling_poly::multilinear::eq_table;
 
@@ -102,7 +103,11 @@ struct InstanceSplit {
 }
 
 /// The terms of [`by_rows`] for the wires of words `first..` of rows of
-/// `words` words, whose weights are `segment`.
+/// `words` words, whose weights are `segment`. Batches of [`BATCH`]
+/// instances are weighed on rayon's threads (the verifier's one pass over
+/// all the public data, 26 MB for 2^16 Keccak-f permutations), each job
+/// with buffers of its own; the sum of their terms does not depend on how
+/// they are split.
 fn segment_by_rows(
     fill: RowFill<'_>,
     set: &Instances,
@@ -120,55 +125,91 @@ fn segment_by_rows(
             WordWeights::new(&kernels, &weights)
         })
         .collect();
-    let segment_words = tables.len();
-    // The batch's rows, one after another, then word `first + w` of each
-    // of them at `w * BATCH..` (written column by column: a row's words
-    // scattered `BATCH` words apart collided in the store buffer).
-    let mut rows_buf = vec![0u64; words * BATCH];
-    let mut columns = vec![0u64; segment_words * BATCH];
-    let (mut sums, mut weighed) = ([0u128; BATCH], [0u128; BATCH]);
-    let mut low_weights = [0u128; BATCH];
-    let mut batch: Vec<usize> = Vec::with_capacity(BATCH);
-    let mut v = Gf128::ZERO;
-    let mut members = set.members().peekable();
-    while members.peek().is_some() {
-        batch.clear();
-        batch.extend(members.by_ref().take(BATCH));
+    let members: Vec<usize> = set.members().collect();
+    let weigh = SegmentWeighing {
+        fill,
+        kernels,
+        tables: &tables,
+        weights,
+        words,
+        first,
+    };
+    members
+        .par_chunks(BATCH)
+        .map_init(
+            || RowBuffers::new(words, tables.len()),
+            |buffers, batch| weigh.batch(buffers, batch),
+        )
+        .reduce(|| Gf128::ZERO, |a, b| a + b)
+}
+
+/// What [`segment_by_rows`] weighs every batch with.
+struct SegmentWeighing<'a> {
+    fill: RowFill<'a>,
+    kernels: Kernels,
+    tables: &'a [WordWeights],
+    weights: &'a InstanceSplit,
+    words: usize,
+    first: usize,
+}
+
+/// A batch's rows, one after another, then word `first + w` of each of
+/// them at `w * BATCH..` (written column by column: a row's words
+/// scattered `BATCH` words apart collided in the store buffer).
+struct RowBuffers {
+    rows: Vec<u64>,
+    columns: Vec<u64>,
+}
+
+impl RowBuffers {
+    fn new(words: usize, segment_words: usize) -> Self {
+        RowBuffers {
+            rows: vec![0u64; words * BATCH],
+            columns: vec![0u64; segment_words * BATCH],
+        }
+    }
+}
+
+impl SegmentWeighing<'_> {
+    /// The terms of the instances `batch` (increasing, at most [`BATCH`]).
+    fn batch(&self, buffers: &mut RowBuffers, batch: &[usize]) -> Gf128 {
         let rows = batch.len();
+        let (rows_buf, columns) = (&mut buffers.rows[..self.words * rows], &mut buffers.columns);
         rows_buf.fill(0);
-        for (row, &y) in rows_buf.chunks_exact_mut(words).zip(&batch) {
-            fill(y, row);
+        for (row, &y) in rows_buf.chunks_exact_mut(self.words).zip(batch) {
+            (self.fill)(y, row);
         }
         for (w, column) in columns.chunks_exact_mut(BATCH).enumerate() {
-            for (c, row) in column.iter_mut().zip(rows_buf.chunks_exact(words)) {
-                *c = row[first + w];
+            for (c, row) in column.iter_mut().zip(rows_buf.chunks_exact(self.words)) {
+                *c = row[self.first + w];
             }
         }
         // Word by word, so that one word's tables serve every row before the
         // next are read.
-        sums[..rows].fill(0);
-        for (w, column) in tables.iter().zip(columns.chunks_exact(BATCH)) {
-            kernels.weigh_words(w, &column[..rows], &mut weighed[..rows]);
+        let (mut sums, mut weighed) = ([0u128; BATCH], [0u128; BATCH]);
+        for (w, column) in self.tables.iter().zip(columns.chunks_exact(BATCH)) {
+            self.kernels.weigh_words(w, &column[..rows], &mut weighed[..rows]);
             for (s, x) in sums[..rows].iter_mut().zip(&weighed[..rows]) {
                 *s ^= x;
             }
         }
-        for (low, &y) in low_weights.iter_mut().zip(&batch) {
-            *low = weights.low[y & ((1 << SKIP_VARS) - 1)].to_bits();
+        let mut low_weights = [0u128; BATCH];
+        for (low, &y) in low_weights.iter_mut().zip(batch) {
+            *low = self.weights.low[y & ((1 << SKIP_VARS) - 1)].to_bits();
         }
-        // Members are increasing: the instances of one group of 64 are
-        // weighed by their low weights (vector products), the group by
-        // its high weight.
+        // The instances of one group of 64 are weighed by their low weights
+        // (vector products), the group by its high weight.
+        let mut v = Gf128::ZERO;
         let mut start = 0;
-        while start < batch.len() {
+        while start < rows {
             let group = batch[start] >> SKIP_VARS;
             let end = start + batch[start..].partition_point(|&y| y >> SKIP_VARS == group);
             let acc = backend::dot(&sums[start..end], &low_weights[start..end]);
-            v += weights.high.at(group) * Gf128::new(acc);
+            v += self.weights.high.at(group) * Gf128::new(acc);
             start = end;
         }
+        v
     }
-    v
 }
 
 #[cfg(test)]
