@@ -16,6 +16,8 @@ pub fn eq_eval(a: &[Gf128], b: &[Gf128]) -> Gf128 {
 }
 
 /// The table of `x -> eq(point, x)` over the hypercube of dimension `point.len()`.
+/// Its doublings of [`PAR_MIN_LEN`] entries or more run on rayon's threads
+/// (the prover builds tables of `2^n` instance weights in every phase).
 pub fn eq_table(point: &[Gf128]) -> Vec<Gf128> {
     let mut table = vec![Gf128::ZERO; 1 << point.len()];
     table[0] = Gf128::ONE;
@@ -23,14 +25,25 @@ pub fn eq_table(point: &[Gf128]) -> Vec<Gf128> {
         // Entries with bit i set are the old ones times r, the others times 1 + r.
         let half = 1usize << i;
         let (lo, hi) = table[..2 * half].split_at_mut(half);
-        // One vector product pass (`hi = r lo`), then sums.
-        hi.copy_from_slice(lo);
-        backend::scale_slice(Gf128::as_u128_slice_mut(hi), r.to_bits());
-        for (l, h) in lo.iter_mut().zip(hi.iter()) {
-            *l += *h;
+        if half < PAR_MIN_LEN {
+            double(lo, hi, r);
+        } else {
+            lo.par_chunks_mut(PAR_CHUNK)
+                .zip(hi.par_chunks_mut(PAR_CHUNK))
+                .for_each(|(lo, hi)| double(lo, hi, r));
         }
     }
     table
+}
+
+/// One doubling of [`eq_table`]: `hi = r lo`, then `lo += hi`, one vector
+/// product pass and sums.
+fn double(lo: &mut [Gf128], hi: &mut [Gf128], r: Gf128) {
+    hi.copy_from_slice(lo);
+    backend::scale_slice(Gf128::as_u128_slice_mut(hi), r.to_bits());
+    for (l, h) in lo.iter_mut().zip(hi.iter()) {
+        *l += *h;
+    }
 }
 
 /// Tables at least this long are folded (and their product rounds summed,
@@ -118,6 +131,29 @@ mod tests {
         for (x, &tx) in t.iter().enumerate() {
             let xb: Vec<Gf128> = (0..4).map(|i| Gf128::from((x >> i) & 1 == 1)).collect();
             assert_eq!(tx, eq_eval(&r, &xb), "x = {x}");
+        }
+        assert_eq!(t.iter().copied().sum::<Gf128>(), Gf128::ONE);
+    }
+
+    #[test]
+    fn long_eq_tables_agree_with_eq_eval() {
+        // Doublings past PAR_MIN_LEN run in parallel chunks.
+        let m = PAR_MIN_LEN.ilog2() as usize + 2;
+        let r: Vec<Gf128> = (0..m as u128)
+            .map(|i| Gf128::new((i + 3).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+            .collect();
+        let t = eq_table(&r);
+        assert_eq!(t.len(), 1 << m);
+        for x in [
+            0usize,
+            1,
+            PAR_MIN_LEN - 1,
+            PAR_MIN_LEN,
+            3 * PAR_MIN_LEN + 5,
+            (1 << m) - 1,
+        ] {
+            let xb: Vec<Gf128> = (0..m).map(|i| Gf128::from((x >> i) & 1 == 1)).collect();
+            assert_eq!(t[x], eq_eval(&r, &xb), "x = {x}");
         }
         assert_eq!(t.iter().copied().sum::<Gf128>(), Gf128::ONE);
     }
