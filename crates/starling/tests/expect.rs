@@ -97,3 +97,27 @@ fn circuits_are_compared_by_digest() {
         }
     );
 }
+
+/// Proofs name their circuit by digest, so a built-in circuit whose digest
+/// changes no longer verifies the proofs made before it: such a change is a
+/// new format version (`starling::format::VERSION`), made on purpose.
+#[test]
+fn the_built_in_circuit_digests_are_pinned() {
+    for (which, digest) in [
+        (
+            Builtin::Sha256,
+            "20ea15f774c986a3a698a522dba747ef2addc2d0dcd7ec12b394f635aa7e5103",
+        ),
+        (
+            Builtin::Blake3,
+            "0d58201a2d70baf3b81ef5d6253474e422c79734fa60d1d54532de111ec85d26",
+        ),
+        (
+            Builtin::KeccakF1600,
+            "a23d2557238bb9258f53be034ab4d78c196168dee9e7af460c84c342efc7db03",
+        ),
+    ] {
+        let hex = hex::encode(StatementCircuit::builtin(which).digest());
+        assert_eq!(hex, digest, "{}", which.name());
+    }
+}
