@@ -429,14 +429,12 @@ impl DigestWriter {
     }
 
     fn bytes(&mut self, bytes: &[u8]) {
-        self.hasher.update(&self.buf);
-        self.buf.clear();
-        self.hasher.update(bytes);
+        self.buf.extend_from_slice(bytes);
+        self.flush_if_full();
     }
 
     fn u64(&mut self, x: u64) {
-        self.buf.extend_from_slice(&x.to_le_bytes());
-        self.flush_if_full();
+        self.bytes(&x.to_le_bytes());
     }
 
     /// The length, then each entry (four bytes, little-endian).
