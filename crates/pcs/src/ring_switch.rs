@@ -612,11 +612,14 @@ fn opening_weights(
 /// Builds a table like `table` a chunk of `2^lo` entries at a time, `fill(state,
 /// h, chunk)` writing chunk `h`, and with it the round binding variable `v`
 /// of `sum_x f(x) w(x)`. Where the pairs `x`, `x + 2^v` lie in one chunk each
-/// chunk is summed as soon as it is written; otherwise the two halves of each
-/// block of `2^(v + 1)` entries are written a chunk of each at a time and
-/// summed pairwise, so every sum reads entries still in cache. Entries from
-/// `live_len` on are zero, neither filled nor summed (`table` is zero there
-/// too, so they add nothing to the round).
+/// chunk is summed as soon as it is written; otherwise each task writes a
+/// chunk of one half of a block of `2^(v + 1)` entries and its partner in
+/// the other half and sums them pairwise, so every sum reads entries still
+/// in cache. The tasks are single chunks or pairs, never whole blocks: the
+/// opening binds level 0's lowest row variable, whose blocks are two rows
+/// (BLAKE3 at 2^16 compressions: 50 live blocks of 64, four waves on
+/// sixteen threads). Entries from `live_len` on are zero, neither filled nor summed
+/// (`table` is zero there too, so they add nothing to the round).
 fn weights_with_round<S: Send>(
     table: &[Gf128],
     live_len: usize,
@@ -637,39 +640,55 @@ fn weights_with_round<S: Send>(
     };
     // Every chunk is cleared or written by `fill_live`: no pass over the whole table.
     let mut weights = scratch::take_field(table.len());
-    let sums = weights
-        .par_chunks_mut(unit)
-        .zip(table.par_chunks(unit))
-        .enumerate()
-        .fold(
-            || (RoundSums::new(), init()),
-            |(mut sums, mut state), (u, (out, f))| {
-                let first = u * (unit / chunk);
-                if unit == chunk {
-                    fill_live(&mut state, first, out);
-                    if table.len() >= 2 && first * chunk < live_len {
+    let sums = if unit == chunk {
+        weights
+            .par_chunks_mut(chunk)
+            .zip(table.par_chunks(chunk))
+            .enumerate()
+            .fold(
+                || (RoundSums::new(), init()),
+                |(mut sums, mut state), (h, (out, f))| {
+                    fill_live(&mut state, h, out);
+                    if table.len() >= 2 && h * chunk < live_len {
                         sums.add_at(f, out, v);
                     }
-                } else {
-                    let half = unit / 2;
-                    let (o0, o1) = out.split_at_mut(half);
-                    let (f0, f1) = f.split_at(half);
-                    let outs = o0.chunks_mut(chunk).zip(o1.chunks_mut(chunk));
-                    for (c, ((a, b), (fa, fb))) in
-                        outs.zip(f0.chunks(chunk).zip(f1.chunks(chunk))).enumerate()
-                    {
-                        fill_live(&mut state, first + c, a);
-                        fill_live(&mut state, first + half / chunk + c, b);
-                        if (first + c) * chunk < live_len {
-                            sums.add_halves(fa, fb, a, b);
-                        }
+                    (sums, state)
+                },
+            )
+            .map(|(sums, _)| sums)
+            .reduce(RoundSums::new, RoundSums::merge)
+    } else {
+        // Chunk `c` of a block's first half and its partner, `half / chunk`
+        // chunks on.
+        let half = unit / 2;
+        let per_half = half / chunk;
+        weights
+            .par_chunks_mut(unit)
+            .zip(table.par_chunks(unit))
+            .enumerate()
+            .flat_map(|(u, (out, f))| {
+                let (o0, o1) = out.split_at_mut(half);
+                let (f0, f1) = f.split_at(half);
+                let outs = o0.par_chunks_mut(chunk).zip(o1.par_chunks_mut(chunk));
+                let ins = f0.par_chunks(chunk).zip(f1.par_chunks(chunk));
+                outs.zip(ins)
+                    .enumerate()
+                    .map(move |(c, pair)| (u * 2 * per_half + c, pair))
+            })
+            .fold(
+                || (RoundSums::new(), init()),
+                |(mut sums, mut state), (h, ((a, b), (fa, fb)))| {
+                    fill_live(&mut state, h, a);
+                    fill_live(&mut state, h + per_half, b);
+                    if h * chunk < live_len {
+                        sums.add_halves(fa, fb, a, b);
                     }
-                }
-                (sums, state)
-            },
-        )
-        .map(|(sums, _)| sums)
-        .reduce(RoundSums::new, RoundSums::merge);
+                    (sums, state)
+                },
+            )
+            .map(|(sums, _)| sums)
+            .reduce(RoundSums::new, RoundSums::merge)
+    };
     let first_round = (table.len() >= 2).then(|| sums.finish());
     (weights, first_round)
 }
