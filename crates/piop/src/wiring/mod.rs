@@ -47,6 +47,7 @@ pub use fold::{fold_wires, fold_wires_reference};
 pub use values::{RowFill, Values};
 pub use weights::{own_weight_at, shifted_prefix_sum, source_weight_at, Instances, Source};
 
+use rayon::prelude::*;
 use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
 use starling_field::Gf128;
@@ -252,9 +253,11 @@ pub fn prove(
     let runs = runs(relations);
     // Step 2: the folds G_g and the weights W_g.
     let eq_rho = eq_table(&ch.rho_y);
+    // The runs side by side, each split over instances too: one after
+    // another, sixteen threads waited at the end of each.
     let mut tables: Vec<(Vec<Gf128>, Vec<Gf128>)> = runs
         .runs
-        .iter()
+        .par_iter()
         .map(|&run| {
             let g = fold_wires(shape, z, run.base, &wire_weights(run, &ch.rho_w));
             (vec![Gf128::ZERO; 1 << shape.n()], g)
@@ -278,20 +281,22 @@ pub fn prove(
         transcript.challenge_field(LABEL_R)
     };
     let mut r = Vec::with_capacity(shape.n());
+    // The runs' tables side by side on rayon (each also splits its long
+    // rounds): one after another, the short rounds' tables waited for each
+    // other on one thread.
     for _ in 0..shape.n() {
         let round =
             tables
-                .iter()
+                .par_iter()
                 .map(|(w, g)| product_round(w, g))
-                .fold(QuadraticRound::default(), |a, b| QuadraticRound {
+                .reduce(QuadraticRound::default, |a, b| QuadraticRound {
                     c0: a.c0 + b.c0,
                     c2: a.c2 + b.c2,
                 });
         let x = challenge(round, transcript);
-        for (w, g) in &mut tables {
-            fold_lowest_in_place(w, x);
-            fold_lowest_in_place(g, x);
-        }
+        tables.par_iter_mut().for_each(|(w, g)| {
+            rayon::join(|| fold_lowest_in_place(w, x), || fold_lowest_in_place(g, x));
+        });
         r.push(x);
     }
     // Step 4: the wire sumcheck over the public block.

@@ -12,8 +12,12 @@
 //! or map costs `O(N)`, which kinds with irregular layouts pay anyway while
 //! reading their public data.
 
-use starling_field::Gf128;
+use rayon::prelude::*;
+use starling_field::{backend, Gf128};
 use starling_poly::multilinear::eq_table;
+
+/// Instances per rayon task when a range's own weights are added.
+const TASK_INSTANCES: usize = 1 << 12;
 
 /// A set of instances.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -222,11 +226,20 @@ pub fn source_weight_at(set: &Instances, source: &Source, rho: &[Gf128], r: &[Gf
 /// added into `out` (length `2^n`) times `scale`.
 pub(crate) fn add_own_weights(set: &Instances, eq_rho: &[Gf128], scale: Gf128, out: &mut [Gf128]) {
     match set {
-        Instances::Range { start, end } => {
-            for (o, e) in out[*start..*end].iter_mut().zip(&eq_rho[*start..*end]) {
-                *o += scale * *e;
-            }
-        }
+        // On rayon's threads, each task scaling its part of `eq_rho` in a
+        // batch: on one thread this was a twentieth of the wiring phase
+        // (three ranges over 2^16 BLAKE3 instances, Zen 1), and the part of
+        // it that sixteen threads could not share.
+        Instances::Range { start, end } => out[*start..*end]
+            .par_chunks_mut(TASK_INSTANCES)
+            .zip(eq_rho[*start..*end].par_chunks(TASK_INSTANCES))
+            .for_each(|(out, eq)| {
+                let mut scaled = Gf128::as_u128_slice(eq).to_vec();
+                backend::scale_slice(&mut scaled, scale.to_bits());
+                for (o, s) in out.iter_mut().zip(scaled) {
+                    *o += Gf128::new(s);
+                }
+            }),
         Instances::Set(_) => {
             for y in set.members() {
                 out[y] += scale * eq_rho[y];
@@ -334,6 +347,36 @@ mod tests {
                     "{set:?} {source:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_long_range_adds_its_weights_in_parallel_tasks() {
+        // Ranges over several tasks, starting and ending inside one, added
+        // to a table that already holds weights.
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let n = 14;
+        let eq_rho = eq_table(&point(&mut rng, n));
+        let scale = Gf128::new(rng.gen());
+        let start_table: Vec<Gf128> = (0..1usize << n).map(|_| Gf128::new(rng.gen())).collect();
+        for (start, end) in [
+            (0, 1 << n),
+            (1, (1 << n) - 1),
+            (TASK_INSTANCES - 3, 3 * TASK_INSTANCES + 5),
+        ] {
+            let mut got = start_table.clone();
+            add_own_weights(&Instances::Range { start, end }, &eq_rho, scale, &mut got);
+            let want: Vec<Gf128> = (0..1usize << n)
+                .map(|y| {
+                    start_table[y]
+                        + if (start..end).contains(&y) {
+                            scale * eq_rho[y]
+                        } else {
+                            Gf128::ZERO
+                        }
+                })
+                .collect();
+            assert_eq!(got, want, "{start}..{end}");
         }
     }
 }
