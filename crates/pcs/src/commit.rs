@@ -536,6 +536,40 @@ mod tests {
     }
 
     #[test]
+    fn level0_columns_do_not_depend_on_the_threads() {
+        // Three row groups of sixteen rows (the last of fifteen,
+        // `REENCODE_MIN_ELEMS`), each transform on one thread and split over
+        // eight and sixteen.
+        let table: Vec<Gf128> = (0..1u128 << 20)
+            .map(|i| Gf128::new((i + 5).wrapping_mul(0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15)))
+            .collect();
+        let data = ProverData::commit_top_rows(table.into(), 6, 47, 1);
+        let len = 1usize << 15;
+        let positions: Vec<usize> = (0..300).map(|i| (i * 7919 + 13) % len).collect();
+        let columns = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| data.level0_columns(&positions))
+        };
+        let one = columns(1);
+        let rows: Vec<Vec<Gf128>> = data
+            .table()
+            .chunks_exact(1 << 14)
+            .take(47)
+            .map(|row| ReedSolomon::new(14, 1).encode(row))
+            .collect();
+        for (col, &q) in one.chunks_exact(47).zip(&positions) {
+            let want: Vec<Gf128> = rows.iter().map(|row| row[q]).collect();
+            assert_eq!(col, want.as_slice(), "q {q}");
+        }
+        for threads in [8, 16] {
+            assert_eq!(columns(threads), one, "{threads} threads");
+        }
+    }
+
+    #[test]
     fn later_levels_open_their_columns() {
         // Position-major messages of 2^log_rows rows; repeated positions too.
         // Rows are re-encoded four at a time, all sixteen at once, and in two
