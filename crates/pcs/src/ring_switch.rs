@@ -618,8 +618,9 @@ fn opening_weights(
 /// in cache. The tasks are single chunks or pairs, never whole blocks: the
 /// opening binds level 0's lowest row variable, whose blocks are two rows
 /// (BLAKE3 at 2^16 compressions: 50 live blocks of 64, four waves on
-/// sixteen threads). Entries from `live_len` on are zero, neither filled nor summed
-/// (`table` is zero there too, so they add nothing to the round).
+/// sixteen threads). Entries from `live_len` on are zero, neither filled
+/// nor summed (`table` is zero there too, so they add nothing to the
+/// round).
 fn weights_with_round<S: Send>(
     table: &[Gf128],
     live_len: usize,

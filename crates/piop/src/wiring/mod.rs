@@ -253,8 +253,8 @@ pub fn prove(
     let runs = runs(relations);
     // Step 2: the folds G_g and the weights W_g.
     let eq_rho = eq_table(&ch.rho_y);
-    // The runs side by side, each split over instances too: one after
-    // another, sixteen threads waited at the end of each.
+    // The runs side by side, each split over instances too, so that threads
+    // done with one run's tasks take another's.
     let mut tables: Vec<(Vec<Gf128>, Vec<Gf128>)> = runs
         .runs
         .par_iter()
