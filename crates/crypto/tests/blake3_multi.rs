@@ -2,10 +2,12 @@
 //! use: each must give the digests of `blake3::keyed_hash` on random keys
 //! and messages of every length up to two chunks, in counts that leave
 //! groups of lanes ragged, at unaligned offsets; and fed a part at a time
-//! ([`PartialHashes`]), in every split into whole blocks.
+//! ([`PartialHashes`]), in every split into whole blocks, also with parts
+//! made block by block.
 
-use starling_crypto::blake3_multi::{self, Backend, Key, PartialHashes};
+use starling_crypto::blake3_multi::{self, Backend, Key, PartialHashes, GROUP_MESSAGES};
 use starling_crypto::Digest;
+use starling_field::Gf128;
 
 /// splitmix64: a small deterministic source of test bytes.
 struct Rng(u64);
@@ -133,6 +135,72 @@ fn parts_give_the_whole_messages_digests() {
             }
         }
     }
+}
+
+/// Parts of field elements made block by block
+/// (`update_fields_blockwise`): each block is written by `finish` from its
+/// index into a buffer holding other values, and the digests are those of
+/// the whole messages. Blocks of one group, of two, and of all messages (a
+/// ragged count), between plain parts, on one thread and on three.
+#[test]
+fn blockwise_parts_give_the_whole_messages_digests() {
+    let mut rng = Rng(7);
+    for (count, block) in [(64, GROUP_MESSAGES), (64, 2 * GROUP_MESSAGES), (17, 17), (48, 48)] {
+        // Twelve elements a message: a plain part of four, a blockwise part
+        // of four, and a last blockwise part of four.
+        let elems = 12;
+        let msgs: Vec<Vec<Gf128>> = (0..count)
+            .map(|_| {
+                (0..elems)
+                    .map(|_| Gf128::new(u128::from(rng.next()) << 64 | u128::from(rng.next())))
+                    .collect()
+            })
+            .collect();
+        let key = rng.key();
+        let want: Vec<Digest> = msgs
+            .iter()
+            .map(|m| {
+                *blake3::keyed_hash(&key, &m.iter().flat_map(|v| v.to_bytes()).collect::<Vec<u8>>())
+                    .as_bytes()
+            })
+            .collect();
+        for backend in backends() {
+            for threads in [1, 3] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let got = pool.install(|| {
+                    let mut hashes = PartialHashes::with_backend(backend, &key, count, 16 * elems);
+                    let plain: Vec<u8> = msgs
+                        .iter()
+                        .flat_map(|m| m[..4].iter().flat_map(|v| v.to_bytes()))
+                        .collect();
+                    hashes.update(&plain, 64);
+                    for at in [4, 8] {
+                        let mut buf = vec![Gf128::new(7); 4 * count];
+                        hashes.update_fields_blockwise(&mut buf, block, |index, out| {
+                            for (k, col) in out.chunks_exact_mut(4).enumerate() {
+                                col.copy_from_slice(&msgs[index * block + k][at..at + 4]);
+                            }
+                        });
+                    }
+                    hashes.finish()
+                });
+                assert_eq!(
+                    got, want,
+                    "{backend:?}, {count} messages in blocks of {block}, {threads} threads"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "are not whole groups")]
+fn blocks_that_split_a_group_are_refused() {
+    let mut hashes = PartialHashes::new(&[0; 32], 32, 64);
+    hashes.update_fields_blockwise(&mut [Gf128::ZERO; 128], GROUP_MESSAGES / 2, |_, _| {});
 }
 
 #[test]

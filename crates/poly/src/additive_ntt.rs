@@ -211,6 +211,78 @@ fn pass_rounds(len: usize, i: usize) -> usize {
     r
 }
 
+/// Writes elements `start .. start + out.len()` of a transform's input
+/// into `out` ([`AdditiveNtt::forward_head`]).
+pub type Gather<'a> = dyn Fn(usize, &mut [Gf128]) + Sync + 'a;
+
+/// Where a transform finds its input.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    /// Already in the buffer.
+    InPlace,
+    /// A slice laid out as the buffer (`forward_from`).
+    Slice(&'a [Gf128]),
+    /// Written piece by piece as the first pass reaches it.
+    Gather(&'a Gather<'a>),
+}
+
+/// A pass's input: [`Input`] for its sub-blocks, restricted to a range of
+/// offsets.
+enum PassInput<'a> {
+    InPlace,
+    /// The sub-blocks' input slices.
+    Slices(Vec<&'a [Gf128]>),
+    /// Sub-block `g` at offset `k` is input element `g stride + offset + k`.
+    Gather {
+        gather: &'a Gather<'a>,
+        stride: usize,
+        offset: usize,
+    },
+}
+
+impl<'a> PassInput<'a> {
+    /// The input of the sub-blocks of `sub` elements of a block that starts
+    /// at input element 0.
+    fn new(input: Input<'a>, sub: usize) -> Self {
+        match input {
+            Input::InPlace => PassInput::InPlace,
+            Input::Slice(src) => PassInput::Slices(src.chunks(sub).collect()),
+            Input::Gather(gather) => PassInput::Gather {
+                gather,
+                stride: sub,
+                offset: 0,
+            },
+        }
+    }
+
+    /// The inputs of offsets `..mid` and `mid..`.
+    fn split(&self, mid: usize) -> (Self, Self) {
+        match self {
+            PassInput::InPlace => (PassInput::InPlace, PassInput::InPlace),
+            PassInput::Slices(src) => {
+                let (left, right) = src.iter().map(|s| s.split_at(mid)).unzip();
+                (PassInput::Slices(left), PassInput::Slices(right))
+            }
+            &PassInput::Gather {
+                gather,
+                stride,
+                offset,
+            } => (
+                PassInput::Gather {
+                    gather,
+                    stride,
+                    offset,
+                },
+                PassInput::Gather {
+                    gather,
+                    stride,
+                    offset: offset + mid,
+                },
+            ),
+        }
+    }
+}
+
 /// Precomputed twiddles for transforms of `2^log_len` positions.
 #[derive(Clone, Debug)]
 pub struct AdditiveNtt {
@@ -253,6 +325,12 @@ impl AdditiveNtt {
             batch << self.log_len,
             "data length must be batch * 2^log_len"
         );
+        self.shift(coset)
+    }
+
+    /// `What_i(coset)` for every round `i`: what the coset adds to each
+    /// round's twiddles.
+    fn shift(&self, coset: u64) -> Vec<Gf128> {
         assert_eq!(
             coset & ((1u64 << self.log_len) - 1),
             0,
@@ -267,7 +345,7 @@ impl AdditiveNtt {
     pub fn forward(&self, data: &mut [Gf128], batch: usize, coset: u64) {
         let shift = self.check(data, batch, coset);
         if self.log_len > 0 {
-            self.forward_block(data, None, batch, self.log_len - 1, 0, &shift);
+            self.forward_block(data, Input::InPlace, batch, self.log_len - 1, 0, &shift, 0);
         }
     }
 
@@ -281,7 +359,78 @@ impl AdditiveNtt {
             out.copy_from_slice(src);
             return;
         }
-        self.forward_block(out, Some(src), batch, self.log_len - 1, 0, &shift);
+        self.forward_block(out, Input::Slice(src), batch, self.log_len - 1, 0, &shift, 0);
+    }
+
+    /// `log2` of the positions of the blocks that the transform's first pass
+    /// over memory leaves (each then fits a core's cache or needs one more
+    /// pass of its own), or of the whole transform where it fits in cache:
+    /// the blocks for [`AdditiveNtt::forward_head`] that make its head that
+    /// one pass and each tail a block that one core finishes in its cache.
+    pub fn first_pass_log_block(&self, batch: usize) -> usize {
+        let len = batch << self.log_len;
+        if self.log_len == 0 || len <= LOCAL_ELEMS {
+            return self.log_len;
+        }
+        self.log_len - pass_rounds(len, self.log_len - 1)
+    }
+
+    /// The rounds of [`AdditiveNtt::forward`] that mix different blocks of
+    /// `2^log_block` positions (rounds `log_len - 1 ..= log_block`), on the
+    /// input that `gather` writes into `data` as the first pass reaches it.
+    /// After them each block is finished on its own by
+    /// [`AdditiveNtt::forward_tail`], in any order and on any thread.
+    ///
+    /// This is how the commitment encodes rows it lays out anew: the rows
+    /// are gathered position-major a few kilobytes at a time, inside the
+    /// pass that reads them anyway (rather than in a pass of their own,
+    /// which wrote the whole buffer and read it back), and its columns are
+    /// hashed block by block as the tails finish them, while they are in
+    /// cache (rather than read from memory once more).
+    pub fn forward_head(
+        &self,
+        data: &mut [Gf128],
+        batch: usize,
+        coset: u64,
+        log_block: usize,
+        gather: &Gather<'_>,
+    ) {
+        let shift = self.check(data, batch, coset);
+        assert!(log_block <= self.log_len, "blocks larger than the transform");
+        if log_block == self.log_len {
+            gather(0, data);
+            return;
+        }
+        self.forward_block(
+            data,
+            Input::Gather(gather),
+            batch,
+            self.log_len - 1,
+            0,
+            &shift,
+            log_block,
+        );
+    }
+
+    /// The rest of [`AdditiveNtt::forward`] on block `index` of `2^log_block`
+    /// positions (`block`: `batch << log_block` elements) after
+    /// [`AdditiveNtt::forward_head`] with the same `log_block`: rounds
+    /// `log_block - 1 ..= 0`.
+    pub fn forward_tail(&self, block: &mut [Gf128], batch: usize, coset: u64, index: usize) {
+        assert!(batch > 0, "batch must be positive");
+        assert!(
+            block.len().is_multiple_of(batch) && (block.len() / batch).is_power_of_two(),
+            "a block is a power of two positions"
+        );
+        let log_block = (block.len() / batch).trailing_zeros() as usize;
+        assert!(
+            log_block <= self.log_len && index < 1 << (self.log_len - log_block),
+            "block {index} of 2^{log_block} positions is outside the transform"
+        );
+        let shift = self.shift(coset);
+        if log_block > 0 {
+            self.forward_block(block, Input::InPlace, batch, log_block - 1, index, &shift, 0);
+        }
     }
 
     /// [`AdditiveNtt::forward_from`] computed only as far as the evaluations
@@ -341,7 +490,7 @@ impl AdditiveNtt {
             return;
         }
         let r = pass_rounds(len, i);
-        let sub = self.forward_top_rounds(data, src, i, u, r, shift);
+        let sub = self.forward_top_rounds(data, src.map_or(Input::InPlace, Input::Slice), i, u, r, shift);
         if r <= i {
             // The sub-blocks holding wanted positions, with theirs.
             let sub_positions = sub / batch;
@@ -366,25 +515,41 @@ impl AdditiveNtt {
         }
     }
 
-    /// Rounds `i..=0` of the forward transform on block `u` of round `i`
-    /// (`batch << (i + 1)` elements), reading the input from `src` if given.
+    /// Rounds `i..=last` of the forward transform on block `u` of round `i`
+    /// (`batch << (i + 1)` elements), reading the input from `src` if given;
+    /// `last` is 0 but for [`AdditiveNtt::forward_head`].
     ///
     /// A block that fits in the core's L2 cache goes depth-first
     /// ([`AdditiveNtt::forward_rec`]). A larger one first runs its top rounds
     /// in one pass over memory ([`AdditiveNtt::forward_pass`]) until its
     /// sub-blocks fit, then transforms the sub-blocks, in parallel on rayon.
+    #[allow(clippy::too_many_arguments)]
     fn forward_block(
         &self,
         data: &mut [Gf128],
-        src: Option<&[Gf128]>,
+        src: Input<'_>,
         batch: usize,
         i: usize,
         u: usize,
         shift: &[Gf128],
+        last: usize,
     ) {
         let len = data.len();
         if len <= LOCAL_ELEMS {
-            let Some(src) = src else {
+            let src = match src {
+                Input::Gather(gather) => {
+                    // Only a transform's first block has an input, at 0.
+                    gather(0, data);
+                    Input::InPlace
+                }
+                other => other,
+            };
+            if last > 0 {
+                debug_assert!(matches!(src, Input::InPlace), "a split transform runs in place");
+                self.forward_rounds(data, batch, i, u, shift, last);
+                return;
+            }
+            let Input::Slice(src) = src else {
                 self.forward_rec(data, batch, i, u, shift);
                 return;
             };
@@ -397,11 +562,11 @@ impl AdditiveNtt {
             }
             return;
         }
-        let r = pass_rounds(len, i);
+        let r = pass_rounds(len, i).min(i + 1 - last);
         let sub = self.forward_top_rounds(data, src, i, u, r, shift);
-        if r <= i {
+        if r + last <= i {
             let transform_sub = |(s, block): (usize, &mut [Gf128])| {
-                self.forward_block(block, None, batch, i - r, (u << r) | s, shift)
+                self.forward_block(block, Input::InPlace, batch, i - r, (u << r) | s, shift, last)
             };
             if rayon::current_num_threads() > 1 {
                 data.par_chunks_mut(sub).enumerate().for_each(transform_sub);
@@ -411,13 +576,34 @@ impl AdditiveNtt {
         }
     }
 
+    /// Rounds `i ..= last` of block `u` of round `i` (in cache), one at a
+    /// time over the whole block: the end of a [`AdditiveNtt::forward_head`]
+    /// whose blocks are much smaller than the cache.
+    fn forward_rounds(
+        &self,
+        data: &mut [Gf128],
+        batch: usize,
+        i: usize,
+        u: usize,
+        shift: &[Gf128],
+        last: usize,
+    ) {
+        for j in (last..=i).rev() {
+            let half = batch << j;
+            for (g, pair) in data.chunks_mut(2 * half).enumerate() {
+                let (lo, hi) = pair.split_at_mut(half);
+                butterfly(lo, hi, shift[j] + self.twiddles[j][(u << (i - j)) + g]);
+            }
+        }
+    }
+
     /// Rounds `i, .., i - r + 1` of block `u` of round `i` in one pass over
-    /// `data` (reading `src` in the first if given); returns the length of
+    /// `data` (reading `src` in the first); returns the length of
     /// the `2^r` sub-blocks left to transform.
     fn forward_top_rounds(
         &self,
         data: &mut [Gf128],
-        src: Option<&[Gf128]>,
+        src: Input<'_>,
         i: usize,
         u: usize,
         r: usize,
@@ -425,8 +611,7 @@ impl AdditiveNtt {
     ) -> usize {
         let sub = data.len() >> r;
         let mut pieces: Vec<&mut [Gf128]> = data.chunks_mut(sub).collect();
-        let src_pieces: Option<Vec<&[Gf128]>> = src.map(|s| s.chunks(sub).collect());
-        self.forward_pass_par(&mut pieces, src_pieces.as_deref(), i, u, r, shift);
+        self.forward_pass_par(&mut pieces, &PassInput::new(src, sub), i, u, r, shift);
         sub
     }
 
@@ -435,7 +620,7 @@ impl AdditiveNtt {
     fn forward_pass_par(
         &self,
         pieces: &mut [&mut [Gf128]],
-        src: Option<&[&[Gf128]]>,
+        src: &PassInput<'_>,
         i: usize,
         u: usize,
         r: usize,
@@ -456,15 +641,10 @@ impl AdditiveNtt {
             left.push(a);
             right.push(b);
         }
-        type Halves<'a> = (Vec<&'a [Gf128]>, Vec<&'a [Gf128]>);
-        let src_halves: Option<Halves<'_>> = src.map(|src| src.iter().map(|s| s.split_at(mid)).unzip());
-        let (src_left, src_right) = match src_halves {
-            Some((a, b)) => (Some(a), Some(b)),
-            None => (None, None),
-        };
+        let (src_left, src_right) = src.split(mid);
         rayon::join(
-            || self.forward_pass_par(&mut left, src_left.as_deref(), i, u, r, shift),
-            || self.forward_pass_par(&mut right, src_right.as_deref(), i, u, r, shift),
+            || self.forward_pass_par(&mut left, &src_left, i, u, r, shift),
+            || self.forward_pass_par(&mut right, &src_right, i, u, r, shift),
         );
     }
 
@@ -476,12 +656,13 @@ impl AdditiveNtt {
     /// depend on `k`. So the pass walks the offsets in chunks of
     /// [`pass_chunk`]`(r)` and runs all `r` rounds on one chunk of every
     /// sub-block ([`PASS_STEP_ELEMS`], which stay in cache) before the next:
-    /// memory is read and written once for `r` rounds. Round `i` reads `src`
-    /// when given.
+    /// memory is read and written once for `r` rounds. Round `i` reads
+    /// `src`'s slices when given; a gathered input is written into each
+    /// chunk just before its rounds.
     fn forward_pass(
         &self,
         pieces: &mut [&mut [Gf128]],
-        src: Option<&[&[Gf128]]>,
+        src: &PassInput<'_>,
         i: usize,
         u: usize,
         r: usize,
@@ -498,10 +679,20 @@ impl AdditiveNtt {
         let mut k0 = 0;
         while k0 < width {
             let k1 = (k0 + pass_chunk(r)).min(width);
+            if let &PassInput::Gather {
+                gather,
+                stride,
+                offset,
+            } = src
+            {
+                for (g, piece) in pieces.iter_mut().enumerate() {
+                    gather(g * stride + offset + k0, &mut piece[k0..k1]);
+                }
+            }
             let mut j = 0;
             while j < r {
                 let half = 1usize << (r - 1 - j);
-                let reads_src = src.is_some() && j == 0;
+                let reads_src = matches!(src, PassInput::Slices(_)) && j == 0;
                 if j + 1 < r && !reads_src {
                     // Rounds j and j + 1 together: in group g the quarters
                     // a, a + half/2, a + half, a + 3 half/2 (a < half/2).
@@ -541,7 +732,7 @@ impl AdditiveNtt {
                     for (a, (lo, hi)) in los.iter_mut().zip(his.iter_mut()).enumerate() {
                         let (lo, hi) = (&mut lo[k0..k1], &mut hi[k0..k1]);
                         match src {
-                            Some(src) if j == 0 => butterfly_from(
+                            PassInput::Slices(src) if j == 0 => butterfly_from(
                                 lo,
                                 hi,
                                 &src[base + a][k0..k1],
@@ -824,6 +1015,65 @@ mod tests {
         let shift = ntt.check(data, batch, coset);
         if ntt.log_len > 0 {
             rec(ntt, data, batch, ntt.log_len - 1, 0, &shift);
+        }
+    }
+
+    /// The split transform, head then every tail (in reverse order, as any
+    /// order must do), equals the whole one: blocks of one position up to
+    /// the whole transform, those of the first pass, transforms larger than
+    /// the cache on one and two threads, odd batches. The head gathers its
+    /// input into a buffer of other values, so every element must be
+    /// gathered.
+    #[test]
+    fn head_then_tails_is_the_forward_transform() {
+        for (log_len, batch) in [
+            (0, 3),
+            (1, 1),
+            (5, 3),
+            (9, 16),
+            (12, 5),
+            (15, 4),
+            (17, 1),
+            (14, 64),
+        ] {
+            if starling_field::cpu::tier() == starling_field::cpu::Tier::Portable
+                && (batch << log_len) > 1 << 17
+            {
+                continue; // the portable multiplication is too slow for the big cases
+            }
+            let ntt = AdditiveNtt::new(log_len);
+            let msg = random_vec(log_len as u64 * 77 + batch as u64, batch << log_len);
+            let first_pass = ntt.first_pass_log_block(batch);
+            assert!(first_pass <= log_len);
+            let mut log_blocks = vec![0, log_len / 2, log_len, first_pass];
+            log_blocks.dedup();
+            for coset in [0u64, 5 << log_len] {
+                let mut want = msg.clone();
+                ntt.forward(&mut want, batch, coset);
+                for &log_block in &log_blocks {
+                    for threads in [1, 2] {
+                        let pool = rayon::ThreadPoolBuilder::new()
+                            .num_threads(threads)
+                            .build()
+                            .unwrap();
+                        let got = pool.install(|| {
+                            let mut got = random_vec(9, msg.len());
+                            let gather = |start: usize, out: &mut [Gf128]| {
+                                out.copy_from_slice(&msg[start..start + out.len()]);
+                            };
+                            ntt.forward_head(&mut got, batch, coset, log_block, &gather);
+                            for (index, block) in got.chunks_mut(batch << log_block).enumerate().rev() {
+                                ntt.forward_tail(block, batch, coset, index);
+                            }
+                            got
+                        });
+                        assert!(
+                            got == want,
+                            "log_len {log_len}, batch {batch}, blocks of 2^{log_block}, {threads} threads"
+                        );
+                    }
+                }
+            }
         }
     }
 

@@ -12,7 +12,7 @@
 
 use starling_field::Gf128;
 
-use crate::additive_ntt::{novel_basis_at, AdditiveNtt, MAX_LOG_DOMAIN};
+use crate::additive_ntt::{novel_basis_at, AdditiveNtt, Gather, MAX_LOG_DOMAIN};
 
 /// A Reed–Solomon code with `2^log_msg` message symbols and rate `2^-log_inv_rate`.
 #[derive(Clone, Debug)]
@@ -57,10 +57,36 @@ impl ReedSolomon {
             .forward_from(message, out, batch, (coset as u64) << self.log_msg);
     }
 
-    /// [`ReedSolomon::encode_coset`] of `data` into itself.
-    pub fn encode_coset_in_place(&self, data: &mut [Gf128], batch: usize, coset: usize) {
+    /// `log2` of the positions per block for
+    /// [`ReedSolomon::encode_coset_head`] that leaves the head one pass over
+    /// memory ([`AdditiveNtt::first_pass_log_block`]).
+    pub fn first_pass_log_block(&self, batch: usize) -> usize {
+        self.ntt.first_pass_log_block(batch)
+    }
+
+    /// [`ReedSolomon::encode_coset`] of the message that `gather` writes
+    /// into `data` ([`Gather`]), up to where its blocks of `2^log_block`
+    /// positions are independent ([`AdditiveNtt::forward_head`]);
+    /// [`ReedSolomon::encode_coset_tail`] then finishes each block.
+    pub fn encode_coset_head(
+        &self,
+        data: &mut [Gf128],
+        batch: usize,
+        coset: usize,
+        log_block: usize,
+        gather: &Gather<'_>,
+    ) {
         assert!(coset < 1 << self.log_inv_rate, "coset index out of range");
-        self.ntt.forward(data, batch, (coset as u64) << self.log_msg);
+        self.ntt
+            .forward_head(data, batch, (coset as u64) << self.log_msg, log_block, gather);
+    }
+
+    /// Finishes block `index` of a coset after
+    /// [`ReedSolomon::encode_coset_head`] ([`AdditiveNtt::forward_tail`]).
+    pub fn encode_coset_tail(&self, block: &mut [Gf128], batch: usize, coset: usize, index: usize) {
+        assert!(coset < 1 << self.log_inv_rate, "coset index out of range");
+        self.ntt
+            .forward_tail(block, batch, (coset as u64) << self.log_msg, index);
     }
 
     /// The batched encoding: `2^(log_msg + log_inv_rate)` positions of `batch` elements.

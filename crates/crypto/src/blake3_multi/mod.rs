@@ -30,8 +30,11 @@ mod portable;
 #[allow(unsafe_code)]
 mod x86_64;
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 use starling_field::cpu::{self, Tier};
+use starling_field::Gf128;
 
 use crate::Digest;
 use lanes::Job;
@@ -120,6 +123,18 @@ pub fn keyed_hash_many(key: &Key, data: &[u8], len: usize, out: &mut [Digest]) {
     backend().keyed_hash_many(key, data, len, out);
 }
 
+/// Messages per group of [`PartialHashes`]' stored chaining values:
+/// [`PartialHashes::update_fields_blockwise`] takes whole groups.
+pub const GROUP_MESSAGES: usize = lanes::MAX_LANES;
+
+/// A field slice's bytes, as its elements' `to_bytes` in order.
+fn field_bytes(data: &[Gf128]) -> Cow<'_, [u8]> {
+    #[cfg(target_endian = "little")]
+    return Cow::Borrowed(Gf128::slice_as_bytes(data));
+    #[cfg(not(target_endian = "little"))]
+    Cow::Owned(data.iter().flat_map(|v| v.to_bytes()).collect())
+}
+
 /// Spans of [`PartialHashes`] per rayon task: about 1 MiB of data, a whole
 /// number of groups.
 const SPAN_TASK_BYTES: usize = 1 << 20;
@@ -182,19 +197,7 @@ impl PartialHashes {
             self.count.checked_mul(part),
             "one part per message"
         );
-        assert!(!self.finished, "the messages are complete");
-        let ends = self.done + part == self.len;
-        assert!(
-            ends || (part > 0 && part.is_multiple_of(64) && self.done + part < self.len),
-            "a part of {part} bytes after {} of {}: parts are whole blocks until the last",
-            self.done,
-            self.len
-        );
-        let span = lanes::Span {
-            first_block: self.done / 64,
-            bytes: part,
-            ends,
-        };
+        let span = self.next_span(part);
         let run = self.backend.jobs().expect("checked when made");
         let group_bytes = lanes::MAX_LANES * part;
         let whole = self.count / lanes::MAX_LANES;
@@ -220,8 +223,83 @@ impl PartialHashes {
                 span,
             });
         }
-        self.done += part;
-        self.finished = ends;
+        self.advance(span);
+    }
+
+    /// [`PartialHashes::update`] with parts that are made block by block:
+    /// `data` holds the next part of every message, field elements
+    /// (message `i`'s are `data[i * k..(i + 1) * k]`, `16 k` bytes), in
+    /// blocks of `block_messages` messages (a multiple of
+    /// [`GROUP_MESSAGES`] that divides the count, or all of them). On
+    /// rayon, each block is handed to `finish(index, block)` to be made,
+    /// then absorbed while it is still in cache: the commitment finishes
+    /// its transform block by block, and reading the whole coset from
+    /// memory again to hash it moved as many bytes as the transform's
+    /// last pass.
+    pub fn update_fields_blockwise(
+        &mut self,
+        data: &mut [Gf128],
+        block_messages: usize,
+        finish: impl Fn(usize, &mut [Gf128]) + Sync,
+    ) {
+        assert!(
+            self.count > 0 && data.len().is_multiple_of(self.count),
+            "one part per message"
+        );
+        let elems = data.len() / self.count;
+        if block_messages >= self.count {
+            finish(0, data);
+            self.update(&field_bytes(data), 16 * elems);
+            return;
+        }
+        assert!(
+            block_messages > 0
+                && block_messages.is_multiple_of(GROUP_MESSAGES)
+                && self.count.is_multiple_of(block_messages),
+            "blocks of {block_messages} of {} messages are not whole groups",
+            self.count
+        );
+        let span = self.next_span(16 * elems);
+        let run = self.backend.jobs().expect("checked when made");
+        data.par_chunks_mut(block_messages * elems)
+            .zip(
+                self.cvs
+                    .par_chunks_mut(block_messages / lanes::MAX_LANES * lanes::GROUP_WORDS),
+            )
+            .enumerate()
+            .for_each(|(index, (block, cvs))| {
+                finish(index, block);
+                run(Job::Span {
+                    cvs,
+                    data: &field_bytes(block),
+                    span,
+                });
+            });
+        self.advance(span);
+    }
+
+    /// Which bytes the next `part` bytes of each message are; panics when
+    /// they cannot come next.
+    fn next_span(&self, part: usize) -> lanes::Span {
+        assert!(!self.finished, "the messages are complete");
+        let ends = self.done + part == self.len;
+        assert!(
+            ends || (part > 0 && part.is_multiple_of(64) && self.done + part < self.len),
+            "a part of {part} bytes after {} of {}: parts are whole blocks until the last",
+            self.done,
+            self.len
+        );
+        lanes::Span {
+            first_block: self.done / 64,
+            bytes: part,
+            ends,
+        }
+    }
+
+    /// Records `span` as absorbed by every message.
+    fn advance(&mut self, span: lanes::Span) {
+        self.done += span.bytes;
+        self.finished = span.ends;
     }
 
     /// The digests, once every message is complete.
