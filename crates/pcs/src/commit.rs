@@ -15,18 +15,21 @@
 //! and every column's leaf hash advances by those elements
 //! (`blake3_multi::PartialHashes`: four elements are one BLAKE3 block, and
 //! only each column's 32-byte chaining value is kept in between, SIMD
-//! across columns). The buffer crosses memory once: the rows are gathered
-//! into it inside the transform's first pass, and the transform's last
-//! rounds run on one cache-sized block of positions at a time, whose
-//! columns are hashed right after (`AdditiveNtt::forward_head`). A separate
-//! layout pass and hashing pass each moved the whole buffer through memory
-//! once more. Simulated in `valgrind --tool=cachegrind` (`commit_timing`,
-//! the table's making and copy subtracted): one thread committing 2^23
-//! elements with a 2 MiB last-level cache (one core's L2) missed 25.1
-//! million times, now 16.9; sixteen threads committing 2^25 (Keccak-f's
-//! level 0 at 2^16 permutations) with one shared 32 MiB cache, 138 million
-//! times, now 123. On two Zen 1 threads, where the commit is bound by its
-//! arithmetic, the time did not change. Nothing codeword-sized is ever allocated: Keccak-f at
+//! across columns). The buffer crosses memory about once: the rows are
+//! gathered into it inside the transform's first pass, and the rest of the
+//! transform runs on one block of positions at a time (what the first pass
+//! leaves: at most 1 MiB at the sizes Starling commits), whose columns are
+//! hashed right after (`AdditiveNtt::forward_head`). A separate layout pass
+//! and hashing pass each moved the whole buffer through memory once more.
+//! Simulated in `valgrind --tool=cachegrind` (`commit_timing`, the table's
+//! making and copy subtracted): one thread committing 2^23 elements with a
+//! 2 MiB last-level cache (one core's L2) missed 25.1 million times, now
+//! 16.9; sixteen threads committing 2^25 (Keccak-f's level 0 at 2^16
+//! permutations) with one shared 32 MiB cache, 138 million times, now 123.
+//! On two Zen 1 threads, where the commit is bound by its arithmetic, the
+//! time did not change.
+//!
+//! Nothing codeword-sized is ever allocated: Keccak-f at
 //! 2^14 permutations holds 8 MiB of rows and 4 MiB of chaining values
 //! instead of two 84 MB buffers of the whole live table. That is what lets
 //! the prover compute its linear forms together with the witness, before
