@@ -110,6 +110,17 @@ const REENCODE_ROWS: usize = 4;
 /// most two buffers of 4 MiB.
 const REENCODE_MIN_ELEMS: usize = 1 << 18;
 
+/// Cosets of a row group re-encoded at once, each into a buffer of its
+/// own: one per four threads. One coset's pruned transform is a first pass
+/// and then a few dozen uneven tasks (the blocks holding a query): level 0
+/// of 2^16 BLAKE3 compressions has sixteen per coset, which cannot keep
+/// sixteen threads busy, and cosets one after another waited for each
+/// other's slowest. On fewer than eight threads one coset at a time keeps
+/// the memory of the two-core machines as it was.
+fn reencode_in_flight() -> usize {
+    (rayon::current_num_threads() / 4).max(1)
+}
+
 /// Elements of a re-encoded row group below which its cosets are encoded
 /// side by side on rayon: at that size the additive NTT runs each
 /// transform on one thread (`starling_poly`'s `PAR_MIN_ELEMS`). Each coset
@@ -202,7 +213,8 @@ impl LevelCode {
     /// The codeword's columns at `positions`, one after another, encoded
     /// again from `message` (the one committed): [`REENCODE_ROWS`] rows at a
     /// time, or enough short rows to make [`REENCODE_MIN_ELEMS`], only as
-    /// much of each coset's transform as its queried columns need.
+    /// much of each coset's transform as its queried columns need, and
+    /// [`reencode_in_flight`] cosets at once.
     fn columns(&self, message: &[Gf128], positions: &[usize]) -> Vec<Gf128> {
         let msg_len = 1usize << self.log_msg;
         let ntt = AdditiveNtt::new(self.log_msg);
@@ -271,18 +283,27 @@ impl LevelCode {
             }
             return columns;
         }
-        let mut buf = scratch::take_field(2 * group * msg_len);
+        // The cosets holding a query, [`reencode_in_flight`] at once.
+        let live: Vec<usize> = (0..wanted.len()).filter(|&h| !wanted[h].is_empty()).collect();
+        let in_flight = reencode_in_flight().min(live.len()).max(1);
+        let mut buf = scratch::take_field((1 + in_flight) * group * msg_len);
         for first in (0..self.width).step_by(group) {
             let rows = group.min(self.width - first);
-            let (rows_msg, coset) = buf.split_at_mut(group * msg_len);
-            let (rows_msg, coset) = (&mut rows_msg[..rows * msg_len], &mut coset[..rows * msg_len]);
+            let (rows_msg, outs) = buf.split_at_mut(group * msg_len);
+            let rows_msg = &mut rows_msg[..rows * msg_len];
             fill_rows(message, self.layout, self.log_msg, first, rows, rows_msg);
-            for (h, wanted) in wanted.iter().enumerate() {
-                if wanted.is_empty() {
-                    continue;
+            for cosets in live.chunks(in_flight) {
+                let mut outs: Vec<(usize, &mut [Gf128])> = cosets
+                    .iter()
+                    .zip(outs.chunks_mut(group * msg_len))
+                    .map(|(&h, out)| (h, &mut out[..rows * msg_len]))
+                    .collect();
+                outs.par_iter_mut().for_each(|(h, out)| {
+                    ntt.forward_from_at(rows_msg, out, rows, (*h << self.log_msg) as u64, &wanted[*h])
+                });
+                for (h, out) in &outs {
+                    scatter(&mut columns, first, rows, *h, out, &|p| p * rows);
                 }
-                ntt.forward_from_at(rows_msg, coset, rows, (h << self.log_msg) as u64, wanted);
-                scatter(&mut columns, first, rows, h, coset, &|p| p * rows);
             }
         }
         scratch::recycle_field(buf);
@@ -667,9 +688,20 @@ mod tests {
             let len = 1usize << (log_msg + rate);
             let mut positions: Vec<usize> = (0..len).map(|i| (i * 7 + 1) % len).collect();
             positions.extend([3, 3, len - 1]);
-            let columns = level.columns(&positions);
-            for (col, &q) in columns.chunks_exact(width).zip(&positions) {
-                assert_eq!(col, &want[q * width..(q + 1) * width], "rows 2^{log_rows}, q {q}");
+            // On sixteen threads four cosets are re-encoded at once.
+            for threads in [1, 16] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let columns = pool.install(|| level.columns(&positions));
+                for (col, &q) in columns.chunks_exact(width).zip(&positions) {
+                    assert_eq!(
+                        col,
+                        &want[q * width..(q + 1) * width],
+                        "rows 2^{log_rows}, q {q}, {threads} threads"
+                    );
+                }
             }
             let leaves: Vec<Digest> = want.chunks_exact(width).map(hash_leaf_fields).collect();
             assert_eq!(

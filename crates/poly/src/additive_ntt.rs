@@ -616,7 +616,12 @@ impl AdditiveNtt {
     }
 
     /// [`AdditiveNtt::forward_pass`], with the offsets split between rayon
-    /// threads while there are several threads and enough work.
+    /// threads while there are several threads and enough work: each task
+    /// is at least one step of the pass ([`pass_chunk`] offsets of every
+    /// sub-block) and [`PAR_MIN_ELEMS`] element-rounds. A task of eight
+    /// steps and `PAR_MIN_ELEMS` elements, whatever the rounds, cut a
+    /// re-encode's four rows of 2^17 positions (four rounds: 2^19 elements,
+    /// steps of 1,024 offsets) into eight tasks, on sixteen threads.
     fn forward_pass_par(
         &self,
         pieces: &mut [&mut [Gf128]],
@@ -628,7 +633,10 @@ impl AdditiveNtt {
     ) {
         let width = pieces[0].len();
         let chunk = pass_chunk(r);
-        if rayon::current_num_threads() == 1 || width < 8 * chunk || pieces.len() * width < PAR_MIN_ELEMS {
+        if rayon::current_num_threads() == 1
+            || width < 2 * chunk
+            || pieces.len() * width * r < 2 * PAR_MIN_ELEMS
+        {
             self.forward_pass(pieces, src, i, u, r, shift);
             return;
         }
