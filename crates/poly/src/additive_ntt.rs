@@ -211,6 +211,31 @@ fn pass_rounds(len: usize, i: usize) -> usize {
     r
 }
 
+/// A multi-round pass over `pieces` (`r` rounds) cut in two ranges of
+/// offsets, on a multiple of the step: the offset where they meet and each
+/// range's pieces; `None` on one thread or where a half would be too little
+/// work. Each task is at least one step of the pass ([`pass_chunk`]
+/// offsets of every sub-block) and [`PAR_MIN_ELEMS`] element-rounds. (A
+/// task of eight steps and `PAR_MIN_ELEMS` elements, whatever the rounds,
+/// cut a re-encode's four rows of 2^17 positions, four rounds over 2^19
+/// elements in steps of 1,024 offsets, into eight tasks for sixteen
+/// threads.)
+#[allow(clippy::type_complexity)]
+fn split_pass<'p>(
+    pieces: &'p mut [&mut [Gf128]],
+    r: usize,
+) -> Option<(usize, Vec<&'p mut [Gf128]>, Vec<&'p mut [Gf128]>)> {
+    let width = pieces[0].len();
+    let chunk = pass_chunk(r);
+    if rayon::current_num_threads() == 1 || width < 2 * chunk || pieces.len() * width * r < 2 * PAR_MIN_ELEMS
+    {
+        return None;
+    }
+    let mid = (width / 2).div_ceil(chunk) * chunk;
+    let (left, right) = pieces.iter_mut().map(|p| p.split_at_mut(mid)).unzip();
+    Some((mid, left, right))
+}
+
 /// Writes elements `start .. start + out.len()` of a transform's input
 /// into `out` ([`AdditiveNtt::forward_head`]).
 pub type Gather<'a> = dyn Fn(usize, &mut [Gf128]) + Sync + 'a;
@@ -616,12 +641,7 @@ impl AdditiveNtt {
     }
 
     /// [`AdditiveNtt::forward_pass`], with the offsets split between rayon
-    /// threads while there are several threads and enough work: each task
-    /// is at least one step of the pass ([`pass_chunk`] offsets of every
-    /// sub-block) and [`PAR_MIN_ELEMS`] element-rounds. A task of eight
-    /// steps and `PAR_MIN_ELEMS` elements, whatever the rounds, cut a
-    /// re-encode's four rows of 2^17 positions (four rounds: 2^19 elements,
-    /// steps of 1,024 offsets) into eight tasks, on sixteen threads.
+    /// threads ([`split_pass`]).
     fn forward_pass_par(
         &self,
         pieces: &mut [&mut [Gf128]],
@@ -631,24 +651,10 @@ impl AdditiveNtt {
         r: usize,
         shift: &[Gf128],
     ) {
-        let width = pieces[0].len();
-        let chunk = pass_chunk(r);
-        if rayon::current_num_threads() == 1
-            || width < 2 * chunk
-            || pieces.len() * width * r < 2 * PAR_MIN_ELEMS
-        {
+        let Some((mid, mut left, mut right)) = split_pass(pieces, r) else {
             self.forward_pass(pieces, src, i, u, r, shift);
             return;
-        }
-        // Halves of the offset range, on a multiple of the chunk.
-        let mid = (width / 2).div_ceil(chunk) * chunk;
-        let mut left: Vec<&mut [Gf128]> = Vec::with_capacity(pieces.len());
-        let mut right: Vec<&mut [Gf128]> = Vec::with_capacity(pieces.len());
-        for p in pieces.iter_mut() {
-            let (a, b) = p.split_at_mut(mid);
-            left.push(a);
-            right.push(b);
-        }
+        };
         let (src_left, src_right) = src.split(mid);
         rayon::join(
             || self.forward_pass_par(&mut left, &src_left, i, u, r, shift),
@@ -895,7 +901,7 @@ impl AdditiveNtt {
     pub fn transposed(&self, data: &mut [Gf128], batch: usize, coset: u64) {
         let shift = self.check(data, batch, coset);
         if self.log_len > 0 {
-            self.transposed_rec(data, batch, self.log_len - 1, 0, &shift, None);
+            self.transposed_block(data, batch, self.log_len - 1, 0, &shift, None);
         }
     }
 
@@ -912,17 +918,118 @@ impl AdditiveNtt {
             "the support must be sorted, distinct and in the domain"
         );
         if self.log_len > 0 {
-            self.transposed_rec(data, batch, self.log_len - 1, 0, &shift, Some((support, 0)));
+            self.transposed_block(data, batch, self.log_len - 1, 0, &shift, Some((support, 0)));
         }
     }
 
-    /// Depth-first, as [`AdditiveNtt::forward`]'s blocks in cache. Blocks of
-    /// [`PAR_MIN_ELEMS`] or more go to rayon: their halves side by side and
-    /// their butterflies in chunks (the query weights of a level's cosets are
-    /// one transform each, and with two cosets the rest of sixteen threads
-    /// sat idle). With `support`, the positions that may be nonzero and
-    /// where this block starts among them: a block without any is left as
-    /// it is (zero).
+    /// The transpose of [`AdditiveNtt::forward_block`] on block `u` of round
+    /// `i`: its rounds in the opposite order, each butterfly transposed. A
+    /// block in cache goes depth-first ([`AdditiveNtt::transposed_rec`]); a
+    /// larger one first transforms its `2^r` sub-blocks (side by side on
+    /// rayon), then runs its top `r` rounds in one pass over memory
+    /// ([`AdditiveNtt::transposed_pass`]), where one round per pass read and
+    /// wrote a query weight's 8 MiB cosets four times (level 0 of 2^16
+    /// Keccak-f permutations). With `support`, the positions that may be
+    /// nonzero and where this block starts among them: a block without any
+    /// is left as it is (zero).
+    fn transposed_block(
+        &self,
+        data: &mut [Gf128],
+        batch: usize,
+        i: usize,
+        u: usize,
+        shift: &[Gf128],
+        support: Option<(&[usize], usize)>,
+    ) {
+        if support.is_some_and(|(positions, _)| positions.is_empty()) {
+            return;
+        }
+        let len = data.len();
+        if len <= LOCAL_ELEMS {
+            self.transposed_rec(data, batch, i, u, shift, support);
+            return;
+        }
+        let r = pass_rounds(len, i);
+        let sub = len >> r;
+        if r <= i {
+            // Each sub-block with the positions in it.
+            let sub_positions = sub / batch;
+            let mut rest = support.map(|(positions, _)| positions);
+            let blocks: Vec<(usize, &mut [Gf128], Option<(&[usize], usize)>)> = data
+                .chunks_mut(sub)
+                .enumerate()
+                .map(|(s, block)| {
+                    let here = support.zip(rest.as_mut()).map(|((_, base), rest)| {
+                        let start = base + s * sub_positions;
+                        let (here, after) =
+                            rest.split_at(rest.partition_point(|&p| p < start + sub_positions));
+                        *rest = after;
+                        (here, start)
+                    });
+                    (s, block, here)
+                })
+                .collect();
+            let transform_sub = |(s, block, here): (usize, &mut [Gf128], Option<(&[usize], usize)>)| {
+                self.transposed_block(block, batch, i - r, (u << r) | s, shift, here)
+            };
+            if rayon::current_num_threads() > 1 {
+                blocks.into_par_iter().for_each(transform_sub);
+            } else {
+                blocks.into_iter().for_each(transform_sub);
+            }
+        }
+        let mut pieces: Vec<&mut [Gf128]> = data.chunks_mut(sub).collect();
+        self.transposed_pass_par(&mut pieces, i, u, r, shift);
+    }
+
+    /// [`AdditiveNtt::transposed_pass`], with the offsets split between
+    /// rayon threads ([`split_pass`]).
+    fn transposed_pass_par(
+        &self,
+        pieces: &mut [&mut [Gf128]],
+        i: usize,
+        u: usize,
+        r: usize,
+        shift: &[Gf128],
+    ) {
+        let Some((_, mut left, mut right)) = split_pass(pieces, r) else {
+            self.transposed_pass(pieces, i, u, r, shift);
+            return;
+        };
+        rayon::join(
+            || self.transposed_pass_par(&mut left, i, u, r, shift),
+            || self.transposed_pass_par(&mut right, i, u, r, shift),
+        );
+    }
+
+    /// The transpose of [`AdditiveNtt::forward_pass`]: rounds `i - r + 1,
+    /// .., i` of block `u` of round `i`, whose `2^r` sub-blocks are `pieces`
+    /// (restricted to the same range of offsets), one step of offsets at a
+    /// time.
+    fn transposed_pass(&self, pieces: &mut [&mut [Gf128]], i: usize, u: usize, r: usize, shift: &[Gf128]) {
+        debug_assert_eq!(pieces.len(), 1 << r);
+        let width = pieces[0].len();
+        let mut k0 = 0;
+        while k0 < width {
+            let k1 = (k0 + pass_chunk(r)).min(width);
+            // Round i - j pairs the sub-blocks `half` apart in each group.
+            for j in (0..r).rev() {
+                let half = 1usize << (r - 1 - j);
+                for g in 0..1usize << j {
+                    let t = shift[i - j] + self.twiddles[i - j][(u << j) + g];
+                    let base = 2 * half * g;
+                    let (los, his) = pieces[base..base + 2 * half].split_at_mut(half);
+                    for (lo, hi) in los.iter_mut().zip(his.iter_mut()) {
+                        butterfly_transposed(&mut lo[k0..k1], &mut hi[k0..k1], t);
+                    }
+                }
+            }
+            k0 = k1;
+        }
+    }
+
+    /// [`AdditiveNtt::transposed_block`] of a block in cache, depth-first,
+    /// on one thread.
     fn transposed_rec(
         &self,
         data: &mut [Gf128],
@@ -940,26 +1047,12 @@ impl AdditiveNtt {
             let (lo, hi) = positions.split_at(positions.partition_point(|&p| p < base + half));
             ((lo, base), (hi, base + half))
         });
-        let par = data.len() >= PAR_MIN_ELEMS && rayon::current_num_threads() > 1;
         let (lo, hi) = data.split_at_mut(batch << i);
         if i > 0 {
-            let mut left = || self.transposed_rec(lo, batch, i - 1, 2 * u, shift, halves.map(|h| h.0));
-            let mut right = || self.transposed_rec(hi, batch, i - 1, 2 * u + 1, shift, halves.map(|h| h.1));
-            if par {
-                rayon::join(left, right);
-            } else {
-                left();
-                right();
-            }
+            self.transposed_rec(lo, batch, i - 1, 2 * u, shift, halves.map(|h| h.0));
+            self.transposed_rec(hi, batch, i - 1, 2 * u + 1, shift, halves.map(|h| h.1));
         }
-        let t = shift[i] + self.twiddles[i][u];
-        if par {
-            lo.par_chunks_mut(LOCAL_ELEMS / 2)
-                .zip(hi.par_chunks_mut(LOCAL_ELEMS / 2))
-                .for_each(|(lo, hi)| butterfly_transposed(lo, hi, t));
-        } else {
-            butterfly_transposed(lo, hi, t);
-        }
+        butterfly_transposed(lo, hi, shift[i] + self.twiddles[i][u]);
     }
 }
 
@@ -1202,9 +1295,15 @@ mod tests {
             (6, 3, 128),
             (17, 1, 1 << 17),
             (15, 4, 0),
+            // Passes of three and five rounds.
+            (18, 1, 3 << 18),
+            (19, 2, 1 << 19),
         ] {
             let ntt = AdditiveNtt::new(log_len);
             let n = batch << log_len;
+            if too_slow_on_this_tier(n) {
+                continue;
+            }
             let x = random_vec(log_len as u64, n);
             let y = random_vec(1000 + log_len as u64, n);
             let mut fx = x.clone();
@@ -1228,9 +1327,20 @@ mod tests {
 
     #[test]
     fn transposed_sparse_matches_transposed() {
-        // A few positions, the first and last, none, all; small and rayon sizes.
+        // A few positions, the first and last, none, all; sizes in cache and
+        // sizes whose top rounds are passes (three and five rounds).
         let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-        for (log_len, batch, count) in [(1, 1, 1), (6, 3, 5), (12, 1, 106), (17, 1, 106), (9, 2, 512)] {
+        for (log_len, batch, count) in [
+            (1, 1, 1),
+            (6, 3, 5),
+            (12, 1, 106),
+            (17, 1, 106),
+            (9, 2, 512),
+            (19, 2, 211),
+        ] {
+            if too_slow_on_this_tier(batch << log_len) {
+                continue;
+            }
             let ntt = AdditiveNtt::new(log_len);
             let len = 1usize << log_len;
             let coset = 3u64 << log_len;
