@@ -45,9 +45,10 @@
 //! codeword, the table and the zerocheck's forms all live). So the codeword
 //! is hashed coset by coset and dropped, and the opening encodes the
 //! message again for the columns it opens ([`CommittedLevel::columns`]):
-//! a few rows at a time, and only the parts of the transform those columns
-//! depend on (`AdditiveNtt::forward_from_at`), about half an encode of the
-//! table and no hashing.
+//! a few rows at a time, gathered from the table inside the transform's
+//! first pass as here, and only the parts of the transform those columns
+//! depend on (`AdditiveNtt::forward_gathered_at`), about half an encode of
+//! the table and no hashing.
 
 use rayon::prelude::*;
 use starling_crypto::blake3_multi::{PartialHashes, GROUP_MESSAGES};
@@ -67,14 +68,6 @@ pub struct Commitment {
     /// Root of the column tree.
     pub root: Digest,
 }
-
-/// Message positions per task of the level-0 transpose (a 64 KiB block of
-/// output at 64 rows).
-const TRANSPOSE_POSITIONS: usize = 64;
-
-/// Positions per rayon task when a position-major message's rows are
-/// copied out: 2^12 positions of sixteen rows are 1 MiB read.
-const COPY_POSITIONS: usize = 1 << 12;
 
 /// Rows encoded and hashed at once when a large level is committed, per
 /// four threads (at least once, at most four times): four field elements
@@ -259,16 +252,13 @@ impl LevelCode {
                 .collect();
             let queried: Vec<Vec<Gf128>> = tasks
                 .par_iter()
-                // Two buffers of a row group per rayon job, not per task.
+                // A buffer of a row group per rayon job, not per task.
                 .map_init(
-                    || vec![Gf128::ZERO; 2 * group * msg_len],
+                    || vec![Gf128::ZERO; group * msg_len],
                     |buf, &(first, h)| {
                         let rows = group.min(self.width - first);
-                        let (rows_msg, coset) = buf.split_at_mut(group * msg_len);
-                        let (rows_msg, coset) =
-                            (&mut rows_msg[..rows * msg_len], &mut coset[..rows * msg_len]);
-                        fill_rows(message, self.layout, self.log_msg, first, rows, rows_msg);
-                        ntt.forward_from_at(rows_msg, coset, rows, (h << self.log_msg) as u64, &wanted[h]);
+                        let coset = &mut buf[..rows * msg_len];
+                        self.encode_at(&ntt, message, first, rows, h, &wanted[h], coset);
                         wanted[h]
                             .iter()
                             .flat_map(|&p| coset[p * rows..][..rows].to_vec())
@@ -286,21 +276,17 @@ impl LevelCode {
         // The cosets holding a query, [`reencode_in_flight`] at once.
         let live: Vec<usize> = (0..wanted.len()).filter(|&h| !wanted[h].is_empty()).collect();
         let in_flight = reencode_in_flight().min(live.len()).max(1);
-        let mut buf = scratch::take_field((1 + in_flight) * group * msg_len);
+        let mut buf = scratch::take_field(in_flight * group * msg_len);
         for first in (0..self.width).step_by(group) {
             let rows = group.min(self.width - first);
-            let (rows_msg, outs) = buf.split_at_mut(group * msg_len);
-            let rows_msg = &mut rows_msg[..rows * msg_len];
-            fill_rows(message, self.layout, self.log_msg, first, rows, rows_msg);
             for cosets in live.chunks(in_flight) {
                 let mut outs: Vec<(usize, &mut [Gf128])> = cosets
                     .iter()
-                    .zip(outs.chunks_mut(group * msg_len))
+                    .zip(buf.chunks_mut(group * msg_len))
                     .map(|(&h, out)| (h, &mut out[..rows * msg_len]))
                     .collect();
-                outs.par_iter_mut().for_each(|(h, out)| {
-                    ntt.forward_from_at(rows_msg, out, rows, (*h << self.log_msg) as u64, &wanted[*h])
-                });
+                outs.par_iter_mut()
+                    .for_each(|(h, out)| self.encode_at(&ntt, message, first, rows, *h, &wanted[*h], out));
                 for (h, out) in &outs {
                     scatter(&mut columns, first, rows, *h, out, &|p| p * rows);
                 }
@@ -308,6 +294,34 @@ impl LevelCode {
         }
         scratch::recycle_field(buf);
         columns
+    }
+
+    /// Rows `first .. first + rows` of coset `h` of the codeword, into
+    /// `out` position-major, exact at the positions `wanted` (sorted). The
+    /// rows are gathered from `message` inside the transform's first pass
+    /// (`AdditiveNtt::forward_gathered_at`), as the commitment does, once
+    /// per coset: laid out first in a buffer of their own, which every coset
+    /// then read, they crossed memory twice more per row group. Simulated
+    /// (`valgrind --tool=cachegrind`, sixteen threads, one 32 MiB cache),
+    /// `open_timing 24 3 1` missed the last level 274.0 million times
+    /// before, 245.5 after; on two Zen 1 threads the opening took 2-3%
+    /// longer (`open_timing 24 3 3`: 726-738 ms, then 745-764), for the
+    /// second layout.
+    #[allow(clippy::too_many_arguments)]
+    fn encode_at(
+        &self,
+        ntt: &AdditiveNtt,
+        message: &[Gf128],
+        first: usize,
+        rows: usize,
+        h: usize,
+        wanted: &[usize],
+        out: &mut [Gf128],
+    ) {
+        let gather = |start: usize, out: &mut [Gf128]| {
+            gather_rows(message, self.layout, self.log_msg, first, rows, start, out)
+        };
+        ntt.forward_gathered_at(out, rows, (h << self.log_msg) as u64, wanted, &gather);
     }
 }
 
@@ -358,31 +372,6 @@ impl Rows<'_> {
         scratch::recycle_field(buf);
         hashes.finish_into(out);
     }
-}
-
-/// Writes rows `first .. first + rows` of `message` (`2^log_msg` positions
-/// each, laid out as `layout` says) position-major into `out`, on rayon
-/// ([`gather_rows`] piece by piece).
-fn fill_rows(
-    message: &[Gf128],
-    layout: Layout,
-    log_msg: usize,
-    first: usize,
-    rows: usize,
-    out: &mut [Gf128],
-) {
-    debug_assert_eq!(out.len(), rows << log_msg);
-    // On rayon's threads even for a later level: its cosets are committed
-    // one after another, and level 1's copies (1.6 ms a coset at 2^16
-    // Keccak-f permutations) ran on one thread of sixteen.
-    let piece = rows
-        * match layout {
-            Layout::RowMajor => TRANSPOSE_POSITIONS,
-            Layout::PositionMajor => COPY_POSITIONS,
-        };
-    out.par_chunks_mut(piece)
-        .enumerate()
-        .for_each(|(c, out)| gather_rows(message, layout, log_msg, first, rows, c * piece, out));
 }
 
 /// Writes elements `start .. start + out.len()` of rows `first .. first +

@@ -177,7 +177,7 @@ fn scaled_add(dst: &mut [Gf128], src: &[Gf128], t: Gf128) {
 const LOCAL_ELEMS: usize = 1 << 15;
 
 /// Fewest elements a transform hands to rayon at once (a pass split in
-/// halves, the live sub-blocks of [`AdditiveNtt::forward_from_at`]): below
+/// halves, the live sub-blocks of [`AdditiveNtt::forward_gathered_at`]): below
 /// it the work (a few microseconds) does not pay for a task. A later PCS
 /// level's re-encode (2^12 positions of four rows, every round of a pruned
 /// block a pass) ran three times slower on two threads than on one.
@@ -211,6 +211,14 @@ fn pass_rounds(len: usize, i: usize) -> usize {
     r
 }
 
+/// The sub-blocks of a pass, restricted to a range of offsets.
+type Pieces<'p> = Vec<&'p mut [Gf128]>;
+
+/// The positions of a transposed transform's input that may be nonzero,
+/// and the position where the current block starts
+/// ([`AdditiveNtt::transposed_sparse`]); `None` where any may be.
+type Support<'a> = Option<(&'a [usize], usize)>;
+
 /// A multi-round pass over `pieces` (`r` rounds) cut in two ranges of
 /// offsets, on a multiple of the step: the offset where they meet and each
 /// range's pieces; `None` on one thread or where a half would be too little
@@ -220,11 +228,7 @@ fn pass_rounds(len: usize, i: usize) -> usize {
 /// cut a re-encode's four rows of 2^17 positions, four rounds over 2^19
 /// elements in steps of 1,024 offsets, into eight tasks for sixteen
 /// threads.)
-#[allow(clippy::type_complexity)]
-fn split_pass<'p>(
-    pieces: &'p mut [&mut [Gf128]],
-    r: usize,
-) -> Option<(usize, Vec<&'p mut [Gf128]>, Vec<&'p mut [Gf128]>)> {
+fn split_pass<'p>(pieces: &'p mut [&mut [Gf128]], r: usize) -> Option<(usize, Pieces<'p>, Pieces<'p>)> {
     let width = pieces[0].len();
     let chunk = pass_chunk(r);
     if rayon::current_num_threads() == 1 || width < 2 * chunk || pieces.len() * width * r < 2 * PAR_MIN_ELEMS
@@ -458,25 +462,26 @@ impl AdditiveNtt {
         }
     }
 
-    /// [`AdditiveNtt::forward_from`] computed only as far as the evaluations
-    /// at `positions` need (sorted, distinct, each below `2^log_len`): those
-    /// positions of `out` are exact, the others unspecified.
+    /// [`AdditiveNtt::forward`] of the input that `gather` writes (as for
+    /// [`AdditiveNtt::forward_head`]: a chunk at a time, inside the first
+    /// pass), computed only as far as the evaluations at `positions` need
+    /// (sorted, distinct, each below `2^log_len`): those positions of `out`
+    /// are exact, the others unspecified.
     ///
     /// A block's first round needs the whole block, but a sub-block holding
     /// none of the positions is never transformed. For a hundred positions
     /// in `2^17` that skips about half the products: every sub-block of the
     /// first six or seven rounds holds one, then the live ones halve per
     /// round. This is how the PCS reads a few hundred columns of a codeword
-    /// it did not keep.
-    pub fn forward_from_at(
+    /// it did not keep, gathering the rows straight from its table.
+    pub fn forward_gathered_at(
         &self,
-        src: &[Gf128],
         out: &mut [Gf128],
         batch: usize,
         coset: u64,
         positions: &[usize],
+        gather: &Gather<'_>,
     ) {
-        assert_eq!(src.len(), out.len(), "output must match the input length");
         let shift = self.check(out, batch, coset);
         assert!(
             positions.windows(2).all(|w| w[0] < w[1])
@@ -484,10 +489,18 @@ impl AdditiveNtt {
             "positions must be sorted, distinct and in the domain"
         );
         if self.log_len == 0 {
-            out.copy_from_slice(src);
+            gather(0, out);
             return;
         }
-        self.forward_block_at(out, Some(src), batch, self.log_len - 1, 0, &shift, positions);
+        self.forward_block_at(
+            out,
+            Input::Gather(gather),
+            batch,
+            self.log_len - 1,
+            0,
+            &shift,
+            positions,
+        );
     }
 
     /// [`AdditiveNtt::forward_block`] restricted to the sub-blocks that hold
@@ -496,7 +509,7 @@ impl AdditiveNtt {
     fn forward_block_at(
         &self,
         data: &mut [Gf128],
-        src: Option<&[Gf128]>,
+        src: Input<'_>,
         batch: usize,
         i: usize,
         u: usize,
@@ -508,14 +521,17 @@ impl AdditiveNtt {
         }
         let len = data.len();
         if len <= LOCAL_ELEMS {
-            if let Some(src) = src {
-                data.copy_from_slice(src);
+            match src {
+                Input::InPlace => {}
+                Input::Slice(src) => data.copy_from_slice(src),
+                // Only a transform's first block has an input, at 0.
+                Input::Gather(gather) => gather(0, data),
             }
             self.forward_rec_at(data, batch, i, u, shift, wanted, 0);
             return;
         }
         let r = pass_rounds(len, i);
-        let sub = self.forward_top_rounds(data, src.map_or(Input::InPlace, Input::Slice), i, u, r, shift);
+        let sub = self.forward_top_rounds(data, src, i, u, r, shift);
         if r <= i {
             // The sub-blocks holding wanted positions, with theirs.
             let sub_positions = sub / batch;
@@ -530,7 +546,15 @@ impl AdditiveNtt {
                 rest = after;
             }
             let transform_sub = |(s, block, relative): (usize, &mut [Gf128], Vec<usize>)| {
-                self.forward_block_at(block, None, batch, i - r, (u << r) | s, shift, &relative)
+                self.forward_block_at(
+                    block,
+                    Input::InPlace,
+                    batch,
+                    i - r,
+                    (u << r) | s,
+                    shift,
+                    &relative,
+                )
             };
             if rayon::current_num_threads() > 1 && live.len() > 1 && len >= PAR_MIN_ELEMS {
                 live.into_par_iter().for_each(transform_sub);
@@ -939,7 +963,7 @@ impl AdditiveNtt {
         i: usize,
         u: usize,
         shift: &[Gf128],
-        support: Option<(&[usize], usize)>,
+        support: Support<'_>,
     ) {
         if support.is_some_and(|(positions, _)| positions.is_empty()) {
             return;
@@ -955,7 +979,7 @@ impl AdditiveNtt {
             // Each sub-block with the positions in it.
             let sub_positions = sub / batch;
             let mut rest = support.map(|(positions, _)| positions);
-            let blocks: Vec<(usize, &mut [Gf128], Option<(&[usize], usize)>)> = data
+            let blocks: Vec<(usize, &mut [Gf128], Support<'_>)> = data
                 .chunks_mut(sub)
                 .enumerate()
                 .map(|(s, block)| {
@@ -969,7 +993,7 @@ impl AdditiveNtt {
                     (s, block, here)
                 })
                 .collect();
-            let transform_sub = |(s, block, here): (usize, &mut [Gf128], Option<(&[usize], usize)>)| {
+            let transform_sub = |(s, block, here): (usize, &mut [Gf128], Support<'_>)| {
                 self.transposed_block(block, batch, i - r, (u << r) | s, shift, here)
             };
             if rayon::current_num_threads() > 1 {
@@ -1037,7 +1061,7 @@ impl AdditiveNtt {
         i: usize,
         u: usize,
         shift: &[Gf128],
-        support: Option<(&[usize], usize)>,
+        support: Support<'_>,
     ) {
         if support.is_some_and(|(positions, _)| positions.is_empty()) {
             return;
@@ -1246,7 +1270,7 @@ mod tests {
     }
 
     #[test]
-    fn forward_at_matches_forward_at_its_positions() {
+    fn forward_gathered_at_matches_forward_at_its_positions() {
         // Cache-sized and pass-sized blocks, a few positions or many, the
         // first and last positions, and an empty list.
         for (log_len, batch, count) in [
@@ -1267,9 +1291,13 @@ mod tests {
             positions.extend([0, len - 1]);
             positions.sort_unstable();
             positions.dedup();
+            // The input gathered a piece at a time into a buffer of other
+            // values.
+            let gather =
+                |start: usize, out: &mut [Gf128]| out.copy_from_slice(&msg[start..start + out.len()]);
             for wanted in [&positions[..], &[]] {
-                let mut got = vec![Gf128::ZERO; msg.len()];
-                ntt.forward_from_at(&msg, &mut got, batch, coset, wanted);
+                let mut got = vec![Gf128::ONE; msg.len()];
+                ntt.forward_gathered_at(&mut got, batch, coset, wanted, &gather);
                 for &q in wanted {
                     assert_eq!(
                         got[q * batch..(q + 1) * batch],
