@@ -90,8 +90,8 @@ fn commit_rows() -> usize {
 /// Rows encoded at once when a level's message is encoded again for its
 /// queries. The batched NTT is nearly as fast per product at four rows as
 /// at sixty-four (2.3 and 2.5 ns at 2^17 positions on Zen 3; 3.7 at one
-/// row), and the two buffers of four rows are 8 MiB each for Keccak-f's
-/// 2^17 positions.
+/// row), and a coset's buffer of four rows is 8 MiB for Keccak-f's 2^17
+/// positions.
 const REENCODE_ROWS: usize = 4;
 
 /// Fewest elements re-encoded at once where a level has the rows for it.
@@ -99,8 +99,8 @@ const REENCODE_ROWS: usize = 4;
 /// pruned transforms of 2^16 elements that rayon barely splits: level 1's
 /// re-encode took 8.5-16.8 ms on two threads against 10-14.5 on one;
 /// sixteen rows at once, 6.2-7.4 against 10.4-11.7 (Zen 4, `open_timing`
-/// at L = 24; at L = 22, 2.6-3.6 ms on one thread against 3.7-4.1). At
-/// most two buffers of 4 MiB.
+/// at L = 24; at L = 22, 2.6-3.6 ms on one thread against 3.7-4.1). A
+/// buffer of 4 MiB per coset in flight ([`reencode_in_flight`]).
 const REENCODE_MIN_ELEMS: usize = 1 << 18;
 
 /// Cosets of a row group re-encoded at once, each into a buffer of its
@@ -108,8 +108,8 @@ const REENCODE_MIN_ELEMS: usize = 1 << 18;
 /// and then a few dozen uneven tasks (the blocks holding a query): level 0
 /// of 2^16 BLAKE3 compressions has sixteen per coset, which cannot keep
 /// sixteen threads busy, and cosets one after another waited for each
-/// other's slowest. On fewer than eight threads one coset at a time keeps
-/// the memory of the two-core machines as it was.
+/// other's slowest. Below eight threads, one coset at a time: the
+/// two-core machines hold one buffer, as before.
 fn reencode_in_flight() -> usize {
     (rayon::current_num_threads() / 4).max(1)
 }

@@ -659,7 +659,7 @@ impl AdditiveNtt {
         shift: &[Gf128],
     ) -> usize {
         let sub = data.len() >> r;
-        let mut pieces: Vec<&mut [Gf128]> = data.chunks_mut(sub).collect();
+        let mut pieces: Pieces<'_> = data.chunks_mut(sub).collect();
         self.forward_pass_par(&mut pieces, &PassInput::new(src, sub), i, u, r, shift);
         sub
     }
@@ -1002,7 +1002,7 @@ impl AdditiveNtt {
                 blocks.into_iter().for_each(transform_sub);
             }
         }
-        let mut pieces: Vec<&mut [Gf128]> = data.chunks_mut(sub).collect();
+        let mut pieces: Pieces<'_> = data.chunks_mut(sub).collect();
         self.transposed_pass_par(&mut pieces, i, u, r, shift);
     }
 
