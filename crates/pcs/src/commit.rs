@@ -183,7 +183,7 @@ impl LevelCode {
         };
         // Each coset's leaf hashes go straight to their part of the tree's
         // leaves (gathered after, on one thread: 32 ms at 2^16 Keccak-f).
-        let mut leaves: Vec<Digest> = vec![[0u8; 32]; cosets << log_msg];
+        let mut leaves = starling_crypto::zero_digests(cosets << log_msg);
         if n <= side_by_side_elems() {
             leaves
                 .par_chunks_mut(1 << log_msg)

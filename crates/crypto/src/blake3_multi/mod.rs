@@ -170,14 +170,18 @@ impl PartialHashes {
     pub fn with_backend(backend: Backend, key: &Key, count: usize, len: usize) -> Self {
         assert!(backend.runs_here(), "the {backend:?} hasher does not run here");
         assert!(len <= MAX_LANE_LEN, "messages of {len} bytes: at most one chunk");
-        let mut cvs = vec![0u32; count.div_ceil(lanes::MAX_LANES) * lanes::GROUP_WORDS];
         let key_words: Vec<u32> = key
             .chunks_exact(4)
             .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes")))
             .collect();
-        for (i, c) in cvs.iter_mut().enumerate() {
-            *c = key_words[i % lanes::GROUP_WORDS / lanes::MAX_LANES];
-        }
+        // Written on rayon's threads, without clearing first: a level-0
+        // coset's 2^18 messages (SHA-256 at 2^16) have 8 MiB of them,
+        // 2 ms on one Zen 1 thread.
+        let cvs = (0..count.div_ceil(lanes::MAX_LANES) * lanes::GROUP_WORDS)
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .map(|i| key_words[i % lanes::GROUP_WORDS / lanes::MAX_LANES])
+            .collect();
         PartialHashes {
             backend,
             count,
@@ -304,7 +308,7 @@ impl PartialHashes {
 
     /// The digests, once every message is complete.
     pub fn finish(self) -> Vec<Digest> {
-        let mut out = vec![[0u8; 32]; self.count];
+        let mut out = crate::zero_digests(self.count);
         self.finish_into(&mut out);
         out
     }
