@@ -18,8 +18,13 @@
 use std::marker::PhantomData;
 
 /// Most column ranges a batch-layout pass (the witness, its forms, the
-/// slicing of inputs) is cut into.
-const MAX_TASKS: usize = 16;
+/// slicing of inputs) is cut into: four per thread up to sixteen threads.
+/// It was sixteen while each range cost a list of row slices (above), which
+/// left sixteen threads one range each: the pass took as long as its
+/// slowest range (2^16 Keccak-f on two Zen 1 threads running sixteen: 20 ms
+/// of critical path in a 21 ms sixteenth of the work; 32 ranges of one
+/// 32-word block each: 10.5 ms).
+const MAX_TASKS: usize = 64;
 
 /// Words of each wire per task of a batch-layout pass: about four tasks per
 /// thread so the threads balance (blocks cost the same, so a few per thread

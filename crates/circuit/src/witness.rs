@@ -371,21 +371,25 @@ impl R1cs {
             .into_par_iter()
             .zip(form_parts)
             .enumerate()
-            .for_each(|(p, (mut rows, mut forms))| {
-                let mut buf = vec![[0u64; L]; self.plan().slots];
-                let xor = XorRow::<L>::for_this_cpu();
-                for at in (0..part).step_by(L) {
-                    let mut put = |wire: usize, z: &[u64; L], a: &[u64; L], b: &[u64; L]| {
-                        streaming::copy(&mut rows.row(wire)[at..at + L], z);
-                        if let Some((a_rows, b_rows)) = forms.as_mut() {
-                            streaming::copy(&mut a_rows.row(wire)[at..at + L], a);
-                            streaming::copy(&mut b_rows.row(wire)[at..at + L], b);
-                        }
-                    };
-                    self.evaluate_block(p * part + at, words_per_wire, inputs, &mut buf, xor, &mut put);
-                }
-                streaming::finish();
-            });
+            // A buffer per rayon job, not per range: every slot is written
+            // before it is read.
+            .for_each_init(
+                || vec![[0u64; L]; self.plan().slots],
+                |buf, (p, (mut rows, mut forms))| {
+                    let xor = XorRow::<L>::for_this_cpu();
+                    for at in (0..part).step_by(L) {
+                        let mut put = |wire: usize, z: &[u64; L], a: &[u64; L], b: &[u64; L]| {
+                            streaming::copy(&mut rows.row(wire)[at..at + L], z);
+                            if let Some((a_rows, b_rows)) = forms.as_mut() {
+                                streaming::copy(&mut a_rows.row(wire)[at..at + L], a);
+                                streaming::copy(&mut b_rows.row(wire)[at..at + L], b);
+                            }
+                        };
+                        self.evaluate_block(p * part + at, words_per_wire, inputs, buf, xor, &mut put);
+                    }
+                    streaming::finish();
+                },
+            );
     }
 
     /// Evaluates words `block .. block + L` of every live wire in the

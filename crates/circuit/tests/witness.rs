@@ -188,10 +188,12 @@ fn small_circuit_inputs(seed: u64, n: u32) -> (Vec<u64>, Vec<u64>) {
 #[test]
 fn witness_and_forms_are_the_same_on_any_number_of_threads() {
     // N = 2^14: 256 words per wire. The generator cuts them into four
-    // blocks of 64 words, one per range, on one and on three threads, and
-    // into eight ranges of one 32-word block on eight; the two-pass forms
-    // into four ranges of four 16-word blocks on one thread and sixteen of
-    // one on three and eight.
+    // blocks of 64 words, one per range, on one and on three threads, into
+    // eight ranges of one 32-word block on eight, and into thirty-two of one
+    // 8-word block on thirty-two (past the sixteen ranges the split once
+    // stopped at); the two-pass forms into four ranges of four 16-word
+    // blocks on one thread and sixteen of one on three, eight and
+    // thirty-two.
     let r1cs = small_circuit();
     let n = 14;
     let (public, private) = small_circuit_inputs(9, n);
@@ -214,7 +216,7 @@ fn witness_and_forms_are_the_same_on_any_number_of_threads() {
     for ((&c, &x), &y) in c.iter().zip(&a).zip(&b) {
         assert_eq!(x & y, c);
     }
-    for threads in [3, 8] {
+    for threads in [3, 8, 32] {
         assert_eq!(
             generate(threads),
             (witness.clone(), a.clone(), b.clone(), c.clone()),
