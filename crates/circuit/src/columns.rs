@@ -21,9 +21,10 @@ use std::marker::PhantomData;
 /// slicing of inputs) is cut into: four per thread up to sixteen threads.
 /// It was sixteen while each range cost a list of row slices (above), which
 /// left sixteen threads one range each: the pass took as long as its
-/// slowest range (2^16 Keccak-f on two Zen 1 threads running sixteen: 20 ms
-/// of critical path in a 21 ms sixteenth of the work; 32 ranges of one
-/// 32-word block each: 10.5 ms).
+/// slowest range. 2^16 Keccak-f, sixteen threads on two Zen 1 cores: the
+/// generator's critical path (in thread CPU time, with a scratch build of
+/// rayon that times each fork's halves) was 20.5 ms, all of a sixteenth of
+/// its work (20.8); in 32 ranges of one 32-word block each, 13.0 ms.
 const MAX_TASKS: usize = 64;
 
 /// Words of each wire per task of a batch-layout pass: about four tasks per
