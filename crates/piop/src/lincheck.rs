@@ -18,6 +18,7 @@
 //! instances. What is left is one claim per group: `zf_g(r_y)` on `z` at
 //! instance weights `W_g` and wire point `r_y`.
 
+use rayon::prelude::*;
 use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
 use starling_field::Gf128;
@@ -167,16 +168,32 @@ impl Proof {
 }
 
 /// `M_g(y) = sum_{j in g} alpha^j M0_j~(r_g, y)` for every group and all `y`
-/// (prover side), `j` numbering the matrices across the groups.
+/// (prover side), `j` numbering the matrices across the groups. The groups
+/// are built side by side and each matrix's weights scaled on rayon. On one
+/// thread this was all on the critical path of sixteen: sixteen threads on
+/// two Zen 1 cores, 2^16 Keccak-f, 4.5 ms (14 in a process's first proof,
+/// its buffers faulted in), now 0.8-1.2; SHA-256 2.4-2.6, now 0.5. The
+/// transposed products stay on one thread per group (scattered additions).
 fn combined_columns(shape: Shape, groups: &[Group<'_>], alpha: Gf128) -> Vec<Vec<Gf128>> {
-    let mut power = Gf128::ONE;
-    groups
+    // alpha^j of each group's first matrix.
+    let firsts: Vec<Gf128> = groups
         .iter()
-        .map(|g| {
+        .scan(Gf128::ONE, |power, g| {
+            let first = *power;
+            for _ in g.matrices {
+                *power *= alpha;
+            }
+            Some(first)
+        })
+        .collect();
+    groups
+        .par_iter()
+        .zip(firsts)
+        .map(|(g, mut power)| {
             let eq_rw = eq_table(&g.claim.wire_point);
             let mut m = vec![Gf128::ZERO; 1 << shape.k()];
             for matrix in g.matrices {
-                let scaled: Vec<Gf128> = eq_rw.iter().map(|e| *e * power).collect();
+                let scaled: Vec<Gf128> = eq_rw.par_iter().map(|e| *e * power).collect();
                 matrix.add_transpose_weighted(&scaled, &mut m);
                 power *= alpha;
             }
