@@ -233,9 +233,15 @@ impl PairTable {
         self.fw.len() / 2
     }
 
-    /// A copy of `f`.
+    /// A copy of `f`, made on rayon's threads: level 0's folded message is
+    /// 2^20 entries for 2^16 Keccak-f permutations, 1.7 ms on one Zen 1
+    /// thread, which sixteen threads waited for.
     pub(crate) fn message(&self) -> Vec<Gf128> {
-        self.fw.iter().step_by(2).copied().collect()
+        self.fw
+            .par_chunks_exact(2)
+            .with_min_len(TASK)
+            .map(|pair| pair[0])
+            .collect()
     }
 
     /// `w[j] += add[j]` for all `j < add.len()`.
