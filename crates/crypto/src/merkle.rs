@@ -132,7 +132,7 @@ impl MerkleTree {
         let mut levels = vec![leaves];
         for _ in 0..depth {
             let prev = levels.last().expect("at least the leaf level");
-            let mut next = crate::zero_digests(prev.len() / 2);
+            let mut next = starling_field::scratch::filled(prev.len() / 2, [0u8; 32]);
             // Runs of NODE_RUN nodes on rayon's threads: a level-0 tree of a
             // 2^14 batch has 2^17 and more nodes, tens of milliseconds on one.
             next.par_chunks_mut(NODE_RUN)

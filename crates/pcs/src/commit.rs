@@ -200,7 +200,7 @@ impl LevelCode {
         };
         // Each coset's leaf hashes go straight to their part of the tree's
         // leaves (gathered after, on one thread: 32 ms at 2^16 Keccak-f).
-        let mut leaves = starling_crypto::zero_digests(cosets << log_msg);
+        let mut leaves = scratch::filled(cosets << log_msg, [0u8; 32]);
         if n <= side_by_side_elems() {
             leaves
                 .par_chunks_mut(1 << log_msg)

@@ -191,7 +191,7 @@ fn combined_columns(shape: Shape, groups: &[Group<'_>], alpha: Gf128) -> Vec<Vec
         .zip(firsts)
         .map(|(g, mut power)| {
             let eq_rw = eq_table(&g.claim.wire_point);
-            let mut m = vec![Gf128::ZERO; 1 << shape.k()];
+            let mut m = starling_field::scratch::filled(1 << shape.k(), Gf128::ZERO);
             for matrix in g.matrices {
                 let scaled: Vec<Gf128> = eq_rw.par_iter().map(|e| *e * power).collect();
                 matrix.add_transpose_weighted(&scaled, &mut m);

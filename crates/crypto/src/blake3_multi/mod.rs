@@ -308,7 +308,7 @@ impl PartialHashes {
 
     /// The digests, once every message is complete.
     pub fn finish(self) -> Vec<Digest> {
-        let mut out = crate::zero_digests(self.count);
+        let mut out = starling_field::scratch::filled(self.count, [0u8; 32]);
         self.finish_into(&mut out);
         out
     }
