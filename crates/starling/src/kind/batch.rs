@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
+use starling_field::scratch;
 use starling_piop::wiring::{Instances, Wires};
 
 use super::{extend_bytes_of, fill_bytes_of, fill_row, row_of, Kind, Relation, RunValues, StatementShape};
@@ -258,7 +259,8 @@ impl Kind for Batch {
         // On rayon: one thread took 11 ms for 2^16 Keccak-f states (Zen 4),
         // a serial step in a witness phase that otherwise scales.
         let words = self.circuit.input_words();
-        let mut rows = vec![0u64; inputs.len() * words];
+        // Cleared on rayon too (`scratch::filled`): 13 MiB of Keccak-f states.
+        let mut rows = scratch::filled(inputs.len() * words, 0u64);
         if words > 0 {
             rows.par_chunks_mut(words)
                 .with_min_len(1024)
@@ -279,7 +281,7 @@ impl Kind for Batch {
             instance_outputs.len() >= inputs.len() * words,
             "an output row per record"
         );
-        let mut bytes = vec![0u8; inputs.len() * size];
+        let mut bytes = scratch::filled(inputs.len() * size, 0u8);
         if size > 0 {
             bytes
                 .par_chunks_mut(size)
