@@ -22,8 +22,8 @@ use rayon::prelude::*;
 use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
 use starling_field::Gf128;
-use starling_poly::multilinear::{eq_table, fold_lowest_in_place};
-use starling_poly::sumcheck_round::{product_round, QuadraticRound};
+use starling_poly::multilinear::eq_table;
+use starling_poly::sumcheck_round::{fold_pairs, pairs_round, QuadraticRound};
 
 use crate::claims::{fold_instances_many, EvalClaim, InstanceWeights};
 use crate::soundness::log2_error;
@@ -223,27 +223,22 @@ pub fn prove(
     for f in &mut zf {
         f.resize(1 << shape.k(), Gf128::ZERO);
     }
-    let mut m = combined_columns(shape, groups, alpha);
+    // Per group, its combined columns and its fold of `z`.
+    let mut tables: Vec<(Vec<Gf128>, Vec<Gf128>)> = combined_columns(shape, groups, alpha)
+        .into_iter()
+        .zip(zf)
+        .collect();
     let mut rounds = Vec::with_capacity(shape.k());
     let mut r_y = Vec::with_capacity(shape.k());
     for _ in 0..shape.k() {
-        let round = m.iter().zip(&zf).map(|(mg, fg)| product_round(mg, fg)).fold(
-            QuadraticRound::default(),
-            |acc, x| QuadraticRound {
-                c0: acc.c0 + x.c0,
-                c2: acc.c2 + x.c2,
-            },
-        );
+        let round = pairs_round(&tables);
         transcript.absorb_fields(LABEL_ROUND, &[round.c0, round.c2]);
         let r = transcript.challenge_field(LABEL_R);
-        for (mg, fg) in m.iter_mut().zip(&mut zf) {
-            fold_lowest_in_place(mg, r);
-            fold_lowest_in_place(fg, r);
-        }
+        fold_pairs(&mut tables, r);
         rounds.push(round);
         r_y.push(r);
     }
-    let zf_evals: Vec<Gf128> = zf.iter().map(|f| f[0]).collect();
+    let zf_evals: Vec<Gf128> = tables.iter().map(|(_, f)| f[0]).collect();
     transcript.absorb_fields(LABEL_EVAL, &zf_evals);
     let out = groups
         .iter()

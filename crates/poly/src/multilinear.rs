@@ -6,7 +6,7 @@
 //! (characteristic 2), which on a Boolean `x` is `prod_i (1 + r_i + x_i)`.
 
 use rayon::prelude::*;
-use starling_field::{backend, Gf128};
+use starling_field::{backend, scratch, Gf128};
 
 /// `eq(a, b) = prod_i (1 + a_i + b_i)`: the multilinear equality polynomial
 /// at two arbitrary points of the same length.
@@ -17,9 +17,10 @@ pub fn eq_eval(a: &[Gf128], b: &[Gf128]) -> Gf128 {
 
 /// The table of `x -> eq(point, x)` over the hypercube of dimension `point.len()`.
 /// Its doublings of [`PAR_MIN_LEN`] entries or more run on rayon's threads
-/// (the prover builds tables of `2^n` instance weights in every phase).
+/// (the prover builds tables of `2^n` instance weights in every phase), and
+/// a long table is cleared there too ([`scratch::filled`]).
 pub fn eq_table(point: &[Gf128]) -> Vec<Gf128> {
-    let mut table = vec![Gf128::ZERO; 1 << point.len()];
+    let mut table = scratch::filled(1 << point.len(), Gf128::ZERO);
     table[0] = Gf128::ONE;
     for (i, &r) in point.iter().enumerate() {
         // Entries with bit i set are the old ones times r, the others times 1 + r.

@@ -7,7 +7,7 @@
 //! `(c0, c2)` and the verifier recovers `c1 = claim + c2`. Every sumcheck of
 //! degree 2 in Starling (lincheck, PCS opening) uses this message shape.
 
-use crate::multilinear::{PAR_CHUNK, PAR_MIN_LEN};
+use crate::multilinear::{fold_lowest_in_place, PAR_CHUNK, PAR_MIN_LEN};
 use rayon::prelude::*;
 use starling_field::Gf128;
 
@@ -28,6 +28,18 @@ impl QuadraticRound {
     }
 }
 
+impl core::ops::Add for QuadraticRound {
+    type Output = QuadraticRound;
+
+    /// The message of a sum of sumchecks: coefficients add.
+    fn add(self, other: QuadraticRound) -> QuadraticRound {
+        QuadraticRound {
+            c0: self.c0 + other.c0,
+            c2: self.c2 + other.c2,
+        }
+    }
+}
+
 /// The round message for `sum_x f(x) g(x)` binding the lowest variable.
 ///
 /// Tables of [`crate::multilinear::PAR_MIN_LEN`] entries or more are summed
@@ -41,10 +53,28 @@ pub fn product_round(f: &[Gf128], g: &[Gf128]) -> QuadraticRound {
     f.par_chunks(PAR_CHUNK)
         .zip(g.par_chunks(PAR_CHUNK))
         .map(|(f, g)| product_round_serial(f, g))
-        .reduce(QuadraticRound::default, |x, y| QuadraticRound {
-            c0: x.c0 + y.c0,
-            c2: x.c2 + y.c2,
-        })
+        .reduce(QuadraticRound::default, |x, y| x + y)
+}
+
+/// The round message for `sum_i sum_x f_i(x) g_i(x)` over the pairs
+/// `(f_i, g_i)`, binding the lowest variable: the pairs side by side on
+/// rayon's threads, each also split when long ([`product_round`]). Below
+/// [`PAR_MIN_LEN`] a round's tables took turns on one thread, the
+/// lincheck's and the wiring check's last rounds on the critical path of
+/// their phases.
+pub fn pairs_round(pairs: &[(Vec<Gf128>, Vec<Gf128>)]) -> QuadraticRound {
+    pairs
+        .par_iter()
+        .map(|(f, g)| product_round(f, g))
+        .reduce(QuadraticRound::default, |x, y| x + y)
+}
+
+/// Binds the lowest variable of every table of `pairs` to `r`
+/// ([`fold_lowest_in_place`]), the tables side by side on rayon's threads.
+pub fn fold_pairs(pairs: &mut [(Vec<Gf128>, Vec<Gf128>)], r: Gf128) {
+    pairs.par_iter_mut().for_each(|(f, g)| {
+        rayon::join(|| fold_lowest_in_place(f, r), || fold_lowest_in_place(g, r));
+    });
 }
 
 /// [`product_round`] on the calling thread.
@@ -86,5 +116,32 @@ mod tests {
             .map(|i| Gf128::new(i.wrapping_mul(0x2545_f491_4f6c_dd1d) + 3))
             .collect();
         assert_eq!(product_round(&f, &g), product_round_serial(&f, &g));
+    }
+
+    #[test]
+    fn pairs_are_summed_and_folded_like_single_tables() {
+        let table = |len: usize, seed: u128| -> Vec<Gf128> {
+            (0..len as u128)
+                .map(|i| Gf128::new((i + seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ seed))
+                .collect()
+        };
+        // One pair long enough to split, two short ones.
+        let mut pairs: Vec<(Vec<Gf128>, Vec<Gf128>)> = [2 * PAR_MIN_LEN, 64, 8]
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| (table(len, 2 * i as u128 + 1), table(len, 2 * i as u128 + 2)))
+            .collect();
+        let want = pairs
+            .iter()
+            .map(|(f, g)| product_round_serial(f, g))
+            .fold(QuadraticRound::default(), |a, b| a + b);
+        assert_eq!(pairs_round(&pairs), want);
+        let r = Gf128::new(0x5eed);
+        let folded: Vec<(Vec<Gf128>, Vec<Gf128>)> = pairs
+            .iter()
+            .map(|(f, g)| (fold_lowest(f, r), fold_lowest(g, r)))
+            .collect();
+        fold_pairs(&mut pairs, r);
+        assert_eq!(pairs, folded);
     }
 }

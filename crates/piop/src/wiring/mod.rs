@@ -50,9 +50,9 @@ pub use weights::{own_weight_at, shifted_prefix_sum, source_weight_at, Instances
 use rayon::prelude::*;
 use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
-use starling_field::Gf128;
+use starling_field::{scratch, Gf128};
 use starling_poly::multilinear::{eq_table, fold_lowest_in_place};
-use starling_poly::sumcheck_round::{product_round, QuadraticRound};
+use starling_poly::sumcheck_round::{fold_pairs, pairs_round, product_round, QuadraticRound};
 
 use crate::claims::{fold_instances, EvalClaim, InstanceWeights};
 use crate::soundness::log2_error;
@@ -260,7 +260,7 @@ pub fn prove(
         .par_iter()
         .map(|&run| {
             let g = fold_wires(shape, z, run.base, &wire_weights(run, &ch.rho_w));
-            (vec![Gf128::ZERO; 1 << shape.n()], g)
+            (scratch::filled(1 << shape.n(), Gf128::ZERO), g)
         })
         .collect();
     for ((rel, &(own, from)), &lambda) in relations.iter().zip(&runs.of).zip(&ch.lambda) {
@@ -281,22 +281,9 @@ pub fn prove(
         transcript.challenge_field(LABEL_R)
     };
     let mut r = Vec::with_capacity(shape.n());
-    // The runs' tables side by side on rayon (each also splits its long
-    // rounds): one after another, the short rounds' tables waited for each
-    // other on one thread.
     for _ in 0..shape.n() {
-        let round =
-            tables
-                .par_iter()
-                .map(|(w, g)| product_round(w, g))
-                .reduce(QuadraticRound::default, |a, b| QuadraticRound {
-                    c0: a.c0 + b.c0,
-                    c2: a.c2 + b.c2,
-                });
-        let x = challenge(round, transcript);
-        tables.par_iter_mut().for_each(|(w, g)| {
-            rayon::join(|| fold_lowest_in_place(w, x), || fold_lowest_in_place(g, x));
-        });
+        let x = challenge(pairs_round(&tables), transcript);
+        fold_pairs(&mut tables, x);
         r.push(x);
     }
     // Step 4: the wire sumcheck over the public block.
