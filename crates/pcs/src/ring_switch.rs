@@ -496,12 +496,18 @@ const LOG_MATRIX_CHUNK: usize = 12;
 fn bit_evaluations_matrix(table: &[Gf128], live_len: usize, points: &[&[Gf128]]) -> Vec<BitEvaluations> {
     let num_vars = points[0].len();
     let lo = num_vars.min(LOG_MATRIX_CHUNK);
-    let weights: Vec<BitSumWeights> = points
-        .iter()
-        .map(|p| BitSumWeights::new(Gf128::as_u128_slice(&eq_table(&p[..lo]))))
-        .collect();
+    // Each point's tables on rayon: on one thread they held up the pass that
+    // follows (0.6 ms on a Zen 1 for 2^16 BLAKE3 compressions).
+    let (weights, eq_hi): (Vec<BitSumWeights>, Vec<Vec<Gf128>>) = points
+        .par_iter()
+        .map(|p| {
+            rayon::join(
+                || BitSumWeights::new(Gf128::as_u128_slice(&eq_table(&p[..lo]))),
+                || eq_table(&p[lo..]),
+            )
+        })
+        .unzip();
     let refs: Vec<&BitSumWeights> = weights.iter().collect();
-    let eq_hi: Vec<Vec<Gf128>> = points.iter().map(|p| eq_table(&p[lo..])).collect();
     let k = points.len();
     let zero = || vec![[0u128; 128]; k];
     let sums = live_prefix(table, live_len, lo)
@@ -769,13 +775,16 @@ fn opening_weights_matrix(
     let num_vars = table.len().trailing_zeros() as usize;
     let lo = num_vars.min(LOG_CHUNK);
     let eq_r2 = eq_table(r2);
-    let maps: Vec<SliceMap> = gammas
-        .iter()
-        .map(|&gamma| SliceMap::new(&core::array::from_fn(|v| gamma * eq_r2[v])))
-        .collect();
+    // Each claim's tables on rayon, as in `bit_evaluations_matrix`.
+    let (maps, (eq_lo, eq_hi)): (Vec<SliceMap>, (Vec<Vec<Gf128>>, Vec<Vec<Gf128>>)) = gammas
+        .par_iter()
+        .zip(claims)
+        .map(|(&gamma, c)| {
+            let map = SliceMap::new(&core::array::from_fn(|v| gamma * eq_r2[v]));
+            (map, (eq_table(&c.point[..lo]), eq_table(&c.point[lo..])))
+        })
+        .unzip();
     let map_refs: Vec<&SliceMap> = maps.iter().collect();
-    let eq_lo: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[..lo])).collect();
-    let eq_hi: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[lo..])).collect();
     let run = RUN.min(1 << lo);
     let k = claims.len();
     weights_with_round(
