@@ -176,6 +176,24 @@ fn verify_time(expected: &Expected, bytes: &[u8]) -> Result<Duration, Failure> {
     Ok(times[times.len() / 2])
 }
 
+/// CPU time this process has used so far, all its threads together
+/// (`None` where the system does not say).
+fn process_cpu() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `clock_gettime` writes one `timespec` through the pointer,
+        // which points at `ts`, and keeps nothing.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+        (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 /// The proofs a benchmark times.
 struct TimedProofs {
     /// Seconds of the first proof of the process.
@@ -184,6 +202,9 @@ struct TimedProofs {
     /// ones, and that median's time.
     median: starling::Proved,
     median_s: f64,
+    /// The median proof's CPU time per phase (all threads), in the order of
+    /// its timings; empty where unknown.
+    median_cpu: Vec<Duration>,
 }
 
 /// Proves the inputs once, then `args.runs` more times, and keeps the median
@@ -199,30 +220,44 @@ struct TimedProofs {
 /// the peak memory reported).
 fn timed_proofs(kind: &Arc<dyn Kind>, args: &BenchCommon, inputs: &Records) -> Result<TimedProofs, Failure> {
     let profile: Profile = args.profile.into();
-    let mut quiet = |_: &str| {};
-    let mut prove_once = || -> Result<(f64, starling::Proved), Failure> {
+    // The prover reports each phase as it ends: the process's CPU time
+    // between those reports is each phase's (a phase's also holds the
+    // little the prover does after the previous one).
+    let prove_once = || -> Result<(f64, starling::Proved, Vec<Duration>), Failure> {
+        let mut marks = vec![process_cpu()];
         let start = Instant::now();
-        let proved = starling::prove(kind.clone(), inputs.clone(), profile, &mut quiet)?;
-        Ok((start.elapsed().as_secs_f64(), proved))
+        let proved = starling::prove(kind.clone(), inputs.clone(), profile, &mut |_: &str| {
+            marks.push(process_cpu())
+        })?;
+        let s = start.elapsed().as_secs_f64();
+        let marks: Option<Vec<Duration>> = marks.into_iter().collect();
+        let cpu = match marks {
+            Some(m) if m.len() == proved.timings.phases().len() + 1 => {
+                m.windows(2).map(|w| w[1].saturating_sub(w[0])).collect()
+            }
+            _ => Vec::new(),
+        };
+        Ok((s, proved, cpu))
     };
-    let (cold_s, mut median) = prove_once()?;
+    let (cold_s, mut median, cold_cpu) = prove_once()?;
     let mut later = Vec::with_capacity(args.runs);
     for _ in 0..args.runs {
-        let (s, proved) = prove_once()?;
-        later.push((s, proved.timings));
+        let (s, proved, cpu) = prove_once()?;
+        later.push((s, proved.timings, cpu));
     }
     later.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let median_s = if later.is_empty() {
-        cold_s
+    let (median_s, median_cpu) = if later.is_empty() {
+        (cold_s, cold_cpu)
     } else {
-        let (s, timings) = later.swap_remove(later.len() / 2);
+        let (s, timings, cpu) = later.swap_remove(later.len() / 2);
         median.timings = timings;
-        s
+        (s, cpu)
     };
     Ok(TimedProofs {
         cold_s,
         median,
         median_s,
+        median_cpu,
     })
 }
 
@@ -303,6 +338,7 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
     let cold_prove_s = runs.cold_s;
     let proved = runs.median;
     let prove_s = runs.median_s;
+    let phase_cpu = runs.median_cpu;
     let bytes = proved.file.to_bytes();
     let file_bytes = bytes.len();
     let proof_bytes = proved.file.proof_len();
@@ -331,6 +367,13 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
         for (name, d) in proved.timings.phases() {
             phases.insert(name.to_string(), serde_json::json!(d.as_secs_f64()));
         }
+        let phases_cpu: serde_json::Map<String, serde_json::Value> = proved
+            .timings
+            .phases()
+            .iter()
+            .zip(&phase_cpu)
+            .map(|((name, _), cpu)| (name.to_string(), serde_json::json!(cpu.as_secs_f64())))
+            .collect();
         let obj = serde_json::json!({
             "hash": hash,
             "kind": kind.name(),
@@ -356,6 +399,7 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
             "security_bits": security_bits,
             "profile": profile.name(),
             "phases_s": phases,
+            "phases_cpu_s": phases_cpu,
         });
         println!("{obj}");
     } else {
@@ -369,8 +413,18 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
             args.runs
         );
         println!("first proof     {cold_prove_s:.3} s  (fresh process: every buffer faulted in)");
-        for (name, d) in proved.timings.phases() {
-            println!("  {name:<14}{:.3} s", d.as_secs_f64());
+        for (i, (name, d)) in proved.timings.phases().iter().enumerate() {
+            match phase_cpu.get(i) {
+                // CPU time over wall time: how many threads ran on average
+                // (idle workers spin a little before they sleep).
+                Some(cpu) => println!(
+                    "  {name:<14}{:.3} s  (cpu {:.3} s, {:.1}x wall)",
+                    d.as_secs_f64(),
+                    cpu.as_secs_f64(),
+                    cpu.as_secs_f64() / d.as_secs_f64().max(1e-9)
+                ),
+                None => println!("  {name:<14}{:.3} s", d.as_secs_f64()),
+            }
         }
         match native_hw_ns {
             Some(hw) => println!(

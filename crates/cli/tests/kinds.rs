@@ -658,5 +658,17 @@ fn bench_json_for_blake3_and_keccak() {
                 .unwrap_or_else(|| panic!("bench {hash}: {key} is not a number"));
             assert!(x > 0.0, "bench {hash}: {key} = {x}");
         }
+        // Every phase has a CPU time where the system reports one (Unix).
+        let phases = v["phases_s"].as_object().expect("phases_s is an object");
+        let cpu = v["phases_cpu_s"].as_object().expect("phases_cpu_s is an object");
+        if cfg!(unix) {
+            let names =
+                |m: &serde_json::Map<String, serde_json::Value>| m.keys().cloned().collect::<Vec<_>>();
+            assert_eq!(names(cpu), names(phases), "bench {hash}:\n{stdout}");
+            assert!(
+                cpu.values().all(|x| x.as_f64().is_some_and(|x| x >= 0.0)),
+                "{stdout}"
+            );
+        }
     }
 }
