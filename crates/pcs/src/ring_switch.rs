@@ -776,14 +776,30 @@ fn opening_weights_matrix(
     let lo = num_vars.min(LOG_CHUNK);
     let eq_r2 = eq_table(r2);
     // Each claim's tables on rayon, as in `bit_evaluations_matrix`.
-    let (maps, (eq_lo, eq_hi)): (Vec<SliceMap>, (Vec<Vec<Gf128>>, Vec<Vec<Gf128>>)) = gammas
-        .par_iter()
-        .zip(claims)
-        .map(|(&gamma, c)| {
-            let map = SliceMap::new(&core::array::from_fn(|v| gamma * eq_r2[v]));
-            (map, (eq_table(&c.point[..lo]), eq_table(&c.point[lo..])))
-        })
-        .unzip();
+    let (maps, (eq_lo, eq_hi)) = rayon::join(
+        || {
+            gammas
+                .par_iter()
+                .map(|&gamma| SliceMap::new(&core::array::from_fn(|v| gamma * eq_r2[v])))
+                .collect::<Vec<_>>()
+        },
+        || {
+            rayon::join(
+                || {
+                    claims
+                        .par_iter()
+                        .map(|c| eq_table(&c.point[..lo]))
+                        .collect::<Vec<_>>()
+                },
+                || {
+                    claims
+                        .par_iter()
+                        .map(|c| eq_table(&c.point[lo..]))
+                        .collect::<Vec<_>>()
+                },
+            )
+        },
+    );
     let map_refs: Vec<&SliceMap> = maps.iter().collect();
     let run = RUN.min(1 << lo);
     let k = claims.len();
