@@ -134,7 +134,7 @@ pub struct MultiProof {
 
 impl MerkleTree {
     /// Builds the tree; the number of leaves must be a power of two. Each
-    /// subtree of [`SUBTREE_LEAVES`] leaves is one rayon task; the few
+    /// subtree of 2,048 leaves (`SUBTREE_LEAVES`) is one rayon task; the few
     /// levels above their roots are hashed on the calling thread.
     pub fn from_leaf_hashes(leaves: Vec<Digest>) -> Self {
         assert!(
