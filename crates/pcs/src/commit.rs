@@ -89,20 +89,38 @@ fn commit_rows() -> usize {
 }
 
 /// Cosets of a large level committed at once, each with a buffer of its own
-/// rows and its columns' hashers: one per eight threads. A coset's rows go
-/// group after group, each group a first pass and then a task per block,
-/// so each group ends waiting for its slowest block; a second coset's
-/// groups fill those waits. The critical path of the commitment (measured
-/// in thread CPU time with a scratch build of rayon that times each fork's
+/// rows and its columns' hashers: enough for [`COMMIT_ELEMS_PER_THREAD`] of
+/// row groups per thread, and at least one per eight threads. A coset's
+/// rows go group after group, each group a first pass and then a task per
+/// block, so each group ends waiting for its slowest block; a second
+/// coset's groups fill those waits.
+///
+/// From sixteen threads, the critical path of the commitment (measured in
+/// thread CPU time with a scratch build of rayon that times each fork's
 /// halves, sixteen threads on two Zen 1 cores) at 2^16 hashes: SHA-256
 /// 39.0-39.5 -> 26.8-31.9 ms, Keccak-f 57.7-58.3 -> 41.0-45.5, BLAKE3
 /// 28.2-29.8 -> 21.5-21.6. Its work did not grow (BLAKE3's commit phase
 /// 0.432-0.434 s either way there), its peak memory did by a buffer (516
-/// -> 556 MB). Below sixteen threads, one coset at a time: the two-core
-/// machines are unchanged.
-fn commit_in_flight() -> usize {
-    (rayon::current_num_threads() / 8).max(1)
+/// -> 556 MB).
+///
+/// On few threads the groups are what is short: BLAKE3's level 0 at 2^14
+/// compressions has 2^15 positions, so four rows are 2^17 elements, and on
+/// two threads each group's waits cost a fifth of the commit's time (two
+/// threads of an AVX-512 Xeon, `bench`: 18.2-20.4 ms against 31.1-31.7 on
+/// one). Both its cosets at once: 15.4-16.4 ms, for 3-6 MB more memory. SHA-256 and
+/// Keccak-f there (groups of 2^18 and 2^19 elements) took as long either
+/// way (30.8-36.7 against 33.7-34.0 ms; 56.2-56.7 against 57.1) and 14-26
+/// MB more memory with two cosets, so they keep one.
+fn commit_in_flight(group_elems: usize, cosets: usize) -> usize {
+    let threads = rayon::current_num_threads();
+    (threads / 8)
+        .max((threads * COMMIT_ELEMS_PER_THREAD).div_ceil(group_elems.max(1)))
+        .clamp(1, cosets)
 }
+
+/// Elements of row groups in flight per thread when a large level is
+/// committed ([`commit_in_flight`]): 2 MiB.
+const COMMIT_ELEMS_PER_THREAD: usize = 1 << 17;
 
 /// Rows encoded at once when a level's message is encoded again for its
 /// queries. The batched NTT is nearly as fast per product at four rows as
@@ -207,13 +225,12 @@ impl LevelCode {
                 .enumerate()
                 .for_each(|(h, out)| rows.coset_leaves(&code, h, width, out));
         } else {
-            let in_flight = commit_in_flight();
+            let group = commit_rows().min(width);
+            let in_flight = commit_in_flight(group << log_msg, cosets);
             for (batch, outs) in leaves.chunks_mut(in_flight << log_msg).enumerate() {
                 outs.par_chunks_mut(1 << log_msg)
                     .enumerate()
-                    .for_each(|(i, out)| {
-                        rows.coset_leaves(&code, batch * in_flight + i, commit_rows().min(width), out)
-                    });
+                    .for_each(|(i, out)| rows.coset_leaves(&code, batch * in_flight + i, group, out));
             }
         }
         LevelCode {
@@ -627,9 +644,9 @@ mod tests {
     #[test]
     fn the_root_does_not_depend_on_the_threads() {
         // Four, eight and sixteen rows at a time (`commit_rows`), 47 rows
-        // in all: ragged last groups of three, seven and fifteen; on sixteen
-        // threads both cosets at once (`commit_in_flight`). 2^15 positions:
-        // past `side_by_side_elems` on sixteen threads.
+        // in all: ragged last groups of three, seven and fifteen; from two
+        // threads on, both cosets at once (`commit_in_flight`). 2^15
+        // positions: past `side_by_side_elems` on sixteen threads.
         let table: Vec<Gf128> = (0..1u128 << 21)
             .map(|i| Gf128::new((i + 3).wrapping_mul(0x9e37_79b9_7f4a_7c15_2545_f491_4f6c_dd1d)))
             .collect();
@@ -646,7 +663,7 @@ mod tests {
             })
         };
         let one = root(1);
-        for threads in [8, 16] {
+        for threads in [2, 8, 16] {
             assert_eq!(root(threads), one, "{threads} threads");
         }
     }
