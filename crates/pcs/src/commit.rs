@@ -139,14 +139,19 @@ const REENCODE_ROWS: usize = 4;
 const REENCODE_MIN_ELEMS: usize = 1 << 18;
 
 /// Cosets of a row group re-encoded at once, each into a buffer of its
-/// own: one per four threads. One coset's pruned transform is a first pass
-/// and then a few dozen uneven tasks (the blocks holding a query): level 0
-/// of 2^16 BLAKE3 compressions has sixteen per coset, which cannot keep
-/// sixteen threads busy, and cosets one after another waited for each
-/// other's slowest. Below eight threads, one coset at a time: the
-/// two-core machines hold one buffer, as before.
+/// own: one per four threads, and at least two from two threads on. One
+/// coset's pruned transform is a first pass and then a few dozen uneven
+/// tasks (the blocks holding a query): level 0 of 2^16 BLAKE3 compressions
+/// has sixteen per coset, which cannot keep sixteen threads busy, and
+/// cosets one after another waited for each other's slowest. On two
+/// threads a coset at a time left them waiting too: two at once took the
+/// opening phase at 2^14 hashes from 32.2-33.4 to 30.0-31.1 ms (BLAKE3),
+/// 61.1-63.3 to 56.6-59.6 (SHA-256) and 106.2-109.0 to 102.8-103.5
+/// (Keccak-f), two threads of an AVX-512 Xeon (`bench`, alternating), with
+/// the same peak memory.
 fn reencode_in_flight() -> usize {
-    (rayon::current_num_threads() / 4).max(1)
+    let threads = rayon::current_num_threads();
+    (threads / 4).max(threads.min(2))
 }
 
 /// Elements of a re-encoded row group below which its cosets are encoded
@@ -672,7 +677,8 @@ mod tests {
     fn level0_columns_do_not_depend_on_the_threads() {
         // Three row groups of sixteen rows (the last of fifteen,
         // `REENCODE_MIN_ELEMS`), each transform on one thread and split over
-        // eight and sixteen.
+        // two, eight and sixteen, both cosets at once from two threads on
+        // (`reencode_in_flight`).
         let table: Vec<Gf128> = (0..1u128 << 20)
             .map(|i| Gf128::new((i + 5).wrapping_mul(0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15)))
             .collect();
@@ -697,7 +703,7 @@ mod tests {
             let want: Vec<Gf128> = rows.iter().map(|row| row[q]).collect();
             assert_eq!(col, want.as_slice(), "q {q}");
         }
-        for threads in [8, 16] {
+        for threads in [2, 8, 16] {
             assert_eq!(columns(threads), one, "{threads} threads");
         }
     }
