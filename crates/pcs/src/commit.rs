@@ -107,10 +107,11 @@ fn commit_rows() -> usize {
 /// compressions has 2^15 positions, so four rows are 2^17 elements, and on
 /// two threads each group's waits cost a fifth of the commit's time (two
 /// threads of an AVX-512 Xeon, `bench`: 18.2-20.4 ms against 31.1-31.7 on
-/// one). Both its cosets at once: 15.4-16.4 ms, for 3-6 MB more memory. SHA-256 and
-/// Keccak-f there (groups of 2^18 and 2^19 elements) took as long either
-/// way (30.8-36.7 against 33.7-34.0 ms; 56.2-56.7 against 57.1) and 14-26
-/// MB more memory with two cosets, so they keep one.
+/// one). Both its cosets at once: 15.4-16.4 ms, for 3-6 MB more memory.
+/// SHA-256 and Keccak-f there (groups of 2^18 and 2^19 elements) gained
+/// less with two cosets (32.4-33.6 -> 29.6-31.0 ms; 55.8-59.1 -> 53.7-55.6,
+/// about 1% of the proof) for more memory (7-18 and 14-26 MB, 3-6% of the
+/// peak), so they keep one.
 fn commit_in_flight(group_elems: usize, cosets: usize) -> usize {
     let threads = rayon::current_num_threads();
     (threads / 8)
