@@ -146,8 +146,8 @@ impl MerkleTree {
         let sub_depth = depth.min(SUBTREE_LEAVES.trailing_zeros() as usize);
         let mut levels = vec![leaves];
         levels.extend((1..=depth).map(|l| starling_field::scratch::filled(n >> l, [0u8; 32])));
-        let (leaves, upper) = levels.split_at_mut(1);
-        let subtrees = leaves[0].len() >> sub_depth;
+        let (leaf_level, upper) = levels.split_at_mut(1);
+        let subtrees = n >> sub_depth;
         // Task `t`'s part of each of levels 1 to `sub_depth`.
         let mut parts: Vec<Vec<&mut [Digest]>> =
             (0..subtrees).map(|_| Vec::with_capacity(sub_depth)).collect();
@@ -159,7 +159,7 @@ impl MerkleTree {
         }
         parts
             .into_par_iter()
-            .zip(leaves[0].par_chunks(1 << sub_depth))
+            .zip(leaf_level[0].par_chunks(1 << sub_depth))
             .for_each(|(part, leaves)| {
                 let mut children = leaves;
                 for parents in part {
