@@ -591,7 +591,7 @@ impl AdditiveNtt {
                 )
             };
             if rayon::current_num_threads() > 1 && live.len() > 1 && len >= PAR_MIN_ELEMS {
-                live.into_par_iter().for_each(transform_sub);
+                live.into_par_iter().with_max_len(1).for_each(transform_sub);
             } else {
                 live.into_iter().for_each(transform_sub);
             }
@@ -605,7 +605,12 @@ impl AdditiveNtt {
     /// A block that fits in the core's L2 cache goes depth-first
     /// ([`AdditiveNtt::forward_rec`]). A larger one first runs its top rounds
     /// in one pass over memory ([`AdditiveNtt::forward_pass`]) until its
-    /// sub-blocks fit, then transforms the sub-blocks, in parallel on rayon.
+    /// sub-blocks fit, then transforms the sub-blocks, in parallel on rayon,
+    /// each sub-block a job of its own (here, in [`AdditiveNtt::forward_block_at`]
+    /// and in the transposed transform): left to itself rayon runs a few per
+    /// job, and a thread done early cannot take over the rest of another's,
+    /// though the sub-blocks of a partial transform cost what their wanted
+    /// positions need and threads do not all run at one speed.
     #[allow(clippy::too_many_arguments)]
     fn forward_block(
         &self,
@@ -652,7 +657,10 @@ impl AdditiveNtt {
                 self.forward_block(block, Input::InPlace, batch, i - r, (u << r) | s, shift, last)
             };
             if rayon::current_num_threads() > 1 {
-                data.par_chunks_mut(sub).enumerate().for_each(transform_sub);
+                data.par_chunks_mut(sub)
+                    .enumerate()
+                    .with_max_len(1)
+                    .for_each(transform_sub);
             } else {
                 data.chunks_mut(sub).enumerate().for_each(transform_sub);
             }
@@ -1031,7 +1039,7 @@ impl AdditiveNtt {
                 self.transposed_block(block, batch, i - r, (u << r) | s, shift, here)
             };
             if rayon::current_num_threads() > 1 {
-                blocks.into_par_iter().for_each(transform_sub);
+                blocks.into_par_iter().with_max_len(1).for_each(transform_sub);
             } else {
                 blocks.into_iter().for_each(transform_sub);
             }
