@@ -324,7 +324,7 @@ const TWIDDLE_CHUNK_LOG: usize = 12;
 /// at 2^19 positions), and a proof builds level 0's transform three times
 /// (to commit, to re-encode queried columns, for the generator rows of the
 /// queries): on the calling thread, 2^16 Keccak-f permutations spent 1.6
-/// ms writing that row each time, up to 9 ms when its pages were fresh,
+/// ms writing its rows each time, up to 9 ms when their pages were fresh,
 /// while every other thread waited.
 fn twiddle_row(i: usize, bits: usize) -> Vec<Gf128> {
     let low = bits.min(TWIDDLE_CHUNK_LOG);
