@@ -51,6 +51,8 @@
 //! depend on (`AdditiveNtt::forward_gathered_at`), about half an encode of
 //! the table and no hashing.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use rayon::prelude::*;
 use starling_crypto::blake3_multi::{PartialHashes, GROUP_MESSAGES};
 use starling_crypto::merkle::{self, MerkleTree};
@@ -136,29 +138,34 @@ const REENCODE_ROWS: usize = 4;
 /// re-encode took 8.5-16.8 ms on two threads against 10-14.5 on one;
 /// sixteen rows at once, 6.2-7.4 against 10.4-11.7 (Zen 4, `open_timing`
 /// at L = 24; at L = 22, 2.6-3.6 ms on one thread against 3.7-4.1). A
-/// buffer of 4 MiB per coset in flight ([`reencode_in_flight`]).
+/// buffer of 4 MiB per row group in flight ([`reencode_lanes`]).
 const REENCODE_MIN_ELEMS: usize = 1 << 18;
 
-/// Cosets of a row group re-encoded at once, each into a buffer of its
-/// own: one per four threads, and at least two from two threads on. One
-/// coset's pruned transform is a first pass and then a few dozen uneven
-/// tasks (the blocks holding a query): level 0 of 2^16 BLAKE3 compressions
-/// has sixteen per coset, which cannot keep sixteen threads busy, and
-/// cosets one after another waited for each other's slowest. On two
-/// threads a coset at a time left them waiting too: two at once took the
-/// opening phase at 2^14 hashes from 32.2-33.4 to 30.0-31.1 ms (BLAKE3),
-/// 61.1-63.3 to 56.6-59.6 (SHA-256) and 106.2-109.0 to 102.8-103.5
-/// (Keccak-f), two threads of an AVX-512 Xeon (`bench`, alternating), with
-/// the same peak memory.
-fn reencode_in_flight() -> usize {
+/// Row groups re-encoded at once ([`LevelCode::columns`]'s lanes), each
+/// into a buffer of its own of `group_elems` elements: one per four
+/// threads, and at least two from two threads on; below
+/// [`SMALL_LEVEL_ELEMS`] one per thread. One coset's pruned transform is a
+/// first pass and then a few dozen uneven tasks (the blocks holding a
+/// query): level 0 of 2^16 BLAKE3 compressions has sixteen per coset, which
+/// cannot keep sixteen threads busy, and cosets one after another waited
+/// for each other's slowest. On two threads a coset at a time left them
+/// waiting too: two at once took the opening phase at 2^14 hashes from
+/// 32.2-33.4 to 30.0-31.1 ms (BLAKE3), 61.1-63.3 to 56.6-59.6 (SHA-256) and
+/// 106.2-109.0 to 102.8-103.5 (Keccak-f), two threads of an AVX-512 Xeon
+/// (`bench`, alternating), with the same peak memory.
+fn reencode_lanes(group_elems: usize) -> usize {
     let threads = rayon::current_num_threads();
-    (threads / 4).max(threads.min(2))
+    if group_elems < SMALL_LEVEL_ELEMS {
+        threads
+    } else {
+        (threads / 4).max(threads.min(2))
+    }
 }
 
-/// Elements of a re-encoded row group below which its cosets are encoded
-/// side by side on rayon: at that size the additive NTT runs each
-/// transform on one thread (`starling_poly`'s `PAR_MIN_ELEMS`). Each coset
-/// in flight then has buffers of its own (at most 2 MiB).
+/// Elements of a re-encoded row group below which the additive NTT runs
+/// its transform on one thread (`starling_poly`'s `PAR_MIN_ELEMS`), so that
+/// every thread takes a row group of its own ([`reencode_lanes`]; buffers
+/// of at most 1 MiB).
 const SMALL_LEVEL_ELEMS: usize = 1 << 16;
 
 /// Elements of a level up to which its cosets are committed side by side
@@ -252,7 +259,7 @@ impl LevelCode {
     /// again from `message` (the one committed): [`REENCODE_ROWS`] rows at a
     /// time, or enough short rows to make [`REENCODE_MIN_ELEMS`], only as
     /// much of each coset's transform as its queried columns need, and
-    /// [`reencode_in_flight`] cosets at once.
+    /// [`reencode_lanes`] row groups at once.
     fn columns(&self, message: &[Gf128], positions: &[usize]) -> Vec<Gf128> {
         let msg_len = 1usize << self.log_msg;
         let ntt = AdditiveNtt::new(self.log_msg);
@@ -272,72 +279,56 @@ impl LevelCode {
         let group = REENCODE_ROWS
             .max(REENCODE_MIN_ELEMS >> self.log_msg)
             .min(self.width);
+        // Each row group of each coset holding a query.
+        let tasks: Vec<(usize, usize)> = (0..self.width)
+            .step_by(group)
+            .flat_map(|first| (0..wanted.len()).map(move |h| (first, h)))
+            .filter(|&(_, h)| !wanted[h].is_empty())
+            .collect();
+        // The tasks' values at their queried positions, position-major, by
+        // task: lanes of tasks side by side, each with one buffer of a row
+        // group, every lane taking the next task not yet taken until none is
+        // left. No lane waits for another before the last tasks, where
+        // cosets a row group after another each waited for the group's
+        // slowest coset.
+        let lanes = reencode_lanes(group * msg_len).min(tasks.len());
+        let next = AtomicUsize::new(0);
+        let mut queried: Vec<(usize, Vec<Gf128>)> = (0..lanes)
+            .into_par_iter()
+            .with_max_len(1)
+            .flat_map_iter(|_| {
+                let mut buf = scratch::take_field(group * msg_len);
+                let mut done = Vec::new();
+                loop {
+                    let t = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(first, h)) = tasks.get(t) else { break };
+                    let rows = group.min(self.width - first);
+                    let coset = &mut buf[..rows * msg_len];
+                    self.encode_at(&ntt, message, first, rows, h, &wanted[h], coset);
+                    let values = wanted[h]
+                        .iter()
+                        .flat_map(|&p| &coset[p * rows..][..rows])
+                        .copied()
+                        .collect();
+                    done.push((t, values));
+                }
+                scratch::recycle_field(buf);
+                done
+            })
+            .collect();
+        queried.sort_unstable_by_key(|&(t, _)| t);
         let mut columns = vec![Gf128::ZERO; self.width * positions.len()];
-        // Writes rows `first ..` of coset `h` into the columns queried
-        // there; `at(p)` is where position `p` of the coset starts in `values`.
-        let scatter = |columns: &mut [Gf128],
-                       first: usize,
-                       rows: usize,
-                       h: usize,
-                       values: &[Gf128],
-                       at: &dyn Fn(usize) -> usize| {
+        for (&(first, h), (_, values)) in tasks.iter().zip(&queried) {
+            let rows = group.min(self.width - first);
             for (col, &q) in columns.chunks_exact_mut(self.width).zip(positions) {
                 if q >> self.log_msg == h {
-                    col[first..first + rows].copy_from_slice(&values[at(q & (msg_len - 1))..][..rows]);
-                }
-            }
-        };
-        if group * msg_len < SMALL_LEVEL_ELEMS {
-            // Every row group and coset side by side (each transform runs on
-            // one thread at this size), keeping only the queried positions.
-            let tasks: Vec<(usize, usize)> = (0..self.width)
-                .step_by(group)
-                .flat_map(|first| (0..wanted.len()).map(move |h| (first, h)))
-                .filter(|&(_, h)| !wanted[h].is_empty())
-                .collect();
-            let queried: Vec<Vec<Gf128>> = tasks
-                .par_iter()
-                // A buffer of a row group per rayon job, not per task.
-                .map_init(
-                    || vec![Gf128::ZERO; group * msg_len],
-                    |buf, &(first, h)| {
-                        let rows = group.min(self.width - first);
-                        let coset = &mut buf[..rows * msg_len];
-                        self.encode_at(&ntt, message, first, rows, h, &wanted[h], coset);
-                        wanted[h]
-                            .iter()
-                            .flat_map(|&p| coset[p * rows..][..rows].to_vec())
-                            .collect()
-                    },
-                )
-                .collect();
-            for (&(first, h), values) in tasks.iter().zip(&queried) {
-                let rows = group.min(self.width - first);
-                let at = |p: usize| wanted[h].binary_search(&p).expect("a queried position") * rows;
-                scatter(&mut columns, first, rows, h, values, &at);
-            }
-            return columns;
-        }
-        // The cosets holding a query, [`reencode_in_flight`] at once.
-        let live: Vec<usize> = (0..wanted.len()).filter(|&h| !wanted[h].is_empty()).collect();
-        let in_flight = reencode_in_flight().min(live.len()).max(1);
-        let mut buf = scratch::take_field(in_flight * group * msg_len);
-        for first in (0..self.width).step_by(group) {
-            let rows = group.min(self.width - first);
-            for cosets in live.chunks(in_flight) {
-                let mut outs: Vec<(usize, &mut [Gf128])> = cosets
-                    .iter()
-                    .zip(buf.chunks_mut(group * msg_len))
-                    .map(|(&h, out)| (h, &mut out[..rows * msg_len]))
-                    .collect();
-                outs.par_iter_mut()
-                    .for_each(|(h, out)| self.encode_at(&ntt, message, first, rows, *h, &wanted[*h], out));
-                for (h, out) in &outs {
-                    scatter(&mut columns, first, rows, *h, out, &|p| p * rows);
+                    let at = wanted[h]
+                        .binary_search(&(q & (msg_len - 1)))
+                        .expect("a queried position");
+                    col[first..first + rows].copy_from_slice(&values[at * rows..][..rows]);
                 }
             }
         }
-        scratch::recycle_field(buf);
         columns
     }
 
@@ -678,8 +669,8 @@ mod tests {
     fn level0_columns_do_not_depend_on_the_threads() {
         // Three row groups of sixteen rows (the last of fifteen,
         // `REENCODE_MIN_ELEMS`), each transform on one thread and split over
-        // two, eight and sixteen, both cosets at once from two threads on
-        // (`reencode_in_flight`).
+        // two, eight and sixteen, in two to four lanes from two threads on
+        // (`reencode_lanes`).
         let table: Vec<Gf128> = (0..1u128 << 20)
             .map(|i| Gf128::new((i + 5).wrapping_mul(0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15)))
             .collect();
