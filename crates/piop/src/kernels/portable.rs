@@ -347,8 +347,12 @@ pub(crate) fn weigh_in_groups<const N: usize>(
     }
 }
 
-/// [`fold_round_with`] on field vectors with the portable multiplier.
-pub(crate) fn fold_field_round(
+/// [`fold_round_with`] on field vectors `a`, `b` (twice as long as the
+/// outputs) with the multiplier `m`: each backend's field round calls this
+/// inside its own `target_feature` function.
+#[inline(always)]
+pub(crate) fn fold_field_round_with<M: FieldMul>(
+    m: M,
     a: &[u128],
     b: &[u128],
     r: u128,
@@ -357,6 +361,23 @@ pub(crate) fn fold_field_round(
     e_lo: &[u128],
 ) -> (u128, u128) {
     assert!(a.len() == 2 * out_a.len() && b.len() == a.len());
-    let load = |i: usize| ((a[2 * i], a[2 * i + 1]), (b[2 * i], b[2 * i + 1]));
-    fold_round_with(Portable, load, r, out_a, out_b, e_lo)
+    let load = |i: usize| {
+        (
+            (m.load(&a[2 * i]), m.load(&a[2 * i + 1])),
+            (m.load(&b[2 * i]), m.load(&b[2 * i + 1])),
+        )
+    };
+    fold_round_with(m, load, r, out_a, out_b, e_lo)
+}
+
+/// [`fold_field_round_with`] with the portable multiplier.
+pub(crate) fn fold_field_round(
+    a: &[u128],
+    b: &[u128],
+    r: u128,
+    out_a: &mut [u128],
+    out_b: &mut [u128],
+    e_lo: &[u128],
+) -> (u128, u128) {
+    fold_field_round_with(Portable, a, b, r, out_a, out_b, e_lo)
 }

@@ -15,7 +15,7 @@ use core::arch::aarch64::*;
 
 use starling_field::cpu::Tier;
 
-use super::portable::{fold_round_with, round_with, FieldMul};
+use super::portable::{fold_field_round_with, round_with, FieldMul};
 
 /// `x^128 mod (x^128 + x^7 + x^2 + x + 1)`.
 const POLY: u64 = 0x87;
@@ -133,14 +133,7 @@ fn fold_field_round_pmull(
     out_b: &mut [u128],
     e_lo: &[u128],
 ) -> (u128, u128) {
-    assert!(a.len() == 2 * out_a.len() && b.len() == a.len());
-    let load = |i: usize| {
-        (
-            (m.load(&a[2 * i]), m.load(&a[2 * i + 1])),
-            (m.load(&b[2 * i]), m.load(&b[2 * i + 1])),
-        )
-    };
-    fold_round_with(m, load, r, out_a, out_b, e_lo)
+    fold_field_round_with(m, a, b, r, out_a, out_b, e_lo)
 }
 
 impl Pmull {

@@ -26,7 +26,7 @@ use core::arch::x86_64::*;
 
 use starling_field::cpu::Tier;
 
-use super::portable::{fold_round_with, round_with, FieldMul};
+use super::portable::{fold_field_round_with, round_with, FieldMul};
 
 /// Proof that the CPU supports `pclmulqdq` (and SSE2).
 #[derive(Clone, Copy, Debug)]
@@ -125,14 +125,7 @@ fn fold_field_round_clmul(
     out_b: &mut [u128],
     e_lo: &[u128],
 ) -> (u128, u128) {
-    assert!(a.len() == 2 * out_a.len() && b.len() == a.len());
-    let load = |i: usize| {
-        (
-            (m.load(&a[2 * i]), m.load(&a[2 * i + 1])),
-            (m.load(&b[2 * i]), m.load(&b[2 * i + 1])),
-        )
-    };
-    fold_round_with(m, load, r, out_a, out_b, e_lo)
+    fold_field_round_with(m, a, b, r, out_a, out_b, e_lo)
 }
 
 impl Clmul {
