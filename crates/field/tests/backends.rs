@@ -122,6 +122,14 @@ fn check_kernels_against_portable(k: &backend::Kernels, seed: u64) {
         portable::scale_slice(&mut want, s);
         assert_eq!(got, want, "{:?} scale_slice n = {n}", k.name);
 
+        let (mut got, mut want) = (b.clone(), b.clone());
+        (k.scale_into)(&mut got, &a, s);
+        portable::scale_into(&mut want, &a, s);
+        assert_eq!(got, want, "{:?} scale_into n = {n}", k.name);
+        let mut scaled = a.clone();
+        portable::scale_slice(&mut scaled, s);
+        assert_eq!(want, scaled, "portable scale_into n = {n}");
+
         let (mut got, mut want) = (a.clone(), a.clone());
         (k.axpy)(&mut got, &b, s);
         portable::axpy(&mut want, &b, s);

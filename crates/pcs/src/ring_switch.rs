@@ -748,8 +748,7 @@ fn opening_weights_bytes(
                     .zip(&eq_hi)
                     .filter(|(_, hi_k)| !hi_k[h].is_zero());
                 for ((map, lo_k), hi_k) in live {
-                    e.copy_from_slice(&lo_k[start..start + run]);
-                    backend::scale_slice(e, hi_k[h].to_bits());
+                    backend::scale_into(e, &lo_k[start..start + run], hi_k[h].to_bits());
                     for (b, x) in bytes.iter_mut().zip(e.iter()) {
                         *b = x.to_le_bytes();
                     }
@@ -822,8 +821,8 @@ fn opening_weights_matrix(
                 }
                 // `e[i]` holds the scaled eq values of the `i`-th live claim.
                 for (ek, &c) in e.iter_mut().zip(&live) {
-                    ek.copy_from_slice(Gf128::as_u128_slice(&eq_lo[c][start..start + run]));
-                    backend::scale_slice(ek, eq_hi[c][h].to_bits());
+                    let lo_c = Gf128::as_u128_slice(&eq_lo[c][start..start + run]);
+                    backend::scale_into(ek, lo_c, eq_hi[c][h].to_bits());
                 }
                 let inputs: Vec<&[u128]> = e[..live.len()].iter().map(Vec::as_slice).collect();
                 bit_matrix::apply_maps_sum(&maps, &inputs, Gf128::as_u128_slice_mut(out_run));

@@ -40,8 +40,11 @@ pub fn eq_table(point: &[Gf128]) -> Vec<Gf128> {
 /// One doubling of [`eq_table`]: `hi = r lo`, then `lo += hi`, one vector
 /// product pass and sums.
 fn double(lo: &mut [Gf128], hi: &mut [Gf128], r: Gf128) {
-    hi.copy_from_slice(lo);
-    backend::scale_slice(Gf128::as_u128_slice_mut(hi), r.to_bits());
+    backend::scale_into(
+        Gf128::as_u128_slice_mut(hi),
+        Gf128::as_u128_slice(lo),
+        r.to_bits(),
+    );
     for (l, h) in lo.iter_mut().zip(hi.iter()) {
         *l += *h;
     }

@@ -155,6 +155,18 @@ pub unsafe fn scale_slice(v: &mut [u128], s: u128) {
     }
 }
 
+/// `dst[i] = s * src[i]`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub unsafe fn scale_into(dst: &mut [u128], src: &[u128], s: u128) {
+    let sv = Scalar::new(s);
+    for (d, x) in dst.iter_mut().zip(src) {
+        store(d, mul_by(load(x), sv));
+    }
+}
+
 /// `dst[i] += s * src[i]`.
 ///
 /// # Safety

@@ -130,6 +130,24 @@ pub unsafe fn scale_slice(v: &mut [u128], s: u128) {
     unsafe { clmul::scale_slice(tail, s) };
 }
 
+/// `dst[i] = s * src[i]`.
+///
+/// # Safety
+/// The CPU must support `avx2`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn scale_into(dst: &mut [u128], src: &[u128], s: u128) {
+    let n = dst.len().min(src.len());
+    let (dst, src) = (&mut dst[..n], &src[..n]);
+    let sv = Scalar::new(s);
+    let (d2, d_tail) = dst.as_chunks_mut::<2>();
+    let (s2, s_tail) = src.as_chunks::<2>();
+    for (d, x) in d2.iter_mut().zip(s2) {
+        store(d, mul_by(load(x), sv));
+    }
+    // SAFETY: the caller guarantees the features of `clmul`.
+    unsafe { clmul::scale_into(d_tail, s_tail, s) };
+}
+
 /// `dst[i] += s * src[i]`.
 ///
 /// # Safety

@@ -186,6 +186,25 @@ pub unsafe fn scale_slice(v: &mut [u128], s: u128) {
     }
 }
 
+/// `dst[i] = s * src[i]`.
+///
+/// # Safety
+/// The CPU must support `avx512f`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn scale_into(dst: &mut [u128], src: &[u128], s: u128) {
+    let n = dst.len().min(src.len());
+    let (dst, src) = (&mut dst[..n], &src[..n]);
+    let sv = Scalar::new(s);
+    let (d4, d_tail) = dst.as_chunks_mut::<4>();
+    let (s4, s_tail) = src.as_chunks::<4>();
+    for (d, x) in d4.iter_mut().zip(s4) {
+        store(d, mul_by(load(x), sv));
+    }
+    if !d_tail.is_empty() {
+        store_part(d_tail, mul_by(load_part(s_tail), sv));
+    }
+}
+
 /// `dst[i] += s * src[i]`.
 ///
 /// # Safety

@@ -37,6 +37,8 @@ pub struct Kernels {
     pub dot: fn(&[u128], &[u128]) -> u128,
     /// `v[i] *= s`.
     pub scale_slice: fn(&mut [u128], u128),
+    /// `dst[i] = s * src[i]`.
+    pub scale_into: fn(&mut [u128], &[u128], u128),
     /// `dst[i] += s * src[i]`.
     pub axpy: fn(&mut [u128], &[u128], u128),
     /// `lo[i] += t * hi[i]; hi[i] += lo[i]`.
@@ -52,6 +54,7 @@ static PORTABLE_KERNELS: Kernels = Kernels {
     mul: portable::mul,
     dot: portable::dot,
     scale_slice: portable::scale_slice,
+    scale_into: portable::scale_into,
     axpy: portable::axpy,
     butterfly: portable::butterfly,
     butterfly_from: portable::butterfly_from,
@@ -82,6 +85,10 @@ macro_rules! gated_kernels {
                 // SAFETY: see `gated_kernels`: only reachable after detection.
                 unsafe { k::scale_slice(v, s) }
             }
+            pub fn scale_into(dst: &mut [u128], src: &[u128], s: u128) {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::scale_into(dst, src, s) }
+            }
             pub fn axpy(dst: &mut [u128], src: &[u128], s: u128) {
                 // SAFETY: see `gated_kernels`: only reachable after detection.
                 unsafe { k::axpy(dst, src, s) }
@@ -103,6 +110,7 @@ macro_rules! gated_kernels {
                 mul,
                 dot,
                 scale_slice,
+                scale_into,
                 axpy,
                 butterfly,
                 butterfly_from,
@@ -195,6 +203,13 @@ pub fn dot(a: &[u128], b: &[u128]) -> u128 {
 /// `v[i] *= s` for all i, with the selected backend.
 pub fn scale_slice(v: &mut [u128], s: u128) {
     (kernels().scale_slice)(v, s)
+}
+
+/// `dst[i] = s * src[i]` for all i, with the selected backend: a copy and
+/// [`scale_slice`] in one pass.
+pub fn scale_into(dst: &mut [u128], src: &[u128], s: u128) {
+    assert_eq!(dst.len(), src.len());
+    (kernels().scale_into)(dst, src, s)
 }
 
 /// `dst[i] += s * src[i]` for all i, with the selected backend.

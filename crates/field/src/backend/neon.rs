@@ -105,6 +105,18 @@ pub unsafe fn scale_slice(v: &mut [u128], s: u128) {
     }
 }
 
+/// `dst[i] = s * src[i]`.
+///
+/// # Safety
+/// The CPU must support `neon` and `aes` (PMULL).
+#[target_feature(enable = "neon,aes")]
+pub unsafe fn scale_into(dst: &mut [u128], src: &[u128], s: u128) {
+    let s = load(s);
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = store(mul_vec(load(x), s));
+    }
+}
+
 /// `dst[i] += s * src[i]`.
 ///
 /// # Safety

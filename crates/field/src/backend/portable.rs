@@ -82,6 +82,13 @@ pub fn scale_slice(v: &mut [u128], s: u128) {
     }
 }
 
+/// `dst[i] = s * src[i]`.
+pub fn scale_into(dst: &mut [u128], src: &[u128], s: u128) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = mul(x, s);
+    }
+}
+
 /// `dst[i] += s * src[i]`.
 pub fn axpy(dst: &mut [u128], src: &[u128], s: u128) {
     for (d, &x) in dst.iter_mut().zip(src) {
