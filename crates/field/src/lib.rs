@@ -7,6 +7,7 @@ pub mod cpu;
 mod gf128;
 mod gf8;
 mod linear_map;
+pub mod prefetch;
 pub mod scratch;
 pub mod trace;
 
