@@ -153,7 +153,56 @@ fn check_kernels_against_portable(k: &backend::Kernels, seed: u64) {
         let (mut gl, mut gh) = (c.clone(), d.clone());
         portable::butterfly(&mut gl, &mut gh, s);
         assert_eq!((gl, gh), (wl, wh), "butterfly_from n = {n} vs butterfly");
+
+        check_folds(k, [&a, &b, &c, &d], s);
     }
+}
+
+/// The fold and round-sum kernels of `k` against the portable ones, and the
+/// portable ones against their definitions by products, on the halves
+/// `[f0, f1, w0, w1]` (equal lengths) and the challenge `r`.
+fn check_folds(k: &backend::Kernels, halves: [&[u128]; 4], r: u128) {
+    let [f0, f1, w0, w1] = halves;
+    let n = f0.len();
+    let folded = |lo: &[u128], hi: &[u128]| -> Vec<u128> {
+        lo.iter()
+            .zip(hi)
+            .map(|(&l, &h)| l ^ portable::mul(l ^ h, r))
+            .collect()
+    };
+
+    let (mut got, mut want) = (vec![0; n], vec![0; n]);
+    (k.fold)(&mut got, f0, f1, r);
+    portable::fold(&mut want, f0, f1, r);
+    assert_eq!(got, want, "{:?} fold n = {n}", k.name);
+    assert_eq!(want, folded(f0, f1), "portable fold n = {n}");
+
+    let (mut got, mut want) = (vec![0; 2 * n], vec![0; 2 * n]);
+    (k.fold_interleaving)(&mut got, halves, r);
+    portable::fold_interleaving(&mut want, halves, r);
+    assert_eq!(got, want, "{:?} fold_interleaving n = {n}", k.name);
+    let (ff, fw) = (folded(f0, f1), folded(w0, w1));
+    let interleaved: Vec<u128> = ff.iter().zip(&fw).flat_map(|(&x, &y)| [x, y]).collect();
+    assert_eq!(want, interleaved, "portable fold_interleaving n = {n}");
+
+    let got = (k.round_sums)(halves);
+    let want = portable::round_sums(halves);
+    assert_eq!(got, want, "{:?} round_sums n = {n}", k.name);
+    let s0 = f0
+        .iter()
+        .zip(w0)
+        .fold(0, |acc, (&x, &y)| acc ^ portable::mul(x, y));
+    let s2 = (0..n).fold(0, |acc, j| acc ^ portable::mul(f0[j] ^ f1[j], w0[j] ^ w1[j]));
+    assert_eq!(want, [s0, s2], "portable round_sums n = {n}");
+
+    // Interleaved: `lo = [f0[0], w0[0], f0[1], w0[1], ..]`, `hi` likewise of
+    // `f1` and `w1`; the same sums.
+    let lo: Vec<u128> = f0.iter().zip(w0).flat_map(|(&x, &y)| [x, y]).collect();
+    let hi: Vec<u128> = f1.iter().zip(w1).flat_map(|(&x, &y)| [x, y]).collect();
+    let got = (k.round_sums_interleaved)(&lo, &hi);
+    let want = portable::round_sums_interleaved(&lo, &hi);
+    assert_eq!(got, want, "{:?} round_sums_interleaved n = {n}", k.name);
+    assert_eq!(want, [s0, s2], "portable round_sums_interleaved n = {n}");
 }
 
 #[test]

@@ -122,25 +122,129 @@ fn mul_by(a: __m128i, s: Scalar) -> __m128i {
     _mm_xor_si128(z, _mm_slli_si128::<8>(y))
 }
 
+/// Carry-less products summed unreduced: the low, middle and high
+/// quadword pairs of a 256-bit sum.
+#[derive(Clone, Copy)]
+struct Wide {
+    lo: __m128i,
+    mid: __m128i,
+    hi: __m128i,
+}
+
+impl Wide {
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn zero() -> Self {
+        let zero = _mm_setzero_si128();
+        Wide {
+            lo: zero,
+            mid: zero,
+            hi: zero,
+        }
+    }
+
+    /// Adds the product `x y`.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn mul_add(self, x: __m128i, y: __m128i) -> Self {
+        let mid = _mm_xor_si128(
+            _mm_clmulepi64_si128::<0x01>(x, y),
+            _mm_clmulepi64_si128::<0x10>(x, y),
+        );
+        Wide {
+            lo: _mm_xor_si128(self.lo, _mm_clmulepi64_si128::<0x00>(x, y)),
+            mid: _mm_xor_si128(self.mid, mid),
+            hi: _mm_xor_si128(self.hi, _mm_clmulepi64_si128::<0x11>(x, y)),
+        }
+    }
+
+    /// The sum, reduced.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn finish(self) -> u128 {
+        // mid x^64: its low quadword into lo's high one, its high into hi's low.
+        let lo = _mm_xor_si128(self.lo, _mm_slli_si128::<8>(self.mid));
+        let hi = _mm_xor_si128(self.hi, _mm_srli_si128::<8>(self.mid));
+        reduce(to_u128(lo), to_u128(hi))
+    }
+}
+
 /// `sum_i a[i] * b[i]`, the products summed unreduced and reduced once.
 ///
 /// # Safety
 /// The CPU must support `pclmulqdq`.
 #[target_feature(enable = "pclmulqdq,sse2")]
 pub unsafe fn dot(a: &[u128], b: &[u128]) -> u128 {
-    let zero = _mm_setzero_si128();
-    let (mut lo, mut mid, mut hi) = (zero, zero, zero);
-    for (x, y) in a.iter().zip(b) {
-        let (xv, yv) = (load(x), load(y));
-        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(xv, yv));
-        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(xv, yv));
-        mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x01>(xv, yv));
-        mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x10>(xv, yv));
+    a.iter()
+        .zip(b)
+        .fold(Wide::zero(), |sum, (x, y)| sum.mul_add(load(x), load(y)))
+        .finish()
+}
+
+/// `lo + r (lo + hi)`.
+#[inline]
+#[target_feature(enable = "sse2,pclmulqdq")]
+fn fold_step(lo: &u128, hi: &u128, r: Scalar) -> __m128i {
+    let lo = load(lo);
+    _mm_xor_si128(lo, mul_by(_mm_xor_si128(lo, load(hi)), r))
+}
+
+/// `dst[i] = lo[i] + r (lo[i] + hi[i])`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub unsafe fn fold(dst: &mut [u128], lo: &[u128], hi: &[u128], r: u128) {
+    let rv = Scalar::new(r);
+    for ((d, l), h) in dst.iter_mut().zip(lo).zip(hi) {
+        store(d, fold_step(l, h, rv));
     }
-    // mid x^64: its low quadword into lo's high one, its high into hi's low.
-    let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
-    let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
-    reduce(to_u128(lo), to_u128(hi))
+}
+
+/// `dst[2j] = f0[j] + r (f0[j] + f1[j])`, `dst[2j + 1]` the same of `w`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub unsafe fn fold_interleaving(dst: &mut [u128], [f0, f1, w0, w1]: [&[u128]; 4], r: u128) {
+    let rv = Scalar::new(r);
+    let halves = f0.iter().zip(f1).zip(w0.iter().zip(w1));
+    for (pair, ((a0, a1), (b0, b1))) in dst.chunks_exact_mut(2).zip(halves) {
+        store(&mut pair[0], fold_step(a0, a1, rv));
+        store(&mut pair[1], fold_step(b0, b1, rv));
+    }
+}
+
+/// `[sum_j f0[j] w0[j], sum_j (f0[j] + f1[j]) (w0[j] + w1[j])]`, each
+/// summed unreduced and reduced once.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub unsafe fn round_sums([f0, f1, w0, w1]: [&[u128]; 4]) -> [u128; 2] {
+    let halves = f0.iter().zip(f1).zip(w0.iter().zip(w1));
+    let (s0, s2) = halves.fold((Wide::zero(), Wide::zero()), |(s0, s2), ((a0, a1), (b0, b1))| {
+        let (a0, b0) = (load(a0), load(b0));
+        let (a, b) = (_mm_xor_si128(a0, load(a1)), _mm_xor_si128(b0, load(b1)));
+        (s0.mul_add(a0, b0), s2.mul_add(a, b))
+    });
+    [s0.finish(), s2.finish()]
+}
+
+/// [`round_sums`] of two tables stored interleaved (`f` at even entries,
+/// `w` at odd ones), halves `lo` and `hi`.
+///
+/// # Safety
+/// The CPU must support `pclmulqdq`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub unsafe fn round_sums_interleaved(lo: &[u128], hi: &[u128]) -> [u128; 2] {
+    let pairs = lo.chunks_exact(2).zip(hi.chunks_exact(2));
+    let (s0, s2) = pairs.fold((Wide::zero(), Wide::zero()), |(s0, s2), (l, h)| {
+        let (f, w) = (load(&l[0]), load(&l[1]));
+        let (fs, ws) = (_mm_xor_si128(f, load(&h[0])), _mm_xor_si128(w, load(&h[1])));
+        (s0.mul_add(f, w), s2.mul_add(fs, ws))
+    });
+    [s0.finish(), s2.finish()]
 }
 
 /// `v[i] *= s`.

@@ -86,6 +86,55 @@ fn mul_by(a: __m256i, s: Scalar) -> __m256i {
     _mm256_xor_si256(z, _mm256_bslli_epi128::<8>(y))
 }
 
+/// Carry-less products summed unreduced in two lanes: the low, middle and
+/// high quadword pairs of each lane's 256-bit sum.
+#[derive(Clone, Copy)]
+struct Wide {
+    lo: __m256i,
+    mid: __m256i,
+    hi: __m256i,
+}
+
+impl Wide {
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn zero() -> Self {
+        let zero = _mm256_setzero_si256();
+        Wide {
+            lo: zero,
+            mid: zero,
+            hi: zero,
+        }
+    }
+
+    /// Adds the products `x y`, lane by lane.
+    #[inline]
+    #[target_feature(enable = "avx2,vpclmulqdq")]
+    fn mul_add(self, x: __m256i, y: __m256i) -> Self {
+        let mid = _mm256_xor_si256(
+            _mm256_clmulepi64_epi128::<0x01>(x, y),
+            _mm256_clmulepi64_epi128::<0x10>(x, y),
+        );
+        Wide {
+            lo: _mm256_xor_si256(self.lo, _mm256_clmulepi64_epi128::<0x00>(x, y)),
+            mid: _mm256_xor_si256(self.mid, mid),
+            hi: _mm256_xor_si256(self.hi, _mm256_clmulepi64_epi128::<0x11>(x, y)),
+        }
+    }
+
+    /// The sum of both lanes, reduced.
+    #[inline]
+    #[target_feature(enable = "avx2,vpclmulqdq")]
+    fn finish(self) -> u128 {
+        // mid x^64: its low quadword into lo's high one, its high into hi's low.
+        let lo = _mm256_xor_si256(self.lo, _mm256_bslli_epi128::<8>(self.mid));
+        let hi = _mm256_xor_si256(self.hi, _mm256_bsrli_epi128::<8>(self.mid));
+        let mut lanes = [0u128; 2];
+        store(&mut lanes, reduce(lo, hi));
+        lanes[0] ^ lanes[1]
+    }
+}
+
 /// `sum_i a[i] * b[i]`: the products summed unreduced, two lanes at a
 /// time, then reduced once; an element past the last pair through the
 /// scalar kernel.
@@ -97,22 +146,127 @@ pub unsafe fn dot(a: &[u128], b: &[u128]) -> u128 {
     let n = a.len().min(b.len());
     let (a2, a_tail) = a[..n].as_chunks::<2>();
     let (b2, b_tail) = b[..n].as_chunks::<2>();
-    let zero = _mm256_setzero_si256();
-    let (mut lo, mut mid, mut hi) = (zero, zero, zero);
-    for (x, y) in a2.iter().zip(b2) {
-        let (xv, yv) = (load(x), load(y));
-        lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(xv, yv));
-        hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128::<0x11>(xv, yv));
-        mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128::<0x01>(xv, yv));
-        mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128::<0x10>(xv, yv));
-    }
-    // mid x^64: its low quadword into lo's high one, its high into hi's low.
-    let lo = _mm256_xor_si256(lo, _mm256_bslli_epi128::<8>(mid));
-    let hi = _mm256_xor_si256(hi, _mm256_bsrli_epi128::<8>(mid));
-    let mut lanes = [0u128; 2];
-    store(&mut lanes, reduce(lo, hi));
+    let sum = a2
+        .iter()
+        .zip(b2)
+        .fold(Wide::zero(), |sum, (x, y)| sum.mul_add(load(x), load(y)));
     // SAFETY: the caller guarantees the features of `clmul`.
-    lanes[0] ^ lanes[1] ^ unsafe { clmul::dot(a_tail, b_tail) }
+    sum.finish() ^ unsafe { clmul::dot(a_tail, b_tail) }
+}
+
+/// Two lanes of a fold: `lo + r (lo + hi)`.
+#[inline]
+#[target_feature(enable = "avx2,vpclmulqdq")]
+fn fold_step(lo: __m256i, hi: __m256i, r: Scalar) -> __m256i {
+    _mm256_xor_si256(lo, mul_by(_mm256_xor_si256(lo, hi), r))
+}
+
+/// `dst[i] = lo[i] + r (lo[i] + hi[i])`.
+///
+/// # Safety
+/// The CPU must support `avx2`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn fold(dst: &mut [u128], lo: &[u128], hi: &[u128], r: u128) {
+    let n = dst.len().min(lo.len()).min(hi.len());
+    let rv = Scalar::new(r);
+    let (d2, d_tail) = dst[..n].as_chunks_mut::<2>();
+    let (l2, l_tail) = lo[..n].as_chunks::<2>();
+    let (h2, h_tail) = hi[..n].as_chunks::<2>();
+    for ((d, l), h) in d2.iter_mut().zip(l2).zip(h2) {
+        store(d, fold_step(load(l), load(h), rv));
+    }
+    // SAFETY: the caller guarantees the features of `clmul`.
+    unsafe { clmul::fold(d_tail, l_tail, h_tail, r) };
+}
+
+/// `dst[2j] = f0[j] + r (f0[j] + f1[j])`, `dst[2j + 1]` the same of `w`.
+///
+/// # Safety
+/// The CPU must support `avx2`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn fold_interleaving(dst: &mut [u128], [f0, f1, w0, w1]: [&[u128]; 4], r: u128) {
+    let n = (dst.len() / 2)
+        .min(f0.len())
+        .min(f1.len())
+        .min(w0.len())
+        .min(w1.len());
+    let rv = Scalar::new(r);
+    let (d4, d_tail) = dst[..2 * n].as_chunks_mut::<4>();
+    let (a0, a0_tail) = f0[..n].as_chunks::<2>();
+    let (a1, a1_tail) = f1[..n].as_chunks::<2>();
+    let (b0, b0_tail) = w0[..n].as_chunks::<2>();
+    let (b1, b1_tail) = w1[..n].as_chunks::<2>();
+    let halves = a0.iter().zip(a1).zip(b0.iter().zip(b1));
+    for (d, ((a0, a1), (b0, b1))) in d4.iter_mut().zip(halves) {
+        let f = fold_step(load(a0), load(a1), rv);
+        let w = fold_step(load(b0), load(b1), rv);
+        let [d0, d1] = d.as_chunks_mut::<2>().0 else {
+            unreachable!("four entries are two vectors")
+        };
+        store(d0, _mm256_permute2x128_si256::<0x20>(f, w));
+        store(d1, _mm256_permute2x128_si256::<0x31>(f, w));
+    }
+    // SAFETY: the caller guarantees the features of `clmul`.
+    unsafe { clmul::fold_interleaving(d_tail, [a0_tail, a1_tail, b0_tail, b1_tail], r) };
+}
+
+/// `[sum_j f0[j] w0[j], sum_j (f0[j] + f1[j]) (w0[j] + w1[j])]`, both
+/// summed unreduced and reduced once, two lanes at a time.
+///
+/// # Safety
+/// The CPU must support `avx2`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn round_sums([f0, f1, w0, w1]: [&[u128]; 4]) -> [u128; 2] {
+    let n = f0.len().min(f1.len()).min(w0.len()).min(w1.len());
+    let (a0, a0_tail) = f0[..n].as_chunks::<2>();
+    let (a1, a1_tail) = f1[..n].as_chunks::<2>();
+    let (b0, b0_tail) = w0[..n].as_chunks::<2>();
+    let (b1, b1_tail) = w1[..n].as_chunks::<2>();
+    let halves = a0.iter().zip(a1).zip(b0.iter().zip(b1));
+    let (s0, s2) = halves.fold((Wide::zero(), Wide::zero()), |(s0, s2), ((a0, a1), (b0, b1))| {
+        let (a0, b0) = (load(a0), load(b0));
+        let (a, b) = (_mm256_xor_si256(a0, load(a1)), _mm256_xor_si256(b0, load(b1)));
+        (s0.mul_add(a0, b0), s2.mul_add(a, b))
+    });
+    // SAFETY: the caller guarantees the features of `clmul`.
+    let [t0, t2] = unsafe { clmul::round_sums([a0_tail, a1_tail, b0_tail, b1_tail]) };
+    [s0.finish() ^ t0, s2.finish() ^ t2]
+}
+
+/// [`round_sums`] of two tables stored interleaved (`f` at even entries,
+/// `w` at odd ones), halves `lo` and `hi`: four entries at a time, whose
+/// lanes `permute2x128` splits into two of `f` and two of `w`.
+///
+/// # Safety
+/// The CPU must support `avx2`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn round_sums_interleaved(lo: &[u128], hi: &[u128]) -> [u128; 2] {
+    let n = lo.len().min(hi.len()) & !1;
+    let (l4, l_tail) = lo[..n].as_chunks::<4>();
+    let (h4, h_tail) = hi[..n].as_chunks::<4>();
+    let (s0, s2) = l4
+        .iter()
+        .zip(h4)
+        .fold((Wide::zero(), Wide::zero()), |(s0, s2), (l, h)| {
+            let ([l0, l1], [h0, h1]) = (l.as_chunks::<2>().0, h.as_chunks::<2>().0) else {
+                unreachable!("four entries are two vectors")
+            };
+            let (l0, l1) = (load(l0), load(l1));
+            let (m0, m1) = (_mm256_xor_si256(l0, load(h0)), _mm256_xor_si256(l1, load(h1)));
+            (
+                s0.mul_add(
+                    _mm256_permute2x128_si256::<0x20>(l0, l1),
+                    _mm256_permute2x128_si256::<0x31>(l0, l1),
+                ),
+                s2.mul_add(
+                    _mm256_permute2x128_si256::<0x20>(m0, m1),
+                    _mm256_permute2x128_si256::<0x31>(m0, m1),
+                ),
+            )
+        });
+    // SAFETY: the caller guarantees the features of `clmul`.
+    let [t0, t2] = unsafe { clmul::round_sums_interleaved(l_tail, h_tail) };
+    [s0.finish() ^ t0, s2.finish() ^ t2]
 }
 
 /// `v[i] *= s`.

@@ -161,6 +161,13 @@ pub unsafe fn dot(a: &[u128], b: &[u128]) -> u128 {
     if !a_tail.is_empty() {
         sum = mul_add_wide(sum, load_part(a_tail), load_part(b_tail));
     }
+    finish_wide(sum)
+}
+
+/// The field sum of four lanes of unreduced products `(lo, mid, hi)`.
+#[inline]
+#[target_feature(enable = "avx512f,vpclmulqdq")]
+fn finish_wide(sum: [__m512i; 3]) -> u128 {
     // mid x^64: its low quadword into lo's high one, its high into hi's low.
     let ms = _mm512_shuffle_epi32::<SWAP_QWORDS>(sum[1]);
     let lo = _mm512_mask_xor_epi64(sum[0], HIGH_QWORDS, sum[0], ms);
@@ -168,6 +175,154 @@ pub unsafe fn dot(a: &[u128], b: &[u128]) -> u128 {
     let mut lanes = [0u128; 4];
     store(&mut lanes, reduce(lo, hi));
     lanes.iter().fold(0, |x, y| x ^ y)
+}
+
+/// Four lanes of a fold: `lo + r (lo + hi)`.
+#[inline]
+#[target_feature(enable = "avx512f,vpclmulqdq")]
+fn fold_step(lo: __m512i, hi: __m512i, r: Scalar) -> __m512i {
+    _mm512_xor_si512(lo, mul_by(_mm512_xor_si512(lo, hi), r))
+}
+
+/// `dst[i] = lo[i] + r (lo[i] + hi[i])`.
+///
+/// # Safety
+/// The CPU must support `avx512f`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn fold(dst: &mut [u128], lo: &[u128], hi: &[u128], r: u128) {
+    let n = dst.len().min(lo.len()).min(hi.len());
+    let rv = Scalar::new(r);
+    let (d4, d_tail) = dst[..n].as_chunks_mut::<4>();
+    let (l4, l_tail) = lo[..n].as_chunks::<4>();
+    let (h4, h_tail) = hi[..n].as_chunks::<4>();
+    for ((d, l), h) in d4.iter_mut().zip(l4).zip(h4) {
+        store(d, fold_step(load(l), load(h), rv));
+    }
+    if !d_tail.is_empty() {
+        store_part(d_tail, fold_step(load_part(l_tail), load_part(h_tail), rv));
+    }
+}
+
+/// Quadword indices of `permutex2var` that interleave the first two lanes
+/// of `a` with those of `b`: `[a0, b0, a1, b1]`.
+const INTERLEAVE_LOW: [i64; 8] = [0, 1, 8, 9, 2, 3, 10, 11];
+/// The same for the last two lanes: `[a2, b2, a3, b3]`.
+const INTERLEAVE_HIGH: [i64; 8] = [4, 5, 12, 13, 6, 7, 14, 15];
+
+/// `dst[2j] = f0[j] + r (f0[j] + f1[j])`, `dst[2j + 1]` the same of `w`.
+///
+/// # Safety
+/// The CPU must support `avx512f`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn fold_interleaving(dst: &mut [u128], [f0, f1, w0, w1]: [&[u128]; 4], r: u128) {
+    let n = (dst.len() / 2)
+        .min(f0.len())
+        .min(f1.len())
+        .min(w0.len())
+        .min(w1.len());
+    let rv = Scalar::new(r);
+    // SAFETY: 64 readable bytes each.
+    let (low, high) = unsafe {
+        (
+            _mm512_loadu_si512(INTERLEAVE_LOW.as_ptr().cast()),
+            _mm512_loadu_si512(INTERLEAVE_HIGH.as_ptr().cast()),
+        )
+    };
+    let (d8, d_tail) = dst[..2 * n].as_chunks_mut::<8>();
+    let (a0, a0_tail) = f0[..n].as_chunks::<4>();
+    let (a1, a1_tail) = f1[..n].as_chunks::<4>();
+    let (b0, b0_tail) = w0[..n].as_chunks::<4>();
+    let (b1, b1_tail) = w1[..n].as_chunks::<4>();
+    let halves = a0.iter().zip(a1).zip(b0.iter().zip(b1));
+    for (d, ((a0, a1), (b0, b1))) in d8.iter_mut().zip(halves) {
+        let f = fold_step(load(a0), load(a1), rv);
+        let w = fold_step(load(b0), load(b1), rv);
+        let (d0, d1) = d.split_at_mut(4);
+        store(d0.try_into().unwrap(), _mm512_permutex2var_epi64(f, low, w));
+        store(d1.try_into().unwrap(), _mm512_permutex2var_epi64(f, high, w));
+    }
+    if !d_tail.is_empty() {
+        let f = fold_step(load_part(a0_tail), load_part(a1_tail), rv);
+        let w = fold_step(load_part(b0_tail), load_part(b1_tail), rv);
+        let (d0, d1) = d_tail.split_at_mut(d_tail.len().min(4));
+        store_part(d0, _mm512_permutex2var_epi64(f, low, w));
+        if !d1.is_empty() {
+            store_part(d1, _mm512_permutex2var_epi64(f, high, w));
+        }
+    }
+}
+
+/// `[sum_j f0[j] w0[j], sum_j (f0[j] + f1[j]) (w0[j] + w1[j])]`, both
+/// summed unreduced and reduced once, four lanes at a time.
+///
+/// # Safety
+/// The CPU must support `avx512f`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn round_sums([f0, f1, w0, w1]: [&[u128]; 4]) -> [u128; 2] {
+    let n = f0.len().min(f1.len()).min(w0.len()).min(w1.len());
+    let (a0, a0_tail) = f0[..n].as_chunks::<4>();
+    let (a1, a1_tail) = f1[..n].as_chunks::<4>();
+    let (b0, b0_tail) = w0[..n].as_chunks::<4>();
+    let (b1, b1_tail) = w1[..n].as_chunks::<4>();
+    let zero = _mm512_setzero_si512();
+    let (mut s0, mut s2) = ([zero; 3], [zero; 3]);
+    let mut add = |a0: __m512i, a1: __m512i, b0: __m512i, b1: __m512i| {
+        s0 = mul_add_wide(s0, a0, b0);
+        s2 = mul_add_wide(s2, _mm512_xor_si512(a0, a1), _mm512_xor_si512(b0, b1));
+    };
+    for ((a0, a1), (b0, b1)) in a0.iter().zip(a1).zip(b0.iter().zip(b1)) {
+        add(load(a0), load(a1), load(b0), load(b1));
+    }
+    if !a0_tail.is_empty() {
+        add(
+            load_part(a0_tail),
+            load_part(a1_tail),
+            load_part(b0_tail),
+            load_part(b1_tail),
+        );
+    }
+    [finish_wide(s0), finish_wide(s2)]
+}
+
+/// [`round_sums`] of two tables stored interleaved (`f` at even entries,
+/// `w` at odd ones), halves `lo` and `hi`: eight entries at a time, whose
+/// lanes `shuffle_i64x2` splits into four of `f` and four of `w`.
+///
+/// # Safety
+/// The CPU must support `avx512f`, `vpclmulqdq` and `pclmulqdq`.
+#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+pub unsafe fn round_sums_interleaved(lo: &[u128], hi: &[u128]) -> [u128; 2] {
+    let n = lo.len().min(hi.len()) & !1;
+    let (l8, l_tail) = lo[..n].as_chunks::<8>();
+    let (h8, h_tail) = hi[..n].as_chunks::<8>();
+    let zero = _mm512_setzero_si512();
+    let (mut s0, mut s2) = ([zero; 3], [zero; 3]);
+    // Lanes 0 and 2 of each vector are `f`'s, 1 and 3 `w`'s.
+    let mut add = |l0: __m512i, l1: __m512i, h0: __m512i, h1: __m512i| {
+        let (m0, m1) = (_mm512_xor_si512(l0, h0), _mm512_xor_si512(l1, h1));
+        s0 = mul_add_wide(
+            s0,
+            _mm512_shuffle_i64x2::<0x88>(l0, l1),
+            _mm512_shuffle_i64x2::<0xDD>(l0, l1),
+        );
+        s2 = mul_add_wide(
+            s2,
+            _mm512_shuffle_i64x2::<0x88>(m0, m1),
+            _mm512_shuffle_i64x2::<0xDD>(m0, m1),
+        );
+    };
+    for (l, h) in l8.iter().zip(h8) {
+        let ([l0, l1], [h0, h1]) = (l.as_chunks::<4>().0, h.as_chunks::<4>().0) else {
+            unreachable!("eight entries are two vectors")
+        };
+        add(load(l0), load(l1), load(h0), load(h1));
+    }
+    if !l_tail.is_empty() {
+        let (l0, l1) = l_tail.split_at(l_tail.len().min(4));
+        let (h0, h1) = h_tail.split_at(h_tail.len().min(4));
+        add(load_part(l0), load_part(l1), load_part(h0), load_part(h1));
+    }
+    [finish_wide(s0), finish_wide(s2)]
 }
 
 /// `v[i] *= s`.

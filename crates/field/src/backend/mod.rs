@@ -47,6 +47,14 @@ pub struct Kernels {
     pub butterfly_from: ButterflyFrom,
     /// `hi[i] += lo[i]; lo[i] += t * hi[i]`.
     pub butterfly_inverse: fn(&mut [u128], &mut [u128], u128),
+    /// `dst[i] = lo[i] + r (lo[i] + hi[i])`.
+    pub fold: fn(&mut [u128], &[u128], &[u128], u128),
+    /// `(dst[2j], dst[2j + 1]) = (fold(f0, f1)[j], fold(w0, w1)[j])`.
+    pub fold_interleaving: fn(&mut [u128], [&[u128]; 4], u128),
+    /// `[sum f0 w0, sum (f0 + f1) (w0 + w1)]` of `[f0, f1, w0, w1]`.
+    pub round_sums: fn([&[u128]; 4]) -> [u128; 2],
+    /// `round_sums` of interleaved `f`, `w` halves `lo`, `hi`.
+    pub round_sums_interleaved: fn(&[u128], &[u128]) -> [u128; 2],
 }
 
 static PORTABLE_KERNELS: Kernels = Kernels {
@@ -59,6 +67,10 @@ static PORTABLE_KERNELS: Kernels = Kernels {
     butterfly: portable::butterfly,
     butterfly_from: portable::butterfly_from,
     butterfly_inverse: portable::butterfly_inverse,
+    fold: portable::fold,
+    fold_interleaving: portable::fold_interleaving,
+    round_sums: portable::round_sums,
+    round_sums_interleaved: portable::round_sums_interleaved,
 };
 
 /// Safe wrappers around the `unsafe` kernels of a feature-gated module.
@@ -105,6 +117,22 @@ macro_rules! gated_kernels {
                 // SAFETY: see `gated_kernels`: only reachable after detection.
                 unsafe { k::butterfly_inverse(lo, hi, t) }
             }
+            pub fn fold(dst: &mut [u128], lo: &[u128], hi: &[u128], r: u128) {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::fold(dst, lo, hi, r) }
+            }
+            pub fn fold_interleaving(dst: &mut [u128], halves: [&[u128]; 4], r: u128) {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::fold_interleaving(dst, halves, r) }
+            }
+            pub fn round_sums(halves: [&[u128]; 4]) -> [u128; 2] {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::round_sums(halves) }
+            }
+            pub fn round_sums_interleaved(lo: &[u128], hi: &[u128]) -> [u128; 2] {
+                // SAFETY: see `gated_kernels`: only reachable after detection.
+                unsafe { k::round_sums_interleaved(lo, hi) }
+            }
             pub static KERNELS: super::Kernels = super::Kernels {
                 name: $label,
                 mul,
@@ -115,6 +143,10 @@ macro_rules! gated_kernels {
                 butterfly,
                 butterfly_from,
                 butterfly_inverse,
+                fold,
+                fold_interleaving,
+                round_sums,
+                round_sums_interleaved,
             };
         }
     };
@@ -216,6 +248,48 @@ pub fn scale_into(dst: &mut [u128], src: &[u128], s: u128) {
 pub fn axpy(dst: &mut [u128], src: &[u128], s: u128) {
     assert_eq!(dst.len(), src.len());
     (kernels().axpy)(dst, src, s)
+}
+
+/// `dst[i] = lo[i] + r (lo[i] + hi[i])`, with the selected backend: the
+/// multilinear fold at `r` of a table whose halves (the values 0 and 1 of
+/// the variable bound) are `lo` and `hi`, in one pass (the sum, one
+/// product by a prepared multiplier, and the sum again, in registers).
+pub fn fold(dst: &mut [u128], lo: &[u128], hi: &[u128], r: u128) {
+    assert!(dst.len() == lo.len() && lo.len() == hi.len(), "equal lengths");
+    (kernels().fold)(dst, lo, hi, r)
+}
+
+/// [`fold`] of two tables `f` (halves `f0`, `f1`) and `w` (`w0`, `w1`) at
+/// once, written interleaved: `dst[2j]` is `f`'s fold at `j`, `dst[2j + 1]`
+/// `w`'s.
+pub fn fold_interleaving(dst: &mut [u128], halves: [&[u128]; 4], r: u128) {
+    let n = halves[0].len();
+    assert!(
+        halves.iter().all(|h| h.len() == n) && dst.len() == 2 * n,
+        "equal lengths"
+    );
+    (kernels().fold_interleaving)(dst, halves, r)
+}
+
+/// One round of the sumcheck of `sum_x f(x) w(x)` on `[f0, f1, w0, w1]`,
+/// the halves of `f` and `w` at the variable bound (equal lengths): `[sum
+/// f0 w0, sum (f0 + f1) (w0 + w1)]`, the round polynomial at 0 and its top
+/// coefficient, with the selected backend. Both sums in one pass over the
+/// four slices, each reduced once (as in [`dot`]).
+pub fn round_sums(halves: [&[u128]; 4]) -> [u128; 2] {
+    let n = halves[0].len();
+    assert!(halves.iter().all(|h| h.len() == n), "equal lengths");
+    (kernels().round_sums)(halves)
+}
+
+/// [`round_sums`] of two tables stored interleaved (`f` at even entries,
+/// `w` at odd ones) whose halves are `lo` and `hi` (equal, even lengths).
+pub fn round_sums_interleaved(lo: &[u128], hi: &[u128]) -> [u128; 2] {
+    assert!(
+        lo.len() == hi.len() && lo.len().is_multiple_of(2),
+        "equal, even lengths"
+    );
+    (kernels().round_sums_interleaved)(lo, hi)
 }
 
 /// The additive-NTT butterfly `lo[i] += t * hi[i]; hi[i] += lo[i]`, with the

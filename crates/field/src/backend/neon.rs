@@ -76,21 +76,119 @@ pub unsafe fn mul(a: u128, b: u128) -> u128 {
     store(mul_vec(load(a), load(b)))
 }
 
+/// Carry-less products summed unreduced: `(lo, mid, hi)` as
+/// [`clmul128`]'s.
+#[derive(Clone, Copy)]
+struct Wide(uint64x2_t, uint64x2_t, uint64x2_t);
+
+impl Wide {
+    #[inline]
+    #[target_feature(enable = "neon,aes")]
+    fn zero() -> Self {
+        let zero = vdupq_n_u64(0);
+        Wide(zero, zero, zero)
+    }
+
+    /// Adds the product `x y`.
+    #[inline]
+    #[target_feature(enable = "neon,aes")]
+    fn mul_add(self, x: uint64x2_t, y: uint64x2_t) -> Self {
+        let (pl, pm, ph) = clmul128(x, y);
+        Wide(
+            veorq_u64(self.0, pl),
+            veorq_u64(self.1, pm),
+            veorq_u64(self.2, ph),
+        )
+    }
+
+    /// The sum, reduced.
+    #[inline]
+    #[target_feature(enable = "neon,aes")]
+    fn finish(self) -> u128 {
+        store(reduce(self.0, self.1, self.2))
+    }
+}
+
 /// `sum_i a[i] * b[i]`, the products summed unreduced and reduced once.
 ///
 /// # Safety
 /// The CPU must support `neon` and `aes` (PMULL).
 #[target_feature(enable = "neon,aes")]
 pub unsafe fn dot(a: &[u128], b: &[u128]) -> u128 {
-    let zero = vdupq_n_u64(0);
-    let (mut lo, mut mid, mut hi) = (zero, zero, zero);
-    for (&x, &y) in a.iter().zip(b) {
-        let (pl, pm, ph) = clmul128(load(x), load(y));
-        lo = veorq_u64(lo, pl);
-        mid = veorq_u64(mid, pm);
-        hi = veorq_u64(hi, ph);
+    a.iter()
+        .zip(b)
+        .fold(Wide::zero(), |sum, (&x, &y)| sum.mul_add(load(x), load(y)))
+        .finish()
+}
+
+/// `lo + r (lo + hi)`.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn fold_step(lo: u128, hi: u128, r: uint64x2_t) -> u128 {
+    store(veorq_u64(load(lo), mul_vec(load(lo ^ hi), r)))
+}
+
+/// `dst[i] = lo[i] + r (lo[i] + hi[i])`.
+///
+/// # Safety
+/// The CPU must support `neon` and `aes` (PMULL).
+#[target_feature(enable = "neon,aes")]
+pub unsafe fn fold(dst: &mut [u128], lo: &[u128], hi: &[u128], r: u128) {
+    let r = load(r);
+    for ((d, &l), &h) in dst.iter_mut().zip(lo).zip(hi) {
+        *d = fold_step(l, h, r);
     }
-    store(reduce(lo, mid, hi))
+}
+
+/// `dst[2j] = f0[j] + r (f0[j] + f1[j])`, `dst[2j + 1]` the same of `w`.
+///
+/// # Safety
+/// The CPU must support `neon` and `aes` (PMULL).
+#[target_feature(enable = "neon,aes")]
+pub unsafe fn fold_interleaving(dst: &mut [u128], [f0, f1, w0, w1]: [&[u128]; 4], r: u128) {
+    let r = load(r);
+    let halves = f0.iter().zip(f1).zip(w0.iter().zip(w1));
+    for (pair, ((&a0, &a1), (&b0, &b1))) in dst.chunks_exact_mut(2).zip(halves) {
+        pair[0] = fold_step(a0, a1, r);
+        pair[1] = fold_step(b0, b1, r);
+    }
+}
+
+/// `[sum_j f0[j] w0[j], sum_j (f0[j] + f1[j]) (w0[j] + w1[j])]`, each
+/// summed unreduced and reduced once.
+///
+/// # Safety
+/// The CPU must support `neon` and `aes` (PMULL).
+#[target_feature(enable = "neon,aes")]
+pub unsafe fn round_sums([f0, f1, w0, w1]: [&[u128]; 4]) -> [u128; 2] {
+    let halves = f0.iter().zip(f1).zip(w0.iter().zip(w1));
+    let (s0, s2) = halves.fold(
+        (Wide::zero(), Wide::zero()),
+        |(s0, s2), ((&a0, &a1), (&b0, &b1))| {
+            (
+                s0.mul_add(load(a0), load(b0)),
+                s2.mul_add(load(a0 ^ a1), load(b0 ^ b1)),
+            )
+        },
+    );
+    [s0.finish(), s2.finish()]
+}
+
+/// [`round_sums`] of two tables stored interleaved (`f` at even entries,
+/// `w` at odd ones), halves `lo` and `hi`.
+///
+/// # Safety
+/// The CPU must support `neon` and `aes` (PMULL).
+#[target_feature(enable = "neon,aes")]
+pub unsafe fn round_sums_interleaved(lo: &[u128], hi: &[u128]) -> [u128; 2] {
+    let pairs = lo.chunks_exact(2).zip(hi.chunks_exact(2));
+    let (s0, s2) = pairs.fold((Wide::zero(), Wide::zero()), |(s0, s2), (l, h)| {
+        (
+            s0.mul_add(load(l[0]), load(l[1])),
+            s2.mul_add(load(l[0] ^ h[0]), load(l[1] ^ h[1])),
+        )
+    });
+    [s0.finish(), s2.finish()]
 }
 
 /// `v[i] *= s`.

@@ -96,6 +96,56 @@ pub fn axpy(dst: &mut [u128], src: &[u128], s: u128) {
     }
 }
 
+/// `dst[i] = lo[i] + r (lo[i] + hi[i])`: the multilinear fold of a table
+/// whose halves (the two values of the variable bound) are `lo` and `hi`.
+pub fn fold(dst: &mut [u128], lo: &[u128], hi: &[u128], r: u128) {
+    for ((d, &l), &h) in dst.iter_mut().zip(lo).zip(hi) {
+        *d = l ^ mul(l ^ h, r);
+    }
+}
+
+/// [`fold`] of two tables at once, written interleaved: `dst[2j]` is `f`'s
+/// fold at `j` (halves `f0`, `f1`), `dst[2j + 1]` `w`'s (`w0`, `w1`).
+pub fn fold_interleaving(dst: &mut [u128], [f0, f1, w0, w1]: [&[u128]; 4], r: u128) {
+    let halves = f0.iter().zip(f1).zip(w0.iter().zip(w1));
+    for (pair, ((&a0, &a1), (&b0, &b1))) in dst.chunks_exact_mut(2).zip(halves) {
+        pair[0] = a0 ^ mul(a0 ^ a1, r);
+        pair[1] = b0 ^ mul(b0 ^ b1, r);
+    }
+}
+
+/// A round of the sumcheck of `sum_x f(x) w(x)` on the halves `f0`, `f1`
+/// of `f` and `w0`, `w1` of `w` (all of equal length): `[sum_j f0[j]
+/// w0[j], sum_j (f0[j] + f1[j]) (w0[j] + w1[j])]`, the round polynomial at
+/// 0 and its top coefficient. Each sum reduced once, as in [`dot`].
+pub fn round_sums([f0, f1, w0, w1]: [&[u128]; 4]) -> [u128; 2] {
+    let halves = f0.iter().zip(f1).zip(w0.iter().zip(w1));
+    let [s0, s2] = halves.fold([(0, 0); 2], |[s0, s2], ((&a0, &a1), (&b0, &b1))| {
+        [
+            add_wide(s0, clmul128(a0, b0)),
+            add_wide(s2, clmul128(a0 ^ a1, b0 ^ b1)),
+        ]
+    });
+    [reduce(s0.0, s0.1), reduce(s2.0, s2.1)]
+}
+
+/// [`round_sums`] of two tables stored interleaved (`f` at even entries,
+/// `w` at odd ones), halves `lo` and `hi` (of equal, even length).
+pub fn round_sums_interleaved(lo: &[u128], hi: &[u128]) -> [u128; 2] {
+    let pairs = lo.chunks_exact(2).zip(hi.chunks_exact(2));
+    let [s0, s2] = pairs.fold([(0, 0); 2], |[s0, s2], (l, h)| {
+        [
+            add_wide(s0, clmul128(l[0], l[1])),
+            add_wide(s2, clmul128(l[0] ^ h[0], l[1] ^ h[1])),
+        ]
+    });
+    [reduce(s0.0, s0.1), reduce(s2.0, s2.1)]
+}
+
+fn add_wide(a: (u128, u128), b: (u128, u128)) -> (u128, u128) {
+    (a.0 ^ b.0, a.1 ^ b.1)
+}
+
 /// The additive-NTT butterfly `lo[i] += t * hi[i]; hi[i] += lo[i]`.
 pub fn butterfly(lo: &mut [u128], hi: &mut [u128], t: u128) {
     for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
