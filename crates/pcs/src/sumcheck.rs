@@ -6,8 +6,13 @@
 //! lowest variable, in place.
 //! They compute exactly what `starling_poly::sumcheck_round::product_round`
 //! and `starling_poly::multilinear::fold_lowest` compute (tested below), but
-//! hand the products to the field backend a chunk at a time instead of
-//! dispatching per element, and split the work over rayon.
+//! hand the products to the field backend a slice at a time instead of
+//! dispatching per element, and split the work over rayon. The high
+//! variables' folds and rounds are one backend kernel each
+//! (`backend::fold`, `fold_interleaving`, `round_sums`,
+//! `round_sums_interleaved`), which keep sums and products in registers;
+//! the lowest variable's, whose pairs are adjacent, gather a chunk into
+//! buffers first.
 //!
 //! After the first fold the two tables live interleaved in one buffer,
 //! `[f0, w0, f1, w1, ..]` ([`PairTable`]): the first fold then writes in the
