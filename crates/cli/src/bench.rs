@@ -381,6 +381,7 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
             "compressions": compressions,
             "threads": threads,
             "cpu_tier": starling::cpu::tier().name(),
+            "cpu_extensions": starling::cpu::extensions().iter().map(|e| e.name()).collect::<Vec<_>>(),
             "prove_s": prove_s,
             "cold_prove_s": cold_prove_s,
             "runs": args.runs,
@@ -407,7 +408,17 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
         println!("statement       {} ({} profile)", kind.name(), profile.name());
         println!("count           {count} {noun}s, {compressions} circuit instances");
         println!("threads         {threads}");
-        println!("cpu tier        {}", starling::cpu::tier());
+        let extensions = starling::cpu::extensions();
+        if extensions.is_empty() {
+            println!("cpu tier        {}", starling::cpu::tier());
+        } else {
+            let names: Vec<&str> = extensions.iter().map(|e| e.name()).collect();
+            println!(
+                "cpu tier        {} (with {})",
+                starling::cpu::tier(),
+                names.join(", ")
+            );
+        }
         println!(
             "prove           {prove_s:.3} s  ({hashes_per_s:.0} {noun}s/s, {compressions_per_s:.0} instances/s; median of {} proofs after the first)",
             args.runs

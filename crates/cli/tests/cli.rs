@@ -202,14 +202,26 @@ fn bench_json_has_the_keys() {
 }
 
 fn starling_with_tier(tier: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_starling"))
+    starling_with_cpu(tier, None, args)
+}
+
+/// The binary under tier `tier`, with `STARLING_CPU_WITHOUT` set to
+/// `without` where given and otherwise as this process has it.
+fn starling_with_cpu(tier: &str, without: Option<&str>, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_starling"));
+    command
         .args(args)
         .env("STARLING_CPU_TIER", tier)
-        .env_remove("STARLING_FORCE_PORTABLE")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
+        .env_remove("STARLING_FORCE_PORTABLE");
+    if let Some(without) = without {
+        command.env("STARLING_CPU_WITHOUT", without);
+    }
+    command.stdin(Stdio::null()).output().expect("the binary runs")
 }
+
+/// The ways of withholding the AVX2 tier's extensions, as
+/// `STARLING_CPU_WITHOUT` values.
+const WITHHOLDINGS: [&str; 4] = ["", "gfni", "vpclmulqdq", "gfni,vpclmulqdq"];
 
 #[test]
 fn cpu_tier_is_forced_reported_or_refused() {
@@ -247,18 +259,97 @@ fn cpu_tier_is_forced_reported_or_refused() {
     assert!(text(&out.stderr).contains("not a tier"), "{}", text(&out.stderr));
 }
 
+/// `STARLING_CPU_WITHOUT` takes the AVX2 tier's extensions away one by one
+/// (`bench --json` names those left in `cpu_extensions`), takes the
+/// AVX-512 tier with either, and refuses names it does not know.
+#[test]
+fn cpu_extensions_are_withheld_reported_or_refused() {
+    use starling::cpu::{Extension, Tier};
+    let bench = [
+        "bench",
+        "sha256",
+        "--count",
+        "16",
+        "--threads",
+        "1",
+        "--runs",
+        "1",
+        "--json",
+    ];
+    // What this CPU has, asked without withholding anything.
+    let out = starling_with_cpu("avx2", Some(""), &bench);
+    if !out.status.success() {
+        assert!(!Tier::Avx2.runs_here(), "{}", text(&out.stderr));
+        eprintln!("skipped: this CPU does not run the AVX2 tier");
+        return;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let has: Vec<String> = v["cpu_extensions"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|e| e.as_str().expect("a name").to_string())
+        .collect();
+    assert!(has.iter().all(|e| Extension::from_name(e).is_some()), "{has:?}");
+    for without in WITHHOLDINGS {
+        let out = starling_with_cpu("avx2", Some(without), &bench);
+        assert!(out.status.success(), "{without}: {}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        let want: Vec<&String> = has
+            .iter()
+            .filter(|e| !without.split(',').any(|w| w == e.as_str()))
+            .collect();
+        let got: Vec<&str> = v["cpu_extensions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e.as_str().unwrap())
+            .collect();
+        assert_eq!(got, want, "withheld {without:?}");
+        assert_eq!(v["cpu_tier"], "avx2");
+        if !without.is_empty() {
+            let out = starling_with_cpu("avx512", Some(without), &["digest", "--kind", "sha256"]);
+            assert_eq!(out.status.code(), Some(2), "avx512 without {without}");
+            assert!(
+                text(&out.stderr).contains("STARLING_CPU_TIER=avx512"),
+                "{}",
+                text(&out.stderr)
+            );
+        }
+    }
+    let out = starling_with_cpu("avx2", Some("gfni,avx9"), &["digest", "--kind", "sha256"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("STARLING_CPU_WITHOUT") && err.contains("avx9"),
+        "{err}"
+    );
+}
+
 /// The same inputs give the same proof bytes under every tier this CPU runs
-/// and on one or two threads.
+/// (the AVX2 tier with each set of its extensions withheld too) and on one
+/// or two threads.
 #[test]
 fn proofs_are_identical_across_tiers_and_threads() {
     use starling::cpu::Tier;
+    let mut setups: Vec<(Tier, Option<&str>)> = Tier::supported().into_iter().map(|t| (t, None)).collect();
+    if Tier::Avx2.runs_here() {
+        setups.extend(WITHHOLDINGS.iter().skip(1).map(|&w| (Tier::Avx2, Some(w))));
+    }
     for kind in ["sha256", "blake3", "keccak-f1600"] {
         let mut first: Option<(String, Vec<u8>)> = None;
-        for tier in Tier::supported() {
+        for &(tier, without) in &setups {
             for threads in ["1", "2"] {
-                let proof = tmp(&format!("tiers-{kind}-{tier}-{threads}.proof"));
-                let out = starling_with_tier(
+                let without_label = without.map(|w| format!(" without {w}")).unwrap_or_default();
+                let proof = tmp(&format!(
+                    "tiers-{kind}-{tier}{}-{threads}.proof",
+                    without
+                        .map(|w| format!("-no-{}", w.replace(',', "-")))
+                        .unwrap_or_default()
+                ));
+                let out = starling_with_cpu(
                     tier.name(),
+                    without,
                     &[
                         "prove",
                         kind,
@@ -272,9 +363,13 @@ fn proofs_are_identical_across_tiers_and_threads() {
                         proof.to_str().unwrap(),
                     ],
                 );
-                assert!(out.status.success(), "{kind} {tier}: {}", text(&out.stderr));
+                assert!(
+                    out.status.success(),
+                    "{kind} {tier}{without_label}: {}",
+                    text(&out.stderr)
+                );
                 let bytes = std::fs::read(&proof).unwrap();
-                let label = format!("{kind} under {tier} on {threads} threads");
+                let label = format!("{kind} under {tier}{without_label} on {threads} threads");
                 match &first {
                     None => first = Some((label, bytes)),
                     Some((l, b)) => assert!(*b == bytes, "{label} differs from {l}"),

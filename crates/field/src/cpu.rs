@@ -15,6 +15,15 @@
 //! `STARLING_FORCE_PORTABLE=1` is an alias of `STARLING_CPU_TIER=portable`.
 //! Every tier computes exactly what the portable definitions compute, so
 //! proofs do not depend on the tier.
+//!
+//! The AVX2 tier also uses two [`Extension`]s where the CPU has them
+//! (VPCLMULQDQ on 256 bits from Zen 3 and Ice Lake, GFNI from Zen 4 and
+//! Alder Lake), so it runs other kernels on other CPUs.
+//! `STARLING_CPU_WITHOUT=gfni,vpclmulqdq` makes the probe report the
+//! extensions it names absent (and with them the AVX-512 tier, which needs
+//! both), so that a Zen 4 or 5 runs, tests and benchmarks what a Zen 3
+//! (`gfni`) or a Zen 2 (`gfni,vpclmulqdq`) runs. It can only take
+//! instructions away.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -23,6 +32,83 @@ use std::sync::OnceLock;
 pub const TIER_VAR: &str = "STARLING_CPU_TIER";
 /// The older switch: any non-empty value other than `0` means `portable`.
 pub const FORCE_PORTABLE_VAR: &str = "STARLING_FORCE_PORTABLE";
+/// The environment variable that withholds [`Extension`]s (comma-separated names).
+pub const WITHOUT_VAR: &str = "STARLING_CPU_WITHOUT";
+
+/// Instructions beyond a tier's own that its kernels use where the CPU has
+/// them (x86-64: the AVX2 tier's; the AVX-512 tier requires both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Extension {
+    /// Galois-field affine and product instructions (GF(2^8) kernels).
+    Gfni,
+    /// Carry-less products on 256-bit vectors (GF(2^128) kernels).
+    Vpclmulqdq,
+}
+
+impl Extension {
+    /// Every extension, in the order of [`Extension::name`]'s documentation.
+    pub const ALL: [Extension; 2] = [Extension::Gfni, Extension::Vpclmulqdq];
+
+    /// The name `STARLING_CPU_WITHOUT` and `bench --json` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Extension::Gfni => "gfni",
+            Extension::Vpclmulqdq => "vpclmulqdq",
+        }
+    }
+
+    /// The extension called `name`.
+    pub fn from_name(name: &str) -> Option<Extension> {
+        Extension::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// True when this CPU has the extension and the environment does not
+    /// withhold it.
+    pub fn present(self) -> bool {
+        !withheld().contains(&self) && self.detected()
+    }
+
+    fn detected(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match self {
+                Extension::Gfni => is_x86_feature_detected!("gfni"),
+                Extension::Vpclmulqdq => is_x86_feature_detected!("vpclmulqdq"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+}
+
+impl fmt::Display for Extension {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The extensions `STARLING_CPU_WITHOUT` names, or the first name that is
+/// none.
+fn parse_withheld(value: &str) -> Result<Vec<Extension>, TierError> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(|name| Extension::from_name(name).ok_or_else(|| TierError::UnknownExtension(name.to_string())))
+        .collect()
+}
+
+/// The withheld extensions, read once. A malformed value withholds nothing
+/// here; [`requested`] reports it.
+fn withheld() -> &'static [Extension] {
+    static WITHHELD: OnceLock<Vec<Extension>> = OnceLock::new();
+    WITHHELD.get_or_init(|| {
+        std::env::var(WITHOUT_VAR)
+            .ok()
+            .and_then(|v| parse_withheld(&v).ok())
+            .unwrap_or_default()
+    })
+}
 
 /// A set of instructions the kernels of one backend may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,8 +156,8 @@ impl Tier {
                     && is_x86_feature_detected!("avx512f")
                     && is_x86_feature_detected!("avx512bw")
                     && is_x86_feature_detected!("avx512vbmi")
-                    && is_x86_feature_detected!("gfni")
-                    && is_x86_feature_detected!("vpclmulqdq")
+                    && Extension::Gfni.present()
+                    && Extension::Vpclmulqdq.present()
             }
             #[cfg(target_arch = "aarch64")]
             Tier::Neon => {
@@ -101,26 +187,28 @@ impl fmt::Display for Tier {
 }
 
 /// x86-64: true when the CPU has 256-bit VPCLMULQDQ (Zen 3, Ice Lake and
-/// later), which the AVX2 tier's field kernels use when present.
+/// later) and it is not withheld, which the AVX2 tier's field kernels use
+/// when present.
 pub fn has_vpclmulqdq_256() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("vpclmulqdq")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    Tier::Avx2.runs_here() && Extension::Vpclmulqdq.present()
 }
 
 /// x86-64: true when the CPU has AVX2 and GFNI (Intel Alder Lake and later
-/// client chips have both without AVX-512; Zen 4 and later have all three),
-/// which the AVX2 tier's GF(2^8) kernels use, VEX-encoded, when present.
+/// client chips have both without AVX-512; Zen 4 and later have all three)
+/// and GFNI is not withheld, which the AVX2 tier's GF(2^8) kernels use,
+/// VEX-encoded, when present.
 pub fn has_gfni() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("gfni")
+    Tier::Avx2.runs_here() && Extension::Gfni.present()
+}
+
+/// The extensions the process's kernels use beyond its tier's own: for the
+/// AVX2 tier those the CPU has and the environment does not withhold, for
+/// every other tier none.
+pub fn extensions() -> Vec<Extension> {
+    if tier() != Tier::Avx2 {
+        return Vec::new();
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    Extension::ALL.into_iter().filter(|e| e.present()).collect()
 }
 
 /// x86-64: true on CPUs that run every 256-bit AVX instruction as two
@@ -174,8 +262,10 @@ pub fn has_sha_extensions() -> bool {
 pub enum TierError {
     /// `STARLING_CPU_TIER` names no tier.
     Unknown(String),
-    /// The CPU lacks instructions the named tier uses.
+    /// The CPU lacks instructions the named tier uses (or they are withheld).
     Unsupported(Tier),
+    /// `STARLING_CPU_WITHOUT` names no extension.
+    UnknownExtension(String),
 }
 
 impl fmt::Display for TierError {
@@ -191,11 +281,25 @@ impl fmt::Display for TierError {
                 "{TIER_VAR}={name:?} is not a tier (portable, avx2, avx512, neon); this CPU runs: {choices}"
             ),
             TierError::Unsupported(t) => {
-                write!(
-                    f,
-                    "{TIER_VAR}={t}: this CPU lacks instructions that tier uses; it runs: {choices}"
-                )
+                let withheld = withheld();
+                if withheld.is_empty() {
+                    write!(
+                        f,
+                        "{TIER_VAR}={t}: this CPU lacks instructions that tier uses; it runs: {choices}"
+                    )
+                } else {
+                    let names: Vec<&str> = withheld.iter().map(|e| e.name()).collect();
+                    write!(
+                        f,
+                        "{TIER_VAR}={t}: this CPU lacks instructions that tier uses, or {WITHOUT_VAR}={} withholds them; it runs: {choices}",
+                        names.join(",")
+                    )
+                }
             }
+            TierError::UnknownExtension(name) => write!(
+                f,
+                "{WITHOUT_VAR}: {name:?} is not an extension (gfni, vpclmulqdq)"
+            ),
         }
     }
 }
@@ -204,6 +308,9 @@ impl std::error::Error for TierError {}
 
 /// The tier the environment asks for: `Ok(None)` when it asks for none.
 pub fn requested() -> Result<Option<Tier>, TierError> {
+    if let Ok(value) = std::env::var(WITHOUT_VAR) {
+        parse_withheld(&value)?;
+    }
     match std::env::var(TIER_VAR) {
         Ok(name) if !name.is_empty() => {
             let t = Tier::from_name(&name).ok_or(TierError::Unknown(name))?;
@@ -231,4 +338,26 @@ pub fn tier() -> Tier {
         Ok(t) => t.unwrap_or_else(Tier::best),
         Err(e) => panic!("{e}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn withheld_extensions_parse_by_name() {
+        assert_eq!(parse_withheld(""), Ok(vec![]));
+        assert_eq!(parse_withheld(" gfni , "), Ok(vec![Extension::Gfni]));
+        assert_eq!(
+            parse_withheld("vpclmulqdq,gfni"),
+            Ok(vec![Extension::Vpclmulqdq, Extension::Gfni])
+        );
+        assert_eq!(
+            parse_withheld("gfni,avx512"),
+            Err(TierError::UnknownExtension("avx512".into()))
+        );
+        for e in Extension::ALL {
+            assert_eq!(Extension::from_name(e.name()), Some(e));
+        }
+    }
 }
