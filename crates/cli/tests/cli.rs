@@ -219,6 +219,20 @@ fn starling_with_cpu(tier: &str, without: Option<&str>, args: &[&str]) -> Output
     command.stdin(Stdio::null()).output().expect("the binary runs")
 }
 
+/// A `bench --json` of sixteen SHA-256 compressions: enough to report the
+/// CPU tier and extensions.
+const TINY_BENCH: [&str; 9] = [
+    "bench",
+    "sha256",
+    "--count",
+    "16",
+    "--threads",
+    "1",
+    "--runs",
+    "1",
+    "--json",
+];
+
 /// The ways of withholding the AVX2 tier's extensions, as
 /// `STARLING_CPU_WITHOUT` values.
 const WITHHOLDINGS: [&str; 4] = ["", "gfni", "vpclmulqdq", "gfni,vpclmulqdq"];
@@ -227,20 +241,7 @@ const WITHHOLDINGS: [&str; 4] = ["", "gfni", "vpclmulqdq", "gfni,vpclmulqdq"];
 fn cpu_tier_is_forced_reported_or_refused() {
     use starling::cpu::Tier;
     for tier in Tier::ALL {
-        let out = starling_with_tier(
-            tier.name(),
-            &[
-                "bench",
-                "sha256",
-                "--count",
-                "16",
-                "--threads",
-                "1",
-                "--runs",
-                "1",
-                "--json",
-            ],
-        );
+        let out = starling_with_tier(tier.name(), &TINY_BENCH);
         if tier.runs_here() {
             assert!(out.status.success(), "{tier}: {}", text(&out.stderr));
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
@@ -265,19 +266,8 @@ fn cpu_tier_is_forced_reported_or_refused() {
 #[test]
 fn cpu_extensions_are_withheld_reported_or_refused() {
     use starling::cpu::{Extension, Tier};
-    let bench = [
-        "bench",
-        "sha256",
-        "--count",
-        "16",
-        "--threads",
-        "1",
-        "--runs",
-        "1",
-        "--json",
-    ];
     // What this CPU has, asked without withholding anything.
-    let out = starling_with_cpu("avx2", Some(""), &bench);
+    let out = starling_with_cpu("avx2", Some(""), &TINY_BENCH);
     if !out.status.success() {
         assert!(!Tier::Avx2.runs_here(), "{}", text(&out.stderr));
         eprintln!("skipped: this CPU does not run the AVX2 tier");
@@ -292,7 +282,7 @@ fn cpu_extensions_are_withheld_reported_or_refused() {
         .collect();
     assert!(has.iter().all(|e| Extension::from_name(e).is_some()), "{has:?}");
     for without in WITHHOLDINGS {
-        let out = starling_with_cpu("avx2", Some(without), &bench);
+        let out = starling_with_cpu("avx2", Some(without), &TINY_BENCH);
         assert!(out.status.success(), "{without}: {}", text(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
         let want: Vec<&String> = has
