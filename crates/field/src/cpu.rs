@@ -63,9 +63,12 @@ impl Extension {
     }
 
     /// True when this CPU has the extension and the environment does not
-    /// withhold it.
+    /// withhold it. Decided once: the NTT's dispatch asks on every call.
     pub fn present(self) -> bool {
-        !withheld().contains(&self) && self.detected()
+        static PRESENT: OnceLock<[bool; 2]> = OnceLock::new();
+        let present =
+            PRESENT.get_or_init(|| Extension::ALL.map(|e| !withheld().contains(&e) && e.detected()));
+        present[self as usize]
     }
 
     fn detected(self) -> bool {
