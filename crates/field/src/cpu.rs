@@ -299,10 +299,14 @@ impl fmt::Display for TierError {
                     )
                 }
             }
-            TierError::UnknownExtension(name) => write!(
-                f,
-                "{WITHOUT_VAR}: {name:?} is not an extension (gfni, vpclmulqdq)"
-            ),
+            TierError::UnknownExtension(name) => {
+                let names: Vec<&str> = Extension::ALL.iter().map(|e| e.name()).collect();
+                write!(
+                    f,
+                    "{WITHOUT_VAR}: {name:?} is not an extension ({})",
+                    names.join(", ")
+                )
+            }
         }
     }
 }
