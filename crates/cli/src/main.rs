@@ -44,7 +44,7 @@ pub(crate) struct Failure {
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
         let code = match e {
-            Error::Rejected(_) => 1,
+            Error::Rejected(_) | Error::False(_) => 1,
             Error::Input(_) | Error::Malformed(_) => 2,
             Error::Internal(_) => 3,
         };

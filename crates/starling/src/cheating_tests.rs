@@ -39,6 +39,7 @@ fn prove_tampered((kind, inputs): &(Arc<dyn Kind>, Records), tamper: Tamper<'_>)
     let proved = prove_with(
         kind.clone(),
         inputs.clone(),
+        Records::new(),
         Profile::Default,
         &mut |_| {},
         &tamper,
@@ -285,7 +286,7 @@ fn digests_and_trees_reject_wrong_chaining_padding_and_swapped_leaves() {
         );
         // A wrong byte in the last block's padding (or a leaf's, or a
         // child digest's copy).
-        let last = kind.shape(&case.1).unwrap().instances - 1;
+        let last = kind.instances(&case.1, &Records::new()) - 1;
         let pad = 8 * (hash.block_bytes().start + 60) + 2;
         let padding = |rows: &mut [u64]| flip_input(rows, words, last, pad);
         assert_rejected(

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use starling_circuit::layout::{pack_bits, words_for_bits};
 use starling_circuit::{
-    Blake3Compression, BristolCircuit, BristolR1cs, KeccakF1600, R1cs, Sha256Compression,
+    Blake3Compression, BristolCircuit, BristolR1cs, KeccakF1600, R1cs, Sha256Compression, Sha256PathStep,
 };
 use starling_piop::SparseMatrix;
 
@@ -66,6 +66,7 @@ struct BristolSource {
 /// A compiled statement circuit.
 pub struct StatementCircuit {
     builtin: Option<Builtin>,
+    name: &'static str,
     r1cs: R1cs,
     a0: SparseMatrix,
     b0: SparseMatrix,
@@ -77,7 +78,12 @@ pub struct StatementCircuit {
 }
 
 impl StatementCircuit {
-    fn new(builtin: Option<Builtin>, r1cs: R1cs, bristol: Option<BristolSource>) -> Result<Self, String> {
+    fn new(
+        builtin: Option<Builtin>,
+        name: &'static str,
+        r1cs: R1cs,
+        bristol: Option<BristolSource>,
+    ) -> Result<Self, String> {
         if r1cs.num_private_inputs() != 0 {
             return Err("statement circuits have no private inputs".into());
         }
@@ -96,7 +102,8 @@ impl StatementCircuit {
         let padding_output = pack_bits(&out_bits);
         Ok(StatementCircuit {
             builtin,
-            digest: statement_circuit_digest(builtin, &r1cs, bristol.as_ref()),
+            name,
+            digest: statement_circuit_digest(name, &r1cs, bristol.as_ref()),
             zero_input: vec![0; words_for_bits(r1cs.num_public_inputs())],
             r1cs,
             a0,
@@ -119,11 +126,26 @@ impl StatementCircuit {
         };
         cell.get_or_init(|| {
             Arc::new(
-                StatementCircuit::new(Some(which), build(), None)
+                StatementCircuit::new(Some(which), which.name(), build(), None)
                     .expect("the built-in circuits are well formed"),
             )
         })
         .clone()
+    }
+
+    /// SHA-256 compression with the check of a Merkle path step whose
+    /// direction is private ([`Sha256PathStep`]): the instance circuit of the
+    /// signature statements, built once per process.
+    pub fn sha256_path_step() -> Arc<StatementCircuit> {
+        static CIRCUIT: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        CIRCUIT
+            .get_or_init(|| {
+                Arc::new(
+                    StatementCircuit::new(None, "sha256-path-step", Sha256PathStep::new().into_r1cs(), None)
+                        .expect("the path-step circuit is well formed"),
+                )
+            })
+            .clone()
     }
 
     /// Compiles a Bristol Fashion circuit. Errors name the offending line.
@@ -157,6 +179,7 @@ impl StatementCircuit {
         };
         Ok(Arc::new(StatementCircuit::new(
             None,
+            "circuit",
             compiled.into_r1cs(),
             Some(source),
         )?))
@@ -169,7 +192,7 @@ impl StatementCircuit {
 
     /// The circuit's name: the built-in's, or `circuit`.
     pub fn name(&self) -> &'static str {
-        self.builtin.map_or("circuit", Builtin::name)
+        self.name
     }
 
     /// The compiled constraint system of one instance.
@@ -266,7 +289,7 @@ impl StatementCircuit {
 
 /// See [`StatementCircuit::digest`].
 fn statement_circuit_digest(
-    builtin: Option<Builtin>,
+    name: &str,
     r1cs: &R1cs,
     bristol: Option<&BristolSource>,
 ) -> [u8; 32] {
@@ -279,7 +302,6 @@ fn statement_circuit_digest(
             put_u64(h, s as u64);
         }
     };
-    let name = builtin.map_or("circuit", Builtin::name);
     for part in [CIRCUIT_DIGEST_TAG, name.as_bytes(), &r1cs.digest()] {
         put_u64(&mut h, part.len() as u64);
         h.update(part);

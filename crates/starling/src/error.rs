@@ -14,6 +14,10 @@ pub enum Error {
     /// file too large, ...).
     #[error("{0}")]
     Input(String),
+    /// The inputs are read, and their statement is false (a signature
+    /// that does not verify): there is nothing to prove.
+    #[error("{0}")]
+    False(String),
     /// The proof file is not a well-formed Starling proof.
     #[error("unreadable proof: {0}")]
     Malformed(String),

@@ -11,7 +11,7 @@ use std::io::{BufRead, Read};
 use starling_circuit::wording::counted;
 
 use crate::format::MAX_INSTANCES;
-use crate::kind::Kind;
+use crate::kind::{Kind, PrivateInputError};
 use crate::records::Records;
 use crate::Error;
 
@@ -34,8 +34,51 @@ pub fn parse_inputs(kind: &dyn Kind, text: &str) -> Result<Records, Error> {
 /// stdin). Lines past [`MAX_LINE_BYTES`], texts past [`MAX_INPUT_BYTES`] and
 /// more than `MAX_INSTANCES` records are errors as soon as they are seen,
 /// so memory stays proportional to the records read.
-pub fn read_inputs(kind: &dyn Kind, mut reader: impl BufRead) -> Result<Records, Error> {
+pub fn read_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<Records, Error> {
     let mut records = Records::new();
+    read_lines(reader, |fields| {
+        records.push(&kind.parse_input(fields).map_err(Error::Input)?);
+        Ok(())
+    })?;
+    checked(kind, records)
+}
+
+/// Reads a prover's inputs text for `kind` as [`read_inputs`] does: the
+/// public records and, for a kind that [`Kind::has_private_inputs`] (a
+/// signature batch's `PK MSG SIG`), the private ones, one each a line. A
+/// line whose statement is false (a signature that does not verify) is
+/// [`Error::False`], naming the line.
+pub fn read_prover_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<(Records, Records), Error> {
+    if !kind.has_private_inputs() {
+        return Ok((read_inputs(kind, reader)?, Records::new()));
+    }
+    let (mut records, mut private) = (Records::new(), Records::new());
+    read_lines(reader, |fields| {
+        let (record, secret) = kind.parse_prover_line(fields).map_err(|e| match e {
+            PrivateInputError::Unreadable(e) => Error::Input(e),
+            PrivateInputError::False(e) => Error::False(e),
+        })?;
+        records.push(&record);
+        private.push(&secret);
+        Ok(())
+    })?;
+    Ok((checked(kind, records)?, private))
+}
+
+/// At least one record, and a statement of `kind`.
+fn checked(kind: &dyn Kind, records: Records) -> Result<Records, Error> {
+    if records.is_empty() {
+        return Err(Error::Input("no inputs: N must be at least 1".into()));
+    }
+    kind.shape(&records).map_err(Error::Input)?;
+    Ok(records)
+}
+
+/// Calls `line` with the whitespace-separated fields of every line that is
+/// not blank or a comment, with the bounds [`read_inputs`] documents;
+/// errors (its own and `line`'s) name the line.
+fn read_lines(mut reader: impl BufRead, mut line: impl FnMut(&[&str]) -> Result<(), Error>) -> Result<(), Error> {
+    let mut records = 0u64;
     let mut total: u64 = 0;
     let mut buf = Vec::new();
     for number in 1.. {
@@ -60,30 +103,31 @@ pub fn read_inputs(kind: &dyn Kind, mut reader: impl BufRead) -> Result<Records,
                 "the inputs text is longer than {MAX_INPUT_BYTES} bytes"
             )));
         }
-        let line = std::str::from_utf8(&buf).map_err(|e| {
+        let text = std::str::from_utf8(&buf).map_err(|e| {
             at_line(format!(
                 "byte {} is not UTF-8 text (0x{:02x})",
                 e.valid_up_to() + 1,
                 buf[e.valid_up_to()]
             ))
         })?;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        let text = text.trim();
+        if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        if records.len() as u64 == MAX_INSTANCES {
+        if records == MAX_INSTANCES {
             return Err(at_line(format!(
                 "more than {MAX_INSTANCES} records, the most one proof holds"
             )));
         }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        records.push(&kind.parse_input(&fields).map_err(at_line)?);
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        line(&fields).map_err(|e| match e {
+            Error::Input(e) => at_line(e),
+            Error::False(e) => Error::False(format!("line {number}: {e}")),
+            e => e,
+        })?;
+        records += 1;
     }
-    if records.is_empty() {
-        return Err(Error::Input("no inputs: N must be at least 1".into()));
-    }
-    kind.shape(&records).map_err(Error::Input)?;
-    Ok(records)
+    Ok(())
 }
 
 /// Checks a line has `n` fields, named `names` in the message.

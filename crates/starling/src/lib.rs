@@ -23,7 +23,7 @@ pub use error::{Check, Error, Mismatch, Rejection};
 pub use hashes::Hash;
 pub use kind::Kind;
 pub use proof_file::{inspect, security_bits, security_report, ProofFile};
-pub use protocol::{keep_buffers_between_proofs, prove, Proved};
+pub use protocol::{keep_buffers_between_proofs, prove, prove_private, Proved};
 pub use records::Records;
 pub use starling_field::cpu;
 pub use starling_pcs::SecurityProfile as Profile;

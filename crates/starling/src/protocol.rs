@@ -223,7 +223,20 @@ pub fn prove(
     profile: Profile,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Proved, Error> {
-    prove_with(kind, inputs, profile, progress, &Tamper::default())
+    prove_private(kind, inputs, Records::new(), profile, progress)
+}
+
+/// [`prove`] for a kind with private input records ([`Kind::has_private_inputs`]:
+/// a signature batch's signatures), one per public record, in order. The
+/// proof file carries only the public records and the outputs.
+pub fn prove_private(
+    kind: Arc<dyn Kind>,
+    inputs: Records,
+    private: Records,
+    profile: Profile,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Proved, Error> {
+    prove_with(kind, inputs, private, profile, progress, &Tamper::default())
 }
 
 /// Changes a test-only cheating prover makes: to the witness words before
@@ -244,6 +257,7 @@ pub(crate) type WitnessTamper<'a> = &'a dyn Fn(&mut [u64]);
 pub(crate) fn prove_with(
     kind: Arc<dyn Kind>,
     inputs: Records,
+    private: Records,
     profile: Profile,
     progress: &mut dyn FnMut(&str),
     tamper: &Tamper<'_>,
@@ -257,18 +271,31 @@ pub(crate) fn prove_with(
             format::MAX_INSTANCES
         )));
     }
-    let shape = kind.shape(&inputs).map_err(Error::Input)?;
-    starling_piop::prepare_tables();
-    if shape.instances as u64 > format::MAX_INSTANCES {
+    kind.shape(&inputs).map_err(Error::Input)?;
+    let wants = if kind.has_private_inputs() { inputs.len() } else { 0 };
+    if private.len() != wants {
         return Err(Error::Input(format!(
-            "the statement needs {} circuit instances, more than the {} one proof holds",
-            shape.instances,
+            "{} private records for {} inputs of a {} statement, expected {wants}",
+            private.len(),
+            inputs.len(),
+            kind.name()
+        )));
+    }
+    starling_piop::prepare_tables();
+    let circuit = kind.circuit().clone();
+    let mut timings = Timings::default();
+    // The instances' input rows (private intermediate values included)
+    // come first: a signature batch's layout follows from values only its
+    // signatures give.
+    let mut rows = timings.phase("instances", progress, || kind.instance_inputs(&inputs, &private))?;
+    let instances = rows.len() / circuit.input_words();
+    if instances as u64 > format::MAX_INSTANCES {
+        return Err(Error::Input(format!(
+            "the statement needs {instances} circuit instances, more than the {} one proof holds",
             format::MAX_INSTANCES
         )));
     }
-    let circuit = kind.circuit().clone();
-    let mut timings = Timings::default();
-    let params = batch_params(&circuit, shape.instances, profile).map_err(Error::Input)?;
+    let params = batch_params(&circuit, instances, profile).map_err(Error::Input)?;
     let n = params.shape.n() as u32;
     let r1cs = circuit.r1cs();
 
@@ -280,7 +307,6 @@ pub(crate) fn prove_with(
     // forms cost no memory beyond what the zerocheck needs anyway.
     let [mut packed, mut a, mut b] = [(); 3].map(|_| scratch::take_field(params.shape.num_words() / 2));
     timings.phase("witness", progress, || {
-        let mut rows = kind.instance_inputs(&inputs)?;
         if let Some(f) = tamper.instances {
             f(&mut rows);
         }
@@ -302,10 +328,16 @@ pub(crate) fn prove_with(
         let first = r1cs.public_output_wire(0) * per_wire;
         let sliced = &Gf128::as_u64_words(&packed)[first..first + circuit.output_bits() * per_wire];
         let rows = unslice_instances(1 << n, circuit.output_bits(), sliced);
-        kind.outputs(&inputs, &rows[..shape.instances * circuit.output_words()])
+        kind.outputs(&inputs, &rows[..instances * circuit.output_words()])
     });
     let mut statement =
         Statement::new(kind, inputs, outputs).map_err(|e| Error::Internal(format!("outputs: {e}")))?;
+    if statement.instances() != instances {
+        return Err(Error::Internal(format!(
+            "the prover laid out {instances} instances, the statement calls for {}",
+            statement.instances()
+        )));
+    }
     if let Some(f) = tamper.statement {
         f(&mut statement);
     }

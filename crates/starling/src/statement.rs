@@ -19,6 +19,7 @@ pub struct Statement {
     kind: Arc<dyn Kind>,
     public: Arc<PublicValues>,
     shape: StatementShape,
+    instances: usize,
 }
 
 /// The records and, once asked for, their digest: the transcript binds it
@@ -49,7 +50,15 @@ impl Statement {
                 return Err(format!("an output record is not {size} bytes"));
             }
         }
+        let instances = kind.instances(&inputs, &outputs);
+        if instances as u64 > format::MAX_INSTANCES {
+            return Err(format!(
+                "the statement needs {instances} circuit instances, more than the {} one proof holds",
+                format::MAX_INSTANCES
+            ));
+        }
         Ok(Statement {
+            instances,
             kind,
             public: Arc::new(PublicValues {
                 inputs,
@@ -72,7 +81,7 @@ impl Statement {
 
     /// Circuit instances before padding.
     pub fn instances(&self) -> usize {
-        self.shape.instances
+        self.instances
     }
 
     /// The input records.

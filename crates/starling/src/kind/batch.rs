@@ -130,9 +130,12 @@ impl Kind for Batch {
         }
         Ok(StatementShape {
             count: inputs.len() as u64,
-            instances: inputs.len(),
             outputs: inputs.len(),
         })
+    }
+
+    fn instances(&self, inputs: &Records, _outputs: &Records) -> usize {
+        inputs.len()
     }
 
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
@@ -255,7 +258,7 @@ impl Kind for Batch {
             .collect()
     }
 
-    fn instance_inputs(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+    fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
         // On rayon: one thread took 11 ms for 2^16 Keccak-f states (Zen 4),
         // a serial step in a witness phase that otherwise scales.
         let words = self.circuit.input_words();

@@ -114,9 +114,12 @@ impl Kind for Chain {
         }
         Ok(StatementShape {
             count: steps,
-            instances: steps as usize,
             outputs: 1,
         })
+    }
+
+    fn instances(&self, inputs: &Records, _outputs: &Records) -> usize {
+        Self::read(inputs).1 as usize
     }
 
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
@@ -138,7 +141,7 @@ impl Kind for Chain {
         vec![("start".into(), 0..32), ("steps".into(), 32..40)]
     }
 
-    fn instance_inputs(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+    fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
         let (start, steps) = Self::read(inputs);
         let mut h = start.to_vec();
         let mut rows = Vec::with_capacity(steps as usize * self.circuit.input_words());

@@ -398,9 +398,12 @@ impl Kind for MerkleRoot {
         }
         Ok(StatementShape {
             count: leaves as u64,
-            instances,
             outputs: 1,
         })
+    }
+
+    fn instances(&self, inputs: &Records, _outputs: &Records) -> usize {
+        Layout::new(self.hash, self.scheme, inputs).instances()
     }
 
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
@@ -423,7 +426,7 @@ impl Kind for MerkleRoot {
         vec![("leaf".into(), 0..record.len())]
     }
 
-    fn instance_inputs(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+    fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
         let layout = Layout::new(self.hash, self.scheme, inputs);
         let mut digests: Vec<[u8; 32]> = Vec::with_capacity(layout.tree.nodes.len());
         let mut rows = Vec::new();

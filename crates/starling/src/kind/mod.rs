@@ -25,6 +25,7 @@ pub(crate) mod batch;
 pub(crate) mod chain;
 pub(crate) mod digest;
 pub(crate) mod merkle;
+pub(crate) mod signatures;
 
 use std::fmt;
 use std::ops::Range;
@@ -44,6 +45,7 @@ pub use batch::Batch;
 pub use chain::Chain;
 pub use digest::Digest;
 pub use merkle::{MerkleRoot, Scheme};
+pub use signatures::{LmsSet, Scheme as SignatureScheme, Signatures};
 
 /// What a statement kind declares; see the module documentation.
 pub trait Kind: Send + Sync + fmt::Debug {
@@ -75,6 +77,12 @@ pub trait Kind: Send + Sync + fmt::Debug {
     /// inputs do not form a statement of this kind.
     fn shape(&self, inputs: &Records) -> Result<StatementShape, String>;
 
+    /// Circuit instances (before padding) of the statement on these records,
+    /// which [`Kind::shape`] has accepted. Most kinds' inputs fix them; a
+    /// signature batch's chain lengths follow from its outputs (each
+    /// signature's message representative).
+    fn instances(&self, inputs: &Records, outputs: &Records) -> usize;
+
     /// One input record from the whitespace-separated fields of a line.
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String>;
 
@@ -87,10 +95,31 @@ pub trait Kind: Send + Sync + fmt::Debug {
     /// The named fields of an input record, as byte ranges, in order.
     fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)>;
 
+    /// Whether a prover's input lines carry private fields (a signature
+    /// batch's `PK MSG SIG`): the prover reads them
+    /// ([`Kind::parse_prover_line`]), the proof never carries them, and a
+    /// verifier's expected lines leave them out ([`Kind::parse_input`]).
+    fn has_private_inputs(&self) -> bool {
+        false
+    }
+
+    /// The public and the private record of a prover's line, for a kind
+    /// that [`Kind::has_private_inputs`]. [`PrivateInputError::Unreadable`]
+    /// for a malformed line, [`PrivateInputError::False`] when the line's
+    /// statement is false (a signature that does not verify), which no
+    /// proof can show.
+    fn parse_prover_line(&self, _fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
+        Err(PrivateInputError::Unreadable(format!(
+            "{} statements take no private inputs",
+            self.name()
+        )))
+    }
+
     /// The prover's instance rows: the circuit input bits of every instance
-    /// (`StatementShape::instances` rows of `input_words`), intermediate
-    /// values included.
-    fn instance_inputs(&self, inputs: &Records) -> Result<Vec<u64>, Error>;
+    /// ([`Kind::instances`] rows of `input_words`), intermediate values
+    /// included, from the public input records and the private ones (empty
+    /// unless the kind [`Kind::has_private_inputs`], else one per input).
+    fn instance_inputs(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error>;
 
     /// The public outputs, from the output rows of every instance.
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records;
@@ -99,13 +128,20 @@ pub trait Kind: Send + Sync + fmt::Debug {
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>>;
 }
 
+/// Why a private field of a prover's line is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PrivateInputError {
+    /// It cannot be read (hex, length, a typecode, a value out of range).
+    Unreadable(String),
+    /// It is read, and makes the line's statement false.
+    False(String),
+}
+
 /// How big a statement is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatementShape {
     /// N, in the kind's unit.
     pub count: u64,
-    /// Circuit instances (before padding to a power of two).
-    pub instances: usize,
     /// Output records.
     pub outputs: usize,
 }
@@ -255,6 +291,7 @@ pub(crate) fn decode(
                 "the kind's parameters are not a hash and a scheme".into(),
             )),
         },
+        8 => Ok(Arc::new(Signatures::from_params(params)?)),
         _ => Err(Error::Malformed(format!("unknown statement kind {code}"))),
     }
 }
@@ -328,6 +365,11 @@ pub fn chain(hash: Hash) -> Arc<dyn Kind> {
 /// Message digests.
 pub fn digest(hash: Hash) -> Arc<dyn Kind> {
     Arc::new(Digest::new(hash))
+}
+
+/// Signatures under `scheme`, the signatures private.
+pub fn signatures(scheme: SignatureScheme) -> Arc<dyn Kind> {
+    Arc::new(Signatures::new(scheme))
 }
 
 /// Merkle roots; `None` when the scheme does not take the hash.

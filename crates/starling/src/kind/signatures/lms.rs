@@ -1,0 +1,314 @@
+//! LMS (RFC 8554, NIST SP 800-208) with SHA-256 and `n = m = 32`: the
+//! parameter sets, the byte formats of public keys and signatures, and the
+//! verification algorithm computed natively (RFC 8554 Algorithms 4b and 6a),
+//! keeping every compression's input: the prover's instance rows.
+//!
+//! Formats (RFC 8554 §5.3 and §5.4): a public key is `u32(lms type) ‖
+//! u32(ots type) ‖ I (16) ‖ T[1] (32)`; a signature is `u32(q) ‖ u32(ots
+//! type) ‖ C (32) ‖ y[0..p] (32 each) ‖ u32(lms type) ‖ path[0..h] (32
+//! each)`.
+
+use std::ops::Range;
+
+use starling_circuit::sha256_path_step::PUBLIC_INPUT_BITS;
+
+use crate::hashes::Hash;
+
+/// The hashes' domain separators (RFC 8554 §3.1.1 and §5.3).
+pub const D_PBLC: [u8; 2] = [0x80, 0x80];
+/// Of the message hash.
+pub const D_MESG: [u8; 2] = [0x81, 0x81];
+/// Of a leaf.
+pub const D_LEAF: [u8; 2] = [0x82, 0x82];
+/// Of an inner node.
+pub const D_INTR: [u8; 2] = [0x83, 0x83];
+
+/// Bytes of a public key.
+pub const PUBLIC_KEY_BYTES: usize = 56;
+/// Bytes of an input row of the instance circuit.
+pub const ROW_BYTES: usize = PUBLIC_INPUT_BITS.div_ceil(8);
+/// Bytes of the prefix `I ‖ u32 ‖ u16` every hash starts with.
+pub const PREFIX_BYTES: usize = 22;
+/// Bytes of a chain step's message: the prefix, `u8(j)` and the value.
+pub const STEP_BYTES: usize = PREFIX_BYTES + 1 + 32;
+/// Bytes of the message hash's fixed part: the prefix and `C`.
+pub const MESSAGE_PREFIX_BYTES: usize = PREFIX_BYTES + 32;
+/// Bytes of a leaf's message: the prefix and `K`.
+pub const LEAF_BYTES: usize = PREFIX_BYTES + 32;
+/// Bytes of an inner node's message: the prefix and two children.
+pub const NODE_BYTES: usize = PREFIX_BYTES + 64;
+
+/// An LMS parameter set with SHA-256, `n = m = 32`: tree height `h` and
+/// Winternitz width `w`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LmsSet {
+    /// Tree height: 5, 10, 15, 20 or 25.
+    pub h: u32,
+    /// Winternitz width: 1, 2, 4 or 8.
+    pub w: u32,
+}
+
+/// Where a value sits in a public key or signature.
+fn at(start: usize, len: usize) -> Range<usize> {
+    start..start + len
+}
+
+fn u32_at(bytes: &[u8], start: usize) -> u32 {
+    u32::from_be_bytes(bytes[start..start + 4].try_into().expect("4 bytes"))
+}
+
+impl LmsSet {
+    /// Every set, `h` then `w` ascending.
+    pub fn all() -> impl Iterator<Item = LmsSet> {
+        [5, 10, 15, 20, 25]
+            .into_iter()
+            .flat_map(|h| [1, 2, 4, 8].into_iter().map(move |w| LmsSet { h, w }))
+    }
+
+    /// `lms-sha256-m32-h{h}-w{w}`.
+    pub fn name(self) -> String {
+        format!("lms-sha256-m32-h{}-w{}", self.h, self.w)
+    }
+
+    /// The set of `h` and `w`, if there is one.
+    pub fn new(h: u32, w: u32) -> Option<LmsSet> {
+        Self::all().find(|s| s.h == h && s.w == w)
+    }
+
+    /// The LMS typecode (RFC 8554 Table 2: `LMS_SHA256_M32_H5` is 5).
+    pub fn lms_type(self) -> u32 {
+        4 + self.h / 5
+    }
+
+    /// The LM-OTS typecode (RFC 8554 Table 1: `LMOTS_SHA256_N32_W1` is 1).
+    pub fn ots_type(self) -> u32 {
+        1 + self.w.trailing_zeros()
+    }
+
+    /// Winternitz chains `p` (RFC 8554 Table 1).
+    pub fn p(self) -> usize {
+        match self.w {
+            1 => 265,
+            2 => 133,
+            4 => 67,
+            _ => 34,
+        }
+    }
+
+    /// The checksum's left shift `ls`.
+    fn ls(self) -> u32 {
+        match self.w {
+            1 => 7,
+            2 => 6,
+            4 => 4,
+            _ => 0,
+        }
+    }
+
+    /// The largest digit, `2^w - 1`: a chain's end.
+    pub fn max_digit(self) -> u32 {
+        (1 << self.w) - 1
+    }
+
+    /// Bytes of a signature.
+    pub fn signature_bytes(self) -> usize {
+        4 + 4 + 32 + 32 * self.p() + 4 + 32 * self.h as usize
+    }
+
+    /// Where `y[i]` is in a signature.
+    fn y(self, i: usize) -> Range<usize> {
+        at(40 + 32 * i, 32)
+    }
+
+    /// Where `path[l]` is in a signature.
+    fn path(self, l: usize) -> Range<usize> {
+        at(40 + 32 * self.p() + 4 + 32 * l, 32)
+    }
+
+    /// The `p` digits of `Q ‖ Cksm(Q)` (RFC 8554 §4.4 `coef` and
+    /// Algorithm 2's checksum), each the step its chain starts at.
+    pub fn digits(self, q_rep: &[u8]) -> Vec<u32> {
+        let w = self.w as usize;
+        let max = self.max_digit();
+        let coef = |s: &[u8], i: usize| -> u32 {
+            let byte = s[i * w / 8] as u32;
+            (byte >> (8 - (w * (i % (8 / w)) + w))) & max
+        };
+        let sum: u32 = (0..256 / w).map(|i| max - coef(q_rep, i)).sum();
+        let mut v = q_rep.to_vec();
+        v.extend(((sum << self.ls()) as u16).to_be_bytes());
+        (0..self.p()).map(|i| coef(&v, i)).collect()
+    }
+
+    /// Checks a public key's length and typecodes.
+    pub fn check_public_key(self, pk: &[u8]) -> Result<(), String> {
+        if pk.len() != PUBLIC_KEY_BYTES {
+            return Err(format!(
+                "the public key has {} bytes; {} keys have {PUBLIC_KEY_BYTES}",
+                pk.len(),
+                self.name()
+            ));
+        }
+        typecode("the public key's LMS", u32_at(pk, 0), self.lms_type())?;
+        typecode("the public key's LM-OTS", u32_at(pk, 4), self.ots_type())
+    }
+
+    /// Checks a signature's length, typecodes and leaf index.
+    pub fn check_signature(self, sig: &[u8]) -> Result<(), String> {
+        if sig.len() != self.signature_bytes() {
+            return Err(format!(
+                "the signature has {} bytes; {} signatures have {}",
+                sig.len(),
+                self.name(),
+                self.signature_bytes()
+            ));
+        }
+        let q = u32_at(sig, 0);
+        if u64::from(q) >= 1 << self.h {
+            return Err(format!("q = {q} is at or past 2^{} leaves", self.h));
+        }
+        typecode("the signature's LM-OTS", u32_at(sig, 4), self.ots_type())?;
+        typecode(
+            "the signature's LMS",
+            u32_at(sig, 40 + 32 * self.p()),
+            self.lms_type(),
+        )
+    }
+
+    /// Verifies a signature whose public key and signature have passed
+    /// their checks, computing every compression's input row: the rows of
+    /// the message hash, and the rows of everything after it (chains, the
+    /// candidate public key `Kc`, the leaf, the path) in that order.
+    /// Errors say what failed.
+    pub fn trace(self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
+        let (trace, root) = self.candidate(&pk[8..24], msg, sig);
+        if root[..] != pk[24..56] {
+            return Err("the root it leads to is not the public key's".into());
+        }
+        Ok(trace)
+    }
+
+    /// The rows of Algorithms 4b and 6a on a signature under the key
+    /// identifier `id`, and the candidate root `Tc` they end in.
+    fn candidate(self, id: &[u8], msg: &[u8], sig: &[u8]) -> (Trace, [u8; 32]) {
+        let q = u32_at(sig, 0);
+        let prefix = |word: u32, tag: &[u8]| -> Vec<u8> {
+            let mut m = id.to_vec();
+            m.extend(word.to_be_bytes());
+            m.extend(tag);
+            m
+        };
+        let mut trace = Trace::default();
+        let mut message = prefix(q, &D_MESG);
+        message.extend(&sig[8..40]);
+        message.extend(msg);
+        let q_rep = trace.hash(&message, Part::Message, None);
+
+        let max = self.max_digit();
+        let mut public = prefix(q, &D_PBLC);
+        for (i, &a) in self.digits(&q_rep).iter().enumerate() {
+            let mut tmp: [u8; 32] = sig[self.y(i)].try_into().expect("32 bytes");
+            for j in a..max {
+                let mut step = prefix(q, &(i as u16).to_be_bytes());
+                step.push(j as u8);
+                step.extend(tmp);
+                tmp = trace.hash(&step, Part::Rest, None);
+            }
+            public.extend(tmp);
+        }
+        let kc = trace.hash(&public, Part::Rest, None);
+
+        let mut node = (1u32 << self.h) + q;
+        let mut leaf = prefix(node, &D_LEAF);
+        leaf.extend(kc);
+        let mut tmp = trace.hash(&leaf, Part::Rest, None);
+        for l in 0..self.h as usize {
+            let right = node & 1 == 1;
+            let mut inner = prefix(node >> 1, &D_INTR);
+            let sibling = &sig[self.path(l)];
+            if right {
+                inner.extend(sibling);
+                inner.extend(tmp);
+            } else {
+                inner.extend(tmp);
+                inner.extend(sibling);
+            }
+            tmp = trace.hash(&inner, Part::Rest, Some((tmp, right)));
+            node >>= 1;
+        }
+        trace.q_rep = q_rep;
+        (trace, tmp)
+    }
+
+    /// A public key and a valid signature on `msg` under it, from `rng`:
+    /// random `I`, `q`, `C`, chain starts and authentication path, and the
+    /// root they lead to as the key's `T`. Verification accepts it like any
+    /// other; no private key signs for the key's other leaves, so this is a
+    /// sample for tests and benchmarks, not a signer.
+    pub fn sample(self, rng: &mut impl rand::RngCore, msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let mut sig = vec![0u8; self.signature_bytes()];
+        rng.fill_bytes(&mut sig);
+        let q = rng.next_u32() & ((1u32 << self.h) - 1);
+        sig[..4].copy_from_slice(&q.to_be_bytes());
+        sig[4..8].copy_from_slice(&self.ots_type().to_be_bytes());
+        let lms_at = 40 + 32 * self.p();
+        sig[lms_at..lms_at + 4].copy_from_slice(&self.lms_type().to_be_bytes());
+        let mut pk = Vec::with_capacity(PUBLIC_KEY_BYTES);
+        pk.extend(self.lms_type().to_be_bytes());
+        pk.extend(self.ots_type().to_be_bytes());
+        let mut id = [0u8; 16];
+        rng.fill_bytes(&mut id);
+        pk.extend(id);
+        pk.extend(self.candidate(&id, msg, &sig).1);
+        (pk, sig)
+    }
+}
+
+fn typecode(what: &str, found: u32, wanted: u32) -> Result<(), String> {
+    if found == wanted {
+        Ok(())
+    } else {
+        Err(format!("{what} typecode is {found}, the scheme's is {wanted}"))
+    }
+}
+
+/// Which rows a hash's blocks join.
+#[derive(Clone, Copy)]
+enum Part {
+    Message,
+    Rest,
+}
+
+/// A verified signature's instance rows and its message representative.
+#[derive(Default)]
+pub struct Trace {
+    /// `Q`, the message hash.
+    pub q_rep: [u8; 32],
+    /// The message hash's rows ([`ROW_BYTES`] each).
+    pub message_rows: Vec<u8>,
+    /// The other rows, in layout order.
+    pub rows: Vec<u8>,
+}
+
+impl Trace {
+    /// Hashes `message`, appending its blocks' rows to `part`; a path node
+    /// (`node` = the child below and its direction) puts them in both rows'
+    /// `P` and `b`. Returns the digest.
+    fn hash(&mut self, message: &[u8], part: Part, node: Option<([u8; 32], bool)>) -> [u8; 32] {
+        let (rows, digest) = Hash::Sha256.instances(message);
+        let out = match part {
+            Part::Message => &mut self.message_rows,
+            Part::Rest => &mut self.rows,
+        };
+        for row in rows {
+            let start = out.len();
+            out.extend(&row);
+            out.resize(start + ROW_BYTES, 0);
+            if let Some((below, right)) = node {
+                out[start + 96..start + 128].copy_from_slice(&below);
+                out[start + 128] = right as u8;
+            }
+        }
+        digest
+    }
+}

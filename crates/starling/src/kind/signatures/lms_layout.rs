@@ -1,0 +1,475 @@
+//! Where an LMS batch's compressions are, and the relations that make them
+//! one run of RFC 8554's verification per signature.
+//!
+//! Every compression is an instance of the path-step circuit
+//! ([`starling_circuit::sha256_path_step`]). First the message hashes of
+//! all signatures (so that each one's `Q`, a public output, sits where the
+//! messages' lengths alone say), then per signature: its Winternitz chains
+//! (chain `i` takes the steps `a_i .. 2^w - 2`, its digit `a_i` read from
+//! the public `Q`), the blocks of the candidate public key `Kc`, the leaf,
+//! and two blocks per level of the path.
+//!
+//! Public: the key's `I` and root `T`, the message, `Q`, and from `Q` the
+//! chains' lengths. Private: `q`, `C`, the chain starts `y`, the path, and
+//! everything computed from them. `q` is one free field (bytes 16..20 of
+//! the message hash's first block, below `2^h`) that every other hash of
+//! the signature copies; the leaf's node number is `q ⊕ 2^h`, each level's
+//! the one below shifted right by one bit, and a level's direction bit is
+//! the low bit of the node below. A level's first block checks `left = P`
+//! or `right = P` by that bit (the circuit's `E` and `F`), with `P` the
+//! node below; its second block checks the rest of `right`.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use starling_piop::wiring::{Instances, Source, Wires};
+
+use super::lms::{
+    LmsSet, D_INTR, D_LEAF, D_MESG, D_PBLC, LEAF_BYTES, MESSAGE_PREFIX_BYTES, NODE_BYTES, PUBLIC_KEY_BYTES,
+    STEP_BYTES,
+};
+use crate::circuits::StatementCircuit;
+use crate::hashes::Hash;
+use crate::kind::{fill_row, row_of, Relation, RunValues};
+use crate::records::Records;
+
+/// What an instance computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Block `k` of the message hash.
+    Message(u32),
+    /// Step `j` of chain `chain`; `first` when it takes the chain's start.
+    Step { chain: u16, j: u8, first: bool },
+    /// Block `k` of the candidate public key.
+    PublicKey(u32),
+    /// The leaf.
+    Leaf,
+    /// A path level's first block (`second` false) or second.
+    Node { second: bool },
+}
+
+/// The instances of an LMS batch, each with its signature and role.
+pub(crate) struct Layout {
+    set: LmsSet,
+    owner: Vec<(u32, Role)>,
+    /// Per signature: its message hash's first instance.
+    message_first: Vec<usize>,
+    /// Per signature: where its candidate public key's blocks start.
+    key_first: Vec<usize>,
+    /// Per signature and chain: the chain's last step, if it has steps.
+    chain_end: Vec<Vec<Option<usize>>>,
+}
+
+/// Blocks of the message hash of a message of `len` bytes.
+pub(crate) fn message_blocks(len: usize) -> usize {
+    Hash::Sha256.blocks(MESSAGE_PREFIX_BYTES + len)
+}
+
+impl Layout {
+    /// The layout of signatures on `inputs` (`PK ‖ MSG`) with message
+    /// representatives `q_reps`.
+    pub(crate) fn new(set: LmsSet, inputs: &Records, q_reps: &Records) -> Self {
+        let mut owner = Vec::new();
+        let mut message_first = Vec::with_capacity(inputs.len());
+        for (s, record) in inputs.iter().enumerate() {
+            message_first.push(owner.len());
+            let blocks = message_blocks(record.len() - PUBLIC_KEY_BYTES);
+            owner.extend((0..blocks).map(|k| (s as u32, Role::Message(k as u32))));
+        }
+        let max = set.max_digit();
+        let key_blocks = Self::key_blocks(set);
+        let mut key_first = Vec::with_capacity(inputs.len());
+        let mut chain_end = Vec::with_capacity(inputs.len());
+        for (s, q_rep) in q_reps.iter().enumerate() {
+            let s32 = s as u32;
+            let mut ends = Vec::with_capacity(set.p());
+            for (i, a) in set.digits(q_rep).into_iter().enumerate() {
+                for j in a..max {
+                    let role = Role::Step {
+                        chain: i as u16,
+                        j: j as u8,
+                        first: j == a,
+                    };
+                    owner.push((s32, role));
+                }
+                ends.push((a < max).then(|| owner.len() - 1));
+            }
+            chain_end.push(ends);
+            key_first.push(owner.len());
+            owner.extend((0..key_blocks).map(|k| (s32, Role::PublicKey(k as u32))));
+            owner.push((s32, Role::Leaf));
+            for _ in 0..set.h {
+                owner.push((s32, Role::Node { second: false }));
+                owner.push((s32, Role::Node { second: true }));
+            }
+        }
+        Layout {
+            set,
+            owner,
+            message_first,
+            key_first,
+            chain_end,
+        }
+    }
+
+    /// Instances of a batch of signatures on `inputs` with representatives
+    /// `q_reps`, without laying them out.
+    pub(crate) fn count(set: LmsSet, inputs: &Records, q_reps: &Records) -> usize {
+        let max = set.max_digit() as usize;
+        let per_signature = Self::key_blocks(set) + 1 + 2 * set.h as usize;
+        let messages: usize = inputs
+            .iter()
+            .map(|r| message_blocks(r.len() - PUBLIC_KEY_BYTES))
+            .sum();
+        let steps: usize = q_reps
+            .iter()
+            .map(|q| set.digits(q).iter().map(|&a| max - a as usize).sum::<usize>())
+            .sum();
+        messages + steps + q_reps.len() * per_signature
+    }
+
+    /// Blocks of the candidate public key's hash.
+    fn key_blocks(set: LmsSet) -> usize {
+        Hash::Sha256.blocks(Self::key_message_bytes(set))
+    }
+
+    fn key_message_bytes(set: LmsSet) -> usize {
+        super::lms::PREFIX_BYTES + 32 * set.p()
+    }
+
+    /// Whether instance `y` is the last block of its message hash: the
+    /// next instance is another signature's or another role's.
+    fn last_of_its_hash(&self, y: usize) -> bool {
+        let (s, role) = self.owner[y];
+        self.owner.get(y + 1).is_none_or(|&(next_s, next)| {
+            next_s != s || std::mem::discriminant(&next) != std::mem::discriminant(&role)
+        })
+    }
+
+    /// The instances whose role passes `keep`, as a set.
+    fn set(&self, keep: impl Fn(usize, Role) -> bool) -> Instances {
+        let mut bits = vec![0u64; self.owner.len().div_ceil(64)];
+        for (y, &(_, role)) in self.owner.iter().enumerate() {
+            if keep(y, role) {
+                bits[y / 64] |= 1 << (y % 64);
+            }
+        }
+        Instances::Set(bits)
+    }
+
+    /// A map from each instance to the one `source` names (0 elsewhere).
+    fn map(&self, source: impl Fn(usize, u32, Role) -> Option<usize>) -> Source {
+        Source::Map(
+            self.owner
+                .iter()
+                .enumerate()
+                .map(|(y, &(s, role))| source(y, s, role).unwrap_or(0) as u32)
+                .collect(),
+        )
+    }
+
+    /// The public bytes of instance `y`'s block: every byte the verifier
+    /// knows, zero where the block holds a private value.
+    fn template(&self, y: usize, inputs: &Records) -> [u8; 64] {
+        let (s, role) = self.owner[y];
+        let record = inputs.get(s as usize);
+        let id = &record[8..24];
+        // A message of `len` bytes whose first bytes are `head` and which
+        // goes on with `tail` (zero where it is private).
+        let block = |len: usize, k: usize, head: &[u8], tail: &[u8]| -> [u8; 64] {
+            let first = 64 * k;
+            let chunk: Vec<u8> = (first..(first + 64).min(len))
+                .map(|i| {
+                    if i < head.len() {
+                        head[i]
+                    } else {
+                        tail.get(i - head.len()).copied().unwrap_or(0)
+                    }
+                })
+                .collect();
+            Hash::Sha256
+                .block_of(len, k, &chunk)
+                .try_into()
+                .expect("64 bytes")
+        };
+        let prefix = |tag: &[u8]| -> Vec<u8> {
+            let mut m = id.to_vec();
+            m.extend([0; 4]);
+            m.extend(tag);
+            m
+        };
+        match role {
+            Role::Message(k) => {
+                let msg = &record[PUBLIC_KEY_BYTES..];
+                let mut head = prefix(&D_MESG);
+                head.extend([0; 32]);
+                block(MESSAGE_PREFIX_BYTES + msg.len(), k as usize, &head, msg)
+            }
+            Role::Step { chain, j, .. } => {
+                let mut head = prefix(&chain.to_be_bytes());
+                head.push(j);
+                block(STEP_BYTES, 0, &head, &[])
+            }
+            Role::PublicKey(k) => block(Self::key_message_bytes(self.set), k as usize, &prefix(&D_PBLC), &[]),
+            Role::Leaf => block(LEAF_BYTES, 0, &prefix(&D_LEAF), &[]),
+            Role::Node { second } => block(NODE_BYTES, second as usize, &prefix(&D_INTR), &[]),
+        }
+    }
+
+    /// The relations: see the module documentation.
+    pub(crate) fn relations<'a>(
+        self: &Arc<Self>,
+        circuit: &StatementCircuit,
+        inputs: &'a Records,
+        q_reps: &'a Records,
+        n: usize,
+    ) -> Vec<Relation<'a>> {
+        let set = self.set;
+        let key_last = Self::key_blocks(set) as u32 - 1;
+        let is_first_block = |r: Role| match r {
+            Role::Message(k) | Role::PublicKey(k) => k == 0,
+            Role::Step { .. } | Role::Leaf => true,
+            Role::Node { second } => !second,
+        };
+        let block = |bytes: Range<usize>| circuit.input_wires(32 + bytes.start..32 + bytes.end);
+        let block_bits = |bits: Range<usize>| Wires {
+            base: circuit.r1cs().public_input_wire(256 + bits.start),
+            len: bits.len(),
+        };
+        let out = |bytes: Range<usize>| circuit.output_wires(bytes);
+        let prev = |bytes: Range<usize>| circuit.input_wires(96 + bytes.start..96 + bytes.end);
+        let dir = Wires {
+            base: circuit.r1cs().public_input_wire(1024),
+            len: 1,
+        };
+        let check_e = circuit.output_wires(32..64);
+        let check_f = |bytes: Range<usize>| circuit.output_wires(64 + bytes.start..64 + bytes.end);
+        let first_node = |r: Role| r == Role::Node { second: false };
+        let second_node = |r: Role| r == Role::Node { second: true };
+        let message0 = |_, s: u32, _| Some(self.message_first[s as usize]);
+        // The instance holding the node number a path level's first block
+        // shifts: the leaf below the first level, else the level below.
+        let holder = |y: usize, _, r: Role| {
+            first_node(r).then(|| if self.owner[y - 1].1 == Role::Leaf { y - 1 } else { y - 2 })
+        };
+
+        let mut relations = vec![Relation::constant_wire(n)];
+        // Chaining values: the IV in a hash's first block, the previous
+        // block's output in the others.
+        let iv: Vec<u8> = Hash::Sha256.initial_chained();
+        relations.push(Relation {
+            instances: self.set(|_, r| is_first_block(r)),
+            wires: circuit.input_wires(0..32),
+            from: None,
+            values: RunValues::Constant(row_of(&iv)),
+        });
+        relations.push(Relation {
+            instances: self.set(|_, r| !is_first_block(r)),
+            wires: circuit.input_wires(0..32),
+            from: Some((Source::Previous, out(0..32))),
+            values: RunValues::Zero,
+        });
+        // The public bytes of every block.
+        let key_tail = Self::key_message_bytes(set).saturating_sub(64 * key_last as usize);
+        let public_runs: [(Instances, Range<usize>); 8] = [
+            (self.set(|_, r| is_first_block(r)), 0..16),
+            (
+                self.set(|_, r| is_first_block(r) && !matches!(r, Role::Step { .. })),
+                20..22,
+            ),
+            (self.set(|_, r| matches!(r, Role::Step { .. })), 20..23),
+            (self.set(|_, r| matches!(r, Role::Step { .. })), STEP_BYTES..64),
+            (self.set(|_, r| matches!(r, Role::Message(0) | Role::Leaf)), 54..64),
+            (self.set(|_, r| matches!(r, Role::Message(k) if k > 0)), 0..64),
+            (self.set(|_, r| r == Role::PublicKey(key_last)), key_tail..64),
+            (self.set(|_, r| second_node(r)), 22..64),
+        ];
+        for (instances, bytes) in public_runs {
+            let layout = self.clone();
+            relations.push(Relation {
+                instances,
+                wires: block(bytes.clone()),
+                from: None,
+                values: RunValues::PerInstance(Box::new(move |y, values| {
+                    fill_row(values, &layout.template(y, inputs)[bytes.clone()])
+                })),
+            });
+        }
+        // q: one value, below 2^h, in every hash that names it.
+        relations.push(Relation {
+            instances: self.set(|_, r| matches!(r, Role::Step { .. } | Role::PublicKey(0))),
+            wires: block(16..20),
+            from: Some((self.map(message0), block(16..20))),
+            values: RunValues::Zero,
+        });
+        for bits in runs((set.h..32).map(|v| u32_bit(v))) {
+            relations.push(Relation {
+                instances: self.set(|_, r| r == Role::Message(0)),
+                wires: block_bits(128 + bits.start..128 + bits.end),
+                from: None,
+                values: RunValues::Zero,
+            });
+        }
+        relations.push(Relation {
+            instances: self.set(|_, r| r == Role::Leaf),
+            wires: block(16..20),
+            from: Some((self.map(message0), block(16..20))),
+            values: RunValues::Constant(row_of(&(1u32 << set.h).to_be_bytes())),
+        });
+        // Each level's node number: the one below shifted right by one bit
+        // (value bit v from bit v + 1; the top bit zero); its direction: the
+        // low bit of the one below.
+        let mut pairs: Vec<(usize, usize)> = (0..31).map(|v| (u32_bit(v), u32_bit(v + 1))).collect();
+        pairs.sort_unstable();
+        for (to, from) in shifted_runs(&pairs) {
+            relations.push(Relation {
+                instances: self.set(|_, r| first_node(r)),
+                wires: block_bits(128 + to.start..128 + to.end),
+                from: Some((self.map(holder), block_bits(128 + from.start..128 + from.end))),
+                values: RunValues::Zero,
+            });
+        }
+        relations.push(Relation {
+            instances: self.set(|_, r| first_node(r)),
+            wires: block_bits(128 + u32_bit(31)..128 + u32_bit(31) + 1),
+            from: None,
+            values: RunValues::Zero,
+        });
+        relations.push(Relation {
+            instances: self.set(|_, r| first_node(r)),
+            wires: dir,
+            from: Some((self.map(holder), block_bits(128 + u32_bit(0)..128 + u32_bit(0) + 1))),
+            values: RunValues::Zero,
+        });
+        relations.push(Relation {
+            instances: self.set(|_, r| second_node(r)),
+            wires: dir,
+            from: Some((Source::Previous, dir)),
+            values: RunValues::Zero,
+        });
+        // The node below, P, and the checks that put it on its side.
+        relations.push(Relation {
+            instances: self.set(|_, r| first_node(r)),
+            wires: prev(0..32),
+            from: Some((Source::Previous, out(0..32))),
+            values: RunValues::Zero,
+        });
+        relations.push(Relation {
+            instances: self.set(|_, r| second_node(r)),
+            wires: prev(10..32),
+            from: Some((Source::Previous, prev(10..32))),
+            values: RunValues::Zero,
+        });
+        for (keep, wires) in [
+            (first_node as fn(Role) -> bool, check_e),
+            (first_node, check_f(0..10)),
+            (second_node, check_f(10..32)),
+        ] {
+            relations.push(Relation {
+                instances: self.set(|_, r| keep(r)),
+                wires,
+                from: None,
+                values: RunValues::Zero,
+            });
+        }
+        // The leaf hashes Kc, the key's last block's output.
+        relations.push(Relation {
+            instances: self.set(|_, r| r == Role::Leaf),
+            wires: block(22..54),
+            from: Some((Source::Previous, out(0..32))),
+            values: RunValues::Zero,
+        });
+        // A chain step after the first hashes the one before.
+        relations.push(Relation {
+            instances: self.set(|_, r| matches!(r, Role::Step { first: false, .. })),
+            wires: block(23..STEP_BYTES),
+            from: Some((Source::Previous, out(0..32))),
+            values: RunValues::Zero,
+        });
+        // Each chain's end in Kc, at byte 22 + 32 i of its message: whole in
+        // one block at byte 22, or split at byte 54 over two.
+        let mut placed: [Vec<Option<usize>>; 3] = std::array::from_fn(|_| vec![None; self.owner.len()]);
+        for (s, ends) in self.chain_end.iter().enumerate() {
+            for (i, end) in ends.iter().enumerate() {
+                let Some(end) = *end else { continue };
+                let at = super::lms::PREFIX_BYTES + 32 * i;
+                let y = self.key_first[s] + at / 64;
+                if at % 64 == 22 {
+                    placed[0][y] = Some(end);
+                } else {
+                    placed[1][y] = Some(end);
+                    placed[2][y + 1] = Some(end);
+                }
+            }
+        }
+        for (ends, to, from) in [
+            (&placed[0], block(22..54), out(0..32)),
+            (&placed[1], block(54..64), out(0..10)),
+            (&placed[2], block(0..22), out(10..32)),
+        ] {
+            if ends.iter().all(Option::is_none) {
+                continue;
+            }
+            relations.push(Relation {
+                instances: self.set(|y, _| ends[y].is_some()),
+                wires: to,
+                from: Some((self.map(|y, _, _| ends[y]), from)),
+                values: RunValues::Zero,
+            });
+        }
+        // Q, and the root T.
+        let layout = self.clone();
+        relations.push(Relation {
+            instances: self.set(|y, r| matches!(r, Role::Message(_)) && self.last_of_its_hash(y)),
+            wires: out(0..32),
+            from: None,
+            values: RunValues::PerInstance(Box::new(move |y, values| {
+                fill_row(values, q_reps.get(layout.owner[y].0 as usize))
+            })),
+        });
+        let layout = self.clone();
+        relations.push(Relation {
+            instances: self.set(|y, r| second_node(r) && self.owner.get(y + 1).is_none_or(|n| n.0 != self.owner[y].0)),
+            wires: out(0..32),
+            from: None,
+            values: RunValues::PerInstance(Box::new(move |y, values| {
+                fill_row(values, &inputs.get(layout.owner[y].0 as usize)[24..PUBLIC_KEY_BYTES])
+            })),
+        });
+        relations
+    }
+}
+
+/// The bit within four bytes that holds bit `v` of a big-endian `u32`.
+fn u32_bit(v: u32) -> usize {
+    8 * (3 - v as usize / 8) + v as usize % 8
+}
+
+/// Increasing bit positions as runs of consecutive ones.
+fn runs(bits: impl Iterator<Item = usize>) -> Vec<Range<usize>> {
+    let mut sorted: Vec<usize> = bits.collect();
+    sorted.sort_unstable();
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for b in sorted {
+        match out.last_mut() {
+            Some(r) if r.end == b => r.end += 1,
+            _ => out.push(b..b + 1),
+        }
+    }
+    out
+}
+
+/// Pairs `(to, from)`, sorted by `to`, as runs where both advance by one.
+fn shifted_runs(pairs: &[(usize, usize)]) -> Vec<(Range<usize>, Range<usize>)> {
+    let mut out: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    for &(to, from) in pairs {
+        match out.last_mut() {
+            Some((t, f)) if t.end == to && f.end == from => {
+                t.end += 1;
+                f.end += 1;
+            }
+            _ => out.push((to..to + 1, from..from + 1)),
+        }
+    }
+    out
+}
