@@ -85,9 +85,10 @@ pub(crate) struct KindParams {
     /// The hash of a `digest`, `chain` or `merkle-root` statement.
     #[arg(long, value_enum)]
     pub(crate) hash: Option<HashArg>,
-    /// The tree of a `merkle-root` statement.
-    #[arg(long, value_enum)]
-    pub(crate) scheme: Option<SchemeArg>,
+    /// The tree of a `merkle-root` statement (plain, rfc6962, bitcoin), or
+    /// the scheme of a `signatures` statement (lms-sha256-m32-h10-w4, ...).
+    #[arg(long)]
+    pub(crate) scheme: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -156,6 +157,19 @@ pub(crate) enum ProveWhat {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// N hash-based signatures that verify, the signatures private. Lines:
+    /// `PK MSG SIG` in hex (`-` for an empty message). Public: the scheme,
+    /// each public key and message, and each message representative Q.
+    Signatures {
+        /// The scheme: lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}.
+        #[arg(long)]
+        scheme: String,
+        /// The signatures file (`-` for stdin), one signature per line.
+        #[arg(long, value_name = "FILE")]
+        batch: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
 }
 
 #[derive(Subcommand)]
@@ -204,6 +218,20 @@ pub(crate) enum BenchWhat {
         /// Number of leaves N.
         #[arg(long)]
         leaves: usize,
+        #[command(flatten)]
+        common: BenchCommon,
+    },
+    /// N signatures on random messages under fresh keys.
+    Signatures {
+        /// The scheme: lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}.
+        #[arg(long)]
+        scheme: String,
+        /// Number of signatures N.
+        #[arg(long)]
+        count: usize,
+        /// Bytes of each message.
+        #[arg(long, value_name = "BYTES", default_value_t = 32)]
+        msg_len: usize,
         #[command(flatten)]
         common: BenchCommon,
     },
@@ -277,6 +305,7 @@ pub(crate) enum KindArg {
     Chain,
     #[value(name = "merkle-root")]
     MerkleRoot,
+    Signatures,
 }
 
 /// A hash of the linked kinds.

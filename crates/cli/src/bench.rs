@@ -5,7 +5,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use starling::kind::Batch;
+use starling::kind::{Batch, SignatureScheme, Signatures, MAX_SIGNED_MESSAGE_BYTES as MAX_MESSAGE_BYTES};
 use starling::{Builtin, Expected, Kind, Profile, Records};
 use starling_circuit::blake3::{compress_reference, Blake3Input};
 
@@ -218,7 +218,12 @@ struct TimedProofs {
 /// stands for every run and only the later runs' timings are kept (every
 /// run's statement and proof, a few megabytes each, would otherwise add to
 /// the peak memory reported).
-fn timed_proofs(kind: &Arc<dyn Kind>, args: &BenchCommon, inputs: &Records) -> Result<TimedProofs, Failure> {
+fn timed_proofs(
+    kind: &Arc<dyn Kind>,
+    args: &BenchCommon,
+    inputs: &Records,
+    private: &Records,
+) -> Result<TimedProofs, Failure> {
     let profile: Profile = args.profile.into();
     // The prover reports each phase as it ends: the process's CPU time
     // between those reports is each phase's (a phase's also holds the
@@ -226,7 +231,7 @@ fn timed_proofs(kind: &Arc<dyn Kind>, args: &BenchCommon, inputs: &Records) -> R
     let prove_once = || -> Result<(f64, starling::Proved, Vec<Duration>), Failure> {
         let mut marks = vec![process_cpu()];
         let start = Instant::now();
-        let proved = starling::prove(kind.clone(), inputs.clone(), profile, &mut |_: &str| {
+        let proved = starling::prove_private(kind.clone(), inputs.clone(), private.clone(), profile, &mut |_: &str| {
             marks.push(process_cpu())
         })?;
         let s = start.elapsed().as_secs_f64();
@@ -313,7 +318,68 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
             let records: Records = all.iter().map(|l| l.as_slice()).collect();
             report(kind, records, hash.name(), &common)
         }
+        BenchWhat::Signatures {
+            scheme,
+            count,
+            msg_len,
+            common,
+        } => {
+            check_count("--count", count)?;
+            if msg_len > MAX_MESSAGE_BYTES {
+                return Err(unreadable(format!(
+                    "--msg-len: signed messages are at most {MAX_MESSAGE_BYTES} bytes"
+                )));
+            }
+            set_threads(common.threads)?;
+            let scheme = SignatureScheme::from_name(&scheme).map_err(|e| unreadable(format!("--scheme: {e}")))?;
+            let kind = Signatures::new(scheme);
+            let (public, private) = kind.random_batch(count, msg_len, SEED);
+            let native = native_verification(&kind, &public, &private);
+            let bench = Bench {
+                private,
+                calls: Builtin::Sha256,
+                native_verification: Some(native),
+            };
+            report_with(Arc::new(kind), public, "sha256", &common, bench)
+        }
     }
+}
+
+/// What a native verifier of a signature batch costs on this machine.
+struct NativeVerification {
+    /// Compression calls it makes for the whole batch.
+    compressions: u64,
+    /// Best-of-5 nanoseconds per signature.
+    ns: f64,
+}
+
+/// Verifies every signature natively, best of five rounds.
+fn native_verification(kind: &Signatures, public: &Records, private: &Records) -> NativeVerification {
+    let mut compressions = 0;
+    let mut best = f64::INFINITY;
+    for round in 0..5 {
+        let mut calls = 0;
+        let start = Instant::now();
+        for (p, s) in public.iter().zip(private.iter()) {
+            assert!(black_box(kind.verify_natively(p, s, &mut calls)), "a sampled signature verifies");
+        }
+        best = best.min(start.elapsed().as_nanos() as f64 / public.len() as f64);
+        if round == 0 {
+            compressions = calls;
+        }
+    }
+    NativeVerification { compressions, ns: best }
+}
+
+/// What a benchmark proves beyond its public inputs, and what its native
+/// figures compare with.
+struct Bench {
+    /// The private records (signatures), if the kind has them.
+    private: Records,
+    /// The compression function or permutation the instances compute.
+    calls: Builtin,
+    /// For signatures: the native verifier's calls and time.
+    native_verification: Option<NativeVerification>,
 }
 
 /// `starling bench sha256|blake3|keccak-f1600`.
@@ -330,8 +396,27 @@ fn batch(which: Builtin, args: &BenchArgs) -> Result<(), Failure> {
 /// the same compression calls (portable, and on hardware where there is a
 /// hardware path), per statement unit (hash, message, step, leaf).
 fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) -> Result<(), Failure> {
+    let bench = Bench {
+        private: Records::new(),
+        calls: kind
+            .circuit()
+            .builtin_kind()
+            .expect("benchmarks prove built-in circuits"),
+        native_verification: None,
+    };
+    report_with(kind, inputs, hash, args, bench)
+}
+
+/// [`report`] for a benchmark that says what it proves and compares with.
+fn report_with(
+    kind: Arc<dyn Kind>,
+    inputs: Records,
+    hash: &str,
+    args: &BenchCommon,
+    bench: Bench,
+) -> Result<(), Failure> {
     let profile: Profile = args.profile.into();
-    let runs = timed_proofs(&kind, args, &inputs)?;
+    let runs = timed_proofs(&kind, args, &inputs, &bench.private)?;
     // The provers' peak and their buffers' pages, read before the verifications.
     let peak = peak_rss_bytes();
     let huge_pages = huge_page_bytes();
@@ -350,15 +435,20 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
     let threads = rayon::current_num_threads();
     let hashes_per_s = count as f64 / prove_s;
     let compressions_per_s = compressions as f64 / prove_s;
-    let which = kind
-        .circuit()
-        .builtin_kind()
-        .expect("benchmarks prove built-in circuits");
-    let native = native_ns_per_call(which);
-    let calls_per_unit = compressions as f64 / count as f64;
+    let native = native_ns_per_call(bench.calls);
+    // The calls a native verifier makes per unit: those proved, or for
+    // signatures the ones it counted.
+    let native_calls = bench
+        .native_verification
+        .as_ref()
+        .map_or(compressions as f64, |v| v.compressions as f64);
+    let calls_per_unit = native_calls / count as f64;
     let native_ns = native.portable * calls_per_unit;
     let native_hw_ns = native.hw.map(|ns| ns * calls_per_unit);
-    let native_best_ns = native.best * calls_per_unit;
+    let native_best_ns = bench
+        .native_verification
+        .as_ref()
+        .map_or(native.best * calls_per_unit, |v| v.ns);
     let overhead = prove_s * 1e9 / count as f64 / native_ns;
     let overhead_best = prove_s * 1e9 / count as f64 / native_best_ns;
 
@@ -374,7 +464,7 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
             .zip(&phase_cpu)
             .map(|((name, _), cpu)| (name.to_string(), serde_json::json!(cpu.as_secs_f64())))
             .collect();
-        let obj = serde_json::json!({
+        let mut obj = serde_json::json!({
             "hash": hash,
             "kind": kind.name(),
             "count": count,
@@ -402,6 +492,10 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
             "phases_s": phases,
             "phases_cpu_s": phases_cpu,
         });
+        if let Some(v) = &bench.native_verification {
+            obj["native_compressions"] = serde_json::json!(v.compressions);
+            obj["native_verify_ns"] = serde_json::json!(v.ns);
+        }
         println!("{obj}");
     } else {
         let noun = kind.noun();
@@ -442,6 +536,14 @@ fn report(kind: Arc<dyn Kind>, inputs: Records, hash: &str, args: &BenchCommon) 
                 "native          {native_ns:.1} ns/{noun} (portable), {hw:.1} ns (SHA extensions), {native_best_ns:.1} ns (best)"
             ),
             None => println!("native          {native_ns:.1} ns/{noun} (portable), {native_best_ns:.1} ns (best)"),
+        }
+        if let Some(v) = &bench.native_verification {
+            println!(
+                "native verify   {:.1} us/{noun} ({} compression calls in all, {:.2} per proved instance)",
+                v.ns / 1e3,
+                v.compressions,
+                v.compressions as f64 / compressions as f64
+            );
         }
         println!("overhead        {overhead:.0}x portable native hashing, {overhead_best:.0}x the best");
         println!("proof           {proof_bytes} bytes (file with public values: {file_bytes} bytes)");

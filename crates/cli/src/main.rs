@@ -23,10 +23,10 @@ use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
 use starling::format::MAX_INSTANCES;
-use starling::kind::{Batch, Chain, Scheme};
+use starling::kind::{Batch, Chain, Scheme, SignatureScheme};
 use starling::{Builtin, Error, Expected, Hash, Kind, ProofFile, Records, StatementCircuit, Verified};
 
-use args::{Cli, Command, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat};
+use args::{Cli, Command, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SchemeArg};
 
 /// Most worker threads `--threads` accepts.
 const MAX_THREADS: usize = 1024;
@@ -193,7 +193,7 @@ fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, F
         (
             "scheme",
             params.scheme.is_some(),
-            matches!(kind, KindArg::MerkleRoot),
+            matches!(kind, KindArg::MerkleRoot | KindArg::Signatures),
         ),
     ] {
         if given && !taken {
@@ -226,10 +226,26 @@ fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, F
         KindArg::MerkleRoot => {
             let scheme = params
                 .scheme
+                .as_deref()
                 .ok_or_else(|| unreadable("merkle-root statements need --scheme".into()))?;
+            let scheme = SchemeArg::from_str(scheme, false)
+                .map_err(|_| unreadable(format!("--scheme: {scheme:?} is not plain, rfc6962 or bitcoin")))?;
             merkle_kind(hash()?, scheme.into())?
         }
+        KindArg::Signatures => {
+            let scheme = params
+                .scheme
+                .as_deref()
+                .ok_or_else(|| unreadable("signatures statements need --scheme".into()))?;
+            signature_kind(scheme)?
+        }
     })
+}
+
+/// A signatures kind from the name `--scheme` gives.
+pub(crate) fn signature_kind(scheme: &str) -> Result<Arc<dyn Kind>, Failure> {
+    let scheme = SignatureScheme::from_name(scheme).map_err(|e| unreadable(format!("--scheme: {e}")))?;
+    Ok(starling::kind::signatures(scheme))
 }
 
 /// A Merkle root kind, or why the scheme does not take the hash.
@@ -303,6 +319,17 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
             let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(&leaves)?)?;
             write_proof(kind, records, &output)
         }
+        ProveWhat::Signatures { scheme, batch, output } => {
+            set_threads(output.threads)?;
+            let paths: Vec<&Path> = [Path::new(&batch)]
+                .into_iter()
+                .filter(|p| *p != Path::new("-"))
+                .collect();
+            files::check_output_path(&output.out, &paths)?;
+            let kind = signature_kind(&scheme)?;
+            let (records, private) = starling::inputs::read_prover_inputs(kind.as_ref(), files::open_inputs(&batch)?)?;
+            write_private_proof(kind, records, private, &output)
+        }
     }
 }
 
@@ -330,8 +357,18 @@ fn prove_batch(batch: Batch, args: ProveArgs, bristol: Option<&Path>) -> Result<
 
 /// Proves and writes the file, with a line of what was done.
 fn write_proof(kind: Arc<dyn Kind>, records: Records, output: &OutputArgs) -> Result<(), Failure> {
+    write_private_proof(kind, records, Records::new(), output)
+}
+
+/// [`write_proof`] with private records.
+fn write_private_proof(
+    kind: Arc<dyn Kind>,
+    records: Records,
+    private: Records,
+    output: &OutputArgs,
+) -> Result<(), Failure> {
     let mut progress = |msg: &str| eprintln!("{msg}");
-    let proved = starling::prove(kind, records, output.profile.into(), &mut progress)?;
+    let proved = starling::prove_private(kind, records, private, output.profile.into(), &mut progress)?;
     let bytes = proved.file.to_bytes();
     files::write_atomically(&output.out, &bytes)?;
     let st = &proved.file.statement;

@@ -45,7 +45,7 @@ pub use batch::Batch;
 pub use chain::Chain;
 pub use digest::Digest;
 pub use merkle::{MerkleRoot, Scheme};
-pub use signatures::{LmsSet, Scheme as SignatureScheme, Signatures};
+pub use signatures::{LmsSet, Scheme as SignatureScheme, Signatures, MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES};
 
 /// What a statement kind declares; see the module documentation.
 pub trait Kind: Send + Sync + fmt::Debug {

@@ -181,16 +181,28 @@ impl LmsSet {
     /// candidate public key `Kc`, the leaf, the path) in that order.
     /// Errors say what failed.
     pub fn trace(self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
-        let (trace, root) = self.candidate(&pk[8..24], msg, sig);
+        let mut trace = Trace::default();
+        let root = self.candidate(&pk[8..24], msg, sig, &mut trace);
         if root[..] != pk[24..56] {
             return Err("the root it leads to is not the public key's".into());
         }
         Ok(trace)
     }
 
-    /// The rows of Algorithms 4b and 6a on a signature under the key
-    /// identifier `id`, and the candidate root `Tc` they end in.
-    fn candidate(self, id: &[u8], msg: &[u8], sig: &[u8]) -> (Trace, [u8; 32]) {
+    /// Whether a signature that has passed its checks verifies, computed
+    /// plainly (the `sha2` crate, with the SHA extensions where the CPU has
+    /// them): a native verifier, to compare proving with. Also counts its
+    /// compression calls into `calls`.
+    pub fn verify(self, pk: &[u8], msg: &[u8], sig: &[u8], calls: &mut u64) -> bool {
+        let mut native = Native { calls: 0 };
+        let root = self.candidate(&pk[8..24], msg, sig, &mut native);
+        *calls += native.calls;
+        root[..] == pk[24..56]
+    }
+
+    /// Algorithms 4b and 6a on a signature under the key identifier `id`,
+    /// every hash through `hasher`: the candidate root `Tc`.
+    fn candidate(self, id: &[u8], msg: &[u8], sig: &[u8], trace: &mut impl Hasher) -> [u8; 32] {
         let q = u32_at(sig, 0);
         let prefix = |word: u32, tag: &[u8]| -> Vec<u8> {
             let mut m = id.to_vec();
@@ -198,7 +210,6 @@ impl LmsSet {
             m.extend(tag);
             m
         };
-        let mut trace = Trace::default();
         let mut message = prefix(q, &D_MESG);
         message.extend(&sig[8..40]);
         message.extend(msg);
@@ -236,8 +247,7 @@ impl LmsSet {
             tmp = trace.hash(&inner, Part::Rest, Some((tmp, right)));
             node >>= 1;
         }
-        trace.q_rep = q_rep;
-        (trace, tmp)
+        tmp
     }
 
     /// A public key and a valid signature on `msg` under it, from `rng`:
@@ -259,7 +269,7 @@ impl LmsSet {
         let mut id = [0u8; 16];
         rng.fill_bytes(&mut id);
         pk.extend(id);
-        pk.extend(self.candidate(&id, msg, &sig).1);
+        pk.extend(self.candidate(&id, msg, &sig, &mut Native { calls: 0 }));
         (pk, sig)
     }
 }
@@ -273,10 +283,30 @@ fn typecode(what: &str, found: u32, wanted: u32) -> Result<(), String> {
 }
 
 /// Which rows a hash's blocks join.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Part {
     Message,
     Rest,
+}
+
+/// How the verification algorithm hashes: natively, or keeping rows.
+trait Hasher {
+    /// SHA-256 of `message`, part of `part`; a path node's hash is told
+    /// the node below and its direction.
+    fn hash(&mut self, message: &[u8], part: Part, node: Option<([u8; 32], bool)>) -> [u8; 32];
+}
+
+/// Plain SHA-256, counting compression calls.
+struct Native {
+    calls: u64,
+}
+
+impl Hasher for Native {
+    fn hash(&mut self, message: &[u8], _: Part, _: Option<([u8; 32], bool)>) -> [u8; 32] {
+        use sha2::Digest;
+        self.calls += Hash::Sha256.blocks(message.len()) as u64;
+        sha2::Sha256::digest(message).into()
+    }
 }
 
 /// A verified signature's instance rows and its message representative.
@@ -290,12 +320,15 @@ pub struct Trace {
     pub rows: Vec<u8>,
 }
 
-impl Trace {
-    /// Hashes `message`, appending its blocks' rows to `part`; a path node
-    /// (`node` = the child below and its direction) puts them in both rows'
-    /// `P` and `b`. Returns the digest.
+impl Hasher for Trace {
+    /// Appends the blocks' rows to `part`; a path node's go with the node
+    /// below in both rows' `P` and its direction in `b`. The message hash's
+    /// digest is `Q`.
     fn hash(&mut self, message: &[u8], part: Part, node: Option<([u8; 32], bool)>) -> [u8; 32] {
         let (rows, digest) = Hash::Sha256.instances(message);
+        if part == Part::Message {
+            self.q_rep = digest;
+        }
         let out = match part {
             Part::Message => &mut self.message_rows,
             Part::Rest => &mut self.rows,

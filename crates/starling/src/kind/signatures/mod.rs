@@ -129,6 +129,15 @@ impl Signatures {
         (public, private)
     }
 
+    /// Verifies one signature natively with the fastest SHA-256 this
+    /// machine has, adding its compression calls to `calls`: the native
+    /// verifier benchmarks compare with. `public` is its record `PK ‖ MSG`.
+    pub fn verify_natively(&self, public: &[u8], sig: &[u8], calls: &mut u64) -> bool {
+        let set = self.set();
+        set.check_signature(sig).is_ok()
+            && set.verify(&public[..PUBLIC_KEY_BYTES], &public[PUBLIC_KEY_BYTES..], sig, calls)
+    }
+
     /// The text of a prover's lines (`PK MSG SIG`) for these records.
     pub fn prover_lines(&self, public: &Records, private: &Records) -> String {
         public
