@@ -69,7 +69,8 @@ fn outputs_match_compress256_and_the_check_definitions() {
         assert!(r1cs.is_satisfied_instance(&z));
         let out = |j: usize| z[r1cs.public_output_wire(j)];
 
-        let mut state: [u32; 8] = std::array::from_fn(|w| u32::from_be_bytes(cv[4 * w..4 * w + 4].try_into().unwrap()));
+        let mut state: [u32; 8] =
+            std::array::from_fn(|w| u32::from_be_bytes(cv[4 * w..4 * w + 4].try_into().unwrap()));
         sha2::compress256(&mut state, &[*GenericArray::from_slice(&block)]);
         let want: Vec<u8> = state.iter().flat_map(|w| w.to_be_bytes()).collect();
         for i in 0..256 {

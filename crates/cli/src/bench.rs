@@ -231,9 +231,13 @@ fn timed_proofs(
     let prove_once = || -> Result<(f64, starling::Proved, Vec<Duration>), Failure> {
         let mut marks = vec![process_cpu()];
         let start = Instant::now();
-        let proved = starling::prove_private(kind.clone(), inputs.clone(), private.clone(), profile, &mut |_: &str| {
-            marks.push(process_cpu())
-        })?;
+        let proved = starling::prove_private(
+            kind.clone(),
+            inputs.clone(),
+            private.clone(),
+            profile,
+            &mut |_: &str| marks.push(process_cpu()),
+        )?;
         let s = start.elapsed().as_secs_f64();
         let marks: Option<Vec<Duration>> = marks.into_iter().collect();
         let cpu = match marks {
@@ -331,7 +335,8 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
                 )));
             }
             set_threads(common.threads)?;
-            let scheme = SignatureScheme::from_name(&scheme).map_err(|e| unreadable(format!("--scheme: {e}")))?;
+            let scheme =
+                SignatureScheme::from_name(&scheme).map_err(|e| unreadable(format!("--scheme: {e}")))?;
             let kind = Signatures::new(scheme);
             let (public, private) = kind.random_batch(count, msg_len, SEED);
             let native = native_verification(&kind, &public, &private);
@@ -361,14 +366,20 @@ fn native_verification(kind: &Signatures, public: &Records, private: &Records) -
         let mut calls = 0;
         let start = Instant::now();
         for (p, s) in public.iter().zip(private.iter()) {
-            assert!(black_box(kind.verify_natively(p, s, &mut calls)), "a sampled signature verifies");
+            assert!(
+                black_box(kind.verify_natively(p, s, &mut calls)),
+                "a sampled signature verifies"
+            );
         }
         best = best.min(start.elapsed().as_nanos() as f64 / public.len() as f64);
         if round == 0 {
             compressions = calls;
         }
     }
-    NativeVerification { compressions, ns: best }
+    NativeVerification {
+        compressions,
+        ns: best,
+    }
 }
 
 /// What a benchmark proves beyond its public inputs, and what its native

@@ -319,7 +319,11 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
             let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(&leaves)?)?;
             write_proof(kind, records, &output)
         }
-        ProveWhat::Signatures { scheme, batch, output } => {
+        ProveWhat::Signatures {
+            scheme,
+            batch,
+            output,
+        } => {
             set_threads(output.threads)?;
             let paths: Vec<&Path> = [Path::new(&batch)]
                 .into_iter()
@@ -327,7 +331,8 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .collect();
             files::check_output_path(&output.out, &paths)?;
             let kind = signature_kind(&scheme)?;
-            let (records, private) = starling::inputs::read_prover_inputs(kind.as_ref(), files::open_inputs(&batch)?)?;
+            let (records, private) =
+                starling::inputs::read_prover_inputs(kind.as_ref(), files::open_inputs(&batch)?)?;
             write_private_proof(kind, records, private, &output)
         }
     }

@@ -35,11 +35,21 @@ fn batches() -> Vec<(Arc<dyn Kind>, Records)> {
         .collect()
 }
 
-fn prove_tampered((kind, inputs): &(Arc<dyn Kind>, Records), tamper: Tamper<'_>) -> Result<(), Error> {
+fn prove_tampered(case: &(Arc<dyn Kind>, Records), tamper: Tamper<'_>) -> Result<(), Error> {
+    prove_tampered_private(case, &Records::new(), tamper)
+}
+
+/// Proves a statement with private records as a cheating prover does, and
+/// verifies the file against the statement it carries.
+pub(crate) fn prove_tampered_private(
+    (kind, inputs): &(Arc<dyn Kind>, Records),
+    private: &Records,
+    tamper: Tamper<'_>,
+) -> Result<(), Error> {
     let proved = prove_with(
         kind.clone(),
         inputs.clone(),
-        Records::new(),
+        private.clone(),
         Profile::Default,
         &mut |_| {},
         &tamper,
@@ -56,14 +66,14 @@ fn with_witness(f: &dyn Fn(&mut [u64])) -> Tamper<'_> {
     }
 }
 
-fn with_instances(f: &dyn Fn(&mut [u64])) -> Tamper<'_> {
+pub(crate) fn with_instances(f: &dyn Fn(&mut [u64])) -> Tamper<'_> {
     Tamper {
         instances: Some(f),
         ..Tamper::default()
     }
 }
 
-fn assert_rejected(result: Result<(), Error>, what: &str, kind: &dyn Kind) {
+pub(crate) fn assert_rejected(result: Result<(), Error>, what: &str, kind: &dyn Kind) {
     match result {
         Err(Error::Rejected(_)) => {}
         other => panic!("{}, {what}: expected a rejection, got {other:?}", kind.name()),

@@ -288,11 +288,7 @@ impl StatementCircuit {
 }
 
 /// See [`StatementCircuit::digest`].
-fn statement_circuit_digest(
-    name: &str,
-    r1cs: &R1cs,
-    bristol: Option<&BristolSource>,
-) -> [u8; 32] {
+fn statement_circuit_digest(name: &str, r1cs: &R1cs, bristol: Option<&BristolSource>) -> [u8; 32] {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
     let put_u64 = |h: &mut sha2::Sha256, x: u64| h.update(x.to_le_bytes());

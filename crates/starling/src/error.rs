@@ -58,6 +58,9 @@ pub enum Rejection {
 /// The verifier's checks, in the order they run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
+    /// What the statement's public values must be whatever the witness (a
+    /// signature's public key names its scheme's typecodes).
+    Statement,
     /// The zerocheck of (Az)∘(Bz) = Cz.
     Zerocheck,
     /// The lincheck of the claims on Az, Bz and Cz.
@@ -73,6 +76,7 @@ pub enum Check {
 impl fmt::Display for Check {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Check::Statement => "statement",
             Check::Zerocheck => "zerocheck",
             Check::Lincheck => "lincheck",
             Check::ProofOfWork => "proof of work",

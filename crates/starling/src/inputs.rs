@@ -77,7 +77,10 @@ fn checked(kind: &dyn Kind, records: Records) -> Result<Records, Error> {
 /// Calls `line` with the whitespace-separated fields of every line that is
 /// not blank or a comment, with the bounds [`read_inputs`] documents;
 /// errors (its own and `line`'s) name the line.
-fn read_lines(mut reader: impl BufRead, mut line: impl FnMut(&[&str]) -> Result<(), Error>) -> Result<(), Error> {
+fn read_lines(
+    mut reader: impl BufRead,
+    mut line: impl FnMut(&[&str]) -> Result<(), Error>,
+) -> Result<(), Error> {
     let mut records = 0u64;
     let mut total: u64 = 0;
     let mut buf = Vec::new();

@@ -272,7 +272,11 @@ pub(crate) fn prove_with(
         )));
     }
     kind.shape(&inputs).map_err(Error::Input)?;
-    let wants = if kind.has_private_inputs() { inputs.len() } else { 0 };
+    let wants = if kind.has_private_inputs() {
+        inputs.len()
+    } else {
+        0
+    };
     if private.len() != wants {
         return Err(Error::Input(format!(
             "{} private records for {} inputs of a {} statement, expected {wants}",
@@ -504,6 +508,10 @@ fn convert_claim(c: starling_piop::PackedClaim) -> starling_pcs::PackedClaim {
 /// verifier expects and the security it requires.
 pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
     let statement = &file.statement;
+    statement
+        .kind()
+        .check_public(statement.inputs())
+        .map_err(|e| Error::invalid(Check::Statement, &e))?;
     let circuit = statement.kind().circuit();
     let params = batch_params(circuit, statement.instances(), file.profile).map_err(Error::Malformed)?;
     let shape = params.shape;

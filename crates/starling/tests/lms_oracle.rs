@@ -39,7 +39,11 @@ macro_rules! crate_lines {
             }
             let sig: Signature<$mode> = key.try_sign_with_rng(&mut rng, &msg).unwrap();
             let sig: Vec<u8> = sig.into();
-            let msg_hex = if msg.is_empty() { "-".into() } else { hex::encode(&msg) };
+            let msg_hex = if msg.is_empty() {
+                "-".into()
+            } else {
+                hex::encode(&msg)
+            };
             lines.push_str(&format!("{} {msg_hex} {}\n", hex::encode(&pk), hex::encode(&sig)));
         }
         lines
@@ -52,9 +56,17 @@ fn set(h: u32, w: u32) -> LmsSet {
 
 fn prove_lines(h: u32, w: u32, lines: &str) {
     let kind = Signatures::new(SignatureScheme::Lms(LmsSet::new(h, w).unwrap()));
-    let (public, private) = read_prover_inputs(&kind, lines.as_bytes()).expect("the crate's signatures are valid");
+    let (public, private) =
+        read_prover_inputs(&kind, lines.as_bytes()).expect("the crate's signatures are valid");
     let kind: Arc<dyn Kind> = Arc::new(kind);
-    let proved = prove_private(kind.clone(), public.clone(), private, Profile::Default, &mut |_| {}).unwrap();
+    let proved = prove_private(
+        kind.clone(),
+        public.clone(),
+        private,
+        Profile::Default,
+        &mut |_| {},
+    )
+    .unwrap();
     let expected = Expected::new(kind, public).unwrap();
     verify(&expected, &proved.file.to_bytes()).expect("verifies");
 }
@@ -63,16 +75,42 @@ fn prove_lines(h: u32, w: u32, lines: &str) {
 fn the_crates_signatures_prove_at_every_width() {
     // Message hash blocks: 54 fixed bytes, so 1 and 2 blocks meet at 9/10
     // message bytes, 2 and 3 at 73/74.
-    let w4 = crate_lines!(LmsSha256M32H5<LmsOtsSha256N32W4>, set(5, 4), &[0, 1, 9, 10, 73, 74, 200], true);
+    let w4 = crate_lines!(
+        LmsSha256M32H5<LmsOtsSha256N32W4>,
+        set(5, 4),
+        &[0, 1, 9, 10, 73, 74, 200],
+        true
+    );
     prove_lines(5, 4, &w4);
-    prove_lines(5, 1, &crate_lines!(LmsSha256M32H5<LmsOtsSha256N32W1>, set(5, 1), &[3, 64], false));
-    prove_lines(5, 2, &crate_lines!(LmsSha256M32H5<LmsOtsSha256N32W2>, set(5, 2), &[5], true));
-    prove_lines(5, 8, &crate_lines!(LmsSha256M32H5<LmsOtsSha256N32W8>, set(5, 8), &[32], false));
+    prove_lines(
+        5,
+        1,
+        &crate_lines!(LmsSha256M32H5<LmsOtsSha256N32W1>, set(5, 1), &[3, 64], false),
+    );
+    prove_lines(
+        5,
+        2,
+        &crate_lines!(LmsSha256M32H5<LmsOtsSha256N32W2>, set(5, 2), &[5], true),
+    );
+    prove_lines(
+        5,
+        8,
+        &crate_lines!(LmsSha256M32H5<LmsOtsSha256N32W8>, set(5, 8), &[32], false),
+    );
 }
 
 #[test]
 fn the_crates_h10_w4_signatures_prove() {
-    prove_lines(10, 4, &crate_lines!(LmsSha256M32H10<LmsOtsSha256N32W4>, set(10, 4), &[32, 32, 100], false));
+    prove_lines(
+        10,
+        4,
+        &crate_lines!(
+            LmsSha256M32H10<LmsOtsSha256N32W4>,
+            set(10, 4),
+            &[32, 32, 100],
+            false
+        ),
+    );
 }
 
 /// Checks that the crate accepts sampled signatures of mode `$mode`.
@@ -83,7 +121,8 @@ macro_rules! crate_accepts {
         for (p, s) in public.iter().zip(private.iter()) {
             let key = VerifyingKey::<$mode>::try_from(&p[..56]).unwrap();
             let sig = Signature::<$mode>::try_from(s).unwrap();
-            key.verify(&p[56..], &sig).expect("the crate accepts a sampled signature");
+            key.verify(&p[56..], &sig)
+                .expect("the crate accepts a sampled signature");
         }
     }};
 }

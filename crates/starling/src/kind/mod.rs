@@ -45,7 +45,9 @@ pub use batch::Batch;
 pub use chain::Chain;
 pub use digest::Digest;
 pub use merkle::{MerkleRoot, Scheme};
-pub use signatures::{LmsSet, Scheme as SignatureScheme, Signatures, MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES};
+pub use signatures::{
+    LmsSet, Scheme as SignatureScheme, Signatures, MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES,
+};
 
 /// What a statement kind declares; see the module documentation.
 pub trait Kind: Send + Sync + fmt::Debug {
@@ -76,6 +78,16 @@ pub trait Kind: Send + Sync + fmt::Debug {
     /// leaves), and the output records the inputs call for. Errors when the
     /// inputs do not form a statement of this kind.
     fn shape(&self, inputs: &Records) -> Result<StatementShape, String>;
+
+    /// What the public inputs must be for the statement to hold whatever
+    /// the witness, beyond what [`Kind::shape`] reads: an LMS public key
+    /// names its scheme's typecodes (RFC 8554 verification rejects any
+    /// other). The verifier checks it; an expectation may hold any key, so
+    /// that a proof under another scheme is a mismatch, not an unreadable
+    /// input.
+    fn check_public(&self, _inputs: &Records) -> Result<(), String> {
+        Ok(())
+    }
 
     /// Circuit instances (before padding) of the statement on these records,
     /// which [`Kind::shape`] has accepted. Most kinds' inputs fix them; a

@@ -137,6 +137,12 @@ impl Layout {
         super::lms::PREFIX_BYTES + 32 * set.p()
     }
 
+    /// Each instance's signature and role, in order.
+    #[cfg(test)]
+    pub(crate) fn roles(&self) -> &[(u32, Role)] {
+        &self.owner
+    }
+
     /// Whether instance `y` is the last block of its message hash: the
     /// next instance is another signature's or another role's.
     fn last_of_its_hash(&self, y: usize) -> bool {
@@ -210,7 +216,12 @@ impl Layout {
                 head.push(j);
                 block(STEP_BYTES, 0, &head, &[])
             }
-            Role::PublicKey(k) => block(Self::key_message_bytes(self.set), k as usize, &prefix(&D_PBLC), &[]),
+            Role::PublicKey(k) => block(
+                Self::key_message_bytes(self.set),
+                k as usize,
+                &prefix(&D_PBLC),
+                &[],
+            ),
             Role::Leaf => block(LEAF_BYTES, 0, &prefix(&D_LEAF), &[]),
             Role::Node { second } => block(NODE_BYTES, second as usize, &prefix(&D_INTR), &[]),
         }
@@ -250,7 +261,13 @@ impl Layout {
         // The instance holding the node number a path level's first block
         // shifts: the leaf below the first level, else the level below.
         let holder = |y: usize, _, r: Role| {
-            first_node(r).then(|| if self.owner[y - 1].1 == Role::Leaf { y - 1 } else { y - 2 })
+            first_node(r).then(|| {
+                if self.owner[y - 1].1 == Role::Leaf {
+                    y - 1
+                } else {
+                    y - 2
+                }
+            })
         };
 
         let mut relations = vec![Relation::constant_wire(n)];
@@ -279,7 +296,10 @@ impl Layout {
             ),
             (self.set(|_, r| matches!(r, Role::Step { .. })), 20..23),
             (self.set(|_, r| matches!(r, Role::Step { .. })), STEP_BYTES..64),
-            (self.set(|_, r| matches!(r, Role::Message(0) | Role::Leaf)), 54..64),
+            (
+                self.set(|_, r| matches!(r, Role::Message(0) | Role::Leaf)),
+                54..64,
+            ),
             (self.set(|_, r| matches!(r, Role::Message(k) if k > 0)), 0..64),
             (self.set(|_, r| r == Role::PublicKey(key_last)), key_tail..64),
             (self.set(|_, r| second_node(r)), 22..64),
@@ -302,7 +322,7 @@ impl Layout {
             from: Some((self.map(message0), block(16..20))),
             values: RunValues::Zero,
         });
-        for bits in runs((set.h..32).map(|v| u32_bit(v))) {
+        for bits in runs((set.h..32).map(u32_bit)) {
             relations.push(Relation {
                 instances: self.set(|_, r| r == Role::Message(0)),
                 wires: block_bits(128 + bits.start..128 + bits.end),
@@ -338,7 +358,10 @@ impl Layout {
         relations.push(Relation {
             instances: self.set(|_, r| first_node(r)),
             wires: dir,
-            from: Some((self.map(holder), block_bits(128 + u32_bit(0)..128 + u32_bit(0) + 1))),
+            from: Some((
+                self.map(holder),
+                block_bits(128 + u32_bit(0)..128 + u32_bit(0) + 1),
+            )),
             values: RunValues::Zero,
         });
         relations.push(Relation {
@@ -429,11 +452,15 @@ impl Layout {
         });
         let layout = self.clone();
         relations.push(Relation {
-            instances: self.set(|y, r| second_node(r) && self.owner.get(y + 1).is_none_or(|n| n.0 != self.owner[y].0)),
+            instances: self
+                .set(|y, r| second_node(r) && self.owner.get(y + 1).is_none_or(|n| n.0 != self.owner[y].0)),
             wires: out(0..32),
             from: None,
             values: RunValues::PerInstance(Box::new(move |y, values| {
-                fill_row(values, &inputs.get(layout.owner[y].0 as usize)[24..PUBLIC_KEY_BYTES])
+                fill_row(
+                    values,
+                    &inputs.get(layout.owner[y].0 as usize)[24..PUBLIC_KEY_BYTES],
+                )
             })),
         });
         relations

@@ -38,7 +38,7 @@ use crate::format::MAX_INSTANCES;
 use crate::inputs::{expect_fields, hex_bytes, hex_field};
 use crate::records::Records;
 use crate::Error;
-use lms::{ROW_BYTES, PUBLIC_KEY_BYTES};
+use lms::{PUBLIC_KEY_BYTES, ROW_BYTES};
 use lms_layout::{message_blocks, Layout};
 
 /// Longest message a signature statement takes (1 MiB).
@@ -135,7 +135,12 @@ impl Signatures {
     pub fn verify_natively(&self, public: &[u8], sig: &[u8], calls: &mut u64) -> bool {
         let set = self.set();
         set.check_signature(sig).is_ok()
-            && set.verify(&public[..PUBLIC_KEY_BYTES], &public[PUBLIC_KEY_BYTES..], sig, calls)
+            && set.verify(
+                &public[..PUBLIC_KEY_BYTES],
+                &public[PUBLIC_KEY_BYTES..],
+                sig,
+                calls,
+            )
     }
 
     /// The text of a prover's lines (`PK MSG SIG`) for these records.
@@ -161,6 +166,8 @@ impl Signatures {
     /// A signature's check and native verification, with its instance rows.
     fn trace(&self, public: &[u8], sig: &[u8]) -> Result<lms::Trace, PrivateInputError> {
         let set = self.set();
+        set.check_public_key(&public[..PUBLIC_KEY_BYTES])
+            .map_err(PrivateInputError::Unreadable)?;
         set.check_signature(sig).map_err(PrivateInputError::Unreadable)?;
         set.trace(&public[..PUBLIC_KEY_BYTES], &public[PUBLIC_KEY_BYTES..], sig)
             .map_err(|e| PrivateInputError::False(format!("signature does not verify: {e}")))
@@ -203,10 +210,11 @@ impl Kind for Signatures {
             if record.len() < PUBLIC_KEY_BYTES {
                 return Err(at("the record is shorter than a public key".into()));
             }
-            self.set().check_public_key(&record[..PUBLIC_KEY_BYTES]).map_err(at)?;
             let msg = record.len() - PUBLIC_KEY_BYTES;
             if msg > MAX_MESSAGE_BYTES {
-                return Err(at(format!("the message has {msg} bytes, more than {MAX_MESSAGE_BYTES}")));
+                return Err(at(format!(
+                    "the message has {msg} bytes, more than {MAX_MESSAGE_BYTES}"
+                )));
             }
             blocks += message_blocks(msg) as u64;
         }
@@ -221,6 +229,15 @@ impl Kind for Signatures {
         })
     }
 
+    fn check_public(&self, inputs: &Records) -> Result<(), String> {
+        for (s, record) in inputs.iter().enumerate() {
+            self.set()
+                .check_public_key(&record[..PUBLIC_KEY_BYTES])
+                .map_err(|e| format!("signature {s}: {e}"))?;
+        }
+        Ok(())
+    }
+
     fn instances(&self, inputs: &Records, outputs: &Records) -> usize {
         Layout::count(self.set(), inputs, outputs)
     }
@@ -231,7 +248,6 @@ impl Kind for Signatures {
         }
         expect_fields(fields, "PK MSG", 2)?;
         let mut record = hex_field(fields[0], PUBLIC_KEY_BYTES, "public key")?;
-        self.set().check_public_key(&record)?;
         let msg = hex_bytes(fields[1], "message")?;
         if msg.len() > MAX_MESSAGE_BYTES {
             return Err(format!(
@@ -249,7 +265,9 @@ impl Kind for Signatures {
 
     fn parse_prover_line(&self, fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
         expect_fields(fields, "PK MSG SIG", 3).map_err(PrivateInputError::Unreadable)?;
-        let public = self.parse_input(&fields[..2]).map_err(PrivateInputError::Unreadable)?;
+        let public = self
+            .parse_input(&fields[..2])
+            .map_err(PrivateInputError::Unreadable)?;
         let sig = hex_bytes(fields[2], "signature").map_err(PrivateInputError::Unreadable)?;
         self.trace(&public, &sig)?;
         Ok((public, sig))
@@ -288,7 +306,10 @@ impl Kind for Signatures {
         message_rows.extend(rows);
         let words = self.circuit.input_words();
         let mut packed = vec![0u64; message_rows.len() / ROW_BYTES * words];
-        for (row, bytes) in packed.chunks_exact_mut(words).zip(message_rows.chunks_exact(ROW_BYTES)) {
+        for (row, bytes) in packed
+            .chunks_exact_mut(words)
+            .zip(message_rows.chunks_exact(ROW_BYTES))
+        {
             super::fill_row(row, bytes);
         }
         Ok(packed)
@@ -302,7 +323,11 @@ impl Kind for Signatures {
         for record in inputs.iter() {
             last += message_blocks(record.len() - PUBLIC_KEY_BYTES);
             bytes.clear();
-            extend_bytes_of(&mut bytes, &instance_outputs[(last - 1) * words..last * words], 32);
+            extend_bytes_of(
+                &mut bytes,
+                &instance_outputs[(last - 1) * words..last * words],
+                32,
+            );
             out.push(&bytes);
         }
         out

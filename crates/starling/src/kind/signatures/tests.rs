@@ -5,8 +5,11 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instances};
 use crate::inputs::{parse_inputs, read_prover_inputs};
+use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
+use lms_layout::Role;
 
 fn lms(h: u32, w: u32) -> Signatures {
     Signatures::new(Scheme::Lms(LmsSet::new(h, w).unwrap()))
@@ -14,8 +17,14 @@ fn lms(h: u32, w: u32) -> Signatures {
 
 fn prove_and_verify(kind: &Signatures, public: &Records, private: &Records) -> Vec<u8> {
     let arc: Arc<dyn Kind> = Arc::new(kind.clone());
-    let proved = prove_private(arc.clone(), public.clone(), private.clone(), Profile::Default, &mut |_| {})
-        .expect("a valid batch proves");
+    let proved = prove_private(
+        arc.clone(),
+        public.clone(),
+        private.clone(),
+        Profile::Default,
+        &mut |_| {},
+    )
+    .expect("a valid batch proves");
     let bytes = proved.file.to_bytes();
     let expected = Expected::new(arc, public.clone()).unwrap();
     let verified = verify(&expected, &bytes).expect("the proof verifies");
@@ -58,5 +67,279 @@ fn an_invalid_signature_is_refused_naming_its_line() {
     let text = format!("# a comment\n\n{}", kind.prover_lines(&public, &bad));
     let e = read_prover_inputs(&kind, text.as_bytes()).unwrap_err();
     assert!(matches!(e, Error::False(_)), "{e}");
-    assert!(e.to_string().starts_with("line 4: signature does not verify"), "{e}");
+    assert!(
+        e.to_string().starts_with("line 4: signature does not verify"),
+        "{e}"
+    );
+}
+
+/// A cheating prover's material: the kind with a batch of three
+/// signatures, the signatures, and where each instance's row is.
+struct Cheat {
+    case: (Arc<dyn Kind>, Records),
+    private: Records,
+    roles: Vec<(u32, Role)>,
+}
+
+fn cheat() -> Cheat {
+    let kind = lms(5, 4);
+    let (public, private) = kind.random_batch(3, 12, 9);
+    let set = kind.set();
+    let mut q_reps = Records::new();
+    for (p, s) in public.iter().zip(private.iter()) {
+        q_reps.push(&set.trace(&p[..56], &p[56..], s).unwrap().q_rep);
+    }
+    let roles = Layout::new(set, &public, &q_reps).roles().to_vec();
+    Cheat {
+        case: (Arc::new(kind), public),
+        private,
+        roles,
+    }
+}
+
+impl Cheat {
+    /// The first instance of signature `s` with a role `pick` accepts.
+    fn find(&self, s: u32, pick: impl Fn(usize, Role) -> bool) -> usize {
+        (0..self.roles.len())
+            .find(|&y| self.roles[y].0 == s && pick(y, self.roles[y].1))
+            .expect("such an instance")
+    }
+
+    fn assert_rejected(&self, tamper: Tamper<'_>, what: &str) {
+        assert_rejected(
+            prove_tampered_private(&self.case, &self.private, tamper),
+            what,
+            self.case.0.as_ref(),
+        );
+    }
+}
+
+const WORDS: usize = ROW_BYTES.div_ceil(8);
+
+fn row(rows: &[u64], y: usize) -> Vec<u8> {
+    let mut bytes = vec![0u8; ROW_BYTES];
+    crate::kind::fill_bytes_of(&mut bytes, &rows[y * WORDS..(y + 1) * WORDS]);
+    bytes
+}
+
+fn put_row(rows: &mut [u64], y: usize, bytes: &[u8]) {
+    crate::kind::fill_row(&mut rows[y * WORDS..(y + 1) * WORDS], bytes);
+}
+
+/// The SHA-256 compression of a row's chaining value and block.
+fn compress(row: &[u8]) -> Vec<u8> {
+    crate::hashes::Hash::Sha256.compress(&row[..96])
+}
+
+#[test]
+fn the_honest_cheater_is_accepted() {
+    let c = cheat();
+    prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
+}
+
+#[test]
+fn chains_that_skip_a_step_or_start_elsewhere_are_rejected() {
+    let c = cheat();
+    // A chain of at least two steps in the last signature: its last step
+    // hashes the value the step before took, so the chain's end skipped a
+    // step (each instance still a valid compression).
+    let last = c.find(2, |y, r| {
+        matches!(r, Role::Step { first: false, .. })
+            && c.roles
+                .get(y + 1)
+                .is_none_or(|n| !matches!(n.1, Role::Step { first: false, .. }))
+    });
+    let skip = |rows: &mut [u64]| {
+        let before = row(rows, last - 1);
+        let mut r = row(rows, last);
+        r[32 + 23..32 + 55].copy_from_slice(&before[32 + 23..32 + 55]);
+        put_row(rows, last, &r);
+    };
+    c.assert_rejected(with_instances(&skip), "a chain end that skipped a step");
+    // The first signature's first chain starts one step later than its digit
+    // says (its first step claims the next j).
+    let first = c.find(0, |_, r| matches!(r, Role::Step { first: true, .. }));
+    let later = |rows: &mut [u64]| {
+        let mut r = row(rows, first);
+        r[32 + 22] += 1;
+        put_row(rows, first, &r);
+    };
+    c.assert_rejected(with_instances(&later), "a chain that starts at another step");
+    // A step of the middle signature hashes another leaf index q.
+    let step = c.find(1, |_, r| matches!(r, Role::Step { .. }));
+    let other_q = |rows: &mut [u64]| {
+        let mut r = row(rows, step);
+        r[32 + 19] ^= 1;
+        put_row(rows, step, &r);
+    };
+    c.assert_rejected(with_instances(&other_q), "a step with another q");
+}
+
+#[test]
+fn wrong_directions_and_path_nodes_are_rejected() {
+    let c = cheat();
+    let level = |s: u32| {
+        c.find(s, |y, r| {
+            r == Role::Node { second: false } && c.roles[y - 1].1 != Role::Leaf
+        })
+    };
+    // The node below put on the other side, with the direction bit that
+    // matches it: every circuit check holds, the direction is not q's.
+    let y = level(0);
+    let swap = |rows: &mut [u64]| {
+        let (first, second) = (row(rows, y), row(rows, y + 1));
+        let mut message: Vec<u8> = first[32..96].to_vec();
+        message.extend(&second[32..32 + 22]);
+        let (left, right) = (message[22..54].to_vec(), message[54..86].to_vec());
+        message[22..54].copy_from_slice(&right);
+        message[54..86].copy_from_slice(&left);
+        let (mut a, mut b) = (first, second);
+        a[32..96].copy_from_slice(&message[..64]);
+        a[128] ^= 1;
+        b[32..32 + 22].copy_from_slice(&message[64..86]);
+        b[..32].copy_from_slice(&compress(&a));
+        b[128] ^= 1;
+        put_row(rows, y, &a);
+        put_row(rows, y + 1, &b);
+    };
+    c.assert_rejected(with_instances(&swap), "a path level on the wrong side");
+    // Only the direction bit flipped.
+    let y = level(2);
+    let flip = |rows: &mut [u64]| {
+        for z in [y, y + 1] {
+            let mut r = row(rows, z);
+            r[128] ^= 1;
+            put_row(rows, z, &r);
+        }
+    };
+    c.assert_rejected(with_instances(&flip), "a flipped direction bit");
+    // P, the node below, is not what the level below computed.
+    let y = level(1);
+    let prev = |rows: &mut [u64]| {
+        let mut r = row(rows, y);
+        r[100] ^= 4;
+        put_row(rows, y, &r);
+    };
+    c.assert_rejected(with_instances(&prev), "another node below");
+}
+
+#[test]
+fn another_message_representative_or_key_is_rejected() {
+    let c = cheat();
+    let q_rep = |st: &mut crate::Statement| {
+        let mut outputs = Records::new();
+        for (s, q) in st.outputs().iter().enumerate() {
+            let mut q = q.to_vec();
+            if s == 1 {
+                q[31] ^= 1;
+            }
+            outputs.push(&q);
+        }
+        *st.outputs_mut() = outputs;
+    };
+    c.assert_rejected(
+        Tamper {
+            statement: Some(&q_rep),
+            ..Tamper::default()
+        },
+        "another Q (its digits and checksum)",
+    );
+    let root = |st: &mut crate::Statement| {
+        let mut inputs = Records::new();
+        for (s, r) in st.inputs().iter().enumerate() {
+            let mut r = r.to_vec();
+            if s == 2 {
+                r[40] ^= 0x10;
+            }
+            inputs.push(&r);
+        }
+        *st.inputs_mut() = inputs;
+    };
+    c.assert_rejected(
+        Tamper {
+            statement: Some(&root),
+            ..Tamper::default()
+        },
+        "another public key root",
+    );
+    // The statement names a key of another parameter set: the relations
+    // hold (they do not read typecodes), RFC 8554 rejects it.
+    let typecode = |st: &mut crate::Statement| {
+        let mut inputs = Records::new();
+        for r in st.inputs().iter() {
+            let mut r = r.to_vec();
+            r[3] += 1;
+            inputs.push(&r);
+        }
+        *st.inputs_mut() = inputs;
+    };
+    let result = prove_tampered_private(
+        &c.case,
+        &c.private,
+        Tamper {
+            statement: Some(&typecode),
+            ..Tamper::default()
+        },
+    );
+    match result {
+        Err(crate::Error::Rejected(crate::Rejection::Invalid {
+            check: crate::Check::Statement,
+            ..
+        })) => {}
+        other => panic!("a key of another parameter set: {other:?}"),
+    }
+}
+
+#[test]
+fn expectations_that_differ_are_rejected_naming_the_difference() {
+    let kind = lms(5, 4);
+    let (public, private) = kind.random_batch(3, 5, 4);
+    let bytes = prove_and_verify(&kind, &public, &private);
+    let arc: Arc<dyn Kind> = Arc::new(kind.clone());
+    let rejects = |records: Vec<Vec<u8>>, kind: Arc<dyn Kind>, what: &str| {
+        let records: Records = records.iter().map(Vec::as_slice).collect();
+        let e = Expected::new(kind, records)
+            .map_err(|e| e.to_string())
+            .and_then(|x| verify(&x, &bytes).map(|_| ()).map_err(|e| e.to_string()));
+        assert!(e.is_err(), "{what} verified");
+        e.unwrap_err()
+    };
+    let all: Vec<Vec<u8>> = public.iter().map(<[u8]>::to_vec).collect();
+    let mut pk_bit = all.clone();
+    pk_bit[1][20] ^= 1;
+    let e = rejects(pk_bit, arc.clone(), "a PK bit");
+    assert!(e.contains("public key"), "{e}");
+    let mut msg_bit = all.clone();
+    msg_bit[2][57] ^= 0x80;
+    let e = rejects(msg_bit, arc.clone(), "a MSG bit");
+    assert!(e.contains("message"), "{e}");
+    let mut swapped = all.clone();
+    swapped.swap(0, 1);
+    rejects(swapped, arc.clone(), "two lines swapped");
+    rejects(all[..2].to_vec(), arc.clone(), "a line dropped");
+    let mut added = all.clone();
+    added.push(all[0].clone());
+    rejects(added, arc.clone(), "a line added");
+    let other: Arc<dyn Kind> = Arc::new(lms(10, 4));
+    let mut retyped = all.clone();
+    for r in &mut retyped {
+        r[3] = LmsSet::new(10, 4).unwrap().lms_type() as u8;
+    }
+    rejects(retyped, other, "another parameter set");
+}
+
+#[test]
+fn the_same_key_on_many_lines_and_one_signature_prove() {
+    let kind = lms(5, 2);
+    let (public, private) = kind.random_batch(1, 0, 11);
+    prove_and_verify(&kind, &public, &private);
+    // One line five times (one key signing many messages at its leaves is
+    // the lms-signature crate test's).
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(5);
+    let (pk, sig) = kind.set().sample(&mut rng, b"repeat");
+    let mut record = pk.clone();
+    record.extend(b"repeat");
+    let public: Records = (0..5).map(|_| record.as_slice()).collect();
+    let private: Records = (0..5).map(|_| sig.as_slice()).collect();
+    prove_and_verify(&kind, &public, &private);
 }
