@@ -140,9 +140,10 @@ impl Kind for Batch {
 
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
         match self.circuit.builtin_kind() {
-            Some(which @ (Builtin::Sha256 | Builtin::Sha512)) => {
+            Some(Builtin::Sha256 | Builtin::Sha512) => {
                 expect_fields(fields, "CV BLOCK", 2)?;
-                let cv = sha2_cv_bytes(which);
+                // A SHA-2 cv is the output's size (32 or 64 bytes), the block twice that.
+                let cv = self.circuit.output_bytes();
                 let mut bytes = hex_field(fields[0], cv, "chaining value")?;
                 bytes.extend(hex_field(fields[1], 2 * cv, "block")?);
                 Ok(bytes)
@@ -188,8 +189,8 @@ impl Kind for Batch {
 
     fn format_input(&self, record: &[u8]) -> String {
         match self.circuit.builtin_kind() {
-            Some(which @ (Builtin::Sha256 | Builtin::Sha512)) => {
-                let (cv, block) = record.split_at(sha2_cv_bytes(which));
+            Some(Builtin::Sha256 | Builtin::Sha512) => {
+                let (cv, block) = record.split_at(self.circuit.output_bytes());
                 format!("{} {}", hex::encode(cv), hex::encode(block))
             }
             Some(Builtin::Blake3) => {
@@ -235,8 +236,8 @@ impl Kind for Batch {
                 .collect::<Vec<_>>()
         };
         let bit_fields = match self.circuit.builtin_kind() {
-            Some(which @ (Builtin::Sha256 | Builtin::Sha512)) => {
-                let cv = 8 * sha2_cv_bytes(which);
+            Some(Builtin::Sha256 | Builtin::Sha512) => {
+                let cv = self.circuit.output_bits();
                 named(&[("chaining value", cv), ("block", 2 * cv)])
             }
             Some(Builtin::Blake3) => named(&[
@@ -349,12 +350,6 @@ impl Kind for Batch {
             },
         ]
     }
-}
-
-/// Bytes of a SHA-2 chaining value (its block is twice as long): 32 for
-/// SHA-256, 64 for SHA-512.
-fn sha2_cv_bytes(which: Builtin) -> usize {
-    StatementCircuit::builtin(which).output_bytes()
 }
 
 #[cfg(test)]
