@@ -220,7 +220,7 @@ pub fn compress_gadget(
 ) -> [Word; 16] {
     let mut v: [Word; 16] = std::array::from_fn(|i| match i {
         0..=7 => cv[i].clone(),
-        8..=11 => Word::constant(BLAKE3_IV[i - 8]),
+        8..=11 => Word::constant(u64::from(BLAKE3_IV[i - 8])),
         _ => counter_block_len_flags[i - 12].clone(),
     });
     let mut m = block.clone();

@@ -13,7 +13,7 @@
 use crate::eval_plan::LazyPlan;
 use crate::lin::Lin;
 use crate::r1cs::{R1cs, SparseRows};
-use crate::word::{Word, WORD_BITS};
+use crate::word::Word;
 use thiserror::Error;
 
 /// Largest supported `k` (wires per instance = 2^k).
@@ -183,20 +183,22 @@ impl CircuitBuilder {
         Lin::wire(1 + j as u32)
     }
 
-    /// Public input bits `first_bit .. first_bit + 32` as a word (bit `i` of
+    /// Public input bits `first_bit .. first_bit + W` as a word (bit `i` of
     /// the word is input bit `first_bit + i`).
-    pub fn public_input_word(&self, first_bit: usize) -> Word {
-        assert!(first_bit + WORD_BITS <= self.num_public_inputs as usize);
+    pub fn public_input_word<const W: usize>(&self, first_bit: usize) -> Word<W> {
+        assert!(first_bit + W <= self.num_public_inputs as usize);
         Word::from_wires(1 + first_bit as u32)
     }
 
-    /// Public input bits `first_bit .. first_bit + 32` as a big-endian word:
-    /// the four bytes at `first_bit / 8` of the input's byte string, each
+    /// Public input bits `first_bit .. first_bit + W` as a big-endian word:
+    /// the `W / 8` bytes at `first_bit / 8` of the input's byte string, each
     /// byte's bit `t` being input bit `8 b + t` (the order every hash kind
     /// uses for its public bytes), read most significant byte first.
-    pub fn public_input_word_be(&self, first_bit: usize) -> Word {
-        assert!(first_bit + WORD_BITS <= self.num_public_inputs as usize);
-        Word::from_bits(std::array::from_fn(|i| self.public_input(first_bit + be_bit(i))))
+    pub fn public_input_word_be<const W: usize>(&self, first_bit: usize) -> Word<W> {
+        assert!(first_bit + W <= self.num_public_inputs as usize);
+        Word::from_bits(std::array::from_fn(|i| {
+            self.public_input(first_bit + be_bit(i, W))
+        }))
     }
 
     /// A new private input bit (a free wire after the public block).
@@ -204,8 +206,8 @@ impl CircuitBuilder {
         self.push_row(Row::Input)
     }
 
-    /// 32 new private input bits as a word.
-    pub fn private_input_word(&mut self) -> Word {
+    /// `W` new private input bits as a word.
+    pub fn private_input_word<const W: usize>(&mut self) -> Word<W> {
         Word::from_bits(std::array::from_fn(|_| self.private_input()))
     }
 
@@ -257,42 +259,42 @@ impl CircuitBuilder {
         });
     }
 
-    /// Sets public output bits `first_bit .. first_bit + 32` to `word`.
-    pub fn set_public_output_word(&mut self, first_bit: usize, word: &Word) {
+    /// Sets public output bits `first_bit .. first_bit + W` to `word`.
+    pub fn set_public_output_word<const W: usize>(&mut self, first_bit: usize, word: &Word<W>) {
         for (i, bit) in word.bits().iter().enumerate() {
             self.set_public_output(first_bit + i, bit);
         }
     }
 
-    /// Sets public output bits `first_bit .. first_bit + 32` to `word`
+    /// Sets public output bits `first_bit .. first_bit + W` to `word`
     /// written big-endian (see [`CircuitBuilder::public_input_word_be`]).
-    pub fn set_public_output_word_be(&mut self, first_bit: usize, word: &Word) {
+    pub fn set_public_output_word_be<const W: usize>(&mut self, first_bit: usize, word: &Word<W>) {
         for (i, bit) in word.bits().iter().enumerate() {
-            self.set_public_output(first_bit + be_bit(i), bit);
+            self.set_public_output(first_bit + be_bit(i, W), bit);
         }
     }
 
     /// Bitwise AND of two words (one AND row per non-trivial bit).
-    pub fn and_word(&mut self, x: &Word, y: &Word) -> Word {
+    pub fn and_word<const W: usize>(&mut self, x: &Word<W>, y: &Word<W>) -> Word<W> {
         Word::from_bits(std::array::from_fn(|i| self.and(x.bit(i), y.bit(i))))
     }
 
     /// Bitwise `(x AND y) XOR z` of words, one AND row per non-trivial bit,
     /// each holding its bit of the result.
-    pub fn and_xor_word(&mut self, x: &Word, y: &Word, z: &Word) -> Word {
+    pub fn and_xor_word<const W: usize>(&mut self, x: &Word<W>, y: &Word<W>, z: &Word<W>) -> Word<W> {
         Word::from_bits(std::array::from_fn(|i| {
             self.and_xor(x.bit(i), y.bit(i), z.bit(i))
         }))
     }
 
     /// Materialises every bit of a word.
-    pub fn materialize_word(&mut self, x: &Word) -> Word {
+    pub fn materialize_word<const W: usize>(&mut self, x: &Word<W>) -> Word<W> {
         Word::from_bits(std::array::from_fn(|i| self.materialize(x.bit(i))))
     }
 
-    /// `x + y mod 2^32` with 31 AND rows (fewer when `y` has constant bits),
-    /// whose wires are the sum's bits 1 to 31: the sum is materialised for
-    /// free.
+    /// `x + y mod 2^W` with `W - 1` AND rows (31 for a 32-bit word; fewer
+    /// when `y` has constant bits), whose wires are the sum's bits 1 to
+    /// `W - 1`: the sum is materialised for free.
     ///
     /// The carry into bit `i + 1` is `c(i+1) = x(i) ⊕ (x(i) ⊕ y(i))·(x(i) ⊕ c(i))`
     /// (`c(1) = x(0)·y(0)`), and bit `i + 1` of the sum is
@@ -302,11 +304,11 @@ impl CircuitBuilder {
     /// do not grow along the word; `x` appears three times per bit and `y`
     /// three, so sparse operands keep rows short. The carry out of bit 31 is
     /// not computed.
-    pub fn add(&mut self, x: &Word, y: &Word) -> Word {
-        let mut sum: [Lin; WORD_BITS] = std::array::from_fn(|_| Lin::zero());
+    pub fn add<const W: usize>(&mut self, x: &Word<W>, y: &Word<W>) -> Word<W> {
+        let mut sum: [Lin; W] = std::array::from_fn(|_| Lin::zero());
         sum[0] = x.bit(0).xor(y.bit(0));
         let mut carry = Lin::zero();
-        for i in 0..WORD_BITS - 1 {
+        for i in 0..W - 1 {
             let (xi, yi) = (x.bit(i), y.bit(i));
             let next = x.bit(i + 1).xor(y.bit(i + 1));
             // c(1) = x(0)·y(0): the general product with c(0) = 0.
@@ -320,9 +322,9 @@ impl CircuitBuilder {
         Word::from_bits(sum)
     }
 
-    /// `x + c mod 2^32` for a constant `c` (30 AND rows: the first carry is
-    /// linear).
-    pub fn add_const(&mut self, x: &Word, c: u32) -> Word {
+    /// `x + c mod 2^W` for a constant `c` (`W - 2` AND rows at most: the
+    /// first carry is linear, and each zero low bit of `c` saves one more).
+    pub fn add_const<const W: usize>(&mut self, x: &Word<W>, c: u64) -> Word<W> {
         self.add(x, &Word::constant(c))
     }
 
@@ -395,10 +397,10 @@ impl CircuitBuilder {
     }
 }
 
-/// Where bit `i` of a big-endian 32-bit word sits among the bits of its
-/// four bytes, byte `b`'s bit `t` being bit `8 b + t`.
-fn be_bit(i: usize) -> usize {
-    8 * (3 - i / 8) + i % 8
+/// Where bit `i` of a big-endian word of `width` bits sits among the bits
+/// of its bytes, byte `b`'s bit `t` being bit `8 b + t`.
+fn be_bit(i: usize, width: usize) -> usize {
+    8 * (width / 8 - 1 - i / 8) + i % 8
 }
 
 #[cfg(test)]
@@ -421,8 +423,8 @@ mod tests {
     #[test]
     fn add_costs_31_ands_and_is_correct() {
         let mut b = CircuitBuilder::new(64, 64);
-        let x = b.public_input_word(0);
-        let y = b.public_input_word(32);
+        let x: Word = b.public_input_word(0);
+        let y: Word = b.public_input_word(32);
         let s = b.add(&x, &y);
         assert_eq!(b.and_rows(), 31);
         let s2 = b.add_const(&x, 0x8000_0001);

@@ -179,7 +179,7 @@ impl EvalPlan {
 
 #[cfg(test)]
 mod tests {
-    use crate::{blake3_compression, keccak_f1600, sha256_compression, R1cs};
+    use crate::{blake3_compression, keccak_f1600, sha256_compression, sha512_compression, R1cs};
 
     /// Replays the plan, tracking which wire each slot holds, and checks
     /// that every row it reads over slots names exactly the wires of the
@@ -226,6 +226,7 @@ mod tests {
     fn every_read_finds_its_wire_and_few_slots_are_needed() {
         for (name, r1cs) in [
             ("SHA-256", sha256_compression()),
+            ("SHA-512", sha512_compression()),
             ("BLAKE3", blake3_compression()),
             ("Keccak-f", keccak_f1600()),
         ] {

@@ -7,17 +7,15 @@
 //! `8 b + t`: the order of every hash kind, so that a digest's bytes are a
 //! run of consecutive wires wherever they are copied.
 //!
+//! The rounds are the SHA-2 gadget shared with SHA-512 (`sha2_rounds`).
 //! Cost: every addition is 31 AND rows (30 when adding the round constant),
-//! Ch and Maj one AND per bit: `g ⊕ e(f ⊕ g)` and `a ⊕ (a ⊕ b)(a ⊕ c)`.
-//! Adding a constant whose low bits are zero needs no AND until its first
-//! set bit, which is why the AND count sits slightly under 600·31 + 64·64.
+//! Ch and Maj one AND per bit. Adding a constant whose low bits are zero
+//! needs no AND until its first set bit, which is why the AND count sits
+//! slightly under 600·31 + 64·64.
 //!
-//! Materialisation: the AND rows hold the values the circuit reads next
-//! (their addends, DESIGN §2.2 as revised): an addition's rows hold the
-//! sum's bits 1 to 31, Ch's and Maj's their result. So the words a, e and
-//! the scheduled `W_t` cost one linear row each (bit 0 of a sum), and T1 is
-//! a sum like any other: 432 linear rows, 23,774 committed wires with
-//! 188,299 nonzeros. Before the addends a, e and `W_t` were materialised by
+//! Materialisation: a, e and the scheduled `W_t` cost one linear row each
+//! (bit 0 of a sum; the AND rows of a sum hold its other bits): 432 linear
+//! rows, 23,774 committed wires with 188,299 nonzeros. Before the addends a, e and `W_t` were materialised by
 //! 32 linear rows each and T1 left symbolic (29,230 wires, 461,973
 //! nonzeros), and the proof of 2^14 compressions ran at 25.4k per second
 //! against 29.3k now (one Zen 4 thread, alternating runs).
@@ -25,6 +23,7 @@
 use crate::builder::CircuitBuilder;
 use crate::layout::{slice_instances, unslice_instances};
 use crate::r1cs::R1cs;
+use crate::sha2_rounds::{self, Sha2Spec};
 use crate::witness::{BatchWitness, WitnessError};
 use crate::word::Word;
 
@@ -56,67 +55,30 @@ pub const OUTPUT_BITS: usize = 256;
 /// Words per instance of the packed public input (768 bits).
 pub const PUBLIC_INPUT_WORDS: usize = PUBLIC_INPUT_BITS / 64;
 
-fn big_sigma0(x: &Word) -> Word {
-    x.rotr(2).xor(&x.rotr(13)).xor(&x.rotr(22))
-}
+/// SHA-256's rotations and round constants (FIPS 180-4 §4.1.2).
+static SPEC: Sha2Spec = Sha2Spec {
+    round_constants: &K_WIDE,
+    big_sigma0: [2, 13, 22],
+    big_sigma1: [6, 11, 25],
+    small_sigma0: [7, 18, 3],
+    small_sigma1: [17, 19, 10],
+};
 
-fn big_sigma1(x: &Word) -> Word {
-    x.rotr(6).xor(&x.rotr(11)).xor(&x.rotr(25))
-}
-
-fn small_sigma0(x: &Word) -> Word {
-    x.rotr(7).xor(&x.rotr(18)).xor(&x.shr(3))
-}
-
-fn small_sigma1(x: &Word) -> Word {
-    x.rotr(17).xor(&x.rotr(19)).xor(&x.shr(10))
-}
-
-/// `Ch(e, f, g) = g ⊕ e·(f ⊕ g)`: one AND row per bit, holding the bit.
-fn ch(b: &mut CircuitBuilder, e: &Word, f: &Word, g: &Word) -> Word {
-    b.and_xor_word(e, &f.xor(g), g)
-}
-
-/// `Maj(a, b, c) = a ⊕ (a ⊕ b)·(a ⊕ c)`: one AND row per bit, holding the
-/// bit.
-fn maj(b: &mut CircuitBuilder, x: &Word, y: &Word, z: &Word) -> Word {
-    b.and_xor_word(&x.xor(y), &x.xor(z), x)
-}
+/// [`K`] as the 64-bit constants the shared SHA-2 gadget adds.
+static K_WIDE: [u64; 64] = {
+    let mut wide = [0u64; 64];
+    let mut t = 0;
+    while t < 64 {
+        wide[t] = K[t] as u64;
+        t += 1;
+    }
+    wide
+};
 
 /// Builds the compression function into `b`, given the chaining value and
 /// block words, and returns the 8 output words (feed-forward included).
 pub fn compress_gadget(b: &mut CircuitBuilder, cv: &[Word; 8], block: &[Word; 16]) -> [Word; 8] {
-    let mut w: Vec<Word> = block.to_vec();
-    for t in 16..64 {
-        // Add the single-wire words first: forms grow with each symbolic sum.
-        let s = b.add(&w[t - 16], &w[t - 7]);
-        let s = b.add(&small_sigma0(&w[t - 15]), &s);
-        let s = b.add(&small_sigma1(&w[t - 2]), &s);
-        let s = b.materialize_word(&s);
-        w.push(s);
-    }
-    let [mut a, mut bb, mut c, mut d, mut e, mut f, mut g, mut h] = cv.clone();
-    for t in 0..64 {
-        let kw = b.add_const(&w[t], K[t]);
-        let ch = ch(b, &e, &f, &g);
-        let t1 = b.add(&h, &ch);
-        let t1 = b.add(&kw, &t1);
-        let t1 = b.add(&big_sigma1(&e), &t1);
-        let maj = maj(b, &a, &bb, &c);
-        let t2 = b.add(&big_sigma0(&a), &maj);
-        let new_e = b.add(&d, &t1);
-        let new_a = b.add(&t1, &t2);
-        h = g;
-        g = f;
-        f = e;
-        e = b.materialize_word(&new_e);
-        d = c;
-        c = bb;
-        bb = a;
-        a = b.materialize_word(&new_a);
-    }
-    let state = [a, bb, c, d, e, f, g, h];
-    std::array::from_fn(|j| b.add(&state[j], &cv[j]))
+    sha2_rounds::compress(b, &SPEC, cv, block)
 }
 
 /// The SHA-256 compression circuit and its public layout.

@@ -7,14 +7,14 @@ use starling_circuit::blake3::Blake3Compression;
 use starling_circuit::keccak::KeccakF1600;
 use starling_circuit::layout::{slice_instances, unslice_instances};
 use starling_circuit::sha256::Sha256Compression;
-use starling_circuit::{CircuitBuilder, R1cs, WitnessError};
+use starling_circuit::{CircuitBuilder, R1cs, WitnessError, Word};
 
 /// out = (x + s) AND (y rotr 3), with x, y public and s private.
 fn small_circuit() -> R1cs {
     let mut b = CircuitBuilder::new(64, 32);
-    let x = b.public_input_word(0);
-    let y = b.public_input_word(32);
-    let s = b.private_input_word();
+    let x: Word = b.public_input_word(0);
+    let y: Word = b.public_input_word(32);
+    let s: Word = b.private_input_word();
     let sum = b.add(&x, &s);
     let sum = b.materialize_word(&sum);
     let out = b.and_word(&sum, &y.rotr(3));

@@ -96,6 +96,9 @@ pub(crate) enum ProveWhat {
     /// N SHA-256 compressions: output = cv + F(cv, block). Input lines:
     /// `CV BLOCK`, 64 and 128 hex digits (big-endian words).
     Sha256(ProveArgs),
+    /// N SHA-512 compressions: output = cv + F(cv, block). Input lines:
+    /// `CV BLOCK`, 128 and 256 hex digits (big-endian words).
+    Sha512(ProveArgs),
     /// N BLAKE3 compressions, the full 16-word output. Input lines:
     /// `CV BLOCK COUNTER BLOCK_LEN FLAGS`, 64 and 128 hex digits
     /// (little-endian words), then three decimals.
@@ -131,7 +134,7 @@ pub(crate) enum ProveWhat {
         /// The hash.
         #[arg(long, value_enum)]
         hash: HashArg,
-        /// h(0): 64 hex digits.
+        /// h(0): 64 hex digits (128 for sha512), a digest's size.
         #[arg(long, value_name = "HEX")]
         start: String,
         /// N.
@@ -141,8 +144,8 @@ pub(crate) enum ProveWhat {
         output: OutputArgs,
     },
     /// The root of a Merkle tree over public leaves; inner nodes private.
-    /// Leaf lines: hex (32 bytes for plain and bitcoin; any length, `-` for
-    /// empty, for rfc6962).
+    /// Leaf lines: hex (a digest's size for plain and bitcoin, 32 bytes or
+    /// 64 for sha512; any length, `-` for empty, for rfc6962).
     #[command(name = "merkle-root")]
     MerkleRoot {
         /// The hash (rfc6962 and bitcoin: sha256).
@@ -176,6 +179,8 @@ pub(crate) enum ProveWhat {
 pub(crate) enum BenchWhat {
     /// SHA-256 compressions.
     Sha256(BenchArgs),
+    /// SHA-512 compressions.
+    Sha512(BenchArgs),
     /// BLAKE3 compressions.
     Blake3(BenchArgs),
     /// Keccak-f[1600] permutations.
@@ -206,7 +211,7 @@ pub(crate) enum BenchWhat {
         #[command(flatten)]
         common: BenchCommon,
     },
-    /// A Merkle root over N random leaves (rfc6962: 32-byte leaves).
+    /// A Merkle root over N random leaves (a digest's size; rfc6962: 32 bytes).
     #[command(name = "merkle-root")]
     MerkleRoot {
         /// The hash.
@@ -297,6 +302,7 @@ pub(crate) struct BenchCommon {
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum KindArg {
     Sha256,
+    Sha512,
     Blake3,
     #[value(name = "keccak-f1600")]
     KeccakF1600,
@@ -312,6 +318,7 @@ pub(crate) enum KindArg {
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum HashArg {
     Sha256,
+    Sha512,
     #[value(name = "sha3-256")]
     Sha3_256,
     #[value(name = "keccak-256")]
@@ -323,6 +330,7 @@ impl From<HashArg> for Hash {
     fn from(h: HashArg) -> Hash {
         match h {
             HashArg::Sha256 => Hash::Sha256,
+            HashArg::Sha512 => Hash::Sha512,
             HashArg::Sha3_256 => Hash::Sha3_256,
             HashArg::Keccak256 => Hash::Keccak256,
             HashArg::Blake3 => Hash::Blake3,

@@ -9,6 +9,7 @@ mod args;
 mod bench;
 mod files;
 mod native_sha256;
+mod native_sha512;
 
 #[global_allocator]
 static ALLOCATOR: allocator::HugePageAlloc = allocator::HugePageAlloc;
@@ -212,6 +213,7 @@ fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, F
     };
     Ok(match kind {
         KindArg::Sha256 => Arc::new(Batch::builtin(Builtin::Sha256)),
+        KindArg::Sha512 => Arc::new(Batch::builtin(Builtin::Sha512)),
         KindArg::Blake3 => Arc::new(Batch::builtin(Builtin::Blake3)),
         KindArg::KeccakF1600 => Arc::new(Batch::builtin(Builtin::KeccakF1600)),
         KindArg::Circuit => {
@@ -266,6 +268,7 @@ fn hex(bytes: &[u8]) -> String {
 fn prove(what: ProveWhat) -> Result<(), Failure> {
     match what {
         ProveWhat::Sha256(args) => prove_batch(Batch::builtin(Builtin::Sha256), args, None),
+        ProveWhat::Sha512(args) => prove_batch(Batch::builtin(Builtin::Sha512), args, None),
         ProveWhat::Blake3(args) => prove_batch(Batch::builtin(Builtin::Blake3), args, None),
         ProveWhat::KeccakF1600(args) => prove_batch(Batch::builtin(Builtin::KeccakF1600), args, None),
         ProveWhat::Circuit { bristol, args } => {
@@ -295,11 +298,11 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
             set_threads(output.threads)?;
             check_count("--steps", steps as usize)?;
             let kind = starling::kind::chain(hash.into());
-            let start: [u8; 32] = starling::inputs::parse_inputs(kind.as_ref(), &format!("{start} 1"))
+            let hash: Hash = hash.into();
+            let start = starling::inputs::parse_inputs(kind.as_ref(), &format!("{start} 1"))
                 .map_err(|e| unreadable(format!("--start: {e}")))?
-                .get(0)[..32]
-                .try_into()
-                .expect("32 bytes");
+                .get(0)[..hash.digest_bytes()]
+                .to_vec();
             let records: Records = [Chain::record(&start, steps).as_slice()].into_iter().collect();
             write_proof(kind, records, &output)
         }

@@ -1,6 +1,7 @@
-//! The statement kinds end to end through the `starling` binary: BLAKE3,
-//! Keccak-f[1600] and Bristol circuits against known answers and reference
-//! implementations, their error paths, `inspect` and `bench --json`.
+//! The statement kinds end to end through the `starling` binary: SHA-512,
+//! BLAKE3, Keccak-f[1600] and Bristol circuits against known answers and
+//! reference implementations, their error paths, `inspect` and `bench
+//! --json`.
 //!
 //! Every batch is one `prove` call followed by `verify --print-outputs`.
 
@@ -127,6 +128,87 @@ fn random_bytes<const N: usize>(rng: &mut ChaCha20Rng) -> [u8; N] {
     let mut out = [0u8; N];
     rng.fill(&mut out[..]);
     out
+}
+
+// ---------------------------------------------------------------------------
+// SHA-512
+// ---------------------------------------------------------------------------
+
+/// The SHA-512 initial value (FIPS 180-4 §5.3.5), as a `CV` field.
+const SHA512_IV_HEX: &str = "6a09e667f3bcc908bb67ae8584caa73b3c6ef372fe94f82ba54ff53a5f1d36f1\
+                             510e527fade682d19b05688c2b3e6c1f1f83d9abfb41bd6b5be0cd19137e2179";
+
+/// `cv + F(cv, block)` by the sha2 crate, as an output line.
+fn sha512_expected(cv: &[u8], block: &[u8]) -> String {
+    let mut state: [u64; 8] =
+        std::array::from_fn(|i| u64::from_be_bytes(cv[8 * i..8 * i + 8].try_into().unwrap()));
+    let block: [u8; 128] = block.try_into().unwrap();
+    sha2::compress512(&mut state, &[block.into()]);
+    state.iter().map(|w| format!("{w:016x}")).collect()
+}
+
+/// FIPS 180-4's "abc" example as one compression from the IV (its digest
+/// is the output, written here from the standard), then random calls
+/// against the sha2 crate; a changed input line must not verify against
+/// the proof.
+#[test]
+fn sha512_known_answer_random_calls_and_a_changed_input() {
+    let mut abc = b"abc".to_vec();
+    abc.push(0x80);
+    abc.resize(120, 0);
+    abc.extend_from_slice(&24u64.to_be_bytes());
+    let mut lines = vec![format!("{SHA512_IV_HEX} {}", to_hex(&abc))];
+    let mut want = vec!["ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
+                         2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        .to_string()];
+    assert_eq!(want[0], sha512_expected(&from_hex(SHA512_IV_HEX), &abc));
+    let mut rng = ChaCha20Rng::seed_from_u64(512);
+    for _ in 0..5 {
+        let (cv, block): ([u8; 64], [u8; 128]) = (random_bytes(&mut rng), random_bytes(&mut rng));
+        lines.push(format!("{} {}", to_hex(&cv), to_hex(&block)));
+        want.push(sha512_expected(&cv, &block));
+    }
+    let proof = prove_and_check(&["sha512"], "sha512", &lines, &want, "sha512");
+
+    let expect = |name: &str, lines: &[String]| {
+        let path = scratch(name);
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        starling(&[
+            "verify",
+            path_str(&proof),
+            "--kind",
+            "sha512",
+            "--expect",
+            path_str(&path),
+        ])
+    };
+    assert_eq!(expect("sha512.expect", &lines).status.code(), Some(0));
+    let mut changed = lines.clone();
+    let digit = if &changed[3][130..131] == "0" { "1" } else { "0" };
+    changed[3].replace_range(130..131, digit);
+    let out = expect("sha512.changed", &changed);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("input 3"), "{}", text(&out.stderr));
+
+    // A SHA-256-sized line is refused with the field's name.
+    let short = scratch("sha512.short");
+    std::fs::write(&short, format!("{} {}\n", "00".repeat(32), "00".repeat(64))).unwrap();
+    let out = starling(&[
+        "prove",
+        "sha512",
+        "--inputs",
+        path_str(&short),
+        "--out",
+        path_str(&scratch("x.proof")),
+    ]);
+    assert_exit_2(&out, "chaining value", "a 32-byte cv");
+
+    let out = starling(&["digest", "--kind", "sha512"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "3fa821dba729fd6bf0ea57e95c1a2dd378cae42974a0e4eabaf9adb869d41b8b"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -612,8 +694,8 @@ fn circuit_errors_and_tampering() {
 // ---------------------------------------------------------------------------
 
 #[test]
-fn bench_json_for_blake3_and_keccak() {
-    for hash in ["blake3", "keccak-f1600"] {
+fn bench_json_for_sha512_blake3_and_keccak() {
+    for hash in ["sha512", "blake3", "keccak-f1600"] {
         let out = starling(&["bench", hash, "--count", "64", "--threads", "1", "--json"]);
         assert_eq!(out.status.code(), Some(0), "bench {hash}:\n{}", text(&out.stderr));
         let stdout = text(&out.stdout);

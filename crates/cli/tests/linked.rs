@@ -42,6 +42,7 @@ fn lines_file(name: &str, lines: &[String]) -> PathBuf {
 fn digest_of(hash: &str, message: &[u8]) -> Vec<u8> {
     match hash {
         "sha256" => sha2::Sha256::digest(message).to_vec(),
+        "sha512" => sha2::Sha512::digest(message).to_vec(),
         "sha3-256" => sha3::Sha3_256::digest(message).to_vec(),
         "keccak-256" => sha3::Keccak256::digest(message).to_vec(),
         "blake3" => blake3::hash(message).as_bytes().to_vec(),
@@ -122,7 +123,7 @@ fn digests_print_the_crates_digests_and_expect_binds_the_messages() {
     let mut changed = lines.clone();
     changed[0] = "00".into();
     let wrong = lines_file("messages-changed", &changed);
-    for hash in ["sha256", "sha3-256", "keccak-256", "blake3"] {
+    for hash in ["sha256", "sha512", "sha3-256", "keccak-256", "blake3"] {
         let want: Vec<String> = messages.iter().map(|m| hex(&digest_of(hash, m))).collect();
         prove_verify_expect(
             &format!("digest-{hash}"),
@@ -137,10 +138,11 @@ fn digests_print_the_crates_digests_and_expect_binds_the_messages() {
 
 #[test]
 fn chains_print_the_last_link_and_expect_binds_start_and_steps() {
-    let start = [0x17u8; 32];
     let steps = 3;
-    for hash in ["sha256", "sha3-256", "keccak-256", "blake3"] {
-        let mut h = start.to_vec();
+    for hash in ["sha256", "sha512", "sha3-256", "keccak-256", "blake3"] {
+        // h(i) is a digest's size: SHA-512 chains 64-byte values.
+        let start = vec![0x17u8; if hash == "sha512" { 64 } else { 32 }];
+        let mut h = start.clone();
         for _ in 0..steps {
             h = digest_of(hash, &h);
         }
@@ -207,6 +209,7 @@ fn reference_root(hash: &str, scheme: &str, leaves: &[Vec<u8>]) -> Vec<u8> {
 fn merkle_roots_match_the_schemes_and_expect_binds_the_leaves() {
     for (hash, scheme, count) in [
         ("sha256", "plain", 4),
+        ("sha512", "plain", 4),
         ("blake3", "plain", 2),
         ("keccak-256", "plain", 1),
         ("sha256", "rfc6962", 5),
@@ -214,7 +217,12 @@ fn merkle_roots_match_the_schemes_and_expect_binds_the_leaves() {
     ] {
         let leaves: Vec<Vec<u8>> = (0..count)
             .map(|i| {
-                let len = if scheme == "rfc6962" { 7 * i } else { 32 };
+                let len = match (hash, scheme) {
+                    (_, "rfc6962") => 7 * i,
+                    // Plain SHA-512 trees take 64-byte leaves.
+                    ("sha512", _) => 64,
+                    _ => 32,
+                };
                 (0..len).map(|j| (i * 31 + j) as u8).collect()
             })
             .collect();
@@ -228,7 +236,7 @@ fn merkle_roots_match_the_schemes_and_expect_binds_the_leaves() {
         changed[0] = if scheme == "rfc6962" {
             "01".into()
         } else {
-            hex(&[0xee; 32])
+            hex(&vec![0xee; leaves[0].len()])
         };
         let wrong = lines_file(&format!("{name}-wrong"), &changed);
         prove_verify_expect(
@@ -393,6 +401,26 @@ fn bench_json_counts_compressions() {
         vec!["bench", "chain", "--hash", "keccak-256", "--steps", "4"],
         vec![
             "bench",
+            "digest",
+            "--hash",
+            "sha512",
+            "--msg-len",
+            "200",
+            "--count",
+            "4",
+        ],
+        vec![
+            "bench",
+            "merkle-root",
+            "--hash",
+            "sha512",
+            "--scheme",
+            "plain",
+            "--leaves",
+            "4",
+        ],
+        vec![
+            "bench",
             "merkle-root",
             "--hash",
             "sha256",
@@ -420,11 +448,14 @@ fn bench_json_counts_compressions() {
             assert!(v.get(key).is_some(), "{args:?}: missing {key}");
         }
         let compressions = v["compressions"].as_u64().unwrap();
-        // 100 bytes are two SHA-256 blocks; a 4-link chain is 4 calls; a
-        // bitcoin tree over 3 leaves has 3 nodes of 2 + 1 calls each.
-        let want = match args[1] {
-            "digest" => 8,
-            "chain" => 4,
+        // 100 bytes are two SHA-256 blocks, 200 two SHA-512 blocks; a
+        // 4-link chain is 4 calls; a bitcoin tree over 3 leaves has 3 nodes
+        // of 2 + 1 calls each; a plain SHA-512 tree over 4 leaves 3 nodes
+        // of 128 bytes, two blocks each.
+        let want = match (args[1], args[3]) {
+            ("digest", _) => 8,
+            ("chain", _) => 4,
+            (_, "sha512") => 6,
             _ => 9,
         };
         assert_eq!(compressions, want, "{args:?}");

@@ -197,7 +197,7 @@ fn chains() -> Vec<(Arc<dyn Kind>, Records)> {
         .into_iter()
         .map(|h| {
             let kind: Arc<dyn Kind> = Arc::new(crate::kind::Chain::new(h));
-            let inputs: Records = [crate::kind::Chain::record(&[7; 32], 6).as_slice()]
+            let inputs: Records = [crate::kind::Chain::record(&vec![7; h.digest_bytes()], 6).as_slice()]
                 .into_iter()
                 .collect();
             (kind, inputs)

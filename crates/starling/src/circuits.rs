@@ -2,7 +2,7 @@
 //! derive from each once: the lincheck matrices, the digest the transcript
 //! binds, and the outputs of the all-zero padding instance.
 //!
-//! The three hash circuits ([`Builtin`]) are built once per process. A
+//! The built-in hash circuits ([`Builtin`]) are built once per process. A
 //! `circuit` statement carries its Bristol Fashion text in the proof file, so
 //! the verifier compiles the very circuit the proof is about.
 
@@ -13,6 +13,7 @@ use std::sync::{Arc, OnceLock};
 use starling_circuit::layout::{pack_bits, words_for_bits};
 use starling_circuit::{
     Blake3Compression, BristolCircuit, BristolR1cs, KeccakF1600, R1cs, Sha256Compression, Sha256PathStep,
+    Sha512Compression,
 };
 use starling_piop::SparseMatrix;
 
@@ -25,6 +26,10 @@ pub enum Builtin {
     /// the chaining value (32 bytes, words big-endian) and the block (64
     /// bytes), output the new chaining value (32 bytes).
     Sha256,
+    /// SHA-512 compression with feed-forward, as SHA-256 on 64-bit words:
+    /// inputs the chaining value (64 bytes, words big-endian) and the block
+    /// (128 bytes), output the new chaining value (64 bytes).
+    Sha512,
     /// BLAKE3 compression: inputs cv (32 bytes), block (64), counter (8),
     /// block length (4) and flags (4), all little-endian words; output the
     /// full 16-word state (64 bytes).
@@ -36,12 +41,18 @@ pub enum Builtin {
 
 impl Builtin {
     /// Every built-in circuit.
-    pub const ALL: [Builtin; 3] = [Builtin::Sha256, Builtin::Blake3, Builtin::KeccakF1600];
+    pub const ALL: [Builtin; 4] = [
+        Builtin::Sha256,
+        Builtin::Sha512,
+        Builtin::Blake3,
+        Builtin::KeccakF1600,
+    ];
 
-    /// Its name (`sha256`, `blake3`, `keccak-f1600`).
+    /// Its name (`sha256`, `sha512`, `blake3`, `keccak-f1600`).
     pub fn name(self) -> &'static str {
         match self {
             Builtin::Sha256 => "sha256",
+            Builtin::Sha512 => "sha512",
             Builtin::Blake3 => "blake3",
             Builtin::KeccakF1600 => "keccak-f1600",
         }
@@ -50,7 +61,7 @@ impl Builtin {
     /// What one evaluation is called.
     pub fn noun(self) -> &'static str {
         match self {
-            Builtin::Sha256 | Builtin::Blake3 => "compression",
+            Builtin::Sha256 | Builtin::Sha512 | Builtin::Blake3 => "compression",
             Builtin::KeccakF1600 => "permutation",
         }
     }
@@ -117,10 +128,12 @@ impl StatementCircuit {
     /// A built-in circuit.
     pub fn builtin(which: Builtin) -> Arc<StatementCircuit> {
         static SHA256: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        static SHA512: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
         static BLAKE3: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
         static KECCAK: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
         let (cell, build): (_, fn() -> R1cs) = match which {
             Builtin::Sha256 => (&SHA256, || Sha256Compression::new().into_r1cs()),
+            Builtin::Sha512 => (&SHA512, || Sha512Compression::new().into_r1cs()),
             Builtin::Blake3 => (&BLAKE3, || Blake3Compression::new().into_r1cs()),
             Builtin::KeccakF1600 => (&KECCAK, || KeccakF1600::new().into_r1cs()),
         };

@@ -4,7 +4,8 @@
 //! magic    8 bytes  "STARLING"
 //! version  u16 LE   7
 //! kind     u8       1 sha256, 2 blake3, 3 keccak-f1600, 4 circuit (batches),
-//!                   5 digest, 6 chain, 7 merkle-root
+//!                   5 digest, 6 chain, 7 merkle-root,
+//!                   9 sha512 (a batch)
 //! profile  u8       0 default, 1 secure
 //! params            u32 LE length, the kind's parameters (a Bristol
 //!                   circuit's text; a hash; a hash and a scheme)

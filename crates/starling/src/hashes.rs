@@ -5,6 +5,7 @@
 //! | hash | circuit | block | chaining | digest |
 //! |---|---|---|---|---|
 //! | `sha256` | SHA-256 compression | 64 bytes, padding `0x80 0.. len64` (big-endian bits) | cv = previous output, the IV first | output bytes 0..32 |
+//! | `sha512` | SHA-512 compression | 128 bytes, padding `0x80 0.. len128` (big-endian bits) | cv = previous output, the IV first | output bytes 0..64 |
 //! | `sha3-256`, `keccak-256` | Keccak-f\[1600\] | rate 136 bytes, pad10*1 with domain byte `0x06` / `0x01` | state = previous output with the block XORed into bytes 0..136, zero first | output bytes 0..32 |
 //! | `blake3` | BLAKE3 compression | 64 bytes of one chunk (messages of at most 1 KiB), zero-padded, with block length, counter 0 and flags `CHUNK_START` (first), `CHUNK_END | ROOT` (last) | cv = previous output bytes 0..32, the IV first | output bytes 0..32 |
 //!
@@ -15,6 +16,7 @@
 
 use starling_circuit::blake3::{compress_reference, Blake3Input, BLAKE3_IV, CHUNK_END, CHUNK_START, ROOT};
 use starling_circuit::sha256::SHA256_IV;
+use starling_circuit::sha512::SHA512_IV;
 
 use crate::circuits::Builtin;
 
@@ -23,6 +25,8 @@ use crate::circuits::Builtin;
 pub enum Hash {
     /// SHA-256 (FIPS 180-4).
     Sha256,
+    /// SHA-512 (FIPS 180-4): 64-byte digests.
+    Sha512,
     /// SHA3-256 (FIPS 202).
     Sha3_256,
     /// Keccak-256 as Ethereum uses it (pad byte 0x01).
@@ -39,12 +43,19 @@ const KECCAK_RATE: usize = 136;
 
 impl Hash {
     /// Every hash.
-    pub const ALL: [Hash; 4] = [Hash::Sha256, Hash::Sha3_256, Hash::Keccak256, Hash::Blake3];
+    pub const ALL: [Hash; 5] = [
+        Hash::Sha256,
+        Hash::Sha512,
+        Hash::Sha3_256,
+        Hash::Keccak256,
+        Hash::Blake3,
+    ];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
         match self {
             Hash::Sha256 => "sha256",
+            Hash::Sha512 => "sha512",
             Hash::Sha3_256 => "sha3-256",
             Hash::Keccak256 => "keccak-256",
             Hash::Blake3 => "blake3",
@@ -63,6 +74,7 @@ impl Hash {
             Hash::Sha3_256 => 2,
             Hash::Keccak256 => 3,
             Hash::Blake3 => 4,
+            Hash::Sha512 => 5,
         }
     }
 
@@ -75,8 +87,19 @@ impl Hash {
     pub fn circuit(self) -> Builtin {
         match self {
             Hash::Sha256 => Builtin::Sha256,
+            Hash::Sha512 => Builtin::Sha512,
             Hash::Sha3_256 | Hash::Keccak256 => Builtin::KeccakF1600,
             Hash::Blake3 => Builtin::Blake3,
+        }
+    }
+
+    /// Bytes of a digest: 64 for SHA-512, 32 for the others. A digest is
+    /// the first this many bytes of the last instance's output; chains and
+    /// plain Merkle trees hash values of this size.
+    pub fn digest_bytes(self) -> usize {
+        match self {
+            Hash::Sha512 => 64,
+            Hash::Sha256 | Hash::Sha3_256 | Hash::Keccak256 | Hash::Blake3 => 32,
         }
     }
 
@@ -92,18 +115,20 @@ impl Hash {
     pub fn blocks(self, len: usize) -> usize {
         match self {
             Hash::Sha256 => (len + 9).div_ceil(64),
+            Hash::Sha512 => (len + 17).div_ceil(128),
             Hash::Sha3_256 | Hash::Keccak256 => (len + 1).div_ceil(KECCAK_RATE),
             Hash::Blake3 => len.div_ceil(64).max(1),
         }
     }
 
     /// The input bytes of the chaining part an instance takes from the one
-    /// before it (and, for the first block, from a constant): SHA-256's and
+    /// before it (and, for the first block, from a constant): SHA-2's and
     /// BLAKE3's cv; Keccak's capacity (its rate is chained with the block
     /// XORed in, [`Hash::absorbs`]).
     pub fn chained(self) -> std::ops::Range<usize> {
         match self {
             Hash::Sha256 | Hash::Blake3 => 0..32,
+            Hash::Sha512 => 0..64,
             Hash::Sha3_256 | Hash::Keccak256 => KECCAK_RATE..200,
         }
     }
@@ -112,6 +137,7 @@ impl Hash {
     pub fn initial_chained(self) -> Vec<u8> {
         match self {
             Hash::Sha256 => SHA256_IV.iter().flat_map(|w| w.to_be_bytes()).collect(),
+            Hash::Sha512 => SHA512_IV.iter().flat_map(|w| w.to_be_bytes()).collect(),
             Hash::Blake3 => BLAKE3_IV.iter().flat_map(|w| w.to_le_bytes()).collect(),
             Hash::Sha3_256 | Hash::Keccak256 => vec![0; 200 - KECCAK_RATE],
         }
@@ -129,15 +155,18 @@ impl Hash {
     pub fn block_bytes(self) -> std::ops::Range<usize> {
         match self {
             Hash::Sha256 => 32..96,
+            Hash::Sha512 => 64..192,
             Hash::Sha3_256 | Hash::Keccak256 => 0..KECCAK_RATE,
             Hash::Blake3 => 32..112,
         }
     }
 
-    /// Message bytes per block: 64, or the sponge's rate of 136.
+    /// Message bytes per block: 64, 128 for SHA-512, or the sponge's rate
+    /// of 136.
     pub fn block_len(self) -> usize {
         match self {
             Hash::Sha256 | Hash::Blake3 => 64,
+            Hash::Sha512 => 128,
             Hash::Sha3_256 | Hash::Keccak256 => KECCAK_RATE,
         }
     }
@@ -164,6 +193,7 @@ impl Hash {
         let padded = |i: usize, total: usize| -> u8 {
             match self {
                 Hash::Sha256 if i >= total - 8 => (8 * len as u64).to_be_bytes()[i - (total - 8)],
+                Hash::Sha512 if i >= total - 16 => (8 * len as u128).to_be_bytes()[i - (total - 16)],
                 Hash::Sha3_256 | Hash::Keccak256 => {
                     let domain = if self == Hash::Sha3_256 { 0x06 } else { 0x01 };
                     let b = match i.cmp(&len) {
@@ -179,7 +209,7 @@ impl Hash {
                 }
                 _ => match i.cmp(&len) {
                     std::cmp::Ordering::Less => byte(i),
-                    std::cmp::Ordering::Equal if self == Hash::Sha256 => 0x80,
+                    std::cmp::Ordering::Equal if matches!(self, Hash::Sha256 | Hash::Sha512) => 0x80,
                     _ => 0,
                 },
             }
@@ -198,6 +228,7 @@ impl Hash {
         };
         match self {
             Hash::Sha256 => bytes(64 * blocks),
+            Hash::Sha512 => bytes(128 * blocks),
             Hash::Sha3_256 | Hash::Keccak256 => bytes(KECCAK_RATE * blocks),
             Hash::Blake3 => {
                 let mut out = bytes(0);
@@ -250,6 +281,14 @@ impl Hash {
                 sha2::compress256(&mut state, &[block.into()]);
                 state.iter().flat_map(|w| w.to_be_bytes()).collect()
             }
+            Builtin::Sha512 => {
+                let mut state: [u64; 8] = std::array::from_fn(|w| {
+                    u64::from_be_bytes(input[8 * w..8 * w + 8].try_into().expect("8 bytes"))
+                });
+                let block: [u8; 128] = input[64..192].try_into().expect("128 bytes");
+                sha2::compress512(&mut state, &[block.into()]);
+                state.iter().flat_map(|w| w.to_be_bytes()).collect()
+            }
             Builtin::KeccakF1600 => {
                 let mut lanes: [u64; 25] = std::array::from_fn(|i| {
                     u64::from_le_bytes(input[8 * i..8 * i + 8].try_into().expect("8 bytes"))
@@ -274,8 +313,9 @@ impl Hash {
         }
     }
 
-    /// Every instance input row of `msg`, in block order, and the digest.
-    pub fn instances(self, msg: &[u8]) -> (Vec<Vec<u8>>, [u8; 32]) {
+    /// Every instance input row of `msg`, in block order, and the digest
+    /// ([`Hash::digest_bytes`] bytes).
+    pub fn instances(self, msg: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
         let mut rows = Vec::with_capacity(self.blocks(msg.len()));
         let mut out: Option<Vec<u8>> = None;
         for index in 0..self.blocks(msg.len()) {
@@ -283,12 +323,13 @@ impl Hash {
             out = Some(self.compress(&row));
             rows.push(row);
         }
-        let out = out.expect("every message has a block");
-        (rows, out[..32].try_into().expect("32 bytes"))
+        let mut out = out.expect("every message has a block");
+        out.truncate(self.digest_bytes());
+        (rows, out)
     }
 
-    /// The digest of `msg`.
-    pub fn digest(self, msg: &[u8]) -> [u8; 32] {
+    /// The digest of `msg` ([`Hash::digest_bytes`] bytes).
+    pub fn digest(self, msg: &[u8]) -> Vec<u8> {
         self.instances(msg).1
     }
 }
@@ -302,16 +343,22 @@ mod tests {
     fn digests_match_the_reference_crates_around_every_block_boundary() {
         for len in (0..300).chain([1023, 1024]) {
             let msg: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
-            let sha: [u8; 32] = sha2::Sha256::digest(&msg).into();
-            assert_eq!(Hash::Sha256.digest(&msg), sha, "sha256 {len}");
-            let sha3: [u8; 32] = sha3::Sha3_256::digest(&msg).into();
-            assert_eq!(Hash::Sha3_256.digest(&msg), sha3, "sha3-256 {len}");
-            let keccak: [u8; 32] = sha3::Keccak256::digest(&msg).into();
-            assert_eq!(Hash::Keccak256.digest(&msg), keccak, "keccak-256 {len}");
+            let sha = sha2::Sha256::digest(&msg);
+            assert_eq!(Hash::Sha256.digest(&msg), sha.as_slice(), "sha256 {len}");
+            let sha512 = sha2::Sha512::digest(&msg);
+            assert_eq!(Hash::Sha512.digest(&msg), sha512.as_slice(), "sha512 {len}");
+            let sha3 = sha3::Sha3_256::digest(&msg);
+            assert_eq!(Hash::Sha3_256.digest(&msg), sha3.as_slice(), "sha3-256 {len}");
+            let keccak = sha3::Keccak256::digest(&msg);
+            assert_eq!(
+                Hash::Keccak256.digest(&msg),
+                keccak.as_slice(),
+                "keccak-256 {len}"
+            );
             if len <= BLAKE3_MAX_MESSAGE {
                 assert_eq!(
                     Hash::Blake3.digest(&msg),
-                    *blake3::hash(&msg).as_bytes(),
+                    blake3::hash(&msg).as_bytes(),
                     "blake3 {len}"
                 );
             }

@@ -109,6 +109,10 @@ fn the_built_in_circuit_digests_are_pinned() {
             "20ea15f774c986a3a698a522dba747ef2addc2d0dcd7ec12b394f635aa7e5103",
         ),
         (
+            Builtin::Sha512,
+            "3fa821dba729fd6bf0ea57e95c1a2dd378cae42974a0e4eabaf9adb869d41b8b",
+        ),
+        (
             Builtin::Blake3,
             "0d58201a2d70baf3b81ef5d6253474e422c79734fa60d1d54532de111ec85d26",
         ),

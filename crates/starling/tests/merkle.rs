@@ -1,6 +1,7 @@
 //! Merkle roots end to end: RFC 6962 against the shared vectors for every
 //! tree size; plain and bitcoin trees against a few lines of reference code
-//! over the crates, for 1, 2, 3, 5, 8 and 1000 leaves (plain: powers of two).
+//! over the crates, for 1, 2, 3, 5, 8 and 1000 leaves (plain: powers of two;
+//! leaves of a digest's size, 64 bytes for SHA-512).
 
 mod common;
 
@@ -19,27 +20,28 @@ fn root(hash: Hash, scheme: Scheme, leaves: &[Vec<u8>]) -> String {
     verified.output_lines().remove(0)
 }
 
-fn digest(hash: Hash, msg: &[u8]) -> [u8; 32] {
+fn digest(hash: Hash, msg: &[u8]) -> Vec<u8> {
     match hash {
-        Hash::Sha256 => sha2::Sha256::digest(msg).into(),
-        Hash::Keccak256 => sha3::Keccak256::digest(msg).into(),
-        Hash::Blake3 => *blake3::hash(msg).as_bytes(),
-        Hash::Sha3_256 => sha3::Sha3_256::digest(msg).into(),
+        Hash::Sha256 => sha2::Sha256::digest(msg).to_vec(),
+        Hash::Sha512 => sha2::Sha512::digest(msg).to_vec(),
+        Hash::Keccak256 => sha3::Keccak256::digest(msg).to_vec(),
+        Hash::Blake3 => blake3::hash(msg).as_bytes().to_vec(),
+        Hash::Sha3_256 => sha3::Sha3_256::digest(msg).to_vec(),
     }
 }
 
 /// The reference root: pairs hashed level by level; bitcoin doubles the
 /// hash and pairs an odd level's last node with itself.
 fn reference(hash: Hash, scheme: Scheme, leaves: &[Vec<u8>]) -> String {
-    let mut level: Vec<[u8; 32]> = leaves.iter().map(|l| l.as_slice().try_into().unwrap()).collect();
+    let mut level: Vec<Vec<u8>> = leaves.to_vec();
     while level.len() > 1 {
         if level.len() % 2 == 1 {
-            level.push(*level.last().unwrap());
+            level.push(level.last().unwrap().clone());
         }
         level = level
             .chunks(2)
             .map(|p| {
-                let h = digest(hash, &[p[0], p[1]].concat());
+                let h = digest(hash, &[p[0].as_slice(), &p[1]].concat());
                 if scheme == Scheme::Bitcoin {
                     digest(hash, &h)
                 } else {
@@ -48,13 +50,17 @@ fn reference(hash: Hash, scheme: Scheme, leaves: &[Vec<u8>]) -> String {
             })
             .collect();
     }
-    hex::encode(level[0])
+    hex::encode(&level[0])
 }
 
 fn leaves(count: usize, seed: u8) -> Vec<Vec<u8>> {
+    sized_leaves(count, 32, seed)
+}
+
+fn sized_leaves(count: usize, size: usize, seed: u8) -> Vec<Vec<u8>> {
     (0..count)
         .map(|i| {
-            (0..32)
+            (0..size)
                 .map(|j| (i as u8).wrapping_mul(13) ^ (j as u8) ^ seed)
                 .collect()
         })
@@ -63,9 +69,9 @@ fn leaves(count: usize, seed: u8) -> Vec<Vec<u8>> {
 
 #[test]
 fn plain_and_bitcoin_trees_match_the_reference() {
-    for hash in [Hash::Sha256, Hash::Keccak256, Hash::Blake3] {
+    for hash in [Hash::Sha256, Hash::Sha512, Hash::Keccak256, Hash::Blake3] {
         for count in [1usize, 2, 8, 1024] {
-            let l = leaves(count, 1);
+            let l = sized_leaves(count, hash.digest_bytes(), 1);
             assert_eq!(
                 root(hash, Scheme::Plain, &l),
                 reference(hash, Scheme::Plain, &l),
@@ -110,7 +116,12 @@ fn rfc6962_vectors_for_every_tree_size() {
 fn schemes_take_only_their_hashes_and_plain_trees_powers_of_two() {
     assert!(merkle_root(Hash::Blake3, Scheme::Rfc6962).is_none());
     assert!(merkle_root(Hash::Keccak256, Scheme::Bitcoin).is_none());
+    assert!(merkle_root(Hash::Sha512, Scheme::Bitcoin).is_none());
     let k = merkle_root(Hash::Sha256, Scheme::Plain).unwrap();
     let three: Records = leaves(3, 0).iter().map(Vec::as_slice).collect();
     assert!(Expected::new(k, three).is_err());
+    // SHA-512 trees take 64-byte leaves, not SHA-256's 32.
+    let k = merkle_root(Hash::Sha512, Scheme::Plain).unwrap();
+    let short: Records = leaves(2, 0).iter().map(Vec::as_slice).collect();
+    assert!(Expected::new(k, short).is_err());
 }

@@ -22,6 +22,14 @@ fn reference_output(batch: &Batch, record: &[u8]) -> String {
             sha2::compress256(&mut state, &[block.into()]);
             state.iter().map(|w| format!("{w:08x}")).collect()
         }
+        Some(Builtin::Sha512) => {
+            let cv = hex::decode(fields[0]).unwrap();
+            let mut state: [u64; 8] =
+                std::array::from_fn(|i| u64::from_be_bytes(cv[8 * i..8 * i + 8].try_into().unwrap()));
+            let block: [u8; 128] = hex::decode(fields[1]).unwrap().try_into().unwrap();
+            sha2::compress512(&mut state, &[block.into()]);
+            state.iter().map(|w| format!("{w:016x}")).collect()
+        }
         Some(Builtin::Blake3) => {
             // The circuit crate's plain reference, which its tests pin to the
             // blake3 crate and the official vectors (the crate's API cannot

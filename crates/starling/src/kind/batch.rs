@@ -1,5 +1,5 @@
 //! Batches: N independent evaluations of one circuit, every input and
-//! output public (`sha256`, `blake3`, `keccak-f1600`, `circuit`).
+//! output public (`sha256`, `sha512`, `blake3`, `keccak-f1600`, `circuit`).
 //!
 //! An input record is the circuit's input bytes, an output record its output
 //! bytes (byte `b`, bit `t` is bit `8 b + t`). Text lines:
@@ -7,6 +7,7 @@
 //! | kind | input line | output line |
 //! |---|---|---|
 //! | `sha256` | `CV BLOCK`: 64 and 128 hex digits, the bytes as SHA-256 writes them (big-endian words) | 64 hex digits |
+//! | `sha512` | `CV BLOCK`: 128 and 256 hex digits, the bytes as SHA-512 writes them (big-endian words) | 128 hex digits |
 //! | `blake3` | `CV BLOCK COUNTER BLOCK_LEN FLAGS`: 64 and 128 hex digits in BLAKE3's little-endian word order, then three decimals | 128 hex digits, the 16 words little-endian |
 //! | `keccak-f1600` | 400 hex digits: the 200 state bytes, lane `x + 5y` at bytes `8(x + 5y)..`, lanes little-endian | the same |
 //! | `circuit` | the circuit's input values in order, space-separated, each the big-endian hex of the integer whose bit `b` is the value's wire `b`, exactly `ceil(bits / 4)` digits | the outputs the same way |
@@ -101,6 +102,8 @@ impl Kind for Batch {
             Some(Builtin::Blake3) => 2,
             Some(Builtin::KeccakF1600) => 3,
             None => 4,
+            // 8 is the signatures kind's.
+            Some(Builtin::Sha512) => 9,
         }
     }
 
@@ -140,10 +143,12 @@ impl Kind for Batch {
 
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
         match self.circuit.builtin_kind() {
-            Some(Builtin::Sha256) => {
+            Some(Builtin::Sha256 | Builtin::Sha512) => {
                 expect_fields(fields, "CV BLOCK", 2)?;
-                let mut bytes = hex_field(fields[0], 32, "chaining value")?;
-                bytes.extend(hex_field(fields[1], 64, "block")?);
+                // A SHA-2 cv is the output's size (32 or 64 bytes), the block twice that.
+                let cv = self.circuit.output_bytes();
+                let mut bytes = hex_field(fields[0], cv, "chaining value")?;
+                bytes.extend(hex_field(fields[1], 2 * cv, "block")?);
                 Ok(bytes)
             }
             Some(Builtin::Blake3) => {
@@ -187,7 +192,10 @@ impl Kind for Batch {
 
     fn format_input(&self, record: &[u8]) -> String {
         match self.circuit.builtin_kind() {
-            Some(Builtin::Sha256) => format!("{} {}", hex::encode(&record[..32]), hex::encode(&record[32..])),
+            Some(Builtin::Sha256 | Builtin::Sha512) => {
+                let (cv, block) = record.split_at(self.circuit.output_bytes());
+                format!("{} {}", hex::encode(cv), hex::encode(block))
+            }
             Some(Builtin::Blake3) => {
                 let le = |range: Range<usize>| {
                     record[range]
@@ -231,7 +239,10 @@ impl Kind for Batch {
                 .collect::<Vec<_>>()
         };
         let bit_fields = match self.circuit.builtin_kind() {
-            Some(Builtin::Sha256) => named(&[("chaining value", 256), ("block", 512)]),
+            Some(Builtin::Sha256 | Builtin::Sha512) => {
+                let cv = self.circuit.output_bits();
+                named(&[("chaining value", cv), ("block", 2 * cv)])
+            }
             Some(Builtin::Blake3) => named(&[
                 ("chaining value", 256),
                 ("block", 512),
@@ -374,6 +385,16 @@ mod tests {
         let r = parse_inputs(&sha, &line).unwrap();
         assert_eq!(&r.get(0)[..4], &[1, 2, 3, 4]);
         assert_eq!(r.get(0)[32], 0xab);
+        let sha512 = Batch::builtin(Builtin::Sha512);
+        let line = format!("{}{} {}", "0102030405060708", "00".repeat(56), "ab".repeat(128));
+        let r = parse_inputs(&sha512, &line).unwrap();
+        assert_eq!(&r.get(0)[..8], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!((r.get(0)[63], r.get(0)[64], r.get(0).len()), (0, 0xab, 192));
+        let short = format!("{} {}", "00".repeat(32), "ab".repeat(128));
+        assert!(
+            parse_inputs(&sha512, &short).is_err(),
+            "a SHA-256 cv is too short"
+        );
         let blake = Batch::builtin(Builtin::Blake3);
         let line = format!("{} {} 5 64 11", "00".repeat(32), "00".repeat(64));
         let r = parse_inputs(&blake, &line).unwrap();

@@ -1,9 +1,10 @@
 //! Hash chains: `h(0) = start`, `h(i + 1) = H(h(i))` (the standard digest of
-//! the 32-byte value), public start, N and `h(N)`; every link private.
+//! the value, which is a digest's size: 32 bytes, 64 for SHA-512,
+//! [`Hash::digest_bytes`]), public start, N and `h(N)`; every link private.
 //!
-//! One input record: the start (32 bytes) and N (8 bytes, little-endian);
-//! one output record: `h(N)`. Text: `START STEPS`, 64 hex digits and a
-//! decimal; the output line is `h(N)` in hex.
+//! One input record: the start (a digest's size) and N (8 bytes,
+//! little-endian); one output record: `h(N)`. Text: `START STEPS`, 64 hex
+//! digits (128 for SHA-512) and a decimal; the output line is `h(N)` in hex.
 //!
 //! Instance `y` hashes `h(y)`, one block. Relations, all over ranges of
 //! instances with constant values, so the verifier's work grows with `log N`
@@ -42,26 +43,28 @@ impl Chain {
         }
     }
 
-    /// The input record of a chain of `steps` from `start`.
-    pub fn record(start: &[u8; 32], steps: u64) -> Vec<u8> {
+    /// The input record of a chain of `steps` from `start` (a digest's size).
+    pub fn record(start: &[u8], steps: u64) -> Vec<u8> {
         let mut r = start.to_vec();
         r.extend_from_slice(&steps.to_le_bytes());
         r
     }
 
-    /// Where the 32 message bytes sit in an instance's input.
+    /// Bytes of each value `h(i)`.
+    fn value_bytes(&self) -> usize {
+        self.hash.digest_bytes()
+    }
+
+    /// Where the message bytes (the value hashed) sit in an instance's input.
     fn message(&self) -> Range<usize> {
         let start = self.hash.block_bytes().start;
-        start..start + 32
+        start..start + self.value_bytes()
     }
 
     /// Start and steps of the (checked) input record.
-    fn read(inputs: &Records) -> ([u8; 32], u64) {
-        let r = inputs.get(0);
-        (
-            r[..32].try_into().expect("32 bytes"),
-            u64::from_le_bytes(r[32..40].try_into().expect("8 bytes")),
-        )
+    fn read<'a>(&self, inputs: &'a Records) -> (&'a [u8], u64) {
+        let (start, steps) = inputs.get(0).split_at(self.value_bytes());
+        (start, u64::from_le_bytes(steps.try_into().expect("8 bytes")))
     }
 
     /// The instance row of the step that hashes `h`.
@@ -92,11 +95,11 @@ impl Kind for Chain {
     }
 
     fn input_size(&self) -> Option<usize> {
-        Some(40)
+        Some(self.value_bytes() + 8)
     }
 
     fn output_size(&self) -> Option<usize> {
-        Some(32)
+        Some(self.value_bytes())
     }
 
     fn shape(&self, inputs: &Records) -> Result<StatementShape, String> {
@@ -106,7 +109,7 @@ impl Kind for Chain {
                 inputs.len()
             ));
         }
-        let (_, steps) = Self::read(inputs);
+        let (_, steps) = self.read(inputs);
         if steps == 0 || steps > MAX_INSTANCES {
             return Err(format!(
                 "the number of steps must be between 1 and {MAX_INSTANCES}"
@@ -119,18 +122,19 @@ impl Kind for Chain {
     }
 
     fn instances(&self, inputs: &Records, _outputs: &Records) -> usize {
-        Self::read(inputs).1 as usize
+        self.read(inputs).1 as usize
     }
 
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
         expect_fields(fields, "START STEPS", 2)?;
-        let start: [u8; 32] = hex_field(fields[0], 32, "start")?.try_into().expect("32 bytes");
+        let start = hex_field(fields[0], self.value_bytes(), "start")?;
         Ok(Self::record(&start, decimal(fields[1], "steps")?))
     }
 
     fn format_input(&self, record: &[u8]) -> String {
-        let steps = u64::from_le_bytes(record[32..40].try_into().expect("8 bytes"));
-        format!("{} {steps}", hex::encode(&record[..32]))
+        let (start, steps) = record.split_at(self.value_bytes());
+        let steps = u64::from_le_bytes(steps.try_into().expect("8 bytes"));
+        format!("{} {steps}", hex::encode(start))
     }
 
     fn format_output(&self, record: &[u8]) -> String {
@@ -138,36 +142,38 @@ impl Kind for Chain {
     }
 
     fn input_fields(&self, _record: &[u8]) -> Vec<(String, Range<usize>)> {
-        vec![("start".into(), 0..32), ("steps".into(), 32..40)]
+        let d = self.value_bytes();
+        vec![("start".into(), 0..d), ("steps".into(), d..d + 8)]
     }
 
     fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
-        let (start, steps) = Self::read(inputs);
+        let (start, steps) = self.read(inputs);
         let mut h = start.to_vec();
         let mut rows = Vec::with_capacity(steps as usize * self.circuit.input_words());
         for _ in 0..steps {
             let row = self.row(&h);
-            h = self.hash.compress(&row)[..32].to_vec();
+            h = self.hash.compress(&row)[..self.value_bytes()].to_vec();
             rows.extend(row_of(&row));
         }
         Ok(rows)
     }
 
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
-        let (_, steps) = Self::read(inputs);
+        let (_, steps) = self.read(inputs);
         let words = self.circuit.output_words();
         let last = &instance_outputs[(steps as usize - 1) * words..steps as usize * words];
         let mut bytes = Vec::new();
-        super::extend_bytes_of(&mut bytes, last, 32);
+        super::extend_bytes_of(&mut bytes, last, self.value_bytes());
         [bytes.as_slice()].into_iter().collect()
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
-        let (start, steps) = Self::read(inputs);
+        let (start, steps) = self.read(inputs);
         let steps = steps as usize;
         let c = &self.circuit;
         let message = self.message();
-        let template = self.row(&[0; 32]);
+        let digest = 0..self.value_bytes();
+        let template = self.row(&vec![0; self.value_bytes()]);
         let every_step = Instances::Range { start: 0, end: steps };
         let mut relations = vec![Relation::constant_wire(n)];
         // The constant bytes around the message: chaining value or capacity,
@@ -186,19 +192,19 @@ impl Kind for Chain {
             instances: Instances::single(0),
             wires: c.input_wires(message.clone()),
             from: None,
-            values: RunValues::Constant(row_of(&start)),
+            values: RunValues::Constant(row_of(start)),
         });
         if steps > 1 {
             relations.push(Relation {
                 instances: Instances::Range { start: 1, end: steps },
                 wires: c.input_wires(message),
-                from: Some((Source::Previous, c.output_wires(0..32))),
+                from: Some((Source::Previous, c.output_wires(digest.clone()))),
                 values: RunValues::Zero,
             });
         }
         relations.push(Relation {
             instances: Instances::single(steps - 1),
-            wires: c.output_wires(0..32),
+            wires: c.output_wires(digest),
             from: None,
             values: RunValues::Constant(row_of(outputs.get(0))),
         });

@@ -2,7 +2,8 @@
 //! one chunk) and their digests, with the padding, every block and the
 //! chaining between blocks proved; the chaining values are private.
 //!
-//! Input records are the messages, output records the 32-byte digests.
+//! Input records are the messages, output records the digests (32 bytes;
+//! 64 for SHA-512, [`Hash::digest_bytes`]).
 //! Text: one message per line as hex, `-` for the empty message; outputs are
 //! the digests in hex, one per line, in input order.
 //!
@@ -104,7 +105,7 @@ impl Kind for Digest {
     }
 
     fn output_size(&self) -> Option<usize> {
-        Some(32)
+        Some(self.hash.digest_bytes())
     }
 
     fn shape(&self, inputs: &Records) -> Result<StatementShape, String> {
@@ -182,7 +183,7 @@ impl Kind for Digest {
             extend_bytes_of(
                 &mut bytes,
                 &instance_outputs[last * words..(last + 1) * words],
-                32,
+                self.hash.digest_bytes(),
             );
             out.push(&bytes);
         }
@@ -267,7 +268,7 @@ impl Kind for Digest {
         });
         relations.push(Relation {
             instances: last,
-            wires: c.output_wires(0..32),
+            wires: c.output_wires(0..hash.digest_bytes()),
             from: None,
             values: RunValues::PerInstance(Box::new(digest_values)),
         });

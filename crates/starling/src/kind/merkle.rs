@@ -2,7 +2,7 @@
 //!
 //! | scheme | hashes | leaves | node |
 //! |---|---|---|---|
-//! | `plain` | sha256, keccak-256, blake3 | 32-byte values, a power of two of them | `H(left ‖ right)` |
+//! | `plain` | sha256, sha512, keccak-256, blake3 | values of a digest's size (32 bytes, 64 for sha512), a power of two of them | `H(left ‖ right)` |
 //! | `rfc6962` | sha256 | byte strings of any length, any number (RFC 6962 §2.1 split) | leaf `H(0x00 ‖ d)`, node `H(0x01 ‖ l ‖ r)` |
 //! | `bitcoin` | sha256 | 32-byte transaction ids as hashed, any number; a level of odd count pairs its last node with itself | `H(H(l ‖ r))` |
 //!
@@ -38,7 +38,8 @@ use crate::Error;
 /// How a tree is built from its leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scheme {
-    /// `H(left ‖ right)` over 32-byte leaves, a power of two of them.
+    /// `H(left ‖ right)` over leaves of a digest's size, a power of two of
+    /// them.
     Plain,
     /// RFC 6962 (Certificate Transparency).
     Rfc6962,
@@ -77,7 +78,7 @@ impl Scheme {
     /// Whether `hash` builds trees of this scheme.
     pub fn takes(self, hash: Hash) -> bool {
         match self {
-            Scheme::Plain => matches!(hash, Hash::Sha256 | Hash::Keccak256 | Hash::Blake3),
+            Scheme::Plain => matches!(hash, Hash::Sha256 | Hash::Sha512 | Hash::Keccak256 | Hash::Blake3),
             Scheme::Rfc6962 | Scheme::Bitcoin => hash == Hash::Sha256,
         }
     }
@@ -98,11 +99,16 @@ enum Part {
 /// (none for a single plain or bitcoin leaf, which is its own root).
 struct Tree {
     nodes: Vec<Vec<Part>>,
+    /// Bytes of a child's digest in its parent's message.
+    digest_bytes: usize,
 }
 
 impl Tree {
-    fn build(scheme: Scheme, leaves: usize) -> Tree {
-        let mut tree = Tree { nodes: Vec::new() };
+    fn build(hash: Hash, scheme: Scheme, leaves: usize) -> Tree {
+        let mut tree = Tree {
+            nodes: Vec::new(),
+            digest_bytes: hash.digest_bytes(),
+        };
         match scheme {
             Scheme::Plain | Scheme::Bitcoin => {
                 let mut level: Vec<Part> = (0..leaves).map(Part::Leaf).collect();
@@ -151,7 +157,7 @@ impl Tree {
 
     /// A node's message, with `digest(child)` for each child (zeros when
     /// the digests are not known, as for the verifier's public bytes).
-    fn message(&self, node: usize, leaves: &Records, digest: &dyn Fn(usize) -> [u8; 32]) -> Vec<u8> {
+    fn message(&self, node: usize, leaves: &Records, digest: &dyn Fn(usize) -> Vec<u8>) -> Vec<u8> {
         let mut out = Vec::new();
         for part in &self.nodes[node] {
             match part {
@@ -173,7 +179,7 @@ impl Tree {
                 let (len, child) = match part {
                     Part::Bytes(b) => (b.len(), None),
                     Part::Leaf(i) => (leaves.get(*i).len(), None),
-                    Part::Child(c) => (32, Some(*c)),
+                    Part::Child(c) => (self.digest_bytes, Some(*c)),
                 };
                 at += len;
                 (at - len..at, child)
@@ -227,7 +233,7 @@ struct Layout {
 
 impl Layout {
     fn new(hash: Hash, scheme: Scheme, leaves: &Records) -> Layout {
-        let tree = Tree::build(scheme, leaves.len());
+        let tree = Tree::build(hash, scheme, leaves.len());
         let mut starts = vec![0];
         let mut owner = Vec::new();
         for node in 0..tree.nodes.len() {
@@ -352,12 +358,12 @@ impl Kind for MerkleRoot {
     fn input_size(&self) -> Option<usize> {
         match self.scheme {
             Scheme::Rfc6962 => None,
-            Scheme::Plain | Scheme::Bitcoin => Some(32),
+            Scheme::Plain | Scheme::Bitcoin => Some(self.hash.digest_bytes()),
         }
     }
 
     fn output_size(&self) -> Option<usize> {
-        Some(32)
+        Some(self.hash.digest_bytes())
     }
 
     fn shape(&self, inputs: &Records) -> Result<StatementShape, String> {
@@ -372,8 +378,8 @@ impl Kind for MerkleRoot {
         }
         let mut bytes = 0u64;
         for leaf in inputs.iter() {
-            if self.input_size().is_some_and(|s| leaf.len() != s) {
-                return Err("a leaf is not 32 bytes".into());
+            if let Some(size) = self.input_size().filter(|&s| leaf.len() != s) {
+                return Err(format!("a leaf is not {size} bytes"));
             }
             if leaf.len() > self.hash.max_message() {
                 return Err(format!(
@@ -410,7 +416,7 @@ impl Kind for MerkleRoot {
         expect_fields(fields, "LEAF", 1)?;
         match self.scheme {
             Scheme::Rfc6962 => hex_bytes(fields[0], "leaf"),
-            Scheme::Plain | Scheme::Bitcoin => hex_field(fields[0], 32, "leaf"),
+            Scheme::Plain | Scheme::Bitcoin => hex_field(fields[0], self.hash.digest_bytes(), "leaf"),
         }
     }
 
@@ -428,10 +434,10 @@ impl Kind for MerkleRoot {
 
     fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
         let layout = Layout::new(self.hash, self.scheme, inputs);
-        let mut digests: Vec<[u8; 32]> = Vec::with_capacity(layout.tree.nodes.len());
+        let mut digests: Vec<Vec<u8>> = Vec::with_capacity(layout.tree.nodes.len());
         let mut rows = Vec::new();
         for node in 0..layout.tree.nodes.len() {
-            let msg = layout.tree.message(node, inputs, &|c| digests[c]);
+            let msg = layout.tree.message(node, inputs, &|c| digests[c].clone());
             let (node_rows, digest) = self.hash.instances(&msg);
             for row in node_rows {
                 rows.extend(row_of(&row));
@@ -450,7 +456,11 @@ impl Kind for MerkleRoot {
                 let words = self.circuit.output_words();
                 let y = layout.last_instance(nodes - 1);
                 let mut bytes = Vec::new();
-                extend_bytes_of(&mut bytes, &instance_outputs[y * words..(y + 1) * words], 32);
+                extend_bytes_of(
+                    &mut bytes,
+                    &instance_outputs[y * words..(y + 1) * words],
+                    self.hash.digest_bytes(),
+                );
                 bytes
             }
         };
@@ -545,7 +555,7 @@ impl Kind for MerkleRoot {
         }
         relations.push(Relation {
             instances: Instances::single(layout.last_instance(nodes - 1)),
-            wires: c.output_wires(0..32),
+            wires: c.output_wires(0..hash.digest_bytes()),
             from: None,
             values: RunValues::Constant(row_of(Self::read_root(outputs))),
         });
@@ -577,7 +587,7 @@ mod tests {
         let layout = Layout::new(Hash::Sha256, Scheme::Rfc6962, &leaves);
         for (y, &(node, b)) in layout.owner.iter().enumerate() {
             let (node, b) = (node as usize, b as usize);
-            let msg = layout.tree.message(node, &leaves, &|_| [0; 32]);
+            let msg = layout.tree.message(node, &leaves, &|_| vec![0; 32]);
             assert_eq!(layout.tree.message_len(node, &leaves), msg.len());
             let (lo, hi) = ((64 * b).min(msg.len()), (64 * b + 64).min(msg.len()));
             let chunk = layout.tree.message_bytes(node, lo..hi, &leaves);
@@ -604,10 +614,10 @@ mod tests {
 
     #[test]
     fn rfc6962_splits_at_the_largest_power_of_two_below() {
-        let tree = Tree::build(Scheme::Rfc6962, 5);
+        let tree = Tree::build(Hash::Sha256, Scheme::Rfc6962, 5);
         // Leaves 0..4 in a balanced subtree, then leaf 4: 5 leaf nodes, 4 inner.
         assert_eq!(tree.nodes.len(), 9);
-        let tree = Tree::build(Scheme::Bitcoin, 3);
+        let tree = Tree::build(Hash::Sha256, Scheme::Bitcoin, 3);
         // 3 -> 4 leaves at level 0 (2 pairs: 4 nodes), 2 -> 1 at level 1 (2 nodes).
         assert_eq!(tree.nodes.len(), 6);
     }

@@ -283,6 +283,8 @@ pub(crate) fn decode(
         2 => no_params(Arc::new(Batch::builtin(Builtin::Blake3))),
         3 => no_params(Arc::new(Batch::builtin(Builtin::KeccakF1600))),
         4 => Ok(Arc::new(Batch::of(bristol_circuit(params, following, known)?))),
+        // 8 is reserved for the signatures kind.
+        9 => no_params(Arc::new(Batch::builtin(Builtin::Sha512))),
         5 => Ok(Arc::new(Digest::new(one_hash(params)?))),
         6 => Ok(Arc::new(Chain::new(one_hash(params)?))),
         7 => match params {
@@ -352,6 +354,11 @@ fn bristol_circuit(
 /// A batch of SHA-256 compressions.
 pub fn sha256() -> Arc<dyn Kind> {
     Arc::new(Batch::builtin(Builtin::Sha256))
+}
+
+/// A batch of SHA-512 compressions.
+pub fn sha512() -> Arc<dyn Kind> {
+    Arc::new(Batch::builtin(Builtin::Sha512))
 }
 
 /// A batch of BLAKE3 compressions.

@@ -13,7 +13,7 @@ pub const SMALL_BRISTOL: &str = "12 20\n2 4 4\n2 4 4\n\n\
     1 1 4 12 INV\n1 1 5 13 INV\n1 1 6 14 INV\n1 1 7 15 INV\n\
     2 1 0 12 16 XOR\n2 1 1 13 17 XOR\n2 1 2 14 18 XOR\n2 1 3 15 19 XOR\n";
 
-/// Every batch kind: the three hashes and a small Bristol circuit.
+/// Every batch kind: the built-in circuits and a small Bristol circuit.
 pub fn every_batch() -> Vec<Batch> {
     let mut all: Vec<Batch> = Builtin::ALL.into_iter().map(Batch::builtin).collect();
     all.push(Batch::of(StatementCircuit::from_bristol(SMALL_BRISTOL).unwrap()));
@@ -30,7 +30,7 @@ pub fn random_batch(batch: &Batch, count: usize, seed: u64) -> (Arc<dyn Kind>, R
 pub fn linked_statements() -> Vec<(Arc<dyn Kind>, Records)> {
     let mut all = Vec::new();
     for hash in Hash::ALL {
-        let chain: Records = [starling::kind::Chain::record(&[9; 32], 3).as_slice()]
+        let chain: Records = [starling::kind::Chain::record(&vec![9; hash.digest_bytes()], 3).as_slice()]
             .into_iter()
             .collect();
         all.push((starling::kind::chain(hash), chain));
@@ -48,6 +48,7 @@ pub fn linked_statements() -> Vec<(Arc<dyn Kind>, Records)> {
             Scheme::Plain,
             vec![leaf(1), leaf(2), leaf(3), leaf(4)],
         ),
+        (Hash::Sha512, Scheme::Plain, vec![vec![1; 64], vec![2; 64]]),
         (Hash::Keccak256, Scheme::Plain, vec![leaf(1), leaf(2)]),
         (Hash::Blake3, Scheme::Plain, vec![leaf(1), leaf(2)]),
         (Hash::Sha256, Scheme::Bitcoin, vec![leaf(5), leaf(6), leaf(7)]),

@@ -326,6 +326,7 @@ impl Hasher for Trace {
     /// digest is `Q`.
     fn hash(&mut self, message: &[u8], part: Part, node: Option<([u8; 32], bool)>) -> [u8; 32] {
         let (rows, digest) = Hash::Sha256.instances(message);
+        let digest: [u8; 32] = digest.try_into().expect("a SHA-256 digest");
         if part == Part::Message {
             self.q_rep = digest;
         }
