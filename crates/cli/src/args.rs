@@ -89,6 +89,27 @@ pub(crate) struct KindParams {
     /// the scheme of a `signatures` statement (lms-sha256-m32-h10-w4, ...).
     #[arg(long)]
     pub(crate) scheme: Option<String>,
+    #[command(flatten)]
+    pub(crate) slh: SlhArgs,
+}
+
+/// How SLH-DSA messages are signed.
+#[derive(Args, Default)]
+pub(crate) struct SlhArgs {
+    /// SLH-DSA's context string, in hex (pure interface; default empty).
+    #[arg(long, value_name = "HEX")]
+    pub(crate) ctx: Option<String>,
+    /// SLH-DSA's interface: pure (M' = 0 || |ctx| || ctx || M) or internal
+    /// (M' = M, as NIST's ACVP vectors use).
+    #[arg(long, value_enum)]
+    pub(crate) interface: Option<InterfaceArg>,
+}
+
+/// SLH-DSA's interface.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum InterfaceArg {
+    Pure,
+    Internal,
 }
 
 #[derive(Subcommand)]
@@ -164,9 +185,12 @@ pub(crate) enum ProveWhat {
     /// `PK MSG SIG` in hex (`-` for an empty message). Public: the scheme,
     /// each public key and message, and each message representative Q.
     Signatures {
-        /// The scheme: lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}.
+        /// The scheme: lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8},
+        /// slh-dsa-sha2-128s, slh-dsa-sha2-128f.
         #[arg(long)]
         scheme: String,
+        #[command(flatten)]
+        slh: SlhArgs,
         /// The signatures file (`-` for stdin), one signature per line.
         #[arg(long, value_name = "FILE")]
         batch: String,
@@ -228,9 +252,12 @@ pub(crate) enum BenchWhat {
     },
     /// N signatures on random messages under fresh keys.
     Signatures {
-        /// The scheme: lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}.
+        /// The scheme: lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8},
+        /// slh-dsa-sha2-128s, slh-dsa-sha2-128f.
         #[arg(long)]
         scheme: String,
+        #[command(flatten)]
+        slh: SlhArgs,
         /// Number of signatures N.
         #[arg(long)]
         count: usize,

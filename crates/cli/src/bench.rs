@@ -5,7 +5,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use starling::kind::{Batch, SignatureScheme, Signatures, MAX_SIGNED_MESSAGE_BYTES as MAX_MESSAGE_BYTES};
+use starling::kind::{Batch, Signatures, MAX_SIGNED_MESSAGE_BYTES as MAX_MESSAGE_BYTES};
 use starling::{Builtin, Expected, Kind, Profile, Records};
 use starling_circuit::blake3::{compress_reference, Blake3Input};
 
@@ -14,7 +14,9 @@ use starling::kind::Chain;
 use starling::Hash;
 
 use crate::args::{BenchArgs, BenchCommon, BenchWhat};
-use crate::{check_count, merkle_kind, native_sha256, native_sha512, set_threads, unreadable, Failure};
+use crate::{
+    check_count, merkle_kind, native_sha256, native_sha512, set_threads, signature_kind, unreadable, Failure,
+};
 
 /// The fixed seed of benchmark and demo inputs.
 const SEED: u64 = 0x5354_4152_4c49_4e47;
@@ -348,6 +350,7 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
         }
         BenchWhat::Signatures {
             scheme,
+            slh,
             count,
             msg_len,
             common,
@@ -359,9 +362,7 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
                 )));
             }
             set_threads(common.threads)?;
-            let scheme =
-                SignatureScheme::from_name(&scheme).map_err(|e| unreadable(format!("--scheme: {e}")))?;
-            let kind = Signatures::new(scheme);
+            let kind = signature_kind(&scheme, &slh)?;
             let (public, private) = kind.random_batch(count, msg_len, SEED);
             let native = native_verification(&kind, &public, &private);
             let bench = Bench {

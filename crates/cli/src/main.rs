@@ -24,10 +24,12 @@ use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
 use starling::format::MAX_INSTANCES;
-use starling::kind::{Batch, Chain, Scheme, SignatureScheme};
+use starling::kind::{Batch, Chain, Interface, Scheme, SignatureScheme, Signatures, SlhDsa};
 use starling::{Builtin, Error, Expected, Hash, Kind, ProofFile, Records, StatementCircuit, Verified};
 
-use args::{Cli, Command, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SchemeArg};
+use args::{
+    Cli, Command, InterfaceArg, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SchemeArg, SlhArgs,
+};
 
 /// Most worker threads `--threads` accepts.
 const MAX_THREADS: usize = 1024;
@@ -196,6 +198,16 @@ fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, F
             params.scheme.is_some(),
             matches!(kind, KindArg::MerkleRoot | KindArg::Signatures),
         ),
+        (
+            "ctx",
+            params.slh.ctx.is_some(),
+            matches!(kind, KindArg::Signatures),
+        ),
+        (
+            "interface",
+            params.slh.interface.is_some(),
+            matches!(kind, KindArg::Signatures),
+        ),
     ] {
         if given && !taken {
             let name = kind.to_possible_value().expect("every kind has a name");
@@ -239,15 +251,58 @@ fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, F
                 .scheme
                 .as_deref()
                 .ok_or_else(|| unreadable("signatures statements need --scheme".into()))?;
-            signature_kind(scheme)?
+            Arc::new(signature_kind(scheme, &params.slh)?)
         }
     })
 }
 
-/// A signatures kind from the name `--scheme` gives.
-pub(crate) fn signature_kind(scheme: &str) -> Result<Arc<dyn Kind>, Failure> {
+/// A signatures kind from the name `--scheme` gives and, for SLH-DSA,
+/// `--ctx` and `--interface`.
+pub(crate) fn signature_kind(scheme: &str, slh: &SlhArgs) -> Result<Signatures, Failure> {
     let scheme = SignatureScheme::from_name(scheme).map_err(|e| unreadable(format!("--scheme: {e}")))?;
-    Ok(starling::kind::signatures(scheme))
+    let flags_given = slh.ctx.is_some() || slh.interface.is_some();
+    let scheme = match scheme {
+        SignatureScheme::SlhDsa(slh_dsa) => {
+            let ctx = match &slh.ctx {
+                Some(hex) => decode_hex(hex).map_err(|e| unreadable(format!("--ctx: {e}")))?,
+                None => Vec::new(),
+            };
+            let interface = match slh.interface {
+                Some(InterfaceArg::Internal) if !ctx.is_empty() => {
+                    return Err(unreadable(
+                        "--ctx is a parameter of the pure interface only".into(),
+                    ))
+                }
+                Some(InterfaceArg::Internal) => Interface::Internal,
+                Some(InterfaceArg::Pure) | None => Interface::Pure(ctx),
+            };
+            SignatureScheme::SlhDsa(
+                SlhDsa::new(slh_dsa.set(), interface).map_err(|e| unreadable(format!("--ctx: {e}")))?,
+            )
+        }
+        other if flags_given => {
+            return Err(unreadable(format!(
+                "--ctx and --interface are parameters of SLH-DSA, not of {}",
+                other.name()
+            )))
+        }
+        other => other,
+    };
+    Ok(Signatures::new(scheme))
+}
+
+/// Bytes from hex digits (an even number of them).
+fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
+    if text.len() % 2 == 1 {
+        return Err("an odd number of hex digits".into());
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(text.get(i..i + 2).unwrap_or("x"), 16)
+                .map_err(|_| format!("{:?} is not hex", text))
+        })
+        .collect()
 }
 
 /// A Merkle root kind, or why the scheme does not take the hash.
@@ -324,6 +379,7 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
         }
         ProveWhat::Signatures {
             scheme,
+            slh,
             batch,
             output,
         } => {
@@ -333,7 +389,7 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .filter(|p| *p != Path::new("-"))
                 .collect();
             files::check_output_path(&output.out, &paths)?;
-            let kind = signature_kind(&scheme)?;
+            let kind: Arc<dyn Kind> = Arc::new(signature_kind(&scheme, &slh)?);
             let (records, private) =
                 starling::inputs::read_prover_inputs(kind.as_ref(), files::open_inputs(&batch)?)?;
             write_private_proof(kind, records, private, &output)

@@ -249,3 +249,69 @@ fn bench_json_reports_the_native_verifier() {
         assert!(stdout.contains(key), "{key} missing: {stdout}");
     }
 }
+
+#[test]
+fn slh_dsa_with_a_context_proves_and_another_context_or_interface_is_a_mismatch() {
+    use starling::kind::{Interface, SlhDsa, SlhSet};
+    let dir = folder("slh");
+    let kind = Signatures::new(SignatureScheme::SlhDsa(
+        SlhDsa::new(SlhSet::Sha2_128f, Interface::Pure(vec![0xab, 0xcd])).unwrap(),
+    ));
+    let (public, private) = kind.random_batch(2, 11, 6);
+    let prover: Vec<String> = kind
+        .prover_lines(&public, &private)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let expected: Vec<String> = public.iter().map(|r| kind.format_input(r)).collect();
+    let batch = write(&dir, "batch.txt", &prover);
+    let proof = dir.join("batch.proof");
+    let prove = |ctx: &str| {
+        starling(&[
+            "prove",
+            "signatures",
+            "--scheme",
+            "slh-dsa-sha2-128f",
+            "--ctx",
+            ctx,
+            "--batch",
+            path_str(&batch),
+            "--out",
+            path_str(&proof),
+        ])
+    };
+    let out = prove("abce");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "another context: {}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).contains("line 1: signature does not verify"));
+    let out = prove("abcd");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expect = write(&dir, "expect.txt", &expected);
+    let verify = |flags: &[&str]| {
+        let mut args = vec![
+            "verify",
+            path_str(&proof),
+            "--kind",
+            "signatures",
+            "--scheme",
+            "slh-dsa-sha2-128f",
+            "--expect",
+            path_str(&expect),
+        ];
+        args.extend_from_slice(flags);
+        starling(&args)
+    };
+    let out = verify(&["--ctx", "abcd"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("OK signatures --scheme slh-dsa-sha2-128f --ctx abcd N=2"));
+    for flags in [&["--ctx", "abce"][..], &[], &["--interface", "internal"]] {
+        let out = verify(flags);
+        assert_eq!(out.status.code(), Some(1), "{flags:?}: {}", text(&out.stderr));
+    }
+    let out = verify(&["--interface", "internal", "--ctx", "ab"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}

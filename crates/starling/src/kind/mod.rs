@@ -46,7 +46,8 @@ pub use chain::Chain;
 pub use digest::Digest;
 pub use merkle::{MerkleRoot, Scheme};
 pub use signatures::{
-    LmsSet, Scheme as SignatureScheme, Signatures, MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES,
+    Interface, LmsSet, Scheme as SignatureScheme, Signatures, SlhDsa, SlhSet,
+    MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES,
 };
 
 /// What a statement kind declares; see the module documentation.

@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use starling_circuit::sha256_path_step::PUBLIC_INPUT_BITS;
 
-use crate::hashes::Hash;
+use super::hashing::{Hasher, Native, Part, Trace};
 
 /// The hashes' domain separators (RFC 8554 §3.1.1 and §5.3).
 pub const D_PBLC: [u8; 2] = [0x80, 0x80];
@@ -181,8 +181,9 @@ impl LmsSet {
     /// candidate public key `Kc`, the leaf, the path) in that order.
     /// Errors say what failed.
     pub fn trace(self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
-        let mut trace = Trace::default();
-        let root = self.candidate(&pk[8..24], msg, sig, &mut trace);
+        let mut trace = Trace::new(ROW_BYTES);
+        let (q_rep, root) = self.candidate(&pk[8..24], msg, sig, &mut trace);
+        trace.output = q_rep.to_vec();
         if root[..] != pk[24..56] {
             return Err("the root it leads to is not the public key's".into());
         }
@@ -194,15 +195,16 @@ impl LmsSet {
     /// them): a native verifier, to compare proving with. Also counts its
     /// compression calls into `calls`.
     pub fn verify(self, pk: &[u8], msg: &[u8], sig: &[u8], calls: &mut u64) -> bool {
-        let mut native = Native { calls: 0 };
-        let root = self.candidate(&pk[8..24], msg, sig, &mut native);
+        let mut native = Native::default();
+        let (_, root) = self.candidate(&pk[8..24], msg, sig, &mut native);
         *calls += native.calls;
         root[..] == pk[24..56]
     }
 
     /// Algorithms 4b and 6a on a signature under the key identifier `id`,
-    /// every hash through `hasher`: the candidate root `Tc`.
-    fn candidate(self, id: &[u8], msg: &[u8], sig: &[u8], trace: &mut impl Hasher) -> [u8; 32] {
+    /// every hash through `hasher`: the message representative `Q` and the
+    /// candidate root `Tc`.
+    fn candidate(self, id: &[u8], msg: &[u8], sig: &[u8], trace: &mut impl Hasher) -> ([u8; 32], [u8; 32]) {
         let q = u32_at(sig, 0);
         let prefix = |word: u32, tag: &[u8]| -> Vec<u8> {
             let mut m = id.to_vec();
@@ -247,7 +249,7 @@ impl LmsSet {
             tmp = trace.hash(&inner, Part::Rest, Some((tmp, right)));
             node >>= 1;
         }
-        tmp
+        (q_rep, tmp)
     }
 
     /// A public key and a valid signature on `msg` under it, from `rng`:
@@ -255,7 +257,7 @@ impl LmsSet {
     /// root they lead to as the key's `T`. Verification accepts it like any
     /// other; no private key signs for the key's other leaves, so this is a
     /// sample for tests and benchmarks, not a signer.
-    pub fn sample(self, rng: &mut impl rand::RngCore, msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    pub fn sample(self, rng: &mut (impl rand::RngCore + ?Sized), msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
         let mut sig = vec![0u8; self.signature_bytes()];
         rng.fill_bytes(&mut sig);
         let q = rng.next_u32() & ((1u32 << self.h) - 1);
@@ -269,7 +271,7 @@ impl LmsSet {
         let mut id = [0u8; 16];
         rng.fill_bytes(&mut id);
         pk.extend(id);
-        pk.extend(self.candidate(&id, msg, &sig, &mut Native { calls: 0 }));
+        pk.extend(self.candidate(&id, msg, &sig, &mut Native::default()).1);
         (pk, sig)
     }
 }
@@ -279,70 +281,5 @@ fn typecode(what: &str, found: u32, wanted: u32) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("{what} typecode is {found}, the scheme's is {wanted}"))
-    }
-}
-
-/// Which rows a hash's blocks join.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Part {
-    Message,
-    Rest,
-}
-
-/// How the verification algorithm hashes: natively, or keeping rows.
-trait Hasher {
-    /// SHA-256 of `message`, part of `part`; a path node's hash is told
-    /// the node below and its direction.
-    fn hash(&mut self, message: &[u8], part: Part, node: Option<([u8; 32], bool)>) -> [u8; 32];
-}
-
-/// Plain SHA-256, counting compression calls.
-struct Native {
-    calls: u64,
-}
-
-impl Hasher for Native {
-    fn hash(&mut self, message: &[u8], _: Part, _: Option<([u8; 32], bool)>) -> [u8; 32] {
-        use sha2::Digest;
-        self.calls += Hash::Sha256.blocks(message.len()) as u64;
-        sha2::Sha256::digest(message).into()
-    }
-}
-
-/// A verified signature's instance rows and its message representative.
-#[derive(Default)]
-pub struct Trace {
-    /// `Q`, the message hash.
-    pub q_rep: [u8; 32],
-    /// The message hash's rows ([`ROW_BYTES`] each).
-    pub message_rows: Vec<u8>,
-    /// The other rows, in layout order.
-    pub rows: Vec<u8>,
-}
-
-impl Hasher for Trace {
-    /// Appends the blocks' rows to `part`; a path node's go with the node
-    /// below in both rows' `P` and its direction in `b`. The message hash's
-    /// digest is `Q`.
-    fn hash(&mut self, message: &[u8], part: Part, node: Option<([u8; 32], bool)>) -> [u8; 32] {
-        let (rows, digest) = Hash::Sha256.instances(message);
-        let digest: [u8; 32] = digest.try_into().expect("a SHA-256 digest");
-        if part == Part::Message {
-            self.q_rep = digest;
-        }
-        let out = match part {
-            Part::Message => &mut self.message_rows,
-            Part::Rest => &mut self.rows,
-        };
-        for row in rows {
-            let start = out.len();
-            out.extend(&row);
-            out.resize(start + ROW_BYTES, 0);
-            if let Some((below, right)) = node {
-                out[start + 96..start + 128].copy_from_slice(&below);
-                out[start + 128] = right as u8;
-            }
-        }
-        digest
     }
 }

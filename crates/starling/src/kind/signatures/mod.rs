@@ -19,72 +19,98 @@
 //! authentication path stay private: the path's directions are checked by
 //! the instance circuit ([`starling_circuit::sha256_path_step`]).
 //!
+//! SLH-DSA is laid out the same way: its digest (so the FORS indices and
+//! the hypertree leaf) and each hypertree layer's message (the FORS key,
+//! then each tree's root) are public, the rest private; see `slh_layout`.
+//!
 //! Schemes: LMS with SHA-256 and `n = m = 32`
-//! (`lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}`, RFC 8554).
+//! (`lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}`, RFC 8554), and SLH-DSA
+//! with SHA-2 at category 1 (`slh-dsa-sha2-128s`, `slh-dsa-sha2-128f`,
+//! FIPS 205), the pure interface with a context string or the internal one.
+//! Each family implements [`Family`]; the kind is the same code for all.
 
+mod family;
+mod hashing;
 mod lms;
+mod lms_family;
 mod lms_layout;
+mod slh_dsa;
+mod slh_family;
+mod slh_layout;
 #[cfg(test)]
 mod tests;
 
 use std::ops::Range;
 use std::sync::Arc;
 
+use family::Family;
 pub use lms::LmsSet;
+pub use slh_dsa::SlhSet;
+pub use slh_family::{Interface, SlhDsa};
 
-use super::{bytes_line, extend_bytes_of, Kind, PrivateInputError, Relation, StatementShape};
+use super::{bytes_line, Kind, PrivateInputError, Relation, StatementShape};
 use crate::circuits::StatementCircuit;
 use crate::format::MAX_INSTANCES;
 use crate::inputs::{expect_fields, hex_bytes, hex_field};
 use crate::records::Records;
 use crate::Error;
-use lms::{PUBLIC_KEY_BYTES, ROW_BYTES};
-use lms_layout::{message_blocks, Layout};
 
 /// Longest message a signature statement takes (1 MiB).
 pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
 
 /// A signature scheme with its parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Scheme {
     /// LMS (RFC 8554) with SHA-256, `n = m = 32`.
     Lms(LmsSet),
+    /// SLH-DSA (FIPS 205) with SHA-2 at category 1, with its interface.
+    SlhDsa(SlhDsa),
 }
 
 impl Scheme {
-    /// Every scheme.
-    pub fn all() -> impl Iterator<Item = Scheme> {
-        LmsSet::all().map(Scheme::Lms)
-    }
-
-    /// The name users type (`lms-sha256-m32-h10-w4`).
-    pub fn name(self) -> String {
-        match self {
-            Scheme::Lms(set) => set.name(),
-        }
-    }
-
-    /// The scheme with this name; errors list the names there are.
+    /// The scheme with this name, for SLH-DSA with the pure interface and
+    /// an empty context; errors list the names there are.
     pub fn from_name(name: &str) -> Result<Scheme, String> {
-        Self::all().find(|s| s.name() == name).ok_or_else(|| {
-            format!(
-                "unknown signature scheme {name:?}; there are lms-sha256-m32-h{{5,10,15,20,25}}-w{{1,2,4,8}}"
-            )
-        })
+        if let Some(set) = LmsSet::all().find(|s| s.name() == name) {
+            return Ok(Scheme::Lms(set));
+        }
+        if let Some(set) = SlhSet::ALL.into_iter().find(|s| s.name() == name) {
+            return Ok(Scheme::SlhDsa(SlhDsa::new(set, Interface::Pure(Vec::new()))?));
+        }
+        Err(format!(
+            "unknown signature scheme {name:?}; there are lms-sha256-m32-h{{5,10,15,20,25}}-w{{1,2,4,8}}, slh-dsa-sha2-128s and slh-dsa-sha2-128f"
+        ))
     }
 
-    /// The scheme as a file stores it: family, hash, `m`, then `h` and `w`.
-    fn code(self) -> Vec<u8> {
+    /// The scheme's name and, for SLH-DSA, its interface and context as
+    /// flags (`slh-dsa-sha2-128s --ctx 00ff`).
+    pub fn name(&self) -> String {
+        self.family().name()
+    }
+
+    fn family(&self) -> &dyn Family {
         match self {
-            Scheme::Lms(set) => vec![1, 1, 32, set.h as u8, set.w as u8],
+            Scheme::Lms(set) => set,
+            Scheme::SlhDsa(slh) => slh,
         }
     }
 
     fn from_code(code: &[u8]) -> Option<Scheme> {
         match code {
-            [1, 1, 32, h, w] => LmsSet::new(u32::from(*h), u32::from(*w)).map(Scheme::Lms),
+            [1, rest @ ..] => LmsSet::from_code(rest).map(Scheme::Lms),
+            [2, rest @ ..] => SlhDsa::from_code(rest).map(Scheme::SlhDsa),
             _ => None,
         }
+    }
+
+    /// The scheme as a file stores it: the family, then its parameters.
+    fn code(&self) -> Vec<u8> {
+        let (family, mut rest) = match self {
+            Scheme::Lms(set) => (1, set.code()),
+            Scheme::SlhDsa(slh) => (2, slh.code()),
+        };
+        rest.insert(0, family);
+        rest
     }
 }
 
@@ -98,10 +124,8 @@ pub struct Signatures {
 impl Signatures {
     /// Signatures under `scheme`.
     pub fn new(scheme: Scheme) -> Self {
-        Signatures {
-            scheme,
-            circuit: StatementCircuit::sha256_path_step(),
-        }
+        let circuit = scheme.family().circuit();
+        Signatures { scheme, circuit }
     }
 
     /// The kind a file's parameters name.
@@ -111,9 +135,23 @@ impl Signatures {
             .ok_or_else(|| Error::Malformed("unknown signature scheme parameters".into()))
     }
 
+    /// The scheme.
+    pub fn scheme(&self) -> &Scheme {
+        &self.scheme
+    }
+
+    fn family(&self) -> &dyn Family {
+        self.scheme.family()
+    }
+
+    fn key_bytes(&self) -> usize {
+        self.family().public_key_bytes()
+    }
+
     /// `count` valid signatures on random messages of `msg_len` bytes under
-    /// fresh keys ([`LmsSet::sample`]): the public records (`PK ‖ MSG`) and
-    /// the private ones (the signatures), reproducible from `seed`.
+    /// fresh keys (each family's `sample`: random signature values, the key
+    /// they lead to): the public records (`PK ‖ MSG`) and the private ones
+    /// (the signatures), reproducible from `seed`.
     pub fn random_batch(&self, count: usize, msg_len: usize, seed: u64) -> (Records, Records) {
         use rand::{RngCore, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -121,7 +159,7 @@ impl Signatures {
         let mut msg = vec![0u8; msg_len];
         for _ in 0..count {
             rng.fill_bytes(&mut msg);
-            let (mut pk, sig) = self.set().sample(&mut rng, &msg);
+            let (mut pk, sig) = self.family().sample(&mut rng, &msg);
             pk.extend(&msg);
             public.push(&pk);
             private.push(&sig);
@@ -133,14 +171,11 @@ impl Signatures {
     /// machine has, adding its compression calls to `calls`: the native
     /// verifier benchmarks compare with. `public` is its record `PK ‖ MSG`.
     pub fn verify_natively(&self, public: &[u8], sig: &[u8], calls: &mut u64) -> bool {
-        let set = self.set();
-        set.check_signature(sig).is_ok()
-            && set.verify(
-                &public[..PUBLIC_KEY_BYTES],
-                &public[PUBLIC_KEY_BYTES..],
-                sig,
-                calls,
-            )
+        let family = self.family();
+        let (pk, msg) = public.split_at(self.key_bytes());
+        family.check_public_key(pk).is_ok()
+            && family.check_signature(sig).is_ok()
+            && family.verify(pk, msg, sig, calls)
     }
 
     /// The text of a prover's lines (`PK MSG SIG`) for these records.
@@ -152,25 +187,27 @@ impl Signatures {
             .collect()
     }
 
-    /// The scheme.
-    pub fn scheme(&self) -> Scheme {
-        self.scheme
-    }
-
-    fn set(&self) -> LmsSet {
-        match self.scheme {
-            Scheme::Lms(set) => set,
-        }
-    }
-
-    /// A signature's check and native verification, with its instance rows.
-    fn trace(&self, public: &[u8], sig: &[u8]) -> Result<lms::Trace, PrivateInputError> {
-        let set = self.set();
-        set.check_public_key(&public[..PUBLIC_KEY_BYTES])
+    /// A signature's checks and native verification, with its instance rows.
+    fn trace(&self, public: &[u8], sig: &[u8]) -> Result<hashing::Trace, PrivateInputError> {
+        let family = self.family();
+        let (pk, msg) = public.split_at(self.key_bytes());
+        family
+            .check_public_key(pk)
             .map_err(PrivateInputError::Unreadable)?;
-        set.check_signature(sig).map_err(PrivateInputError::Unreadable)?;
-        set.trace(&public[..PUBLIC_KEY_BYTES], &public[PUBLIC_KEY_BYTES..], sig)
+        family
+            .check_signature(sig)
+            .map_err(PrivateInputError::Unreadable)?;
+        family
+            .trace(pk, msg, sig)
             .map_err(|e| PrivateInputError::False(format!("signature does not verify: {e}")))
+    }
+
+    /// The messages' lengths, as the message hashes see them.
+    fn hashed_lengths(&self, inputs: &Records) -> Vec<usize> {
+        inputs
+            .iter()
+            .map(|r| self.family().hashed_message_bytes(r.len() - self.key_bytes()))
+            .collect()
     }
 }
 
@@ -200,23 +237,25 @@ impl Kind for Signatures {
     }
 
     fn output_size(&self) -> Option<usize> {
-        Some(32)
+        Some(self.family().output_bytes())
     }
 
     fn shape(&self, inputs: &Records) -> Result<StatementShape, String> {
         let mut blocks = 0u64;
         for (s, record) in inputs.iter().enumerate() {
             let at = |e: String| format!("signature {s}: {e}");
-            if record.len() < PUBLIC_KEY_BYTES {
+            if record.len() < self.key_bytes() {
                 return Err(at("the record is shorter than a public key".into()));
             }
-            let msg = record.len() - PUBLIC_KEY_BYTES;
+            let msg = record.len() - self.key_bytes();
             if msg > MAX_MESSAGE_BYTES {
                 return Err(at(format!(
                     "the message has {msg} bytes, more than {MAX_MESSAGE_BYTES}"
                 )));
             }
-            blocks += message_blocks(msg) as u64;
+            blocks += self
+                .family()
+                .message_blocks(self.family().hashed_message_bytes(msg)) as u64;
         }
         if blocks > MAX_INSTANCES {
             return Err(format!(
@@ -231,15 +270,16 @@ impl Kind for Signatures {
 
     fn check_public(&self, inputs: &Records) -> Result<(), String> {
         for (s, record) in inputs.iter().enumerate() {
-            self.set()
-                .check_public_key(&record[..PUBLIC_KEY_BYTES])
+            self.family()
+                .check_public_key(&record[..self.key_bytes()])
                 .map_err(|e| format!("signature {s}: {e}"))?;
         }
         Ok(())
     }
 
     fn instances(&self, inputs: &Records, outputs: &Records) -> usize {
-        Layout::count(self.set(), inputs, outputs)
+        self.family()
+            .instances(inputs, &self.hashed_lengths(inputs), outputs)
     }
 
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
@@ -247,7 +287,7 @@ impl Kind for Signatures {
             return Err("verify takes no signatures: an expected line is PK MSG".into());
         }
         expect_fields(fields, "PK MSG", 2)?;
-        let mut record = hex_field(fields[0], PUBLIC_KEY_BYTES, "public key")?;
+        let mut record = hex_field(fields[0], self.key_bytes(), "public key")?;
         let msg = hex_bytes(fields[1], "message")?;
         if msg.len() > MAX_MESSAGE_BYTES {
             return Err(format!(
@@ -274,11 +314,8 @@ impl Kind for Signatures {
     }
 
     fn format_input(&self, record: &[u8]) -> String {
-        format!(
-            "{} {}",
-            hex::encode(&record[..PUBLIC_KEY_BYTES]),
-            bytes_line(&record[PUBLIC_KEY_BYTES..])
-        )
+        let (pk, msg) = record.split_at(self.key_bytes());
+        format!("{} {}", hex::encode(pk), bytes_line(msg))
     }
 
     fn format_output(&self, record: &[u8]) -> String {
@@ -287,8 +324,8 @@ impl Kind for Signatures {
 
     fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)> {
         vec![
-            ("public key".into(), 0..PUBLIC_KEY_BYTES),
-            ("message".into(), PUBLIC_KEY_BYTES..record.len()),
+            ("public key".into(), 0..self.key_bytes()),
+            ("message".into(), self.key_bytes()..record.len()),
         ]
     }
 
@@ -305,10 +342,11 @@ impl Kind for Signatures {
         }
         message_rows.extend(rows);
         let words = self.circuit.input_words();
-        let mut packed = vec![0u64; message_rows.len() / ROW_BYTES * words];
+        let row_bytes = self.circuit.input_bytes();
+        let mut packed = vec![0u64; message_rows.len() / row_bytes * words];
         for (row, bytes) in packed
             .chunks_exact_mut(words)
-            .zip(message_rows.chunks_exact(ROW_BYTES))
+            .zip(message_rows.chunks_exact(row_bytes))
         {
             super::fill_row(row, bytes);
         }
@@ -317,23 +355,16 @@ impl Kind for Signatures {
 
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
         let words = self.circuit.output_words();
-        let mut out = Records::new();
-        let mut bytes = Vec::new();
-        let mut last = 0;
-        for record in inputs.iter() {
-            last += message_blocks(record.len() - PUBLIC_KEY_BYTES);
-            bytes.clear();
-            extend_bytes_of(
-                &mut bytes,
-                &instance_outputs[(last - 1) * words..last * words],
-                32,
-            );
-            out.push(&bytes);
-        }
-        out
+        let output = |y: usize| -> [u8; 32] {
+            let mut bytes = [0u8; 32];
+            super::fill_bytes_of(&mut bytes, &instance_outputs[y * words..(y + 1) * words]);
+            bytes
+        };
+        self.family().outputs(&self.hashed_lengths(inputs), &output)
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
-        Arc::new(Layout::new(self.set(), inputs, outputs)).relations(&self.circuit, inputs, outputs, n)
+        self.family()
+            .relations(&self.circuit, inputs, &self.hashed_lengths(inputs), outputs, n)
     }
 }

@@ -9,7 +9,8 @@ use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instan
 use crate::inputs::{parse_inputs, read_prover_inputs};
 use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
-use lms_layout::Role;
+use lms::ROW_BYTES;
+use lms_layout::{Layout, Role};
 
 fn lms(h: u32, w: u32) -> Signatures {
     Signatures::new(Scheme::Lms(LmsSet::new(h, w).unwrap()))
@@ -82,12 +83,12 @@ struct Cheat {
 }
 
 fn cheat() -> Cheat {
+    let set = LmsSet::new(5, 4).unwrap();
     let kind = lms(5, 4);
     let (public, private) = kind.random_batch(3, 12, 9);
-    let set = kind.set();
     let mut q_reps = Records::new();
     for (p, s) in public.iter().zip(private.iter()) {
-        q_reps.push(&set.trace(&p[..56], &p[56..], s).unwrap().q_rep);
+        q_reps.push(&set.trace(&p[..56], &p[56..], s).unwrap().output);
     }
     let roles = Layout::new(set, &public, &q_reps).roles().to_vec();
     Cheat {
@@ -336,10 +337,125 @@ fn the_same_key_on_many_lines_and_one_signature_prove() {
     // One line five times (one key signing many messages at its leaves is
     // the lms-signature crate test's).
     let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(5);
-    let (pk, sig) = kind.set().sample(&mut rng, b"repeat");
+    let (pk, sig) = LmsSet::new(5, 2).unwrap().sample(&mut rng, b"repeat");
     let mut record = pk.clone();
     record.extend(b"repeat");
     let public: Records = (0..5).map(|_| record.as_slice()).collect();
     let private: Records = (0..5).map(|_| sig.as_slice()).collect();
     prove_and_verify(&kind, &public, &private);
+}
+
+fn slh(set: SlhSet, interface: Interface) -> Signatures {
+    Signatures::new(Scheme::SlhDsa(SlhDsa::new(set, interface).unwrap()))
+}
+
+#[test]
+fn slh_dsa_sampled_signatures_prove_and_verify() {
+    for (set, interface) in [
+        (SlhSet::Sha2_128s, Interface::Pure(Vec::new())),
+        (SlhSet::Sha2_128f, Interface::Pure(vec![1, 2, 3])),
+        (SlhSet::Sha2_128s, Interface::Internal),
+    ] {
+        let kind = slh(set, interface);
+        let (public, private) = kind.random_batch(1, 33, 5);
+        let mut calls = 0;
+        assert!(kind.verify_natively(public.get(0), private.get(0), &mut calls));
+        prove_and_verify(&kind, &public, &private);
+    }
+}
+
+/// An SLH-DSA cheating prover's batch: two signatures and their rows'
+/// roles.
+fn slh_cheat() -> (Cheat, Vec<slh_layout::Role>) {
+    let kind = slh(SlhSet::Sha2_128f, Interface::Pure(Vec::new()));
+    let (public, private) = kind.random_batch(2, 9, 21);
+    let mut outputs = Records::new();
+    for (p, s) in public.iter().zip(private.iter()) {
+        outputs.push(&kind.trace(p, s).unwrap().output);
+    }
+    let roles = slh_layout::roles(
+        SlhSet::Sha2_128f,
+        &public,
+        &kind.hashed_lengths(&public),
+        &outputs,
+    );
+    let cheat = Cheat {
+        case: (Arc::new(kind), public),
+        private,
+        roles: Vec::new(),
+    };
+    (cheat, roles)
+}
+
+const SLH_WORDS: usize = 96 / 8;
+
+fn slh_row(rows: &[u64], y: usize) -> Vec<u8> {
+    let mut bytes = vec![0u8; 96];
+    crate::kind::fill_bytes_of(&mut bytes, &rows[y * SLH_WORDS..(y + 1) * SLH_WORDS]);
+    bytes
+}
+
+fn slh_put(rows: &mut [u64], y: usize, bytes: &[u8]) {
+    crate::kind::fill_row(&mut rows[y * SLH_WORDS..(y + 1) * SLH_WORDS], bytes);
+}
+
+#[test]
+fn slh_dsa_cheats_are_rejected() {
+    use slh_layout::Role as R;
+    let (c, roles) = slh_cheat();
+    prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
+    let find = |pick: &dyn Fn(usize, R) -> bool| (0..roles.len()).rev().find(|&y| pick(y, roles[y])).unwrap();
+    // A chain step hashes another value than the step before produced.
+    let step = find(&|_, r| r == R::Step);
+    let skip = |rows: &mut [u64]| {
+        let mut r = slh_row(rows, step);
+        r[32 + 22] ^= 1;
+        slh_put(rows, step, &r);
+    };
+    c.assert_rejected(with_instances(&skip), "a chain step that skipped its input");
+    // A node hashed with the node below on the other side.
+    let node = find(&|_, r| r == R::Node { left: true });
+    let swap = |rows: &mut [u64]| {
+        let mut r = slh_row(rows, node);
+        let (left, right) = (r[32 + 22..32 + 38].to_vec(), r[32 + 38..32 + 54].to_vec());
+        r[32 + 22..32 + 38].copy_from_slice(&right);
+        r[32 + 38..32 + 54].copy_from_slice(&left);
+        slh_put(rows, node, &r);
+    };
+    c.assert_rejected(with_instances(&swap), "a node on the wrong side");
+    // Another randomizer R in an MGF1 call than in the inner hash.
+    let mgf = find(&|_, r| matches!(r, R::Mgf { block: 0, .. }));
+    let other_r = |rows: &mut [u64]| {
+        let mut r = slh_row(rows, mgf);
+        r[32] ^= 0x40;
+        slh_put(rows, mgf, &r);
+    };
+    c.assert_rejected(with_instances(&other_r), "another R in MGF1");
+    // Another address in a tweakable hash.
+    let start = find(&|_, r| r == R::Start);
+    let adrs = |rows: &mut [u64]| {
+        let mut r = slh_row(rows, start);
+        r[32 + 21] ^= 1;
+        slh_put(rows, start, &r);
+    };
+    c.assert_rejected(with_instances(&adrs), "another address");
+    // Another digest or layer message in the statement.
+    for byte in [0, 40] {
+        let other = move |st: &mut crate::Statement| {
+            let mut outputs = Records::new();
+            for o in st.outputs().iter() {
+                let mut o = o.to_vec();
+                o[byte] ^= 0x10;
+                outputs.push(&o);
+            }
+            *st.outputs_mut() = outputs;
+        };
+        c.assert_rejected(
+            Tamper {
+                statement: Some(&other),
+                ..Tamper::default()
+            },
+            "another public digest or layer message",
+        );
+    }
 }

@@ -1,0 +1,68 @@
+//! What the signatures kind needs of a signature scheme's family: one
+//! implementation each (LMS, SLH-DSA), so that parsing, proving, verifying
+//! and the proof file are the same code for every scheme.
+
+use std::sync::Arc;
+
+use super::hashing::Trace;
+use crate::circuits::StatementCircuit;
+use crate::kind::Relation;
+use crate::records::Records;
+
+/// A scheme family with its parameters; see the module documentation.
+pub(super) trait Family {
+    /// The name `--scheme` takes, with the flags that complete it.
+    fn name(&self) -> String;
+
+    /// The instance circuit.
+    fn circuit(&self) -> Arc<StatementCircuit>;
+
+    /// Bytes of a public key.
+    fn public_key_bytes(&self) -> usize;
+
+    /// Bytes of a signature's output record (its public values beside the
+    /// key and message).
+    fn output_bytes(&self) -> usize;
+
+    /// Bytes the message hash reads of a message of `len` bytes (SLH-DSA's
+    /// pure interface prefixes the context).
+    fn hashed_message_bytes(&self, len: usize) -> usize;
+
+    /// Compressions of the message hash of `len` hashed bytes.
+    fn message_blocks(&self, len: usize) -> usize;
+
+    /// Checks a public key's length and typecodes.
+    fn check_public_key(&self, pk: &[u8]) -> Result<(), String>;
+
+    /// Checks a signature's length, typecodes and indices.
+    fn check_signature(&self, sig: &[u8]) -> Result<(), String>;
+
+    /// Verifies a checked signature, keeping every compression's row and
+    /// the output record; the error says what failed.
+    fn trace(&self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String>;
+
+    /// Verifies a checked signature plainly, adding its compressions to
+    /// `calls`.
+    fn verify(&self, pk: &[u8], msg: &[u8], sig: &[u8], calls: &mut u64) -> bool;
+
+    /// A public key and a valid signature on `msg` under it, from `rng`.
+    fn sample(&self, rng: &mut dyn rand::RngCore, msg: &[u8]) -> (Vec<u8>, Vec<u8>);
+
+    /// Circuit instances of a batch: records `PK ‖ MSG`, the hashed lengths
+    /// of its messages, its output records.
+    fn instances(&self, inputs: &Records, lens: &[usize], outputs: &Records) -> usize;
+
+    /// The output records, read back from the instances' outputs
+    /// (`output(y)`: instance `y`'s first 32 output bytes).
+    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 32]) -> Records;
+
+    /// The relations of a batch padded to `2^n` instances.
+    fn relations<'a>(
+        &self,
+        circuit: &StatementCircuit,
+        inputs: &'a Records,
+        lens: &[usize],
+        outputs: &'a Records,
+        n: usize,
+    ) -> Vec<Relation<'a>>;
+}
