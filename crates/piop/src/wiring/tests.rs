@@ -273,3 +273,17 @@ fn soundness_terms_match_hand_computation() {
     let t = soundness_terms(Shape::new(14, 15).unwrap(), 11, 8);
     assert!((t[1].1 - (50f64.log2() - 136.0)).abs() < 1e-9);
 }
+
+#[test]
+fn a_product_lookup_is_the_product_of_two_lookups() {
+    use super::weights::EqLookup;
+    let mut r = ChaCha8Rng::seed_from_u64(17);
+    for n in [0usize, 1, 5, 8, 11] {
+        let a: Vec<Gf128> = (0..n).map(|_| Gf128::new(r.gen())).collect();
+        let b: Vec<Gf128> = (0..n).map(|_| Gf128::new(r.gen())).collect();
+        let (ea, eb, both) = (EqLookup::new(&a), EqLookup::new(&b), EqLookup::product(&a, &b));
+        for y in 0..1usize << n {
+            assert_eq!(both.at(y), ea.at(y) * eb.at(y), "n = {n}, y = {y}");
+        }
+    }
+}

@@ -178,6 +178,30 @@ impl EqLookup {
         }
     }
 
+    /// `eq(a, y) eq(b, y)` for any `y`, one product per lookup: a
+    /// coordinate's factor is `a_i b_i` where `y` has a 1 and
+    /// `(1 + a_i)(1 + b_i)` where it has a 0.
+    pub(crate) fn product(a: &[Gf128], b: &[Gf128]) -> Self {
+        debug_assert_eq!(a.len(), b.len());
+        let low_bits = a.len() / 2;
+        let table = |range: std::ops::Range<usize>| {
+            let mut table = vec![Gf128::ONE];
+            for i in range {
+                let (one, zero) = (a[i] * b[i], (Gf128::ONE + a[i]) * (Gf128::ONE + b[i]));
+                // Entries with this coordinate's bit set follow those without.
+                let with: Vec<Gf128> = table.iter().map(|&e| e * one).collect();
+                table.iter_mut().for_each(|e| *e *= zero);
+                table.extend(with);
+            }
+            table
+        };
+        EqLookup {
+            low_bits,
+            low: table(0..low_bits),
+            high: table(low_bits..a.len()),
+        }
+    }
+
     pub(crate) fn at(&self, y: usize) -> Gf128 {
         self.low[y & ((1 << self.low_bits) - 1)] * self.high[y >> self.low_bits]
     }
@@ -191,11 +215,11 @@ pub fn own_weight_at(set: &Instances, rho: &[Gf128], r: Option<&[Gf128]>) -> Gf1
             shifted_prefix_sum(rho, r, 0, *end as u64) + shifted_prefix_sum(rho, r, 0, *start as u64)
         }
         Instances::Set(_) => {
-            let rho_eq = EqLookup::new(rho);
-            let r_eq = r.map(EqLookup::new);
-            set.members()
-                .map(|y| rho_eq.at(y) * r_eq.as_ref().map_or(Gf128::ONE, |e| e.at(y)))
-                .sum()
+            let eq = match r {
+                Some(r) => EqLookup::product(rho, r),
+                None => EqLookup::new(rho),
+            };
+            set.members().map(|y| eq.at(y)).sum()
         }
     }
 }

@@ -3,6 +3,8 @@
 //! verifier benchmarks compare with), or keeping the input row of every
 //! compression ([`Trace`], the prover's instances).
 
+use std::ops::Range;
+
 use crate::hashes::Hash;
 
 /// Which region of the layout a hash's compressions join: the message
@@ -155,5 +157,26 @@ impl Hasher for Trace {
         let (rows, digest) = seeded_rows(state, tail);
         self.push(rows, Part::Rest, None);
         digest
+    }
+}
+
+/// Bytes `range` of block `k` of a SHA-256 message of `len` bytes with its
+/// padding, byte `i` of the message being `byte(i)`, into `out` (one byte
+/// per byte of the range): what a verifier's public values are built from,
+/// without copying the message or building bytes no relation reads.
+pub fn padded_bytes(len: usize, k: usize, range: Range<usize>, byte: impl Fn(usize) -> u8, out: &mut [u8]) {
+    let total = 64 * Hash::Sha256.blocks(len);
+    let bits = (8 * len as u64).to_be_bytes();
+    for (o, i) in out.iter_mut().zip(range) {
+        let at = 64 * k + i;
+        *o = if at < len {
+            byte(at)
+        } else if at == len {
+            0x80
+        } else if at >= total - 8 {
+            bits[at - (total - 8)]
+        } else {
+            0
+        };
     }
 }

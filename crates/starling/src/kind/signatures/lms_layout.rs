@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 use starling_piop::wiring::{Instances, Source, Wires};
 
+use super::hashing::padded_bytes;
 use super::lms::{
     LmsSet, D_INTR, D_LEAF, D_MESG, D_PBLC, LEAF_BYTES, MESSAGE_PREFIX_BYTES, NODE_BYTES, PUBLIC_KEY_BYTES,
     STEP_BYTES,
@@ -176,54 +177,34 @@ impl Layout {
 
     /// The public bytes of instance `y`'s block: every byte the verifier
     /// knows, zero where the block holds a private value.
-    fn template(&self, y: usize, inputs: &Records) -> [u8; 64] {
+    fn template(&self, y: usize, inputs: &Records, bytes: Range<usize>, out: &mut [u8]) {
         let (s, role) = self.owner[y];
         let record = inputs.get(s as usize);
-        let id = &record[8..24];
-        // A message of `len` bytes whose first bytes are `head` and which
-        // goes on with `tail` (zero where it is private).
-        let block = |len: usize, k: usize, head: &[u8], tail: &[u8]| -> [u8; 64] {
-            let first = 64 * k;
-            let chunk: Vec<u8> = (first..(first + 64).min(len))
-                .map(|i| {
-                    if i < head.len() {
-                        head[i]
-                    } else {
-                        tail.get(i - head.len()).copied().unwrap_or(0)
-                    }
-                })
-                .collect();
-            Hash::Sha256
-                .block_of(len, k, &chunk)
-                .try_into()
-                .expect("64 bytes")
-        };
-        let prefix = |tag: &[u8]| -> Vec<u8> {
-            let mut m = id.to_vec();
-            m.extend([0; 4]);
-            m.extend(tag);
-            m
+        // The message's public bytes: `I`, the 2-byte tag after the private
+        // 4-byte field, then what `rest` gives (zero where private).
+        let mut hashed = |len: usize, k: usize, tag: [u8; 2], rest: &dyn Fn(usize) -> u8| {
+            let byte = |i| match i {
+                0..16 => record[8 + i],
+                16..20 => 0,
+                20 => tag[0],
+                21 => tag[1],
+                _ => rest(i),
+            };
+            padded_bytes(len, k, bytes.clone(), byte, out)
         };
         match role {
             Role::Message(k) => {
                 let msg = &record[PUBLIC_KEY_BYTES..];
-                let mut head = prefix(&D_MESG);
-                head.extend([0; 32]);
-                block(MESSAGE_PREFIX_BYTES + msg.len(), k as usize, &head, msg)
+                let rest = |i: usize| i.checked_sub(MESSAGE_PREFIX_BYTES).map_or(0, |i| msg[i]);
+                hashed(MESSAGE_PREFIX_BYTES + msg.len(), k as usize, D_MESG, &rest)
             }
             Role::Step { chain, j, .. } => {
-                let mut head = prefix(&chain.to_be_bytes());
-                head.push(j);
-                block(STEP_BYTES, 0, &head, &[])
+                let rest = |i: usize| if i == 22 { j } else { 0 };
+                hashed(STEP_BYTES, 0, chain.to_be_bytes(), &rest)
             }
-            Role::PublicKey(k) => block(
-                Self::key_message_bytes(self.set),
-                k as usize,
-                &prefix(&D_PBLC),
-                &[],
-            ),
-            Role::Leaf => block(LEAF_BYTES, 0, &prefix(&D_LEAF), &[]),
-            Role::Node { second } => block(NODE_BYTES, second as usize, &prefix(&D_INTR), &[]),
+            Role::PublicKey(k) => hashed(Self::key_message_bytes(self.set), k as usize, D_PBLC, &|_| 0),
+            Role::Leaf => hashed(LEAF_BYTES, 0, D_LEAF, &|_| 0),
+            Role::Node { second } => hashed(NODE_BYTES, second as usize, D_INTR, &|_| 0),
         }
     }
 
@@ -311,7 +292,10 @@ impl Layout {
                 wires: block(bytes.clone()),
                 from: None,
                 values: RunValues::PerInstance(Box::new(move |y, values| {
-                    fill_row(values, &layout.template(y, inputs)[bytes.clone()])
+                    let mut out = [0u8; 64];
+                    let out = &mut out[..bytes.len()];
+                    layout.template(y, inputs, bytes.clone(), out);
+                    fill_row(values, out)
                 })),
             });
         }

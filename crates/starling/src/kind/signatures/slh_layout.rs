@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use starling_piop::wiring::{Instances, Source};
 
+use super::hashing::padded_bytes;
 use super::slh_dsa::{
     seeded_state, Adrs, SlhSet, ADRS_BYTES, FORS_ROOTS, FORS_TREE, MAX_DIGIT, N, PUBLIC_KEY_BYTES, TREE,
     WOTS_HASH, WOTS_LEN, WOTS_PK,
@@ -278,47 +279,46 @@ impl Layout {
     }
 
     /// The public bytes of instance `y`'s block (zero where private).
-    fn template(&self, y: usize, inputs: &Records, messages: &[Vec<u8>]) -> [u8; 64] {
+    fn template(
+        &self,
+        y: usize,
+        inputs: &Records,
+        messages: &[Vec<u8>],
+        bytes: Range<usize>,
+        out: &mut [u8],
+    ) {
         let slot = self.slots[y];
         let s = slot.signature as usize;
         let pk = &inputs.get(s)[..PUBLIC_KEY_BYTES];
-        let block = |len: usize, k: usize, head: &[u8], tail: &[u8]| -> [u8; 64] {
-            let first = 64 * k;
-            let chunk: Vec<u8> = (first..(first + 64).min(len))
-                .map(|i| {
-                    if i < head.len() {
-                        head[i]
-                    } else {
-                        tail.get(i - head.len()).copied().unwrap_or(0)
-                    }
-                })
-                .collect();
-            Hash::Sha256
-                .block_of(len, k, &chunk)
-                .try_into()
-                .expect("64 bytes")
+        // A tweakable hash's bytes after the seed block: the address, then
+        // private values.
+        let adrs = slot.adrs.bytes();
+        let mut tweak = |data: usize, k: usize| {
+            let byte = |i: usize| adrs.get(i - 64).copied().unwrap_or(0);
+            padded_bytes(64 + ADRS_BYTES + data, k, bytes.clone(), byte, out)
         };
         match slot.role {
             Role::Inner(k) => {
-                let mut head = vec![0u8; N];
-                head.extend(pk);
-                block(INNER_PREFIX + messages[s].len(), k as usize, &head, &messages[s])
+                let message = &messages[s];
+                let byte = |i: usize| match i {
+                    0..N => 0,
+                    N..INNER_PREFIX => pk[i - N],
+                    _ => message[i - INNER_PREFIX],
+                };
+                padded_bytes(INNER_PREFIX + message.len(), k as usize, bytes, byte, out)
             }
             Role::Mgf { call, block: k } => {
-                let mut head = vec![0u8; N];
-                head.extend(&pk[..N]);
-                head.extend([0u8; 32]);
-                head.extend(call.to_be_bytes());
-                block(MGF_BYTES, k as usize, &head, &[])
+                let counter = call.to_be_bytes();
+                let byte = |i: usize| match i {
+                    N..32 => pk[i - N],
+                    64..68 => counter[i - 64],
+                    _ => 0,
+                };
+                padded_bytes(MGF_BYTES, k as usize, bytes, byte, out)
             }
-            Role::Start | Role::Step => block(64 + ADRS_BYTES + N, 1, &[0; 64], &slot.adrs.bytes()),
-            Role::Node { .. } => block(64 + ADRS_BYTES + 2 * N, 1, &[0; 64], &slot.adrs.bytes()),
-            Role::Compress { block: k } => block(
-                64 + ADRS_BYTES + N * slot.values as usize,
-                1 + k as usize,
-                &[0; 64],
-                &slot.adrs.bytes(),
-            ),
+            Role::Start | Role::Step => tweak(N, 1),
+            Role::Node { .. } => tweak(2 * N, 1),
+            Role::Compress { block: k } => tweak(N * slot.values as usize, 1 + k as usize),
         }
     }
 
@@ -403,7 +403,10 @@ impl Layout {
                 wires: block(bytes.clone()),
                 from: None,
                 values: RunValues::PerInstance(Box::new(move |y, values| {
-                    fill_row(values, &layout.template(y, inputs, &messages)[bytes.clone()])
+                    let mut out = [0u8; 64];
+                    let out = &mut out[..bytes.len()];
+                    layout.template(y, inputs, &messages, bytes.clone(), out);
+                    fill_row(values, out)
                 })),
             });
         }
