@@ -5,6 +5,8 @@
 
 use std::ops::Range;
 
+use starling_circuit::sha256::SHA256_IV;
+
 use crate::hashes::Hash;
 
 /// Which region of the layout a hash's compressions join: the message
@@ -42,38 +44,41 @@ pub struct Native {
 
 impl Hasher for Native {
     fn hash(&mut self, message: &[u8], _: Part, _: PathNode) -> [u8; 32] {
-        use sha2::Digest;
-        self.calls += Hash::Sha256.blocks(message.len()) as u64;
-        sha2::Sha256::digest(message).into()
+        self.continue_from(SHA256_IV, message, 0)
     }
 
     fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32] {
-        let len = 64 + tail.len();
-        let blocks = Hash::Sha256.blocks(len) - 1;
-        self.calls += blocks as u64;
-        let mut padded = [0u8; 256];
-        let padded = if 64 * blocks <= padded.len() {
-            &mut padded[..64 * blocks]
-        } else {
-            return hash_seeded_long(state, tail);
-        };
-        padded[..tail.len()].copy_from_slice(tail);
-        padded[tail.len()] = 0x80;
-        let end = padded.len();
-        padded[end - 8..].copy_from_slice(&(8 * len as u64).to_be_bytes());
-        let mut words = words_of(state);
-        let blocks: Vec<_> = padded
-            .chunks_exact(64)
-            .map(|b| *sha2::digest::generic_array::GenericArray::from_slice(b))
-            .collect();
-        sha2::compress256(&mut words, &blocks);
-        bytes_of(&words)
+        self.continue_from(words_of(state), tail, 64)
     }
 }
 
-/// [`Native::hash_seeded`] of a tail longer than four blocks.
-fn hash_seeded_long(state: &[u8; 32], tail: &[u8]) -> [u8; 32] {
-    seeded_rows(state, tail).1
+impl Native {
+    /// SHA-256 from `state`, after `before` bytes (whole blocks) already
+    /// compressed into it, over `rest`: padded on the stack when that is
+    /// at most four blocks (every hash of a signature but the message's,
+    /// LMS's `Kc` and SLH-DSA's `T`), and compressed block by block.
+    fn continue_from(&mut self, mut words: [u32; 8], rest: &[u8], before: usize) -> [u8; 32] {
+        use sha2::digest::generic_array::GenericArray;
+        let len = before + rest.len();
+        let blocks = Hash::Sha256.blocks(len) - before / 64;
+        self.calls += blocks as u64;
+        let mut short = [0u8; 256];
+        let mut long = Vec::new();
+        let padded = if 64 * blocks <= short.len() {
+            &mut short[..64 * blocks]
+        } else {
+            long.resize(64 * blocks, 0);
+            &mut long[..]
+        };
+        padded[..rest.len()].copy_from_slice(rest);
+        padded[rest.len()] = 0x80;
+        let end = padded.len();
+        padded[end - 8..].copy_from_slice(&(8 * len as u64).to_be_bytes());
+        for block in padded.chunks_exact(64) {
+            sha2::compress256(&mut words, &[*GenericArray::from_slice(block)]);
+        }
+        bytes_of(&words)
+    }
 }
 
 fn words_of(state: &[u8; 32]) -> [u32; 8] {

@@ -220,14 +220,16 @@ impl LmsSet {
         let max = self.max_digit();
         let mut public = prefix(q, &D_PBLC);
         for (i, &a) in self.digits(&q_rep).iter().enumerate() {
-            let mut tmp: [u8; 32] = sig[self.y(i)].try_into().expect("32 bytes");
+            // A chain step's message: I, q, i and j, then the value.
+            let mut step = [0u8; STEP_BYTES];
+            step[..PREFIX_BYTES].copy_from_slice(&prefix(q, &(i as u16).to_be_bytes()));
+            step[PREFIX_BYTES + 1..].copy_from_slice(&sig[self.y(i)]);
             for j in a..max {
-                let mut step = prefix(q, &(i as u16).to_be_bytes());
-                step.push(j as u8);
-                step.extend(tmp);
-                tmp = trace.hash(&step, Part::Rest, None);
+                step[PREFIX_BYTES] = j as u8;
+                let next = trace.hash(&step, Part::Rest, None);
+                step[PREFIX_BYTES + 1..].copy_from_slice(&next);
             }
-            public.extend(tmp);
+            public.extend(&step[PREFIX_BYTES + 1..]);
         }
         let kc = trace.hash(&public, Part::Rest, None);
 

@@ -198,10 +198,15 @@ impl SlhSet {
 
         // FORS (Algorithm 17).
         let a = self.fors_height();
+        // A call's bytes after the seed block, on the stack: the address
+        // and at most `WOTS_LEN` values.
         let call = |hasher: &mut dyn FnMut(&[u8]) -> [u8; 32], adrs: Adrs, data: &[u8]| -> [u8; N] {
-            let mut tail = adrs.bytes().to_vec();
-            tail.extend(data);
-            hasher(&tail)[..N].try_into().expect("16 bytes")
+            let mut tail = [0u8; ADRS_BYTES + WOTS_LEN * N];
+            tail[..ADRS_BYTES].copy_from_slice(&adrs.bytes());
+            tail[ADRS_BYTES..ADRS_BYTES + data.len()].copy_from_slice(data);
+            hasher(&tail[..ADRS_BYTES + data.len()])[..N]
+                .try_into()
+                .expect("16 bytes")
         };
         let mut tweak = |tail: &[u8]| hasher.hash_seeded(&seeded, tail);
         let mut roots = Vec::with_capacity(self.fors_trees() * N);
@@ -219,11 +224,7 @@ impl SlhSet {
                 let auth = &sig[self.fors_value(i, 1 + j as usize)];
                 adrs.word2 = j + 1;
                 adrs.word3 >>= 1;
-                let pair = if (index >> j) & 1 == 0 {
-                    [&node[..], auth].concat()
-                } else {
-                    [auth, &node[..]].concat()
-                };
+                let pair = ordered(&node, auth, (index >> j) & 1 == 0);
                 node = call(&mut tweak, adrs, &pair);
             }
             roots.extend(node);
@@ -283,11 +284,7 @@ impl SlhSet {
                     word2: j + 1,
                     word3: index >> 1,
                 };
-                let pair = if index & 1 == 0 {
-                    [&node[..], auth].concat()
-                } else {
-                    [auth, &node[..]].concat()
-                };
+                let pair = ordered(&node, auth, index & 1 == 0);
                 node = call(&mut tweak, adrs, &pair);
                 index >>= 1;
             }
@@ -308,6 +305,20 @@ pub struct Walked {
     pub layer_messages: Vec<u8>,
     /// The root the signature leads to.
     pub root: [u8; N],
+}
+
+/// A node and its sibling as `H` takes them: the node first when it is the
+/// left child.
+fn ordered(node: &[u8; N], sibling: &[u8], left: bool) -> [u8; 2 * N] {
+    let mut pair = [0u8; 2 * N];
+    let (first, second) = if left {
+        (&node[..], sibling)
+    } else {
+        (sibling, &node[..])
+    };
+    pair[..N].copy_from_slice(first);
+    pair[N..].copy_from_slice(second);
+    pair
 }
 
 /// Big-endian `b`-bit digits of `x` (FIPS 205 Algorithm 4).
