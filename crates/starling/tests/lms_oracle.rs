@@ -4,15 +4,14 @@
 //! hash) prove and verify here, and the signatures `Signatures::random_batch`
 //! samples verify there.
 
-use std::sync::Arc;
+mod common;
 
 use getrandom_04::{rand_core::UnwrapErr, SysRng};
 use lms_signature::lms::{LmsSha256M32H10, LmsSha256M32H5, Signature, SigningKey, VerifyingKey};
 use lms_signature::ots::{LmsOtsSha256N32W1, LmsOtsSha256N32W2, LmsOtsSha256N32W4, LmsOtsSha256N32W8};
 use signature::{RandomizedSignerMut, Verifier};
-use starling::inputs::read_prover_inputs;
 use starling::kind::{LmsSet, SignatureScheme, Signatures};
-use starling::{prove_private, verify, Expected, Kind, Profile, Records};
+use starling::Records;
 
 /// Lines `PK MSG SIG` of signatures by a fresh key of mode `$mode` (set
 /// `$set`) on messages of `$lens` bytes; `$last` makes the last one the
@@ -56,19 +55,7 @@ fn set(h: u32, w: u32) -> LmsSet {
 
 fn prove_lines(h: u32, w: u32, lines: &str) {
     let kind = Signatures::new(SignatureScheme::Lms(LmsSet::new(h, w).unwrap()));
-    let (public, private) =
-        read_prover_inputs(&kind, lines.as_bytes()).expect("the crate's signatures are valid");
-    let kind: Arc<dyn Kind> = Arc::new(kind);
-    let proved = prove_private(
-        kind.clone(),
-        public.clone(),
-        private,
-        Profile::Default,
-        &mut |_| {},
-    )
-    .unwrap();
-    let expected = Expected::new(kind, public).unwrap();
-    verify(&expected, &proved.file.to_bytes()).expect("verifies");
+    common::prove_signature_lines(kind, lines);
 }
 
 #[test]

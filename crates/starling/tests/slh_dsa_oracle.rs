@@ -4,31 +4,14 @@
 //! hash's block boundaries) prove and verify here, and the signatures
 //! `Signatures::random_batch` samples verify there.
 
-use std::sync::Arc;
+mod common;
 
 use slh_dsa::{Sha2_128f, Sha2_128s, Signature, SigningKey, VerifyingKey};
-use starling::inputs::read_prover_inputs;
 use starling::kind::{Interface, SignatureScheme, Signatures, SlhDsa, SlhSet};
-use starling::{prove_private, verify, Expected, Kind, Profile, Records};
+use starling::Records;
 
 fn kind(set: SlhSet, interface: Interface) -> Signatures {
     Signatures::new(SignatureScheme::SlhDsa(SlhDsa::new(set, interface).unwrap()))
-}
-
-fn prove_lines(kind: Signatures, lines: &str) {
-    let (public, private) =
-        read_prover_inputs(&kind, lines.as_bytes()).expect("the crate's signatures are valid");
-    let kind: Arc<dyn Kind> = Arc::new(kind);
-    let proved = prove_private(
-        kind.clone(),
-        public.clone(),
-        private,
-        Profile::Default,
-        &mut |_| {},
-    )
-    .unwrap();
-    let expected = Expected::new(kind, public).unwrap();
-    verify(&expected, &proved.file.to_bytes()).expect("verifies");
 }
 
 fn line(pk: &[u8], msg: &[u8], sig: &[u8]) -> String {
@@ -67,15 +50,15 @@ fn the_crates_128f_signatures_prove() {
     // The inner hash reads 48 bytes before M' (2 more with the pure
     // interface's prefix): one and two blocks meet at 7/8 message bytes.
     let lens: [usize; 4] = [0, 5, 6, 40];
-    prove_lines(
+    common::prove_signature_lines(
         kind(SlhSet::Sha2_128f, Interface::Pure(Vec::new())),
         &crate_lines!(Sha2_128f, b"", lens, false),
     );
-    prove_lines(
+    common::prove_signature_lines(
         kind(SlhSet::Sha2_128f, Interface::Pure(b"context".to_vec())),
         &crate_lines!(Sha2_128f, b"context", [3usize], false),
     );
-    prove_lines(
+    common::prove_signature_lines(
         kind(SlhSet::Sha2_128f, Interface::Internal),
         &crate_lines!(Sha2_128f, b"", [7usize, 8], true),
     );
@@ -83,7 +66,7 @@ fn the_crates_128f_signatures_prove() {
 
 #[test]
 fn the_crates_128s_signature_proves() {
-    prove_lines(
+    common::prove_signature_lines(
         kind(SlhSet::Sha2_128s, Interface::Pure(Vec::new())),
         &crate_lines!(Sha2_128s, b"", [32usize], false),
     );

@@ -89,3 +89,21 @@ pub fn read_vector(relative: &str) -> Option<String> {
     }
     Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
+
+/// Reads a prover's signature lines (`PK MSG SIG`), proves them and
+/// verifies the proof against the lines' `PK MSG`.
+pub fn prove_signature_lines(kind: starling::kind::Signatures, lines: &str) {
+    let (public, private) =
+        starling::inputs::read_prover_inputs(&kind, lines.as_bytes()).expect("the signatures are valid");
+    let kind: Arc<dyn Kind> = Arc::new(kind);
+    let proved = starling::prove_private(
+        kind.clone(),
+        public.clone(),
+        private,
+        starling::Profile::Default,
+        &mut |_| {},
+    )
+    .expect("a valid batch proves");
+    let expected = starling::Expected::new(kind, public).expect("the expected records");
+    starling::verify(&expected, &proved.file.to_bytes()).expect("verifies");
+}

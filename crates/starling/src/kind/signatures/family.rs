@@ -2,11 +2,14 @@
 //! implementation each (LMS, SLH-DSA), so that parsing, proving, verifying
 //! and the proof file are the same code for every scheme.
 
+use std::ops::Range;
 use std::sync::Arc;
+
+use starling_piop::wiring::Instances;
 
 use super::hashing::Trace;
 use crate::circuits::StatementCircuit;
-use crate::kind::Relation;
+use crate::kind::{fill_row, Relation, RunValues};
 use crate::records::Records;
 
 /// A scheme family with its parameters; see the module documentation.
@@ -65,4 +68,27 @@ pub(super) trait Family {
         outputs: &'a Records,
         n: usize,
     ) -> Vec<Relation<'a>>;
+}
+
+/// The relation that binds block bytes `bytes` of each instance of
+/// `instances` to their public values, which `template(y, bytes, out)`
+/// writes (one byte of `out` per byte of the range): a family's layout
+/// knows what each instance's block holds.
+pub(super) fn public_bytes<'a>(
+    circuit: &StatementCircuit,
+    instances: Instances,
+    bytes: Range<usize>,
+    template: impl Fn(usize, Range<usize>, &mut [u8]) + Sync + 'a,
+) -> Relation<'a> {
+    Relation {
+        instances,
+        wires: circuit.input_wires(32 + bytes.start..32 + bytes.end),
+        from: None,
+        values: RunValues::PerInstance(Box::new(move |y, values| {
+            let mut out = [0u8; 64];
+            let out = &mut out[..bytes.len()];
+            template(y, bytes.clone(), out);
+            fill_row(values, out)
+        })),
+    }
 }

@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 use starling_piop::wiring::{Instances, Source, Wires};
 
+use super::family::public_bytes;
 use super::hashing::padded_bytes;
 use super::lms::{
     LmsSet, D_INTR, D_LEAF, D_MESG, D_PBLC, LEAF_BYTES, MESSAGE_PREFIX_BYTES, NODE_BYTES, PUBLIC_KEY_BYTES,
@@ -287,17 +288,9 @@ impl Layout {
         ];
         for (instances, bytes) in public_runs {
             let layout = self.clone();
-            relations.push(Relation {
-                instances,
-                wires: block(bytes.clone()),
-                from: None,
-                values: RunValues::PerInstance(Box::new(move |y, values| {
-                    let mut out = [0u8; 64];
-                    let out = &mut out[..bytes.len()];
-                    layout.template(y, inputs, bytes.clone(), out);
-                    fill_row(values, out)
-                })),
-            });
+            relations.push(public_bytes(circuit, instances, bytes, move |y, bytes, out| {
+                layout.template(y, inputs, bytes, out)
+            }));
         }
         // q: one value, below 2^h, in every hash that names it.
         relations.push(Relation {

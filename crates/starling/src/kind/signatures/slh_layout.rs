@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use starling_piop::wiring::{Instances, Source};
 
+use super::family::public_bytes;
 use super::hashing::padded_bytes;
 use super::slh_dsa::{
     seeded_state, Adrs, SlhSet, ADRS_BYTES, FORS_ROOTS, FORS_TREE, MAX_DIGIT, N, PUBLIC_KEY_BYTES, TREE,
@@ -398,17 +399,9 @@ impl Layout {
         for (instances, bytes) in public_runs {
             let layout = self.clone();
             let messages = messages.clone();
-            relations.push(Relation {
-                instances,
-                wires: block(bytes.clone()),
-                from: None,
-                values: RunValues::PerInstance(Box::new(move |y, values| {
-                    let mut out = [0u8; 64];
-                    let out = &mut out[..bytes.len()];
-                    layout.template(y, inputs, &messages, bytes.clone(), out);
-                    fill_row(values, out)
-                })),
-            });
+            relations.push(public_bytes(circuit, instances, bytes, move |y, bytes, out| {
+                layout.template(y, inputs, &messages, bytes, out)
+            }));
         }
 
         // R: one value in the inner hash and every MGF1 call; the inner

@@ -115,6 +115,17 @@ impl Cheat {
     }
 }
 
+/// The records with `change` applied to each (given its index).
+fn changed(records: &Records, change: impl Fn(usize, &mut Vec<u8>)) -> Records {
+    let mut out = Records::new();
+    for (i, r) in records.iter().enumerate() {
+        let mut r = r.to_vec();
+        change(i, &mut r);
+        out.push(&r);
+    }
+    out
+}
+
 const WORDS: usize = ROW_BYTES.div_ceil(8);
 
 fn row(rows: &[u64], y: usize) -> Vec<u8> {
@@ -228,15 +239,11 @@ fn wrong_directions_and_path_nodes_are_rejected() {
 fn another_message_representative_or_key_is_rejected() {
     let c = cheat();
     let q_rep = |st: &mut crate::Statement| {
-        let mut outputs = Records::new();
-        for (s, q) in st.outputs().iter().enumerate() {
-            let mut q = q.to_vec();
+        *st.outputs_mut() = changed(st.outputs(), |s, q| {
             if s == 1 {
-                q[31] ^= 1;
+                q[31] ^= 1
             }
-            outputs.push(&q);
-        }
-        *st.outputs_mut() = outputs;
+        })
     };
     c.assert_rejected(
         Tamper {
@@ -246,15 +253,11 @@ fn another_message_representative_or_key_is_rejected() {
         "another Q (its digits and checksum)",
     );
     let root = |st: &mut crate::Statement| {
-        let mut inputs = Records::new();
-        for (s, r) in st.inputs().iter().enumerate() {
-            let mut r = r.to_vec();
+        *st.inputs_mut() = changed(st.inputs(), |s, r| {
             if s == 2 {
-                r[40] ^= 0x10;
+                r[40] ^= 0x10
             }
-            inputs.push(&r);
-        }
-        *st.inputs_mut() = inputs;
+        })
     };
     c.assert_rejected(
         Tamper {
@@ -265,15 +268,7 @@ fn another_message_representative_or_key_is_rejected() {
     );
     // The statement names a key of another parameter set: the relations
     // hold (they do not read typecodes), RFC 8554 rejects it.
-    let typecode = |st: &mut crate::Statement| {
-        let mut inputs = Records::new();
-        for r in st.inputs().iter() {
-            let mut r = r.to_vec();
-            r[3] += 1;
-            inputs.push(&r);
-        }
-        *st.inputs_mut() = inputs;
-    };
+    let typecode = |st: &mut crate::Statement| *st.inputs_mut() = changed(st.inputs(), |_, r| r[3] += 1);
     let result = prove_tampered_private(
         &c.case,
         &c.private,
@@ -442,13 +437,7 @@ fn slh_dsa_cheats_are_rejected() {
     // Another digest or layer message in the statement.
     for byte in [0, 40] {
         let other = move |st: &mut crate::Statement| {
-            let mut outputs = Records::new();
-            for o in st.outputs().iter() {
-                let mut o = o.to_vec();
-                o[byte] ^= 0x10;
-                outputs.push(&o);
-            }
-            *st.outputs_mut() = outputs;
+            *st.outputs_mut() = changed(st.outputs(), |_, o| o[byte] ^= 0x10)
         };
         c.assert_rejected(
             Tamper {
