@@ -448,3 +448,62 @@ fn slh_dsa_cheats_are_rejected() {
         );
     }
 }
+
+/// Every part of a signature, the message and the key: one bit changed
+/// makes the line false (a bit of `q` that stays below 2^h included).
+#[test]
+fn every_part_of_an_invalid_signature_fails_prove() {
+    let check = |kind: &Signatures, parts: &[(&str, bool, usize)]| {
+        let (public, private) = kind.random_batch(1, 10, 13);
+        for &(what, in_signature, at) in parts {
+            let (mut p, mut s) = (public.get(0).to_vec(), private.get(0).to_vec());
+            if in_signature {
+                s[at] ^= 1;
+            } else {
+                p[at] ^= 1;
+            }
+            let line = kind.prover_lines(
+                &[p.as_slice()].into_iter().collect(),
+                &[s.as_slice()].into_iter().collect(),
+            );
+            match read_prover_inputs(kind, line.as_bytes()) {
+                Err(Error::False(e)) => {
+                    assert!(e.starts_with("line 1: signature does not verify"), "{what}: {e}")
+                }
+                other => panic!("{} {what}: {other:?}", kind.name()),
+            }
+        }
+    };
+    let set = LmsSet::new(5, 4).unwrap();
+    let path = 40 + 32 * set.p() + 4;
+    check(
+        &lms(5, 4),
+        &[
+            ("a bit of q", true, 3),
+            ("C", true, 8),
+            ("a chain value", true, 40 + 32 * 20),
+            ("the last chain value", true, 40 + 32 * 66 + 31),
+            ("an authentication-path node", true, path + 32 * 3),
+            ("the key's I", false, 8),
+            ("the key's root", false, 40),
+            ("the message", false, 56),
+        ],
+    );
+    let slh_set = SlhSet::Sha2_128s;
+    let fors = 16;
+    let ht = 16 + 14 * 13 * 16;
+    check(
+        &slh(slh_set, Interface::Pure(Vec::new())),
+        &[
+            ("R", true, 0),
+            ("a FORS secret", true, fors),
+            ("a FORS path node", true, fors + 16 * 5),
+            ("a chain value", true, ht + 16 * 3),
+            ("a hypertree path node", true, ht + 16 * 36),
+            ("the top layer", true, slh_set.signature_bytes() - 1),
+            ("PK.seed", false, 0),
+            ("PK.root", false, 16),
+            ("the message", false, 32),
+        ],
+    );
+}
