@@ -3,8 +3,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use starling::inputs::parse_inputs;
-use starling::kind::{Batch, Scheme};
+use starling::inputs::{parse_inputs, read_prover_inputs};
+use starling::kind::{Batch, Scheme, SignatureScheme};
 use starling::{
     inspect, prove, verify_claimed, Builtin, Hash, Kind, Profile, ProofFile, Records, StatementCircuit,
 };
@@ -99,6 +99,10 @@ fn input_kinds() -> &'static [Arc<dyn Kind>] {
             .collect();
         all.push(starling::kind::circuit(SMALL_BRISTOL).expect("a valid circuit"));
         all.extend(linked_samples().map(|(kind, _)| kind));
+        for scheme in ["lms-sha256-m32-h5-w4", "slh-dsa-sha2-128f"] {
+            let scheme = SignatureScheme::from_name(scheme).expect("a scheme");
+            all.push(starling::kind::signatures(scheme));
+        }
         all
     })
 }
@@ -110,6 +114,11 @@ pub fn inputs(bytes: &[u8]) {
         return;
     };
     for kind in input_kinds() {
+        if kind.has_private_inputs() {
+            // A prover's lines (a signature batch's `PK MSG SIG`): read,
+            // checked and verified natively, or refused; never a panic.
+            let _ = read_prover_inputs(kind.as_ref(), text.as_bytes());
+        }
         if let Ok(records) = parse_inputs(kind.as_ref(), text) {
             let printed: String = records.iter().map(|r| kind.format_input(r) + "\n").collect();
             assert_eq!(
