@@ -287,3 +287,23 @@ fn a_product_lookup_is_the_product_of_two_lookups() {
         }
     }
 }
+
+#[test]
+fn a_lookup_sums_a_set_as_its_members_one_by_one() {
+    use super::weights::EqLookup;
+    let mut r = ChaCha8Rng::seed_from_u64(23);
+    for n in [0usize, 3, 6, 7, 12, 13, 15] {
+        let point: Vec<Gf128> = (0..n).map(|_| Gf128::new(r.gen())).collect();
+        let eq = EqLookup::new(&point);
+        for density in [0u32, 1, 8, 64] {
+            let mut bits = vec![0u64; (1usize << n).div_ceil(64)];
+            for y in 0..1usize << n {
+                if r.gen_range(0..64) < density {
+                    bits[y / 64] |= 1 << (y % 64);
+                }
+            }
+            let one_by_one: Gf128 = Instances::Set(bits.clone()).members().map(|y| eq.at(y)).sum();
+            assert_eq!(eq.sum_over(&bits), one_by_one, "n = {n}, density {density}");
+        }
+    }
+}

@@ -205,6 +205,44 @@ impl EqLookup {
     pub(crate) fn at(&self, y: usize) -> Gf128 {
         self.low[y & ((1 << self.low_bits) - 1)] * self.high[y >> self.low_bits]
     }
+
+    /// The sum over the members of a set (bit `y % 64` of word `y / 64`).
+    /// Members that share their high coordinates share a factor: their low
+    /// factors are added first, so a set costs one addition a member and
+    /// one product per `2^low_bits` instances.
+    pub(crate) fn sum_over(&self, bits: &[u64]) -> Gf128 {
+        if self.low_bits < 6 {
+            let mut sum = Gf128::ZERO;
+            for_each_member(bits, |y| sum += self.at(y));
+            return sum;
+        }
+        let words_per_high = 1usize << (self.low_bits - 6);
+        bits.chunks(words_per_high)
+            .zip(&self.high)
+            .map(|(words, &high)| {
+                let mut low = Gf128::ZERO;
+                for (w, &word) in words.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        low += self.low[64 * w + word.trailing_zeros() as usize];
+                        word &= word - 1;
+                    }
+                }
+                high * low
+            })
+            .sum()
+    }
+}
+
+/// Calls `f` with every member of a set, in increasing order.
+fn for_each_member(bits: &[u64], mut f: impl FnMut(usize)) {
+    for (w, &word) in bits.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            f(64 * w + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
+    }
 }
 
 /// `sum_{y in set} eq(rho, y) eq(r, y)`, or `sum_{y in set} eq(rho, y)` when
@@ -214,12 +252,12 @@ pub fn own_weight_at(set: &Instances, rho: &[Gf128], r: Option<&[Gf128]>) -> Gf1
         Instances::Range { start, end } => {
             shifted_prefix_sum(rho, r, 0, *end as u64) + shifted_prefix_sum(rho, r, 0, *start as u64)
         }
-        Instances::Set(_) => {
+        Instances::Set(bits) => {
             let eq = match r {
                 Some(r) => EqLookup::product(rho, r),
                 None => EqLookup::new(rho),
             };
-            set.members().map(|y| eq.at(y)).sum()
+            eq.sum_over(bits)
         }
     }
 }
