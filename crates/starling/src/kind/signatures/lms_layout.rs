@@ -252,12 +252,22 @@ impl Layout {
             })
         };
 
+        // The sets and maps several relations share, made once.
+        let first_blocks = self.set(|_, r| is_first_block(r));
+        let steps = self.set(|_, r| matches!(r, Role::Step { .. }));
+        let first_nodes = self.set(|_, r| first_node(r));
+        let second_nodes = self.set(|_, r| second_node(r));
+        let leaves = self.set(|_, r| r == Role::Leaf);
+        let message_starts = self.set(|_, r| r == Role::Message(0));
+        let holders = self.map(holder);
+        let to_message0 = self.map(message0);
+
         let mut relations = vec![Relation::constant_wire(n)];
         // Chaining values: the IV in a hash's first block, the previous
         // block's output in the others.
         let iv: Vec<u8> = Hash::Sha256.initial_chained();
         relations.push(Relation {
-            instances: self.set(|_, r| is_first_block(r)),
+            instances: first_blocks.clone(),
             wires: circuit.input_wires(0..32),
             from: None,
             values: RunValues::Constant(row_of(&iv)),
@@ -271,20 +281,20 @@ impl Layout {
         // The public bytes of every block.
         let key_tail = Self::key_message_bytes(set).saturating_sub(64 * key_last as usize);
         let public_runs: [(Instances, Range<usize>); 8] = [
-            (self.set(|_, r| is_first_block(r)), 0..16),
+            (first_blocks.clone(), 0..16),
             (
                 self.set(|_, r| is_first_block(r) && !matches!(r, Role::Step { .. })),
                 20..22,
             ),
-            (self.set(|_, r| matches!(r, Role::Step { .. })), 20..23),
-            (self.set(|_, r| matches!(r, Role::Step { .. })), STEP_BYTES..64),
+            (steps.clone(), 20..23),
+            (steps.clone(), STEP_BYTES..64),
             (
                 self.set(|_, r| matches!(r, Role::Message(0) | Role::Leaf)),
                 54..64,
             ),
             (self.set(|_, r| matches!(r, Role::Message(k) if k > 0)), 0..64),
             (self.set(|_, r| r == Role::PublicKey(key_last)), key_tail..64),
-            (self.set(|_, r| second_node(r)), 22..64),
+            (second_nodes.clone(), 22..64),
         ];
         for (instances, bytes) in public_runs {
             let layout = self.clone();
@@ -296,21 +306,21 @@ impl Layout {
         relations.push(Relation {
             instances: self.set(|_, r| matches!(r, Role::Step { .. } | Role::PublicKey(0))),
             wires: block(16..20),
-            from: Some((self.map(message0), block(16..20))),
+            from: Some((to_message0.clone(), block(16..20))),
             values: RunValues::Zero,
         });
         for bits in runs((set.h..32).map(u32_bit)) {
             relations.push(Relation {
-                instances: self.set(|_, r| r == Role::Message(0)),
+                instances: message_starts.clone(),
                 wires: block_bits(128 + bits.start..128 + bits.end),
                 from: None,
                 values: RunValues::Zero,
             });
         }
         relations.push(Relation {
-            instances: self.set(|_, r| r == Role::Leaf),
+            instances: leaves.clone(),
             wires: block(16..20),
-            from: Some((self.map(message0), block(16..20))),
+            from: Some((to_message0.clone(), block(16..20))),
             values: RunValues::Constant(row_of(&(1u32 << set.h).to_be_bytes())),
         });
         // Each level's node number: the one below shifted right by one bit
@@ -320,53 +330,53 @@ impl Layout {
         pairs.sort_unstable();
         for (to, from) in shifted_runs(&pairs) {
             relations.push(Relation {
-                instances: self.set(|_, r| first_node(r)),
+                instances: first_nodes.clone(),
                 wires: block_bits(128 + to.start..128 + to.end),
-                from: Some((self.map(holder), block_bits(128 + from.start..128 + from.end))),
+                from: Some((holders.clone(), block_bits(128 + from.start..128 + from.end))),
                 values: RunValues::Zero,
             });
         }
         relations.push(Relation {
-            instances: self.set(|_, r| first_node(r)),
+            instances: first_nodes.clone(),
             wires: block_bits(128 + u32_bit(31)..128 + u32_bit(31) + 1),
             from: None,
             values: RunValues::Zero,
         });
         relations.push(Relation {
-            instances: self.set(|_, r| first_node(r)),
+            instances: first_nodes.clone(),
             wires: dir,
             from: Some((
-                self.map(holder),
+                holders.clone(),
                 block_bits(128 + u32_bit(0)..128 + u32_bit(0) + 1),
             )),
             values: RunValues::Zero,
         });
         relations.push(Relation {
-            instances: self.set(|_, r| second_node(r)),
+            instances: second_nodes.clone(),
             wires: dir,
             from: Some((Source::Previous, dir)),
             values: RunValues::Zero,
         });
         // The node below, P, and the checks that put it on its side.
         relations.push(Relation {
-            instances: self.set(|_, r| first_node(r)),
+            instances: first_nodes.clone(),
             wires: prev(0..32),
             from: Some((Source::Previous, out(0..32))),
             values: RunValues::Zero,
         });
         relations.push(Relation {
-            instances: self.set(|_, r| second_node(r)),
+            instances: second_nodes.clone(),
             wires: prev(10..32),
             from: Some((Source::Previous, prev(10..32))),
             values: RunValues::Zero,
         });
-        for (keep, wires) in [
-            (first_node as fn(Role) -> bool, check_e),
-            (first_node, check_f(0..10)),
-            (second_node, check_f(10..32)),
+        for (instances, wires) in [
+            (first_nodes.clone(), check_e),
+            (first_nodes, check_f(0..10)),
+            (second_nodes, check_f(10..32)),
         ] {
             relations.push(Relation {
-                instances: self.set(|_, r| keep(r)),
+                instances,
                 wires,
                 from: None,
                 values: RunValues::Zero,
@@ -374,7 +384,7 @@ impl Layout {
         }
         // The leaf hashes Kc, the key's last block's output.
         relations.push(Relation {
-            instances: self.set(|_, r| r == Role::Leaf),
+            instances: leaves.clone(),
             wires: block(22..54),
             from: Some((Source::Previous, out(0..32))),
             values: RunValues::Zero,

@@ -66,8 +66,8 @@ struct Slot {
 pub(crate) struct Layout {
     set: SlhSet,
     slots: Vec<Slot>,
-    /// Per signature: its `H_msg` inner hash's first instance and its MGF1
-    /// calls' first instances.
+    /// Per signature: its `H_msg` inner hash's first instance (where `R`
+    /// is).
     inner_first: Vec<usize>,
     /// Per signature: the seeded state of its key.
     seeded: Vec<[u8; 32]>,
