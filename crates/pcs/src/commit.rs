@@ -233,7 +233,7 @@ impl LevelCode {
         // leaves (gathered after, on one thread: 32 ms at 2^16 Keccak-f).
         let mut leaves = scratch::filled(cosets << log_msg, [0u8; 32]);
         if n <= side_by_side_elems() {
-            // A job per coset: a few large items (README, Threads). Level 1
+            // A job per coset: a few large items (BENCHMARKS.md, Threads). Level 1
             // of 2^14 Keccak-f on two Zen 5 threads: 4.7-5.3 -> 4.6-4.8 ms.
             leaves
                 .par_chunks_mut(1 << log_msg)

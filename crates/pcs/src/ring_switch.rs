@@ -374,7 +374,7 @@ struct Slot<const K: usize>([Lane; K]);
 /// Everything lives on the heap: rayon keeps fold state by value in every
 /// frame of its split tree and reserves the inlined leaf's locals there too,
 /// and with kilobytes per frame deep splits on many threads overflowed the
-/// workers' stacks (README: "Threads").
+/// workers' stacks (BENCHMARKS.md: "Threads").
 #[derive(Clone)]
 struct BitAccumulator<const K: usize> {
     /// Bucket `256 p + b` sums `eq(R_k_lo, x_lo)` (lane `k`) over the

@@ -62,7 +62,7 @@ impl RoundSums {
     /// Adds the products of the pairs of `f` and `w` (equal, even lengths).
     /// Never inlined, like every function here with kilobytes of stack
     /// buffers: inlined into a rayon task, its buffers would be reserved in
-    /// every frame of the split tree (README: "Threads").
+    /// every frame of the split tree (BENCHMARKS.md: "Threads").
     #[inline(never)]
     pub(crate) fn add(&mut self, f: &[Gf128], w: &[Gf128]) {
         debug_assert!(f.len() == w.len() && f.len().is_multiple_of(2));

@@ -186,7 +186,7 @@ pub fn fold_instances_many(shape: Shape, z: &[u64], weights: &[&InstanceWeights]
         .par_chunks_mut(sets)
         .zip(z.par_chunks(wpw))
         .with_max_len(FOLD_LEAF_WIRES)
-        // Per-task buffers on the heap, not in rayon's frames (README: "Threads").
+        // Per-task buffers on the heap, not in rayon's frames (BENCHMARKS.md: "Threads").
         .for_each_init(
             || Box::new([0u128; FOLD_SUB]),
             |weighed, (out, wire_words)| {

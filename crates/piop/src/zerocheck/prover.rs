@@ -246,7 +246,7 @@ pub(crate) fn skip_messages_with(
     // The sums, the chunk's byte rows (4 KiB) and a computed chunk of `c`
     // (16 KiB) live on the heap: rayon keeps fold state by value in every
     // frame of its split tree and reserves room for the inlined leaf there
-    // too, and on many threads that overflowed the workers' stacks (README:
+    // too, and on many threads that overflowed the workers' stacks (BENCHMARKS.md:
     // "Threads").
     let c_chunk_len = match c {
         CWords::Stored(_) => 0,
@@ -346,7 +346,7 @@ fn round_from_bits(
             .zip(b[..blocks * block].par_chunks(block))
             .zip(e_hi[..blocks].par_iter())
             .with_max_len(LEAF_ITEMS)
-            // Per-task buffers on the heap (README: "Threads").
+            // Per-task buffers on the heap (BENCHMARKS.md: "Threads").
             .map_init(weighed_buffers, |buffers, ((ca, cb), &eh)| {
                 let (sa, sb) = &mut **buffers;
                 let mut sums = (Gf128::ZERO, Gf128::ZERO);
@@ -397,7 +397,7 @@ fn fold_bits_in_place(
             .zip(b[..out_live].par_chunks_mut(block))
             .zip(e_hi.par_iter())
             .with_max_len(LEAF_ITEMS)
-            // Per-task buffers on the heap (README: "Threads").
+            // Per-task buffers on the heap (BENCHMARKS.md: "Threads").
             .map_init(weighed_buffers, |buffers, ((ca, cb), &eh)| {
                 let (sa, sb) = &mut **buffers;
                 let mut sums = (Gf128::ZERO, Gf128::ZERO);
