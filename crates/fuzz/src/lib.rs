@@ -4,9 +4,10 @@
 use std::sync::{Arc, OnceLock};
 
 use starling::inputs::{parse_inputs, read_prover_inputs};
-use starling::kind::{Batch, Scheme, SignatureScheme};
+use starling::kind::{Batch, Scheme, SignatureScheme, Signatures};
 use starling::{
-    inspect, prove, verify_claimed, Builtin, Hash, Kind, Profile, ProofFile, Records, StatementCircuit,
+    inspect, prove, prove_private, verify_claimed, Builtin, Hash, Kind, Profile, ProofFile, Records,
+    StatementCircuit,
 };
 
 /// The one-AND circuit of the smallest proofs (9 KB): fast to verify, so the
@@ -23,7 +24,8 @@ pub const SMALL_BRISTOL: &str = "12 21\n2 4 4\n2 4 4\n\n\
 /// deterministic): the tiny circuit under both profiles, the small circuit
 /// for 200 instances, one SHA-256 compression, and the statements with
 /// wiring: three SHA-256 digests (of one, one and two blocks), a BLAKE3 chain of three
-/// steps and an RFC 6962 tree of three leaves.
+/// steps, an RFC 6962 tree of three leaves, and one sampled signature each
+/// of LMS (h5/w4) and SLH-DSA-SHA2-128f, whose signatures are private.
 pub fn honest_proofs() -> &'static [Vec<u8>] {
     static PROOFS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     PROOFS.get_or_init(|| {
@@ -43,6 +45,14 @@ pub fn honest_proofs() -> &'static [Vec<u8>] {
             make(kind, records, Profile::Default)
         };
         let [digest, chain, tree] = linked_samples();
+        let signed = |scheme: &str| {
+            let kind = Signatures::new(SignatureScheme::from_name(scheme).expect("a scheme"));
+            let (public, private) = kind.random_batch(1, 5, 7);
+            prove_private(Arc::new(kind), public, private, Profile::Default, &mut |_| {})
+                .expect("an honest proof")
+                .file
+                .to_bytes()
+        };
         vec![
             batch(&tiny, 1, Profile::Default),
             batch(&tiny, 3, Profile::Secure),
@@ -51,6 +61,8 @@ pub fn honest_proofs() -> &'static [Vec<u8>] {
             linked(digest.0, digest.1),
             linked(chain.0, chain.1),
             linked(tree.0, tree.1),
+            signed("lms-sha256-m32-h5-w4"),
+            signed("slh-dsa-sha2-128f"),
         ]
     })
 }

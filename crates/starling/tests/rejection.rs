@@ -1,5 +1,5 @@
 //! A verifier that accepts a wrong statement is the worst bug we can ship.
-//! For every statement kind: every section of a proof file is altered byte by
+//! For every statement kind (signature batches included): every section of a proof file is altered byte by
 //! byte (all of the small sections, a sample of the opening), every public
 //! value is changed by one bit, and truncated or random files must give
 //! errors.
@@ -10,8 +10,8 @@ use std::sync::{Arc, OnceLock};
 
 use rand::{Rng, SeedableRng};
 use starling::{
-    format, prove, verify_claimed, Error, Kind, Profile, ProofFile, Records, Statement, Verified,
-    DEFAULT_MIN_SECURITY_BITS,
+    format, prove, prove_private, verify_claimed, Error, Kind, Profile, ProofFile, Records, Statement,
+    Verified, DEFAULT_MIN_SECURITY_BITS,
 };
 
 const N: usize = 3;
@@ -31,10 +31,13 @@ fn statements() -> Vec<(Arc<dyn Kind>, Records)> {
 fn honest() -> &'static Vec<(ProofFile, Vec<u8>)> {
     static PROOFS: OnceLock<Vec<(ProofFile, Vec<u8>)>> = OnceLock::new();
     PROOFS.get_or_init(|| {
-        statements()
+        let public_only = statements()
             .into_iter()
-            .map(|(kind, inputs)| {
-                let proved = prove(kind, inputs, Profile::Default, &mut |_| {}).unwrap();
+            .map(|(kind, inputs)| (kind, inputs, Records::new()));
+        public_only
+            .chain(common::signature_statements())
+            .map(|(kind, inputs, private)| {
+                let proved = prove_private(kind, inputs, private, Profile::Default, &mut |_| {}).unwrap();
                 let bytes = proved.file.to_bytes();
                 (proved.file, bytes)
             })
