@@ -186,7 +186,7 @@ pub(crate) enum ProveWhat {
     /// each public key and message, and each message representative Q.
     Signatures {
         /// The scheme: lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8},
-        /// slh-dsa-sha2-128s, slh-dsa-sha2-128f.
+        /// hss-l{1..8}-<that LMS set>, slh-dsa-sha2-128s, slh-dsa-sha2-128f.
         #[arg(long)]
         scheme: String,
         #[command(flatten)]
@@ -253,7 +253,7 @@ pub(crate) enum BenchWhat {
     /// N signatures on random messages under fresh keys.
     Signatures {
         /// The scheme: lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8},
-        /// slh-dsa-sha2-128s, slh-dsa-sha2-128f.
+        /// hss-l{1..8}-<that LMS set>, slh-dsa-sha2-128s, slh-dsa-sha2-128f.
         #[arg(long)]
         scheme: String,
         #[command(flatten)]

@@ -315,3 +315,47 @@ fn slh_dsa_with_a_context_proves_and_another_context_or_interface_is_a_mismatch(
     let out = verify(&["--interface", "internal", "--ctx", "ab"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
+
+#[test]
+fn the_rfc_8554_hss_vector_proves_and_other_level_counts_are_refused() {
+    let dir = folder("hss");
+    let vector =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../starling/tests/vectors/rfc8554-test-case-1.txt");
+    let proof = dir.join("hss.proof");
+    let prove = |scheme: &str| {
+        starling(&[
+            "prove",
+            "signatures",
+            "--scheme",
+            scheme,
+            "--batch",
+            path_str(&vector),
+            "--out",
+            path_str(&proof),
+        ])
+    };
+    // The key says two levels: another level count is a malformed line.
+    let out = prove("hss-l3-lms-sha256-m32-h5-w8");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("line 5:"), "{}", text(&out.stderr));
+    let scheme = "hss-l2-lms-sha256-m32-h5-w8";
+    let out = prove(scheme);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let line = std::fs::read_to_string(&vector).unwrap();
+    let fields: Vec<&str> = line.lines().last().unwrap().split(' ').collect();
+    let expect = write(&dir, "expect.txt", &[format!("{} {}", fields[0], fields[1])]);
+    let out = verify_expect(&proof, &expect, scheme);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with(&format!("OK signatures --scheme {scheme} N=1")));
+    let out = verify_expect(&proof, &expect, "hss-l2-lms-sha256-m32-h5-w4");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let out = starling(&["verify", path_str(&proof), "--print-outputs"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout)
+            .lines()
+            .any(|l| l.len() == 128 && l.bytes().all(|b| b.is_ascii_hexdigit())),
+        "two levels' Q per signature: {}",
+        text(&out.stdout)
+    );
+}

@@ -62,6 +62,7 @@ pub fn honest_proofs() -> &'static [Vec<u8>] {
             linked(chain.0, chain.1),
             linked(tree.0, tree.1),
             signed("lms-sha256-m32-h5-w4"),
+            signed("hss-l2-lms-sha256-m32-h5-w4"),
             signed("slh-dsa-sha2-128f"),
         ]
     })
@@ -111,7 +112,11 @@ fn input_kinds() -> &'static [Arc<dyn Kind>] {
             .collect();
         all.push(starling::kind::circuit(SMALL_BRISTOL).expect("a valid circuit"));
         all.extend(linked_samples().map(|(kind, _)| kind));
-        for scheme in ["lms-sha256-m32-h5-w4", "slh-dsa-sha2-128f"] {
+        for scheme in [
+            "lms-sha256-m32-h5-w4",
+            "hss-l2-lms-sha256-m32-h5-w4",
+            "slh-dsa-sha2-128f",
+        ] {
             let scheme = SignatureScheme::from_name(scheme).expect("a scheme");
             all.push(starling::kind::signatures(scheme));
         }

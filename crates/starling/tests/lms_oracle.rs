@@ -2,7 +2,10 @@
 //! `lms-signature` crate, both ways: its keys' signatures (every width, the
 //! first and last leaf, messages at every block boundary of the message
 //! hash) prove and verify here, and the signatures `Signatures::random_batch`
-//! samples verify there.
+//! samples verify there. HSS: signatures stacked from the crate's LMS keys
+//! (RFC 8554 §6.2's format around them) prove, sampled ones verify there
+//! level by level; and RFC 8554 Appendix F's test vectors prove while every
+//! one-bit change of them is refused.
 
 mod common;
 
@@ -10,8 +13,9 @@ use getrandom_04::{rand_core::UnwrapErr, SysRng};
 use lms_signature::lms::{LmsSha256M32H10, LmsSha256M32H5, Signature, SigningKey, VerifyingKey};
 use lms_signature::ots::{LmsOtsSha256N32W1, LmsOtsSha256N32W2, LmsOtsSha256N32W4, LmsOtsSha256N32W8};
 use signature::{RandomizedSignerMut, Verifier};
-use starling::kind::{LmsSet, SignatureScheme, Signatures};
-use starling::Records;
+use starling::inputs::read_prover_inputs;
+use starling::kind::{Hss, LmsSet, SignatureScheme, Signatures};
+use starling::{Error, Records};
 
 /// Lines `PK MSG SIG` of signatures by a fresh key of mode `$mode` (set
 /// `$set`) on messages of `$lens` bytes; `$last` makes the last one the
@@ -121,4 +125,115 @@ fn sampled_signatures_verify_with_the_crate() {
     crate_accepts!(LmsSha256M32H5<LmsOtsSha256N32W4>, set(5, 4));
     crate_accepts!(LmsSha256M32H5<LmsOtsSha256N32W8>, set(5, 8));
     crate_accepts!(LmsSha256M32H10<LmsOtsSha256N32W4>, set(10, 4));
+}
+
+/// Lines `PK MSG SIG` of two-level HSS signatures made of the crate's LMS
+/// keys of mode `$mode` (set `$set`): the top key signs the lower key's
+/// public key once, the lower key signs each message of `$lens` bytes.
+macro_rules! crate_hss_lines {
+    ($mode:ty, $set:expr, $lens:expr) => {{
+        let set: LmsSet = $set;
+        let public_key = |key: &VerifyingKey<$mode>| {
+            [
+                &set.lms_type().to_be_bytes()[..],
+                &set.ots_type().to_be_bytes(),
+                key.id(),
+                key.k(),
+            ]
+            .concat()
+        };
+        let mut rng = UnwrapErr(SysRng);
+        let mut top = SigningKey::<$mode>::new_from_seed([1u8; 16], [2u8; 32]).unwrap();
+        let mut lower = SigningKey::<$mode>::new_from_seed([3u8; 16], [4u8; 32]).unwrap();
+        let lower_pk = public_key(&lower.public());
+        let signed: Signature<$mode> = top.try_sign_with_rng(&mut rng, &lower_pk).unwrap();
+        let signed: Vec<u8> = signed.into();
+        let pk = [&2u32.to_be_bytes()[..], &public_key(&top.public())].concat();
+        let lens: &[usize] = $lens;
+        let mut lines = String::new();
+        for (n, &len) in lens.iter().enumerate() {
+            let msg: Vec<u8> = (0..len).map(|i| (i * 7 + n) as u8).collect();
+            let sig: Signature<$mode> = lower.try_sign_with_rng(&mut rng, &msg).unwrap();
+            let sig: Vec<u8> = sig.into();
+            let hss_sig = [&1u32.to_be_bytes()[..], &signed, &lower_pk, &sig].concat();
+            let msg_hex = if msg.is_empty() {
+                "-".into()
+            } else {
+                hex::encode(&msg)
+            };
+            lines.push_str(&format!(
+                "{} {msg_hex} {}\n",
+                hex::encode(&pk),
+                hex::encode(&hss_sig)
+            ));
+        }
+        lines
+    }};
+}
+
+fn hss(levels: u32, h: u32, w: u32) -> Signatures {
+    Signatures::new(SignatureScheme::Hss(Hss::new(levels, set(h, w)).unwrap()))
+}
+
+#[test]
+fn hss_signatures_of_the_crates_keys_prove() {
+    let lines = crate_hss_lines!(LmsSha256M32H5<LmsOtsSha256N32W4>, set(5, 4), &[0, 10, 74]);
+    common::prove_signature_lines(hss(2, 5, 4), &lines);
+}
+
+#[test]
+fn sampled_hss_signatures_verify_with_the_crate_level_by_level() {
+    type Mode = LmsSha256M32H5<LmsOtsSha256N32W4>;
+    let kind = hss(3, 5, 4);
+    let (public, private) = kind.random_batch(2, 20, 6);
+    let signed = set(5, 4).signature_bytes() + 56;
+    for (p, s) in public.iter().zip(private.iter()) {
+        let mut key = &p[4..60];
+        let mut rest = &s[4..];
+        for _ in 0..2 {
+            let (sig, next) = (&rest[..signed - 56], &rest[signed - 56..signed]);
+            VerifyingKey::<Mode>::try_from(key)
+                .unwrap()
+                .verify(next, &Signature::<Mode>::try_from(sig).unwrap())
+                .expect("the crate accepts a sampled level");
+            key = next;
+            rest = &rest[signed..];
+        }
+        VerifyingKey::<Mode>::try_from(key)
+            .unwrap()
+            .verify(&p[60..], &Signature::<Mode>::try_from(rest).unwrap())
+            .expect("the crate accepts a sampled last level");
+    }
+}
+
+#[test]
+fn rfc8554_test_vectors_prove_and_every_changed_bit_is_refused() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
+    for (file, kind) in [
+        ("rfc8554-test-case-1.txt", hss(2, 5, 8)),
+        (
+            "rfc8554-test-case-2-leaf.txt",
+            Signatures::new(SignatureScheme::Lms(set(5, 8))),
+        ),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        common::prove_signature_lines(kind.clone(), &text);
+        let line = text.lines().find(|l| !l.starts_with('#')).unwrap();
+        let fields: Vec<&str> = line.split(' ').collect();
+        let sig = hex::decode(fields[2]).unwrap();
+        // The signature's first, middle and last bytes, then a bit of the
+        // message and of the key's root.
+        for (field, at) in [(2, 0), (2, sig.len() / 2), (2, sig.len() - 1), (1, 5), (0, 50)] {
+            let mut bytes = hex::decode(fields[field]).unwrap();
+            bytes[at] ^= 0x10;
+            let mut changed = fields.clone();
+            let hex = hex::encode(&bytes);
+            changed[field] = &hex;
+            let e = read_prover_inputs(&kind, changed.join(" ").as_bytes()).unwrap_err();
+            assert!(
+                matches!(e, Error::False(_) | Error::Input(_)),
+                "{file}: field {field} byte {at}: {e}"
+            );
+        }
+    }
 }

@@ -39,6 +39,14 @@ impl Instances {
         Instances::Range { start: y, end: y + 1 }
     }
 
+    /// Whether the set has no instance.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Instances::Range { start, end } => start >= end,
+            Instances::Set(bits) => bits.iter().all(|&w| w == 0),
+        }
+    }
+
     /// Whether `y` is in the set.
     pub fn contains(&self, y: usize) -> bool {
         match self {

@@ -109,16 +109,21 @@ pub fn prove_signature_lines(kind: starling::kind::Signatures, lines: &str) {
 }
 
 /// Small signature batches with their private records: two LMS (h5/w4)
-/// signatures and one SLH-DSA-SHA2-128f signature, sampled.
+/// signatures, one two-level HSS signature of that set and one
+/// SLH-DSA-SHA2-128f signature, sampled.
 pub fn signature_statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
-    ["lms-sha256-m32-h5-w4", "slh-dsa-sha2-128f"]
-        .into_iter()
-        .zip([2, 1])
-        .map(|(scheme, count)| {
-            let scheme = starling::kind::SignatureScheme::from_name(scheme).expect("a scheme");
-            let kind = starling::kind::Signatures::new(scheme);
-            let (public, private) = kind.random_batch(count, 9, 2024);
-            (Arc::new(kind) as Arc<dyn Kind>, public, private)
-        })
-        .collect()
+    [
+        "lms-sha256-m32-h5-w4",
+        "hss-l2-lms-sha256-m32-h5-w4",
+        "slh-dsa-sha2-128f",
+    ]
+    .into_iter()
+    .zip([2, 1, 1])
+    .map(|(scheme, count)| {
+        let scheme = starling::kind::SignatureScheme::from_name(scheme).expect("a scheme");
+        let kind = starling::kind::Signatures::new(scheme);
+        let (public, private) = kind.random_batch(count, 9, 2024);
+        (Arc::new(kind) as Arc<dyn Kind>, public, private)
+    })
+    .collect()
 }

@@ -13,7 +13,7 @@ use crate::kind::{fill_row, Relation, RunValues};
 use crate::records::Records;
 
 /// A scheme family with its parameters; see the module documentation.
-pub(super) trait Family {
+pub(super) trait Family: std::fmt::Debug + Send + Sync {
     /// The name `--scheme` takes, with the flags that complete it.
     fn name(&self) -> String;
 

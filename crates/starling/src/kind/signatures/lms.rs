@@ -1,7 +1,7 @@
 //! LMS (RFC 8554, NIST SP 800-208) with SHA-256 and `n = m = 32`: the
 //! parameter sets, the byte formats of public keys and signatures, and the
-//! verification algorithm computed natively (RFC 8554 Algorithms 4b and 6a),
-//! keeping every compression's input: the prover's instance rows.
+//! verification algorithm (RFC 8554 Algorithms 4b and 6a) over a
+//! [`Hasher`]: plainly, or keeping every compression's input row.
 //!
 //! Formats (RFC 8554 §5.3 and §5.4): a public key is `u32(lms type) ‖
 //! u32(ots type) ‖ I (16) ‖ T[1] (32)`; a signature is `u32(q) ‖ u32(ots
@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use starling_circuit::sha256_path_step::PUBLIC_INPUT_BITS;
 
-use super::hashing::{Hasher, Native, Part, Trace};
+use super::hashing::{Hasher, Native, Part};
 
 /// The hashes' domain separators (RFC 8554 §3.1.1 and §5.3).
 pub const D_PBLC: [u8; 2] = [0x80, 0x80];
@@ -175,36 +175,16 @@ impl LmsSet {
         )
     }
 
-    /// Verifies a signature whose public key and signature have passed
-    /// their checks, computing every compression's input row: the rows of
-    /// the message hash, and the rows of everything after it (chains, the
-    /// candidate public key `Kc`, the leaf, the path) in that order.
-    /// Errors say what failed.
-    pub fn trace(self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
-        let mut trace = Trace::new(ROW_BYTES);
-        let (q_rep, root) = self.candidate(&pk[8..24], msg, sig, &mut trace);
-        trace.output = q_rep.to_vec();
-        if root[..] != pk[24..56] {
-            return Err("the root it leads to is not the public key's".into());
-        }
-        Ok(trace)
-    }
-
-    /// Whether a signature that has passed its checks verifies, computed
-    /// plainly (the `sha2` crate, with the SHA extensions where the CPU has
-    /// them): a native verifier, to compare proving with. Also counts its
-    /// compression calls into `calls`.
-    pub fn verify(self, pk: &[u8], msg: &[u8], sig: &[u8], calls: &mut u64) -> bool {
-        let mut native = Native::default();
-        let (_, root) = self.candidate(&pk[8..24], msg, sig, &mut native);
-        *calls += native.calls;
-        root[..] == pk[24..56]
-    }
-
     /// Algorithms 4b and 6a on a signature under the key identifier `id`,
     /// every hash through `hasher`: the message representative `Q` and the
     /// candidate root `Tc`.
-    fn candidate(self, id: &[u8], msg: &[u8], sig: &[u8], trace: &mut impl Hasher) -> ([u8; 32], [u8; 32]) {
+    pub(super) fn candidate(
+        self,
+        id: &[u8],
+        msg: &[u8],
+        sig: &[u8],
+        trace: &mut (impl Hasher + ?Sized),
+    ) -> ([u8; 32], [u8; 32]) {
         let q = u32_at(sig, 0);
         let prefix = |word: u32, tag: &[u8]| -> Vec<u8> {
             let mut m = id.to_vec();

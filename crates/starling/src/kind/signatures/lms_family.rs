@@ -1,9 +1,11 @@
-//! LMS as a [`Family`]: its parameter set, verification and layout.
+//! LMS and HSS as a [`Family`]: a [`Stack`] of LMS levels, its
+//! verification and layout.
 
 use std::sync::Arc;
 
 use super::family::Family;
 use super::hashing::Trace;
+use super::hss::{Hss, Stack};
 use super::lms::{LmsSet, PUBLIC_KEY_BYTES};
 use super::lms_layout::{message_blocks, Layout};
 use crate::circuits::StatementCircuit;
@@ -26,9 +28,31 @@ impl LmsSet {
     }
 }
 
-impl Family for LmsSet {
+impl Hss {
+    /// The scheme as a file stores it: the levels, then the LMS set's code.
+    pub(super) fn code(self) -> Vec<u8> {
+        [vec![self.levels() as u8], self.set().code()].concat()
+    }
+
+    /// The scheme [`Hss::code`] wrote.
+    pub(super) fn from_code(code: &[u8]) -> Option<Hss> {
+        let (&levels, set) = code.split_first()?;
+        Hss::new(u32::from(levels), LmsSet::from_code(set)?)
+    }
+}
+
+impl Stack {
+    /// Blocks of the message hashes of a signature on `len` bytes: the
+    /// upper levels' on a 56-byte public key, the last level's on the
+    /// message.
+    fn message_blocks(self, len: usize) -> usize {
+        (self.levels as usize - 1) * message_blocks(PUBLIC_KEY_BYTES) + message_blocks(len)
+    }
+}
+
+impl Family for Stack {
     fn name(&self) -> String {
-        LmsSet::name(*self)
+        Stack::name(*self)
     }
 
     fn circuit(&self) -> Arc<StatementCircuit> {
@@ -36,11 +60,11 @@ impl Family for LmsSet {
     }
 
     fn public_key_bytes(&self) -> usize {
-        PUBLIC_KEY_BYTES
+        Stack::public_key_bytes(*self)
     }
 
     fn output_bytes(&self) -> usize {
-        32
+        32 * self.levels as usize
     }
 
     fn hashed_message_bytes(&self, len: usize) -> usize {
@@ -48,27 +72,27 @@ impl Family for LmsSet {
     }
 
     fn message_blocks(&self, len: usize) -> usize {
-        message_blocks(len)
+        Stack::message_blocks(*self, len)
     }
 
     fn check_public_key(&self, pk: &[u8]) -> Result<(), String> {
-        LmsSet::check_public_key(*self, pk)
+        Stack::check_public_key(*self, pk)
     }
 
     fn check_signature(&self, sig: &[u8]) -> Result<(), String> {
-        LmsSet::check_signature(*self, sig)
+        Stack::check_signature(*self, sig)
     }
 
     fn trace(&self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
-        LmsSet::trace(*self, pk, msg, sig)
+        Stack::trace(*self, pk, msg, sig)
     }
 
     fn verify(&self, pk: &[u8], msg: &[u8], sig: &[u8], calls: &mut u64) -> bool {
-        LmsSet::verify(*self, pk, msg, sig, calls)
+        Stack::verify(*self, pk, msg, sig, calls)
     }
 
     fn sample(&self, rng: &mut dyn rand::RngCore, msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        LmsSet::sample(*self, rng, msg)
+        Stack::sample(*self, rng, msg)
     }
 
     fn instances(&self, inputs: &Records, _lens: &[usize], outputs: &Records) -> usize {
@@ -76,11 +100,20 @@ impl Family for LmsSet {
     }
 
     fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 32]) -> Records {
+        let upper = message_blocks(PUBLIC_KEY_BYTES);
         let mut q_reps = Records::new();
         let mut last = 0;
         for &len in lens {
-            last += message_blocks(len);
-            q_reps.push(&output(last - 1));
+            let mut record = Vec::with_capacity(32 * self.levels as usize);
+            for j in 0..self.levels {
+                last += if j + 1 < self.levels {
+                    upper
+                } else {
+                    message_blocks(len)
+                };
+                record.extend(output(last - 1));
+            }
+            q_reps.push(&record);
         }
         q_reps
     }

@@ -1,10 +1,12 @@
-//! Where an LMS batch's compressions are, and the relations that make them
-//! one run of RFC 8554's verification per signature.
+//! Where an LMS or HSS batch's compressions are, and the relations that
+//! make them one run of RFC 8554's verification per signature.
 //!
-//! Every compression is an instance of the path-step circuit
+//! A signature is a stack of LMS levels ([`Stack`]: one for LMS, `L` for
+//! HSS), each level of each signature a *unit* laid out alike. Every
+//! compression is an instance of the path-step circuit
 //! ([`starling_circuit::sha256_path_step`]). First the message hashes of
-//! all signatures (so that each one's `Q`, a public output, sits where the
-//! messages' lengths alone say), then per signature: its Winternitz chains
+//! all units (so that each one's `Q`, a public output, sits where the
+//! messages' lengths alone say), then per unit: its Winternitz chains
 //! (chain `i` takes the steps `a_i .. 2^w - 2`, its digit `a_i` read from
 //! the public `Q`), the blocks of the candidate public key `Kc`, the leaf,
 //! and two blocks per level of the path.
@@ -18,6 +20,14 @@
 //! the low bit of the node below. A level's first block checks `left = P`
 //! or `right = P` by that bit (the circuit's `E` and `F`), with `P` the
 //! node below; its second block checks the rest of `right`.
+//!
+//! HSS: a unit below the top has a private key, the 56-byte public key the
+//! unit above signs. That unit's message hash holds it (its typecodes
+//! public, at message bytes 54..62: the scheme's); the lower unit's `I`
+//! (message bytes 62..78) is copied into its first message block and from
+//! there into every first block of the unit, and its root `T` (message
+//! bytes 78..110) is what its last path level must output. Each level's `Q`
+//! is public like LMS's.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -26,6 +36,7 @@ use starling_piop::wiring::{Instances, Source, Wires};
 
 use super::family::public_bytes;
 use super::hashing::padded_bytes;
+use super::hss::Stack;
 use super::lms::{
     LmsSet, D_INTR, D_LEAF, D_MESG, D_PBLC, LEAF_BYTES, MESSAGE_PREFIX_BYTES, NODE_BYTES, PUBLIC_KEY_BYTES,
     STEP_BYTES,
@@ -50,15 +61,27 @@ pub(crate) enum Role {
     Node { second: bool },
 }
 
-/// The instances of an LMS batch, each with its signature and role.
+impl Role {
+    /// Whether the role's block is its hash's first.
+    fn is_first_block(self) -> bool {
+        match self {
+            Role::Message(k) | Role::PublicKey(k) => k == 0,
+            Role::Step { .. } | Role::Leaf => true,
+            Role::Node { second } => !second,
+        }
+    }
+}
+
+/// The instances of an LMS or HSS batch, each with its unit (signature
+/// `s`'s level `j` is unit `s L + j`) and role.
 pub(crate) struct Layout {
-    set: LmsSet,
+    stack: Stack,
     owner: Vec<(u32, Role)>,
-    /// Per signature: its message hash's first instance.
+    /// Per unit: its message hash's first instance.
     message_first: Vec<usize>,
-    /// Per signature: where its candidate public key's blocks start.
+    /// Per unit: where its candidate public key's blocks start.
     key_first: Vec<usize>,
-    /// Per signature and chain: the chain's last step, if it has steps.
+    /// Per unit and chain: the chain's last step, if it has steps.
     chain_end: Vec<Vec<Option<usize>>>,
 }
 
@@ -67,23 +90,33 @@ pub(crate) fn message_blocks(len: usize) -> usize {
     Hash::Sha256.blocks(MESSAGE_PREFIX_BYTES + len)
 }
 
+/// Bytes each unit's message hash reads after its prefix, per signature
+/// record: the key below for all units but the last, the message for it.
+fn unit_messages(stack: Stack, record: &[u8]) -> impl Iterator<Item = usize> {
+    let msg = record.len() - stack.public_key_bytes();
+    (1..=stack.levels).map(move |j| if j < stack.levels { PUBLIC_KEY_BYTES } else { msg })
+}
+
 impl Layout {
-    /// The layout of signatures on `inputs` (`PK ‖ MSG`) with message
-    /// representatives `q_reps`.
-    pub(crate) fn new(set: LmsSet, inputs: &Records, q_reps: &Records) -> Self {
+    /// The layout of signatures on `inputs` (`PK ‖ MSG`) whose output
+    /// records are `q_reps` (every level's `Q`).
+    pub(crate) fn new(stack: Stack, inputs: &Records, q_reps: &Records) -> Self {
+        let set = stack.set;
         let mut owner = Vec::new();
-        let mut message_first = Vec::with_capacity(inputs.len());
-        for (s, record) in inputs.iter().enumerate() {
-            message_first.push(owner.len());
-            let blocks = message_blocks(record.len() - PUBLIC_KEY_BYTES);
-            owner.extend((0..blocks).map(|k| (s as u32, Role::Message(k as u32))));
+        let mut message_first = Vec::with_capacity(inputs.len() * stack.levels as usize);
+        for record in inputs.iter() {
+            for len in unit_messages(stack, record) {
+                let u = message_first.len() as u32;
+                message_first.push(owner.len());
+                owner.extend((0..message_blocks(len)).map(|k| (u, Role::Message(k as u32))));
+            }
         }
         let max = set.max_digit();
         let key_blocks = Self::key_blocks(set);
-        let mut key_first = Vec::with_capacity(inputs.len());
-        let mut chain_end = Vec::with_capacity(inputs.len());
-        for (s, q_rep) in q_reps.iter().enumerate() {
-            let s32 = s as u32;
+        let mut key_first = Vec::with_capacity(message_first.len());
+        let mut chain_end = Vec::with_capacity(message_first.len());
+        for q_rep in q_reps.iter().flat_map(|r| r.chunks_exact(32)) {
+            let s32 = key_first.len() as u32;
             let mut ends = Vec::with_capacity(set.p());
             for (i, a) in set.digits(q_rep).into_iter().enumerate() {
                 for j in a..max {
@@ -106,7 +139,7 @@ impl Layout {
             }
         }
         Layout {
-            set,
+            stack,
             owner,
             message_first,
             key_first,
@@ -114,20 +147,33 @@ impl Layout {
         }
     }
 
-    /// Instances of a batch of signatures on `inputs` with representatives
+    /// Instances of a batch of signatures on `inputs` with output records
     /// `q_reps`, without laying them out.
-    pub(crate) fn count(set: LmsSet, inputs: &Records, q_reps: &Records) -> usize {
+    pub(crate) fn count(stack: Stack, inputs: &Records, q_reps: &Records) -> usize {
+        let set = stack.set;
         let max = set.max_digit() as usize;
-        let per_signature = Self::key_blocks(set) + 1 + 2 * set.h as usize;
+        let per_unit = Self::key_blocks(set) + 1 + 2 * set.h as usize;
         let messages: usize = inputs
             .iter()
-            .map(|r| message_blocks(r.len() - PUBLIC_KEY_BYTES))
+            .flat_map(|r| unit_messages(stack, r))
+            .map(message_blocks)
             .sum();
         let steps: usize = q_reps
             .iter()
+            .flat_map(|r| r.chunks_exact(32))
             .map(|q| set.digits(q).iter().map(|&a| max - a as usize).sum::<usize>())
             .sum();
-        messages + steps + q_reps.len() * per_signature
+        messages + steps + inputs.len() * stack.levels as usize * per_unit
+    }
+
+    /// Whether unit `u` is a top level, under the public key.
+    fn top(&self, u: u32) -> bool {
+        u.is_multiple_of(self.stack.levels)
+    }
+
+    /// Whether unit `u` signs the key of the unit below it.
+    fn signs_key(&self, u: u32) -> bool {
+        !(u + 1).is_multiple_of(self.stack.levels)
     }
 
     /// Blocks of the candidate public key's hash.
@@ -139,14 +185,14 @@ impl Layout {
         super::lms::PREFIX_BYTES + 32 * set.p()
     }
 
-    /// Each instance's signature and role, in order.
+    /// Each instance's unit and role, in order.
     #[cfg(test)]
     pub(crate) fn roles(&self) -> &[(u32, Role)] {
         &self.owner
     }
 
-    /// Whether instance `y` is the last block of its message hash: the
-    /// next instance is another signature's or another role's.
+    /// Whether instance `y` is the last block of its hash: the next
+    /// instance is another unit's or another role's.
     fn last_of_its_hash(&self, y: usize) -> bool {
         let (s, role) = self.owner[y];
         self.owner.get(y + 1).is_none_or(|&(next_s, next)| {
@@ -179,13 +225,17 @@ impl Layout {
     /// The public bytes of instance `y`'s block: every byte the verifier
     /// knows, zero where the block holds a private value.
     fn template(&self, y: usize, inputs: &Records, bytes: Range<usize>, out: &mut [u8]) {
-        let (s, role) = self.owner[y];
-        let record = inputs.get(s as usize);
-        // The message's public bytes: `I`, the 2-byte tag after the private
-        // 4-byte field, then what `rest` gives (zero where private).
+        let (u, role) = self.owner[y];
+        let record = inputs.get((u / self.stack.levels) as usize);
+        let key = &record[self.stack.key_at()..];
+        let top = self.top(u);
+        // The message's public bytes: `I` (a top unit's), the 2-byte tag
+        // after the private 4-byte field, then what `rest` gives (zero
+        // where private).
         let mut hashed = |len: usize, k: usize, tag: [u8; 2], rest: &dyn Fn(usize) -> u8| {
             let byte = |i| match i {
-                0..16 => record[8 + i],
+                0..16 if top => key[8 + i],
+                0..16 => 0,
                 16..20 => 0,
                 20 => tag[0],
                 21 => tag[1],
@@ -194,8 +244,19 @@ impl Layout {
             padded_bytes(len, k, bytes.clone(), byte, out)
         };
         match role {
+            Role::Message(k) if self.signs_key(u) => {
+                // The key below: public typecodes, the rest private.
+                let types = [self.stack.set.lms_type(), self.stack.set.ots_type()];
+                let types: Vec<u8> = types.iter().flat_map(|t| t.to_be_bytes()).collect();
+                let rest = |i: usize| {
+                    i.checked_sub(MESSAGE_PREFIX_BYTES)
+                        .and_then(|i| types.get(i))
+                        .map_or(0, |b| *b)
+                };
+                hashed(MESSAGE_PREFIX_BYTES + PUBLIC_KEY_BYTES, k as usize, D_MESG, &rest)
+            }
             Role::Message(k) => {
-                let msg = &record[PUBLIC_KEY_BYTES..];
+                let msg = &record[self.stack.public_key_bytes()..];
                 let rest = |i: usize| i.checked_sub(MESSAGE_PREFIX_BYTES).map_or(0, |i| msg[i]);
                 hashed(MESSAGE_PREFIX_BYTES + msg.len(), k as usize, D_MESG, &rest)
             }
@@ -203,7 +264,12 @@ impl Layout {
                 let rest = |i: usize| if i == 22 { j } else { 0 };
                 hashed(STEP_BYTES, 0, chain.to_be_bytes(), &rest)
             }
-            Role::PublicKey(k) => hashed(Self::key_message_bytes(self.set), k as usize, D_PBLC, &|_| 0),
+            Role::PublicKey(k) => hashed(
+                Self::key_message_bytes(self.stack.set),
+                k as usize,
+                D_PBLC,
+                &|_| 0,
+            ),
             Role::Leaf => hashed(LEAF_BYTES, 0, D_LEAF, &|_| 0),
             Role::Node { second } => hashed(NODE_BYTES, second as usize, D_INTR, &|_| 0),
         }
@@ -217,13 +283,8 @@ impl Layout {
         q_reps: &'a Records,
         n: usize,
     ) -> Vec<Relation<'a>> {
-        let set = self.set;
+        let set = self.stack.set;
         let key_last = Self::key_blocks(set) as u32 - 1;
-        let is_first_block = |r: Role| match r {
-            Role::Message(k) | Role::PublicKey(k) => k == 0,
-            Role::Step { .. } | Role::Leaf => true,
-            Role::Node { second } => !second,
-        };
         let block = |bytes: Range<usize>| circuit.input_wires(32 + bytes.start..32 + bytes.end);
         let block_bits = |bits: Range<usize>| Wires {
             base: circuit.r1cs().public_input_wire(256 + bits.start),
@@ -239,7 +300,7 @@ impl Layout {
         let check_f = |bytes: Range<usize>| circuit.output_wires(64 + bytes.start..64 + bytes.end);
         let first_node = |r: Role| r == Role::Node { second: false };
         let second_node = |r: Role| r == Role::Node { second: true };
-        let message0 = |_, s: u32, _| Some(self.message_first[s as usize]);
+        let message0 = |_, u: u32, _| Some(self.message_first[u as usize]);
         // The instance holding the node number a path level's first block
         // shifts: the leaf below the first level, else the level below.
         let holder = |y: usize, _, r: Role| {
@@ -253,7 +314,7 @@ impl Layout {
         };
 
         // The sets and maps several relations share, made once.
-        let first_blocks = self.set(|_, r| is_first_block(r));
+        let first_blocks = self.set(|_, r| r.is_first_block());
         let steps = self.set(|_, r| matches!(r, Role::Step { .. }));
         let first_nodes = self.set(|_, r| first_node(r));
         let second_nodes = self.set(|_, r| second_node(r));
@@ -273,30 +334,42 @@ impl Layout {
             values: RunValues::Constant(row_of(&iv)),
         });
         relations.push(Relation {
-            instances: self.set(|_, r| !is_first_block(r)),
+            instances: self.set(|_, r| !r.is_first_block()),
             wires: circuit.input_wires(0..32),
             from: Some((Source::Previous, out(0..32))),
             values: RunValues::Zero,
         });
         // The public bytes of every block.
         let key_tail = Self::key_message_bytes(set).saturating_sub(64 * key_last as usize);
-        let public_runs: [(Instances, Range<usize>); 8] = [
-            (first_blocks.clone(), 0..16),
+        let signs_key = |y: usize| self.signs_key(self.owner[y].0);
+        let public_runs: [(Instances, Range<usize>); 10] = [
             (
-                self.set(|_, r| is_first_block(r) && !matches!(r, Role::Step { .. })),
+                self.set(|y, r| r.is_first_block() && self.top(self.owner[y].0)),
+                0..16,
+            ),
+            (
+                self.set(|_, r| r.is_first_block() && !matches!(r, Role::Step { .. })),
                 20..22,
             ),
             (steps.clone(), 20..23),
             (steps.clone(), STEP_BYTES..64),
             (
-                self.set(|_, r| matches!(r, Role::Message(0) | Role::Leaf)),
+                self.set(|y, r| r == Role::Leaf || r == Role::Message(0) && !signs_key(y)),
                 54..64,
             ),
-            (self.set(|_, r| matches!(r, Role::Message(k) if k > 0)), 0..64),
+            (self.set(|y, r| r == Role::Message(0) && signs_key(y)), 54..62),
+            (
+                self.set(|y, r| matches!(r, Role::Message(k) if k > 0) && !signs_key(y)),
+                0..64,
+            ),
+            (self.set(|y, r| r == Role::Message(1) && signs_key(y)), 46..64),
             (self.set(|_, r| r == Role::PublicKey(key_last)), key_tail..64),
             (second_nodes.clone(), 22..64),
         ];
         for (instances, bytes) in public_runs {
+            if instances.is_empty() {
+                continue;
+            }
             let layout = self.clone();
             relations.push(public_bytes(circuit, instances, bytes, move |y, bytes, out| {
                 layout.template(y, inputs, bytes, out)
@@ -429,28 +502,71 @@ impl Layout {
         }
         // Q, and the root T.
         let layout = self.clone();
+        let levels = self.stack.levels;
         relations.push(Relation {
             instances: self.set(|y, r| matches!(r, Role::Message(_)) && self.last_of_its_hash(y)),
             wires: out(0..32),
             from: None,
             values: RunValues::PerInstance(Box::new(move |y, values| {
-                fill_row(values, q_reps.get(layout.owner[y].0 as usize))
+                let u = layout.owner[y].0;
+                let j = (u % levels) as usize;
+                fill_row(values, &q_reps.get((u / levels) as usize)[32 * j..32 * j + 32])
             })),
         });
+        let last_node = |y: usize, r: Role| second_node(r) && self.last_of_its_hash(y);
         let layout = self.clone();
         relations.push(Relation {
-            instances: self
-                .set(|y, r| second_node(r) && self.owner.get(y + 1).is_none_or(|n| n.0 != self.owner[y].0)),
+            instances: self.set(|y, r| last_node(y, r) && self.top(self.owner[y].0)),
             wires: out(0..32),
             from: None,
             values: RunValues::PerInstance(Box::new(move |y, values| {
-                fill_row(
-                    values,
-                    &inputs.get(layout.owner[y].0 as usize)[24..PUBLIC_KEY_BYTES],
-                )
+                let record = inputs.get((layout.owner[y].0 / levels) as usize);
+                let key = &record[layout.stack.key_at()..];
+                fill_row(values, &key[24..PUBLIC_KEY_BYTES])
             })),
         });
+        if levels > 1 {
+            relations.extend(self.signed_keys(circuit, last_node));
+        }
         relations
+    }
+
+    /// HSS: each unit below the top takes its key from the unit above's
+    /// message (see the module documentation).
+    fn signed_keys<'a>(
+        &self,
+        circuit: &StatementCircuit,
+        last_node: impl Fn(usize, Role) -> bool,
+    ) -> Vec<Relation<'a>> {
+        let block = |bytes: Range<usize>| circuit.input_wires(32 + bytes.start..32 + bytes.end);
+        let lower = |y: usize| !self.top(self.owner[y].0);
+        // The unit above's message blocks, by the instance that reads them.
+        let above = |block: usize| {
+            self.map(move |_, u, _| (!self.top(u)).then(|| self.message_first[u as usize - 1] + block))
+        };
+        let lower_message0 = self.set(|y, r| r == Role::Message(0) && lower(y));
+        let copy = |instances: Instances, to: Range<usize>, source: Source, from: Range<usize>| Relation {
+            instances,
+            wires: block(to),
+            from: Some((source, block(from))),
+            values: RunValues::Zero,
+        };
+        vec![
+            copy(lower_message0.clone(), 0..2, above(0), 62..64),
+            copy(lower_message0, 2..16, above(1), 0..14),
+            copy(
+                self.set(|y, r| lower(y) && r != Role::Message(0) && r.is_first_block()),
+                0..16,
+                self.map(|_, u, _| Some(self.message_first[u as usize])),
+                0..16,
+            ),
+            Relation {
+                instances: self.set(|y, r| lower(y) && last_node(y, r)),
+                wires: circuit.output_wires(0..32),
+                from: Some((above(1), block(14..46))),
+                values: RunValues::Zero,
+            },
+        ]
     }
 }
 

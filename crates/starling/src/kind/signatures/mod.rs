@@ -19,18 +19,25 @@
 //! authentication path stay private: the path's directions are checked by
 //! the instance circuit ([`starling_circuit::sha256_path_step`]).
 //!
-//! SLH-DSA is laid out the same way: its digest (so the FORS indices and
-//! the hypertree leaf) and each hypertree layer's message (the FORS key,
-//! then each tree's root) are public, the rest private; see `slh_layout`.
+//! HSS is a stack of such LMS verifications: every level's `Q` is public
+//! (a level's `Q` is the same for every signature under the same key below
+//! it, so the output records show which lines share their lower keys: a
+//! signer's key schedule, not a key), the keys below the top private; see
+//! `lms_layout`. SLH-DSA is laid out the same way: its digest (so the FORS
+//! indices and the hypertree leaf) and each hypertree layer's message (the
+//! FORS key, then each tree's root) are public, the rest private; see
+//! `slh_layout`.
 //!
 //! Schemes: LMS with SHA-256 and `n = m = 32`
-//! (`lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}`, RFC 8554), and SLH-DSA
+//! (`lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}`, RFC 8554), HSS of 1 to 8
+//! levels of one such set (`hss-l{L}-<LMS set>`), and SLH-DSA
 //! with SHA-2 at category 1 (`slh-dsa-sha2-128s`, `slh-dsa-sha2-128f`,
 //! FIPS 205), the pure interface with a context string or the internal one.
 //! Each family implements [`Family`]; the kind is the same code for all.
 
 mod family;
 mod hashing;
+mod hss;
 mod lms;
 mod lms_family;
 mod lms_layout;
@@ -44,6 +51,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use family::Family;
+pub use hss::Hss;
+use hss::Stack;
 pub use lms::LmsSet;
 pub use slh_dsa::SlhSet;
 pub use slh_family::{Interface, SlhDsa};
@@ -63,6 +72,8 @@ pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
 pub enum Scheme {
     /// LMS (RFC 8554) with SHA-256, `n = m = 32`.
     Lms(LmsSet),
+    /// HSS (RFC 8554) of such LMS trees, one set at every level.
+    Hss(Hss),
     /// SLH-DSA (FIPS 205) with SHA-2 at category 1, with its interface.
     SlhDsa(SlhDsa),
 }
@@ -74,11 +85,14 @@ impl Scheme {
         if let Some(set) = LmsSet::all().find(|s| s.name() == name) {
             return Ok(Scheme::Lms(set));
         }
+        if let Some(hss) = Hss::from_name(name) {
+            return Ok(Scheme::Hss(hss));
+        }
         if let Some(set) = SlhSet::ALL.into_iter().find(|s| s.name() == name) {
             return Ok(Scheme::SlhDsa(SlhDsa::new(set, Interface::Pure(Vec::new()))?));
         }
         Err(format!(
-            "unknown signature scheme {name:?}; there are lms-sha256-m32-h{{5,10,15,20,25}}-w{{1,2,4,8}}, slh-dsa-sha2-128s and slh-dsa-sha2-128f"
+            "unknown signature scheme {name:?}; there are lms-sha256-m32-h{{5,10,15,20,25}}-w{{1,2,4,8}}, hss-l{{1..8}}-<that LMS set>, slh-dsa-sha2-128s and slh-dsa-sha2-128f"
         ))
     }
 
@@ -88,10 +102,11 @@ impl Scheme {
         self.family().name()
     }
 
-    fn family(&self) -> &dyn Family {
+    fn family(&self) -> Arc<dyn Family> {
         match self {
-            Scheme::Lms(set) => set,
-            Scheme::SlhDsa(slh) => slh,
+            Scheme::Lms(set) => Arc::new(Stack::lms(*set)),
+            Scheme::Hss(hss) => Arc::new(hss.stack()),
+            Scheme::SlhDsa(slh) => Arc::new(slh.clone()),
         }
     }
 
@@ -99,6 +114,7 @@ impl Scheme {
         match code {
             [1, rest @ ..] => LmsSet::from_code(rest).map(Scheme::Lms),
             [2, rest @ ..] => SlhDsa::from_code(rest).map(Scheme::SlhDsa),
+            [3, rest @ ..] => Hss::from_code(rest).map(Scheme::Hss),
             _ => None,
         }
     }
@@ -108,6 +124,7 @@ impl Scheme {
         let (family, mut rest) = match self {
             Scheme::Lms(set) => (1, set.code()),
             Scheme::SlhDsa(slh) => (2, slh.code()),
+            Scheme::Hss(hss) => (3, hss.code()),
         };
         rest.insert(0, family);
         rest
@@ -145,14 +162,20 @@ impl Scheme {
 #[derive(Clone, Debug)]
 pub struct Signatures {
     scheme: Scheme,
+    family: Arc<dyn Family>,
     circuit: Arc<StatementCircuit>,
 }
 
 impl Signatures {
     /// Signatures under `scheme`.
     pub fn new(scheme: Scheme) -> Self {
-        let circuit = scheme.family().circuit();
-        Signatures { scheme, circuit }
+        let family = scheme.family();
+        let circuit = family.circuit();
+        Signatures {
+            scheme,
+            family,
+            circuit,
+        }
     }
 
     /// The kind a file's parameters name.
@@ -168,7 +191,7 @@ impl Signatures {
     }
 
     fn family(&self) -> &dyn Family {
-        self.scheme.family()
+        self.family.as_ref()
     }
 
     fn key_bytes(&self) -> usize {

@@ -9,11 +9,16 @@ use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instan
 use crate::inputs::{parse_inputs, read_prover_inputs};
 use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
+use hashing::Trace;
 use lms::ROW_BYTES;
-use lms_layout::{Layout, Role};
+use lms_layout::{message_blocks, Layout, Role};
 
 fn lms(h: u32, w: u32) -> Signatures {
     Signatures::new(Scheme::Lms(LmsSet::new(h, w).unwrap()))
+}
+
+fn hss(levels: u32, h: u32, w: u32) -> Signatures {
+    Signatures::new(Scheme::Hss(Hss::new(levels, LmsSet::new(h, w).unwrap()).unwrap()))
 }
 
 fn prove_and_verify(kind: &Signatures, public: &Records, private: &Records) -> Vec<u8> {
@@ -88,9 +93,9 @@ fn cheat() -> Cheat {
     let (public, private) = kind.random_batch(3, 12, 9);
     let mut q_reps = Records::new();
     for (p, s) in public.iter().zip(private.iter()) {
-        q_reps.push(&set.trace(&p[..56], &p[56..], s).unwrap().output);
+        q_reps.push(&Stack::lms(set).trace(&p[..56], &p[56..], s).unwrap().output);
     }
-    let roles = Layout::new(set, &public, &q_reps).roles().to_vec();
+    let roles = Layout::new(Stack::lms(set), &public, &q_reps).roles().to_vec();
     Cheat {
         case: (Arc::new(kind), public),
         private,
@@ -506,4 +511,134 @@ fn every_part_of_an_invalid_signature_fails_prove() {
             ("the message", false, 32),
         ],
     );
+}
+
+#[test]
+fn hss_batches_prove_and_verify_at_one_to_three_levels() {
+    for levels in 1..=3 {
+        let kind = hss(levels, 5, 4);
+        let (public, private) = kind.random_batch(if levels == 2 { 2 } else { 1 }, 7, levels.into());
+        prove_and_verify(&kind, &public, &private);
+    }
+}
+
+#[test]
+fn hss_faults_are_refused_naming_the_level() {
+    let kind = hss(2, 5, 4);
+    let set = LmsSet::new(5, 4).unwrap();
+    let (public, private) = kind.random_batch(1, 3, 8);
+    let lms_sig = set.signature_bytes();
+    let refused = |pk_change: &dyn Fn(&mut Vec<u8>), sig_change: &dyn Fn(&mut Vec<u8>)| {
+        let mut pk = public.get(0)[..60].to_vec();
+        pk_change(&mut pk);
+        let mut sig = private.get(0).to_vec();
+        sig_change(&mut sig);
+        let line = format!(
+            "{} {} {}",
+            hex::encode(&pk),
+            hex::encode(&public.get(0)[60..]),
+            hex::encode(&sig)
+        );
+        read_prover_inputs(&kind, line.as_bytes()).unwrap_err()
+    };
+    type Change<'a> = &'a dyn Fn(&mut Vec<u8>);
+    let cases: [(&str, Change, Change, bool, &str); 6] = [
+        (
+            "level 0's C",
+            &|_| {},
+            &|s| s[4 + 8] ^= 1,
+            true,
+            "level 0: the root it leads to is not the public key's",
+        ),
+        (
+            "the signed key's root",
+            &|_| {},
+            &|s| s[4 + lms_sig + 40] ^= 1,
+            true,
+            "level 0: the root",
+        ),
+        (
+            "level 1's chain value",
+            &|_| {},
+            &|s| s[4 + lms_sig + 56 + 100] ^= 1,
+            true,
+            "level 1: the root it leads to is not the key level above signs",
+        ),
+        (
+            "the signed key's typecode",
+            &|_| {},
+            &|s| s[4 + lms_sig + 3] ^= 1,
+            false,
+            "level 1: the signed key: the public key's LMS typecode",
+        ),
+        (
+            "the count of signed keys",
+            &|_| {},
+            &|s| s[3] = 2,
+            false,
+            "the signature has 2 signed public keys",
+        ),
+        (
+            "the key's levels",
+            &|p| p[3] = 3,
+            &|_| {},
+            false,
+            "the public key has 3 levels",
+        ),
+    ];
+    for (what, pk_change, sig_change, is_false, says) in cases {
+        let e = refused(pk_change, sig_change);
+        assert_eq!(matches!(e, Error::False(_)), is_false, "{what}: {e}");
+        assert!(e.to_string().contains(says), "{what}: {e}");
+    }
+}
+
+#[test]
+fn a_level_under_a_key_the_level_above_did_not_sign_is_rejected() {
+    use rand::SeedableRng;
+    let set = LmsSet::new(5, 4).unwrap();
+    let scheme = Hss::new(2, set).unwrap();
+    let kind = Signatures::new(Scheme::Hss(scheme));
+    let (public, private) = kind.random_batch(1, 9, 21);
+    let (pk, msg) = public.get(0).split_at(60);
+    let honest = scheme.stack().trace(pk, msg, private.get(0)).unwrap();
+    // The forger's own tree, signing the message with as many chain steps
+    // as the honest level 1 (so that the layout is the same): every
+    // instance a valid step of a valid LMS verification, level 0 signing
+    // another key than the one level 1 is under. Its identifier `I` is its
+    // own, or the signed key's (only the root differs then).
+    let steps = |q: &[u8]| set.digits(q).iter().map(|&a| set.max_digit() - a).sum::<u32>();
+    let signed_id = &private.get(0)[4 + set.signature_bytes() + 8..][..16];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for own_id in [true, false] {
+        let forged = loop {
+            let (key, sig) = set.sample(&mut rng, msg);
+            let id = if own_id { &key[8..24] } else { signed_id };
+            let mut trace = Trace::new(ROW_BYTES);
+            let (q_rep, _) = set.candidate(id, msg, &sig, &mut trace);
+            if steps(&q_rep) == steps(&honest.output[32..]) {
+                break trace;
+            }
+        };
+        let upper = message_blocks(56) * ROW_BYTES;
+        let kept = honest.rows.len() - forged.rows.len();
+        let all = [
+            &honest.message_rows[..upper],
+            &forged.message_rows[..],
+            &honest.rows[..kept],
+            &forged.rows[..],
+        ]
+        .concat();
+        let forge = |rows: &mut [u64]| {
+            for (y, bytes) in all.chunks_exact(ROW_BYTES).enumerate() {
+                put_row(rows, y, bytes);
+            }
+        };
+        let case = (Arc::new(kind.clone()) as Arc<dyn Kind>, public.clone());
+        assert_rejected(
+            prove_tampered_private(&case, &private, with_instances(&forge)),
+            &format!("level 1 under a key level 0 did not sign (its own I: {own_id})"),
+            &kind,
+        );
+    }
 }
