@@ -26,7 +26,8 @@
 //! Public inputs: the chaining value (32 bytes) and block (64), as in
 //! [`crate::sha256`], then `P` (32 bytes), then `b` (one bit); outputs: the
 //! new chaining value (32 bytes), then `E` and `F` (32 bytes each). Byte
-//! `j`, bit `t` of each is bit `8 j + t`.
+//! `j`, bit `t` of each is bit `8 j + t`. [`PathStepLayout`] says where
+//! each is, for these 32-byte nodes and for SHA-256/192's 24-byte ones.
 
 use crate::builder::CircuitBuilder;
 use crate::lin::Lin;
@@ -34,34 +35,77 @@ use crate::r1cs::R1cs;
 use crate::sha256::{compress_gadget, BLOCK_BITS, CV_BITS, OUTPUT_BITS};
 use crate::word::Word;
 
-/// Bits of the previous node `P`.
-pub const PREV_BITS: usize = 256;
-/// Input bit offset of `P`.
-pub const PREV_OFFSET: usize = CV_BITS + BLOCK_BITS;
-/// Input bit of the direction `b`.
-pub const BIT_OFFSET: usize = PREV_OFFSET + PREV_BITS;
-/// Public input bits: chaining value, block, `P`, `b`.
-pub const PUBLIC_INPUT_BITS: usize = BIT_OFFSET + 1;
-/// Output bit offset of `E`.
-pub const E_OFFSET: usize = OUTPUT_BITS;
-/// Output bit offset of `F`.
-pub const F_OFFSET: usize = E_OFFSET + 256;
-/// Public output bits: the new chaining value, `E`, `F`.
-pub const PUBLIC_OUTPUT_BITS: usize = F_OFFSET + 256;
+/// Where a path step's values are, for Merkle nodes of `node_bytes` bytes:
+/// 32 for SHA-256 (the layout the module documentation describes), 24 for
+/// the SHA-256/192 sets of NIST SP 800-208 (`left` at block bytes 22..46,
+/// `right` at 46..64 and 0..6 of the second block; `P`, `E` and `F` of 24
+/// bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PathStepLayout {
+    /// Bytes of a node: 24 or 32.
+    pub node_bytes: usize,
+}
 
 /// Block byte where `left` starts.
 pub const LEFT_BYTE: usize = 22;
-/// Block byte where `right` starts (its first 10 bytes end the block).
-pub const RIGHT_BYTE: usize = 54;
 
-/// Block bit (of the 512) that `F`'s bit `t` compares with `P`'s bit `t`:
-/// bytes 54..64, then 0..22.
-pub fn right_block_bit(t: usize) -> usize {
-    let head = 8 * (64 - RIGHT_BYTE);
-    if t < head {
-        8 * RIGHT_BYTE + t
-    } else {
-        t - head
+impl PathStepLayout {
+    /// SHA-256's 32-byte nodes.
+    pub const SHA256: PathStepLayout = PathStepLayout { node_bytes: 32 };
+    /// SHA-256/192's 24-byte nodes.
+    pub const SHA256_192: PathStepLayout = PathStepLayout { node_bytes: 24 };
+
+    /// Bits of a node (and of `P`, `E`, `F`).
+    pub fn node_bits(self) -> usize {
+        8 * self.node_bytes
+    }
+
+    /// Input bit offset of `P`.
+    pub fn prev_offset(self) -> usize {
+        CV_BITS + BLOCK_BITS
+    }
+
+    /// Input bit of the direction `b`.
+    pub fn bit_offset(self) -> usize {
+        self.prev_offset() + self.node_bits()
+    }
+
+    /// Public input bits: chaining value, block, `P`, `b`.
+    pub fn public_input_bits(self) -> usize {
+        self.bit_offset() + 1
+    }
+
+    /// Output bit offset of `E`.
+    pub fn e_offset(self) -> usize {
+        OUTPUT_BITS
+    }
+
+    /// Output bit offset of `F`.
+    pub fn f_offset(self) -> usize {
+        self.e_offset() + self.node_bits()
+    }
+
+    /// Public output bits: the new chaining value, `E`, `F`.
+    pub fn public_output_bits(self) -> usize {
+        self.f_offset() + self.node_bits()
+    }
+
+    /// Block byte where `right` starts; its first `64 - right_byte` bytes
+    /// end the block.
+    pub fn right_byte(self) -> usize {
+        LEFT_BYTE + self.node_bytes
+    }
+
+    /// Block bit (of the 512) that `F`'s bit `t` compares with `P`'s bit
+    /// `t`: from `right_byte` to the block's end, then from the block's
+    /// start.
+    pub fn right_block_bit(self, t: usize) -> usize {
+        let head = 8 * (64 - self.right_byte());
+        if t < head {
+            8 * self.right_byte() + t
+        } else {
+            t - head
+        }
     }
 }
 
@@ -71,16 +115,10 @@ pub struct Sha256PathStep {
     r1cs: R1cs,
 }
 
-impl Default for Sha256PathStep {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Sha256PathStep {
-    /// Builds and compiles the circuit.
-    pub fn new() -> Self {
-        let mut b = CircuitBuilder::new(PUBLIC_INPUT_BITS, PUBLIC_OUTPUT_BITS);
+    /// Builds and compiles the circuit for nodes laid out as `layout` says.
+    pub fn new(layout: PathStepLayout) -> Self {
+        let mut b = CircuitBuilder::new(layout.public_input_bits(), layout.public_output_bits());
         let cv: [Word; 8] = std::array::from_fn(|j| b.public_input_word_be(32 * j));
         let block: [Word; 16] = std::array::from_fn(|j| b.public_input_word_be(CV_BITS + 32 * j));
         let out = compress_gadget(&mut b, &cv, &block);
@@ -88,14 +126,14 @@ impl Sha256PathStep {
             b.set_public_output_word_be(32 * j, word);
         }
         let block_bit = |b: &CircuitBuilder, i: usize| b.public_input(CV_BITS + i);
-        let prev = |b: &CircuitBuilder, t: usize| b.public_input(PREV_OFFSET + t);
-        let dir = b.public_input(BIT_OFFSET);
+        let prev = |b: &CircuitBuilder, t: usize| b.public_input(layout.prev_offset() + t);
+        let dir = b.public_input(layout.bit_offset());
         let not_dir = dir.xor(&Lin::one());
-        for t in 0..256 {
+        for t in 0..layout.node_bits() {
             let left = block_bit(&b, 8 * LEFT_BYTE + t).xor(&prev(&b, t));
-            b.set_public_output_and_xor(E_OFFSET + t, &not_dir, &left, &Lin::zero());
-            let right = block_bit(&b, right_block_bit(t)).xor(&prev(&b, t));
-            b.set_public_output_and_xor(F_OFFSET + t, &dir, &right, &Lin::zero());
+            b.set_public_output_and_xor(layout.e_offset() + t, &not_dir, &left, &Lin::zero());
+            let right = block_bit(&b, layout.right_block_bit(t)).xor(&prev(&b, t));
+            b.set_public_output_and_xor(layout.f_offset() + t, &dir, &right, &Lin::zero());
         }
         let r1cs = b.compile().expect("every output is set");
         Sha256PathStep { r1cs }

@@ -35,7 +35,7 @@ fn path_str(p: &Path) -> &str {
 }
 
 fn kind() -> Signatures {
-    Signatures::new(SignatureScheme::Lms(LmsSet::new(5, 4).unwrap()))
+    Signatures::new(SignatureScheme::Lms(LmsSet::new(32, 5, 4).unwrap()))
 }
 
 /// `count` prover lines `PK MSG SIG` and the expected lines `PK MSG`.
@@ -143,7 +143,7 @@ fn an_invalid_signature_exits_1_naming_its_line_and_writes_nothing() {
 #[test]
 fn malformed_lines_exit_2_naming_the_line() {
     let kind = kind();
-    let set = LmsSet::new(5, 4).unwrap();
+    let set = LmsSet::new(32, 5, 4).unwrap();
     let (prover, _) = batch(2, 3);
     let fields: Vec<String> = prover[1].split(' ').map(str::to_owned).collect();
     let (pk, msg, sig) = (&fields[0], &fields[1], &fields[2]);

@@ -11,6 +11,7 @@ use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use starling_circuit::layout::{pack_bits, words_for_bits};
+use starling_circuit::sha256_path_step::PathStepLayout;
 use starling_circuit::{
     Blake3Compression, BristolCircuit, BristolR1cs, KeccakF1600, R1cs, Sha256Compression, Sha256PathStep,
     Sha512Compression,
@@ -147,18 +148,25 @@ impl StatementCircuit {
     }
 
     /// SHA-256 compression with the check of a Merkle path step whose
-    /// direction is private ([`Sha256PathStep`]): the instance circuit of the
-    /// signature statements, built once per process.
-    pub fn sha256_path_step() -> Arc<StatementCircuit> {
-        static CIRCUIT: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        CIRCUIT
-            .get_or_init(|| {
-                Arc::new(
-                    StatementCircuit::new(None, "sha256-path-step", Sha256PathStep::new().into_r1cs(), None)
-                        .expect("the path-step circuit is well formed"),
-                )
-            })
-            .clone()
+    /// direction is private ([`Sha256PathStep`]), for nodes of 32 or 24
+    /// bytes: the instance circuit of the LMS and HSS statements, built once
+    /// per process.
+    pub fn sha256_path_step(layout: PathStepLayout) -> Arc<StatementCircuit> {
+        static SHA256: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        static SHA256_192: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        let (cell, name) = if layout == PathStepLayout::SHA256 {
+            (&SHA256, "sha256-path-step")
+        } else {
+            assert_eq!(layout, PathStepLayout::SHA256_192, "a path-step layout there is");
+            (&SHA256_192, "sha256-192-path-step")
+        };
+        cell.get_or_init(|| {
+            Arc::new(
+                StatementCircuit::new(None, name, Sha256PathStep::new(layout).into_r1cs(), None)
+                    .expect("the path-step circuit is well formed"),
+            )
+        })
+        .clone()
     }
 
     /// Compiles a Bristol Fashion circuit. Errors name the offending line.

@@ -5,7 +5,10 @@
 //! samples verify there. HSS: signatures stacked from the crate's LMS keys
 //! (RFC 8554 §6.2's format around them) prove, sampled ones verify there
 //! level by level; and RFC 8554 Appendix F's test vectors prove while every
-//! one-bit change of them is refused.
+//! one-bit change of them is refused. Where the crate has no set (SHA-256/192,
+//! HSS), batches signed by another implementation, pyhsslms
+//! (`scripts/pyhsslms-vectors.py` writes them), prove, and a changed bit of
+//! them is refused.
 
 mod common;
 
@@ -54,11 +57,11 @@ macro_rules! crate_lines {
 }
 
 fn set(h: u32, w: u32) -> LmsSet {
-    LmsSet::new(h, w).unwrap()
+    LmsSet::new(32, h, w).unwrap()
 }
 
 fn prove_lines(h: u32, w: u32, lines: &str) {
-    let kind = Signatures::new(SignatureScheme::Lms(LmsSet::new(h, w).unwrap()));
+    let kind = Signatures::new(SignatureScheme::Lms(LmsSet::new(32, h, w).unwrap()));
     common::prove_signature_lines(kind, lines);
 }
 
@@ -206,34 +209,86 @@ fn sampled_hss_signatures_verify_with_the_crate_level_by_level() {
     }
 }
 
-#[test]
-fn rfc8554_test_vectors_prove_and_every_changed_bit_is_refused() {
+/// Lines of a vector file in this crate's `tests/vectors`, grouped under
+/// the `# SCHEME` comment that precedes them, or all under `scheme`.
+fn vector_batches(file: &str, scheme: Option<&str>) -> Vec<(Signatures, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
-    for (file, kind) in [
-        ("rfc8554-test-case-1.txt", hss(2, 5, 8)),
-        (
-            "rfc8554-test-case-2-leaf.txt",
-            Signatures::new(SignatureScheme::Lms(set(5, 8))),
-        ),
-    ] {
-        let text = std::fs::read_to_string(dir.join(file)).unwrap();
-        common::prove_signature_lines(kind.clone(), &text);
-        let line = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
+    let mut batches: Vec<(String, String)> = scheme
+        .map(|s| (s.to_owned(), String::new()))
+        .into_iter()
+        .collect();
+    for line in text.lines() {
+        match line.strip_prefix("# ") {
+            Some(name) if scheme.is_none() && SignatureScheme::from_name(name).is_ok() => {
+                if batches.last().is_none_or(|(s, _)| s != name) {
+                    batches.push((name.to_owned(), String::new()));
+                }
+            }
+            Some(_) => {}
+            None => {
+                let batch = batches.last_mut().expect("a scheme before the first line");
+                batch.1.push_str(line);
+                batch.1.push('\n');
+            }
+        }
+    }
+    batches
+        .into_iter()
+        .map(|(name, lines)| (Signatures::new(SignatureScheme::from_name(&name).unwrap()), lines))
+        .collect()
+}
+
+/// Proves a batch, and checks that a bit changed in any line's signature
+/// (its first, middle and last byte), message or key is refused.
+fn proves_and_refuses_changes(kind: &Signatures, lines: &str) {
+    common::prove_signature_lines(kind.clone(), lines);
+    for line in lines.lines() {
         let fields: Vec<&str> = line.split(' ').collect();
-        let sig = hex::decode(fields[2]).unwrap();
-        // The signature's first, middle and last bytes, then a bit of the
-        // message and of the key's root.
-        for (field, at) in [(2, 0), (2, sig.len() / 2), (2, sig.len() - 1), (1, 5), (0, 50)] {
+        let sig_len = fields[2].len() / 2;
+        let mut changes = vec![(2, 0), (2, sig_len / 2), (2, sig_len - 1), (0, 30)];
+        if fields[1] != "-" {
+            changes.push((1, 0));
+        }
+        for (field, at) in changes {
             let mut bytes = hex::decode(fields[field]).unwrap();
             bytes[at] ^= 0x10;
-            let mut changed = fields.clone();
             let hex = hex::encode(&bytes);
+            let mut changed = fields.clone();
             changed[field] = &hex;
-            let e = read_prover_inputs(&kind, changed.join(" ").as_bytes()).unwrap_err();
+            let e = read_prover_inputs(kind, changed.join(" ").as_bytes()).unwrap_err();
             assert!(
                 matches!(e, Error::False(_) | Error::Input(_)),
-                "{file}: field {field} byte {at}: {e}"
+                "{}: field {field} byte {at}: {e}",
+                kind.scheme().name()
             );
+        }
+    }
+}
+
+#[test]
+fn rfc8554_test_vectors_prove_and_changed_bits_are_refused() {
+    for (file, scheme) in [
+        ("rfc8554-test-case-1.txt", "hss-l2-lms-sha256-m32-h5-w8"),
+        ("rfc8554-test-case-2-leaf.txt", "lms-sha256-m32-h5-w8"),
+    ] {
+        for (kind, lines) in vector_batches(file, Some(scheme)) {
+            proves_and_refuses_changes(&kind, &lines);
+        }
+    }
+}
+
+#[test]
+fn pyhsslms_signatures_of_sha256_192_and_hss_prove_and_changed_bits_are_refused() {
+    for file in [
+        "pyhsslms-lms-m24.txt",
+        "pyhsslms-hss-m32.txt",
+        "pyhsslms-hss-m24.txt",
+    ] {
+        let batches = vector_batches(file, None);
+        assert!(!batches.is_empty(), "{file}");
+        for (kind, lines) in batches {
+            proves_and_refuses_changes(&kind, &lines);
         }
     }
 }

@@ -22,12 +22,12 @@ pub enum Part {
 
 /// A Merkle path node's compressions are told the node below and whether it
 /// is the right child (the path-step circuit checks its side).
-pub type PathNode = Option<([u8; 32], bool)>;
+pub type PathNode<'a> = Option<(&'a [u8], bool)>;
 
 /// SHA-256 as a verification walk calls it.
 pub trait Hasher {
     /// SHA-256 of `message`.
-    fn hash(&mut self, message: &[u8], part: Part, node: PathNode) -> [u8; 32];
+    fn hash(&mut self, message: &[u8], part: Part, node: PathNode<'_>) -> [u8; 32];
 
     /// SHA-256 of a message whose first block has been compressed into
     /// `state` already, given the bytes after that block.
@@ -43,7 +43,7 @@ pub struct Native {
 }
 
 impl Hasher for Native {
-    fn hash(&mut self, message: &[u8], _: Part, _: PathNode) -> [u8; 32] {
+    fn hash(&mut self, message: &[u8], _: Part, _: PathNode<'_>) -> [u8; 32] {
         self.continue_from(SHA256_IV, message, 0)
     }
 
@@ -134,7 +134,7 @@ impl Trace {
         }
     }
 
-    fn push(&mut self, rows: Vec<Vec<u8>>, part: Part, node: PathNode) {
+    fn push(&mut self, rows: Vec<Vec<u8>>, part: Part, node: PathNode<'_>) {
         let out = match part {
             Part::Message => &mut self.message_rows,
             Part::Rest => &mut self.rows,
@@ -143,16 +143,19 @@ impl Trace {
             let start = out.len();
             out.extend(&row);
             out.resize(start + self.row_bytes, 0);
+            // The path-step circuit's `P` (after the chaining value and
+            // block), then its direction bit.
             if let Some((below, right)) = node {
-                out[start + 96..start + 128].copy_from_slice(&below);
-                out[start + 128] = right as u8;
+                let at = start + 96;
+                out[at..at + below.len()].copy_from_slice(below);
+                out[at + below.len()] = right as u8;
             }
         }
     }
 }
 
 impl Hasher for Trace {
-    fn hash(&mut self, message: &[u8], part: Part, node: PathNode) -> [u8; 32] {
+    fn hash(&mut self, message: &[u8], part: Part, node: PathNode<'_>) -> [u8; 32] {
         let (rows, digest) = Hash::Sha256.instances(message);
         self.push(rows, part, node);
         digest.try_into().expect("a SHA-256 digest")

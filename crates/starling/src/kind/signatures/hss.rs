@@ -10,7 +10,7 @@
 //! above it, the last one on the message.
 
 use super::hashing::{Hasher, Native, Trace};
-use super::lms::{LmsSet, PUBLIC_KEY_BYTES, ROW_BYTES};
+use super::lms::{LmsSet, KEY_HEAD_BYTES};
 
 /// Most levels an HSS key has (RFC 8554 §6).
 pub const MAX_LEVELS: u32 = 8;
@@ -105,12 +105,12 @@ impl Stack {
 
     /// Bytes of a public key.
     pub fn public_key_bytes(self) -> usize {
-        self.key_at() + PUBLIC_KEY_BYTES
+        self.key_at() + self.set.public_key_bytes()
     }
 
     /// Bytes of a signed public key: a level's signature and the key below.
     fn signed_key_bytes(self) -> usize {
-        self.set.signature_bytes() + PUBLIC_KEY_BYTES
+        self.set.signature_bytes() + self.set.public_key_bytes()
     }
 
     /// Bytes of a signature.
@@ -194,7 +194,7 @@ impl Stack {
         let mut levels = Vec::with_capacity(self.levels as usize);
         for _ in 1..self.levels {
             let (level_sig, after) = rest.split_at(self.set.signature_bytes());
-            let (next, after) = after.split_at(PUBLIC_KEY_BYTES);
+            let (next, after) = after.split_at(self.set.public_key_bytes());
             levels.push(Level {
                 key,
                 msg: next,
@@ -212,10 +212,10 @@ impl Stack {
     fn walk(self, pk: &[u8], msg: &[u8], sig: &[u8], hasher: &mut impl Hasher) -> Result<Vec<u8>, String> {
         let mut q_reps = Vec::with_capacity(32 * self.levels as usize);
         for (j, level) in self.split(&pk[self.key_at()..], msg, sig).iter().enumerate() {
-            let (q_rep, root) = self
-                .set
-                .candidate(&level.key[8..24], level.msg, level.sig, hasher);
-            if root[..] != level.key[24..] {
+            let (q_rep, root) =
+                self.set
+                    .candidate(&level.key[8..KEY_HEAD_BYTES], level.msg, level.sig, hasher);
+            if root != level.key[KEY_HEAD_BYTES..] {
                 let whose = if j == 0 {
                     "the public key's"
                 } else {
@@ -233,7 +233,7 @@ impl Stack {
     /// order) and the output record, every level's `Q`. Errors say what
     /// failed.
     pub fn trace(self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
-        let mut trace = Trace::new(ROW_BYTES);
+        let mut trace = Trace::new(self.set.row_bytes());
         trace.output = self.walk(pk, msg, sig, &mut trace)?;
         Ok(trace)
     }

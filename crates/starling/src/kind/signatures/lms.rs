@@ -1,18 +1,20 @@
-//! LMS (RFC 8554, NIST SP 800-208) with SHA-256 and `n = m = 32`: the
-//! parameter sets, the byte formats of public keys and signatures, and the
-//! verification algorithm (RFC 8554 Algorithms 4b and 6a) over a
+//! LMS (RFC 8554, NIST SP 800-208) with SHA-256 (`n = m = 32`) and
+//! SHA-256/192 (SHA-256 truncated to `n = m = 24` bytes, SP 800-208 §4.2):
+//! the parameter sets, the byte formats of public keys and signatures, and
+//! the verification algorithm (RFC 8554 Algorithms 4b and 6a) over a
 //! [`Hasher`]: plainly, or keeping every compression's input row.
 //!
 //! Formats (RFC 8554 §5.3 and §5.4): a public key is `u32(lms type) ‖
-//! u32(ots type) ‖ I (16) ‖ T[1] (32)`; a signature is `u32(q) ‖ u32(ots
-//! type) ‖ C (32) ‖ y[0..p] (32 each) ‖ u32(lms type) ‖ path[0..h] (32
+//! u32(ots type) ‖ I (16) ‖ T[1] (n)`; a signature is `u32(q) ‖ u32(ots
+//! type) ‖ C (n) ‖ y[0..p] (n each) ‖ u32(lms type) ‖ path[0..h] (n
 //! each)`.
 
 use std::ops::Range;
 
-use starling_circuit::sha256_path_step::PUBLIC_INPUT_BITS;
+use starling_circuit::sha256_path_step::PathStepLayout;
 
 use super::hashing::{Hasher, Native, Part};
+use crate::hashes::Hash;
 
 /// The hashes' domain separators (RFC 8554 §3.1.1 and §5.3).
 pub const D_PBLC: [u8; 2] = [0x80, 0x80];
@@ -23,25 +25,17 @@ pub const D_LEAF: [u8; 2] = [0x82, 0x82];
 /// Of an inner node.
 pub const D_INTR: [u8; 2] = [0x83, 0x83];
 
-/// Bytes of a public key.
-pub const PUBLIC_KEY_BYTES: usize = 56;
-/// Bytes of an input row of the instance circuit.
-pub const ROW_BYTES: usize = PUBLIC_INPUT_BITS.div_ceil(8);
 /// Bytes of the prefix `I ‖ u32 ‖ u16` every hash starts with.
 pub const PREFIX_BYTES: usize = 22;
-/// Bytes of a chain step's message: the prefix, `u8(j)` and the value.
-pub const STEP_BYTES: usize = PREFIX_BYTES + 1 + 32;
-/// Bytes of the message hash's fixed part: the prefix and `C`.
-pub const MESSAGE_PREFIX_BYTES: usize = PREFIX_BYTES + 32;
-/// Bytes of a leaf's message: the prefix and `K`.
-pub const LEAF_BYTES: usize = PREFIX_BYTES + 32;
-/// Bytes of an inner node's message: the prefix and two children.
-pub const NODE_BYTES: usize = PREFIX_BYTES + 64;
+/// Bytes of a public key before its root: the typecodes and `I`.
+pub const KEY_HEAD_BYTES: usize = 24;
 
-/// An LMS parameter set with SHA-256, `n = m = 32`: tree height `h` and
-/// Winternitz width `w`.
+/// An LMS parameter set with SHA-256 or SHA-256/192: hash bytes `n` (= `m`),
+/// tree height `h` and Winternitz width `w`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LmsSet {
+    /// Bytes of a hash value: 32 (SHA-256) or 24 (SHA-256/192).
+    pub n: u32,
     /// Tree height: 5, 10, 15, 20 or 25.
     pub h: u32,
     /// Winternitz width: 1, 2, 4 or 8.
@@ -58,51 +52,105 @@ fn u32_at(bytes: &[u8], start: usize) -> u32 {
 }
 
 impl LmsSet {
-    /// Every set, `h` then `w` ascending.
+    /// Every set: `n` 32 then 24, then `h` and `w` ascending.
     pub fn all() -> impl Iterator<Item = LmsSet> {
-        [5, 10, 15, 20, 25]
-            .into_iter()
-            .flat_map(|h| [1, 2, 4, 8].into_iter().map(move |w| LmsSet { h, w }))
+        [32, 24].into_iter().flat_map(|n| {
+            [5, 10, 15, 20, 25]
+                .into_iter()
+                .flat_map(move |h| [1, 2, 4, 8].into_iter().map(move |w| LmsSet { n, h, w }))
+        })
     }
 
-    /// `lms-sha256-m32-h{h}-w{w}`.
+    /// `lms-sha256-m{n}-h{h}-w{w}`.
     pub fn name(self) -> String {
-        format!("lms-sha256-m32-h{}-w{}", self.h, self.w)
+        format!("lms-sha256-m{}-h{}-w{}", self.n, self.h, self.w)
     }
 
-    /// The set of `h` and `w`, if there is one.
-    pub fn new(h: u32, w: u32) -> Option<LmsSet> {
-        Self::all().find(|s| s.h == h && s.w == w)
+    /// The set of `n`, `h` and `w`, if there is one.
+    pub fn new(n: u32, h: u32, w: u32) -> Option<LmsSet> {
+        Self::all().find(|s| (s.n, s.h, s.w) == (n, h, w))
     }
 
-    /// The LMS typecode (RFC 8554 Table 2: `LMS_SHA256_M32_H5` is 5).
+    /// Bytes of a hash value, `n`.
+    pub fn n_bytes(self) -> usize {
+        self.n as usize
+    }
+
+    /// The LMS typecode (RFC 8554 Table 2: `LMS_SHA256_M32_H5` is 5; SP
+    /// 800-208 Table 4: `LMS_SHA256_M24_H5` is 10).
     pub fn lms_type(self) -> u32 {
-        4 + self.h / 5
+        let first = if self.n == 32 { 5 } else { 10 };
+        first + self.h / 5 - 1
     }
 
-    /// The LM-OTS typecode (RFC 8554 Table 1: `LMOTS_SHA256_N32_W1` is 1).
+    /// The LM-OTS typecode (RFC 8554 Table 1: `LMOTS_SHA256_N32_W1` is 1;
+    /// SP 800-208 Table 3: `LMOTS_SHA256_N24_W1` is 5).
     pub fn ots_type(self) -> u32 {
-        1 + self.w.trailing_zeros()
+        let first = if self.n == 32 { 1 } else { 5 };
+        first + self.w.trailing_zeros()
     }
 
-    /// Winternitz chains `p` (RFC 8554 Table 1).
+    /// Winternitz chains `p` (RFC 8554 Table 1, SP 800-208 Table 3).
     pub fn p(self) -> usize {
-        match self.w {
-            1 => 265,
-            2 => 133,
-            4 => 67,
-            _ => 34,
+        match (self.n, self.w) {
+            (32, 1) => 265,
+            (32, 2) => 133,
+            (32, 4) => 67,
+            (32, _) => 34,
+            (_, 1) => 200,
+            (_, 2) => 101,
+            (_, 4) => 51,
+            _ => 26,
         }
     }
 
     /// The checksum's left shift `ls`.
     fn ls(self) -> u32 {
-        match self.w {
-            1 => 7,
-            2 => 6,
-            4 => 4,
+        match (self.n, self.w) {
+            (32, 1) => 7,
+            (_, 1) => 8,
+            (_, 2) => 6,
+            (_, 4) => 4,
             _ => 0,
         }
+    }
+
+    /// Where the instance circuit's path-step values are.
+    pub fn path_step(self) -> PathStepLayout {
+        PathStepLayout {
+            node_bytes: self.n_bytes(),
+        }
+    }
+
+    /// Bytes of an input row of the instance circuit.
+    pub fn row_bytes(self) -> usize {
+        self.path_step().public_input_bits().div_ceil(8)
+    }
+
+    /// Bytes of a public key.
+    pub fn public_key_bytes(self) -> usize {
+        KEY_HEAD_BYTES + self.n_bytes()
+    }
+
+    /// Bytes of a chain step's message: the prefix, `u8(j)` and the value.
+    pub fn step_bytes(self) -> usize {
+        PREFIX_BYTES + 1 + self.n_bytes()
+    }
+
+    /// Bytes of the message hash's fixed part (the prefix and `C`), and of
+    /// a leaf's message (the prefix and `K`).
+    pub fn message_prefix_bytes(self) -> usize {
+        PREFIX_BYTES + self.n_bytes()
+    }
+
+    /// Compressions of the message hash of a message of `len` bytes.
+    pub fn message_blocks(self, len: usize) -> usize {
+        Hash::Sha256.blocks(self.message_prefix_bytes() + len)
+    }
+
+    /// Bytes of an inner node's message: the prefix and two children.
+    pub fn node_bytes(self) -> usize {
+        PREFIX_BYTES + 2 * self.n_bytes()
     }
 
     /// The largest digit, `2^w - 1`: a chain's end.
@@ -112,17 +160,30 @@ impl LmsSet {
 
     /// Bytes of a signature.
     pub fn signature_bytes(self) -> usize {
-        4 + 4 + 32 + 32 * self.p() + 4 + 32 * self.h as usize
+        let n = self.n_bytes();
+        4 + 4 + n + n * self.p() + 4 + n * self.h as usize
+    }
+
+    /// Where `C` is in a signature.
+    fn c(self) -> Range<usize> {
+        at(8, self.n_bytes())
     }
 
     /// Where `y[i]` is in a signature.
     fn y(self, i: usize) -> Range<usize> {
-        at(40 + 32 * i, 32)
+        let n = self.n_bytes();
+        at(8 + n + n * i, n)
+    }
+
+    /// Where the LMS typecode is in a signature.
+    fn lms_type_at(self) -> usize {
+        self.y(self.p()).start
     }
 
     /// Where `path[l]` is in a signature.
     fn path(self, l: usize) -> Range<usize> {
-        at(40 + 32 * self.p() + 4 + 32 * l, 32)
+        let n = self.n_bytes();
+        at(self.lms_type_at() + 4 + n * l, n)
     }
 
     /// The `p` digits of `Q ‖ Cksm(Q)` (RFC 8554 §4.4 `coef` and
@@ -134,7 +195,7 @@ impl LmsSet {
             let byte = s[i * w / 8] as u32;
             (byte >> (8 - (w * (i % (8 / w)) + w))) & max
         };
-        let sum: u32 = (0..256 / w).map(|i| max - coef(q_rep, i)).sum();
+        let sum: u32 = (0..8 * self.n_bytes() / w).map(|i| max - coef(q_rep, i)).sum();
         let mut v = q_rep.to_vec();
         v.extend(((sum << self.ls()) as u16).to_be_bytes());
         (0..self.p()).map(|i| coef(&v, i)).collect()
@@ -142,11 +203,12 @@ impl LmsSet {
 
     /// Checks a public key's length and typecodes.
     pub fn check_public_key(self, pk: &[u8]) -> Result<(), String> {
-        if pk.len() != PUBLIC_KEY_BYTES {
+        if pk.len() != self.public_key_bytes() {
             return Err(format!(
-                "the public key has {} bytes; {} keys have {PUBLIC_KEY_BYTES}",
+                "the public key has {} bytes; {} keys have {}",
                 pk.len(),
-                self.name()
+                self.name(),
+                self.public_key_bytes()
             ));
         }
         typecode("the public key's LMS", u32_at(pk, 0), self.lms_type())?;
@@ -170,21 +232,23 @@ impl LmsSet {
         typecode("the signature's LM-OTS", u32_at(sig, 4), self.ots_type())?;
         typecode(
             "the signature's LMS",
-            u32_at(sig, 40 + 32 * self.p()),
+            u32_at(sig, self.lms_type_at()),
             self.lms_type(),
         )
     }
 
     /// Algorithms 4b and 6a on a signature under the key identifier `id`,
-    /// every hash through `hasher`: the message representative `Q` and the
-    /// candidate root `Tc`.
+    /// every hash through `hasher` (its output truncated to `n` bytes): the
+    /// message representative `Q` and the candidate root `Tc`, `n` bytes
+    /// each.
     pub(super) fn candidate(
         self,
         id: &[u8],
         msg: &[u8],
         sig: &[u8],
-        trace: &mut (impl Hasher + ?Sized),
-    ) -> ([u8; 32], [u8; 32]) {
+        hasher: &mut (impl Hasher + ?Sized),
+    ) -> (Vec<u8>, Vec<u8>) {
+        let n = self.n_bytes();
         let q = u32_at(sig, 0);
         let prefix = |word: u32, tag: &[u8]| -> Vec<u8> {
             let mut m = id.to_vec();
@@ -193,45 +257,46 @@ impl LmsSet {
             m
         };
         let mut message = prefix(q, &D_MESG);
-        message.extend(&sig[8..40]);
+        message.extend(&sig[self.c()]);
         message.extend(msg);
-        let q_rep = trace.hash(&message, Part::Message, None);
+        let q_rep = hasher.hash(&message, Part::Message, None)[..n].to_vec();
 
         let max = self.max_digit();
         let mut public = prefix(q, &D_PBLC);
+        let mut step = [0u8; PREFIX_BYTES + 1 + 32];
+        let step = &mut step[..self.step_bytes()];
         for (i, &a) in self.digits(&q_rep).iter().enumerate() {
             // A chain step's message: I, q, i and j, then the value.
-            let mut step = [0u8; STEP_BYTES];
             step[..PREFIX_BYTES].copy_from_slice(&prefix(q, &(i as u16).to_be_bytes()));
             step[PREFIX_BYTES + 1..].copy_from_slice(&sig[self.y(i)]);
             for j in a..max {
                 step[PREFIX_BYTES] = j as u8;
-                let next = trace.hash(&step, Part::Rest, None);
-                step[PREFIX_BYTES + 1..].copy_from_slice(&next);
+                let next = hasher.hash(step, Part::Rest, None);
+                step[PREFIX_BYTES + 1..].copy_from_slice(&next[..n]);
             }
             public.extend(&step[PREFIX_BYTES + 1..]);
         }
-        let kc = trace.hash(&public, Part::Rest, None);
+        let kc = hasher.hash(&public, Part::Rest, None);
 
         let mut node = (1u32 << self.h) + q;
         let mut leaf = prefix(node, &D_LEAF);
-        leaf.extend(kc);
-        let mut tmp = trace.hash(&leaf, Part::Rest, None);
+        leaf.extend(&kc[..n]);
+        let mut tmp = hasher.hash(&leaf, Part::Rest, None);
         for l in 0..self.h as usize {
             let right = node & 1 == 1;
             let mut inner = prefix(node >> 1, &D_INTR);
             let sibling = &sig[self.path(l)];
             if right {
                 inner.extend(sibling);
-                inner.extend(tmp);
+                inner.extend(&tmp[..n]);
             } else {
-                inner.extend(tmp);
+                inner.extend(&tmp[..n]);
                 inner.extend(sibling);
             }
-            tmp = trace.hash(&inner, Part::Rest, Some((tmp, right)));
+            tmp = hasher.hash(&inner, Part::Rest, Some((&tmp[..n], right)));
             node >>= 1;
         }
-        (q_rep, tmp)
+        (q_rep, tmp[..n].to_vec())
     }
 
     /// A public key and a valid signature on `msg` under it, from `rng`:
@@ -245,9 +310,9 @@ impl LmsSet {
         let q = rng.next_u32() & ((1u32 << self.h) - 1);
         sig[..4].copy_from_slice(&q.to_be_bytes());
         sig[4..8].copy_from_slice(&self.ots_type().to_be_bytes());
-        let lms_at = 40 + 32 * self.p();
+        let lms_at = self.lms_type_at();
         sig[lms_at..lms_at + 4].copy_from_slice(&self.lms_type().to_be_bytes());
-        let mut pk = Vec::with_capacity(PUBLIC_KEY_BYTES);
+        let mut pk = Vec::with_capacity(self.public_key_bytes());
         pk.extend(self.lms_type().to_be_bytes());
         pk.extend(self.ots_type().to_be_bytes());
         let mut id = [0u8; 16];

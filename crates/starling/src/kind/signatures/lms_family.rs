@@ -6,23 +6,23 @@ use std::sync::Arc;
 use super::family::Family;
 use super::hashing::Trace;
 use super::hss::{Hss, Stack};
-use super::lms::{LmsSet, PUBLIC_KEY_BYTES};
-use super::lms_layout::{message_blocks, Layout};
+use super::lms::LmsSet;
+use super::lms_layout::Layout;
 use crate::circuits::StatementCircuit;
 use crate::kind::Relation;
 use crate::records::Records;
 
 impl LmsSet {
-    /// The set's parameters as a file stores them: the hash (1, SHA-256),
-    /// `m`, `h` and `w`.
+    /// The set's parameters as a file stores them: the hash (1, SHA-256,
+    /// truncated to `m`), `m`, `h` and `w`.
     pub(super) fn code(self) -> Vec<u8> {
-        vec![1, 32, self.h as u8, self.w as u8]
+        vec![1, self.n as u8, self.h as u8, self.w as u8]
     }
 
     /// The set [`LmsSet::code`] wrote.
     pub(super) fn from_code(code: &[u8]) -> Option<LmsSet> {
         match code {
-            [1, 32, h, w] => LmsSet::new(u32::from(*h), u32::from(*w)),
+            [1, n, h, w] => LmsSet::new(u32::from(*n), u32::from(*h), u32::from(*w)),
             _ => None,
         }
     }
@@ -43,10 +43,10 @@ impl Hss {
 
 impl Stack {
     /// Blocks of the message hashes of a signature on `len` bytes: the
-    /// upper levels' on a 56-byte public key, the last level's on the
-    /// message.
+    /// upper levels' on a public key, the last level's on the message.
     fn message_blocks(self, len: usize) -> usize {
-        (self.levels as usize - 1) * message_blocks(PUBLIC_KEY_BYTES) + message_blocks(len)
+        let set = self.set;
+        (self.levels as usize - 1) * set.message_blocks(set.public_key_bytes()) + set.message_blocks(len)
     }
 }
 
@@ -56,7 +56,7 @@ impl Family for Stack {
     }
 
     fn circuit(&self) -> Arc<StatementCircuit> {
-        StatementCircuit::sha256_path_step()
+        StatementCircuit::sha256_path_step(self.set.path_step())
     }
 
     fn public_key_bytes(&self) -> usize {
@@ -64,7 +64,7 @@ impl Family for Stack {
     }
 
     fn output_bytes(&self) -> usize {
-        32 * self.levels as usize
+        self.set.n_bytes() * self.levels as usize
     }
 
     fn hashed_message_bytes(&self, len: usize) -> usize {
@@ -100,18 +100,19 @@ impl Family for Stack {
     }
 
     fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 32]) -> Records {
-        let upper = message_blocks(PUBLIC_KEY_BYTES);
+        let set = self.set;
+        let upper = set.message_blocks(set.public_key_bytes());
         let mut q_reps = Records::new();
         let mut last = 0;
         for &len in lens {
-            let mut record = Vec::with_capacity(32 * self.levels as usize);
+            let mut record = Vec::with_capacity(set.n_bytes() * self.levels as usize);
             for j in 0..self.levels {
                 last += if j + 1 < self.levels {
                     upper
                 } else {
-                    message_blocks(len)
+                    set.message_blocks(len)
                 };
-                record.extend(output(last - 1));
+                record.extend(&output(last - 1)[..set.n_bytes()]);
             }
             q_reps.push(&record);
         }

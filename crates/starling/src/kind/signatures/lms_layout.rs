@@ -21,14 +21,18 @@
 //! or `right = P` by that bit (the circuit's `E` and `F`), with `P` the
 //! node below; its second block checks the rest of `right`.
 //!
-//! HSS: a unit below the top has a private key, the 56-byte public key the
-//! unit above signs. That unit's message hash holds it (its typecodes
-//! public, at message bytes 54..62: the scheme's); the lower unit's `I`
-//! (message bytes 62..78) is copied into its first message block and from
-//! there into every first block of the unit, and its root `T` (message
-//! bytes 78..110) is what its last path level must output. Each level's `Q`
-//! is public like LMS's.
+//! Hash values are `n` bytes (32, or 24 for SHA-256/192, whose outputs the
+//! relations read the first 24 bytes of); offsets below are for `n = 32`.
+//!
+//! HSS: a unit below the top has a private key, the `24 + n`-byte public
+//! key the unit above signs. That unit's message hash holds it (its
+//! typecodes public, at message bytes 54..62: the scheme's); the lower
+//! unit's `I` (message bytes 62..78) is copied into its first message block
+//! and from there into every first block of the unit, and its root `T`
+//! (message bytes 78..110) is what its last path level must output. Each
+//! level's `Q` is public like LMS's.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -37,10 +41,7 @@ use starling_piop::wiring::{Instances, Source, Wires};
 use super::family::public_bytes;
 use super::hashing::padded_bytes;
 use super::hss::Stack;
-use super::lms::{
-    LmsSet, D_INTR, D_LEAF, D_MESG, D_PBLC, LEAF_BYTES, MESSAGE_PREFIX_BYTES, NODE_BYTES, PUBLIC_KEY_BYTES,
-    STEP_BYTES,
-};
+use super::lms::{LmsSet, D_INTR, D_LEAF, D_MESG, D_PBLC, KEY_HEAD_BYTES, PREFIX_BYTES};
 use crate::circuits::StatementCircuit;
 use crate::hashes::Hash;
 use crate::kind::{fill_row, row_of, Relation, RunValues};
@@ -85,16 +86,12 @@ pub(crate) struct Layout {
     chain_end: Vec<Vec<Option<usize>>>,
 }
 
-/// Blocks of the message hash of a message of `len` bytes.
-pub(crate) fn message_blocks(len: usize) -> usize {
-    Hash::Sha256.blocks(MESSAGE_PREFIX_BYTES + len)
-}
-
 /// Bytes each unit's message hash reads after its prefix, per signature
 /// record: the key below for all units but the last, the message for it.
 fn unit_messages(stack: Stack, record: &[u8]) -> impl Iterator<Item = usize> {
     let msg = record.len() - stack.public_key_bytes();
-    (1..=stack.levels).map(move |j| if j < stack.levels { PUBLIC_KEY_BYTES } else { msg })
+    let key = stack.set.public_key_bytes();
+    (1..=stack.levels).map(move |j| if j < stack.levels { key } else { msg })
 }
 
 impl Layout {
@@ -108,14 +105,14 @@ impl Layout {
             for len in unit_messages(stack, record) {
                 let u = message_first.len() as u32;
                 message_first.push(owner.len());
-                owner.extend((0..message_blocks(len)).map(|k| (u, Role::Message(k as u32))));
+                owner.extend((0..set.message_blocks(len)).map(|k| (u, Role::Message(k as u32))));
             }
         }
         let max = set.max_digit();
         let key_blocks = Self::key_blocks(set);
         let mut key_first = Vec::with_capacity(message_first.len());
         let mut chain_end = Vec::with_capacity(message_first.len());
-        for q_rep in q_reps.iter().flat_map(|r| r.chunks_exact(32)) {
+        for q_rep in q_reps.iter().flat_map(|r| r.chunks_exact(set.n_bytes())) {
             let s32 = key_first.len() as u32;
             let mut ends = Vec::with_capacity(set.p());
             for (i, a) in set.digits(q_rep).into_iter().enumerate() {
@@ -156,11 +153,11 @@ impl Layout {
         let messages: usize = inputs
             .iter()
             .flat_map(|r| unit_messages(stack, r))
-            .map(message_blocks)
+            .map(|len| set.message_blocks(len))
             .sum();
         let steps: usize = q_reps
             .iter()
-            .flat_map(|r| r.chunks_exact(32))
+            .flat_map(|r| r.chunks_exact(set.n_bytes()))
             .map(|q| set.digits(q).iter().map(|&a| max - a as usize).sum::<usize>())
             .sum();
         messages + steps + inputs.len() * stack.levels as usize * per_unit
@@ -182,7 +179,7 @@ impl Layout {
     }
 
     fn key_message_bytes(set: LmsSet) -> usize {
-        super::lms::PREFIX_BYTES + 32 * set.p()
+        PREFIX_BYTES + set.n_bytes() * set.p()
     }
 
     /// Each instance's unit and role, in order.
@@ -243,35 +240,28 @@ impl Layout {
             };
             padded_bytes(len, k, bytes.clone(), byte, out)
         };
+        let set = self.stack.set;
+        let fixed = set.message_prefix_bytes();
         match role {
             Role::Message(k) if self.signs_key(u) => {
                 // The key below: public typecodes, the rest private.
-                let types = [self.stack.set.lms_type(), self.stack.set.ots_type()];
+                let types = [set.lms_type(), set.ots_type()];
                 let types: Vec<u8> = types.iter().flat_map(|t| t.to_be_bytes()).collect();
-                let rest = |i: usize| {
-                    i.checked_sub(MESSAGE_PREFIX_BYTES)
-                        .and_then(|i| types.get(i))
-                        .map_or(0, |b| *b)
-                };
-                hashed(MESSAGE_PREFIX_BYTES + PUBLIC_KEY_BYTES, k as usize, D_MESG, &rest)
+                let rest = |i: usize| i.checked_sub(fixed).and_then(|i| types.get(i)).map_or(0, |b| *b);
+                hashed(fixed + set.public_key_bytes(), k as usize, D_MESG, &rest)
             }
             Role::Message(k) => {
                 let msg = &record[self.stack.public_key_bytes()..];
-                let rest = |i: usize| i.checked_sub(MESSAGE_PREFIX_BYTES).map_or(0, |i| msg[i]);
-                hashed(MESSAGE_PREFIX_BYTES + msg.len(), k as usize, D_MESG, &rest)
+                let rest = |i: usize| i.checked_sub(fixed).map_or(0, |i| msg[i]);
+                hashed(fixed + msg.len(), k as usize, D_MESG, &rest)
             }
             Role::Step { chain, j, .. } => {
-                let rest = |i: usize| if i == 22 { j } else { 0 };
-                hashed(STEP_BYTES, 0, chain.to_be_bytes(), &rest)
+                let rest = |i: usize| if i == PREFIX_BYTES { j } else { 0 };
+                hashed(set.step_bytes(), 0, chain.to_be_bytes(), &rest)
             }
-            Role::PublicKey(k) => hashed(
-                Self::key_message_bytes(self.stack.set),
-                k as usize,
-                D_PBLC,
-                &|_| 0,
-            ),
-            Role::Leaf => hashed(LEAF_BYTES, 0, D_LEAF, &|_| 0),
-            Role::Node { second } => hashed(NODE_BYTES, second as usize, D_INTR, &|_| 0),
+            Role::PublicKey(k) => hashed(Self::key_message_bytes(set), k as usize, D_PBLC, &|_| 0),
+            Role::Leaf => hashed(fixed, 0, D_LEAF, &|_| 0),
+            Role::Node { second } => hashed(set.node_bytes(), second as usize, D_INTR, &|_| 0),
         }
     }
 
@@ -284,6 +274,8 @@ impl Layout {
         n: usize,
     ) -> Vec<Relation<'a>> {
         let set = self.stack.set;
+        let nb = set.n_bytes();
+        let step = set.path_step();
         let key_last = Self::key_blocks(set) as u32 - 1;
         let block = |bytes: Range<usize>| circuit.input_wires(32 + bytes.start..32 + bytes.end);
         let block_bits = |bits: Range<usize>| Wires {
@@ -293,11 +285,14 @@ impl Layout {
         let out = |bytes: Range<usize>| circuit.output_wires(bytes);
         let prev = |bytes: Range<usize>| circuit.input_wires(96 + bytes.start..96 + bytes.end);
         let dir = Wires {
-            base: circuit.r1cs().public_input_wire(1024),
+            base: circuit.r1cs().public_input_wire(step.bit_offset()),
             len: 1,
         };
-        let check_e = circuit.output_wires(32..64);
-        let check_f = |bytes: Range<usize>| circuit.output_wires(64 + bytes.start..64 + bytes.end);
+        let check_e = circuit.output_wires(32..32 + nb);
+        let check_f = |bytes: Range<usize>| circuit.output_wires(32 + nb + bytes.start..32 + nb + bytes.end);
+        // A path level's `right` child: its first `right_head` bytes end
+        // the first block, the rest start the second.
+        let right_head = 64 - step.right_byte();
         let first_node = |r: Role| r == Role::Node { second: false };
         let second_node = |r: Role| r == Role::Node { second: true };
         let message0 = |_, u: u32, _| Some(self.message_first[u as usize]);
@@ -341,6 +336,9 @@ impl Layout {
         });
         // The public bytes of every block.
         let key_tail = Self::key_message_bytes(set).saturating_sub(64 * key_last as usize);
+        let fixed = set.message_prefix_bytes();
+        // Where a signed key's message ends in its second block.
+        let signed_end = fixed + set.public_key_bytes() - 64;
         let signs_key = |y: usize| self.signs_key(self.owner[y].0);
         let public_runs: [(Instances, Range<usize>); 10] = [
             (
@@ -352,19 +350,25 @@ impl Layout {
                 20..22,
             ),
             (steps.clone(), 20..23),
-            (steps.clone(), STEP_BYTES..64),
+            (steps.clone(), set.step_bytes()..64),
             (
                 self.set(|y, r| r == Role::Leaf || r == Role::Message(0) && !signs_key(y)),
-                54..64,
+                fixed..64,
             ),
-            (self.set(|y, r| r == Role::Message(0) && signs_key(y)), 54..62),
+            (
+                self.set(|y, r| r == Role::Message(0) && signs_key(y)),
+                fixed..fixed + 8,
+            ),
             (
                 self.set(|y, r| matches!(r, Role::Message(k) if k > 0) && !signs_key(y)),
                 0..64,
             ),
-            (self.set(|y, r| r == Role::Message(1) && signs_key(y)), 46..64),
+            (
+                self.set(|y, r| r == Role::Message(1) && signs_key(y)),
+                signed_end..64,
+            ),
             (self.set(|_, r| r == Role::PublicKey(key_last)), key_tail..64),
-            (second_nodes.clone(), 22..64),
+            (second_nodes.clone(), set.node_bytes() - 64..64),
         ];
         for (instances, bytes) in public_runs {
             if instances.is_empty() {
@@ -433,20 +437,20 @@ impl Layout {
         // The node below, P, and the checks that put it on its side.
         relations.push(Relation {
             instances: first_nodes.clone(),
-            wires: prev(0..32),
-            from: Some((Source::Previous, out(0..32))),
+            wires: prev(0..nb),
+            from: Some((Source::Previous, out(0..nb))),
             values: RunValues::Zero,
         });
         relations.push(Relation {
             instances: second_nodes.clone(),
-            wires: prev(10..32),
-            from: Some((Source::Previous, prev(10..32))),
+            wires: prev(right_head..nb),
+            from: Some((Source::Previous, prev(right_head..nb))),
             values: RunValues::Zero,
         });
         for (instances, wires) in [
             (first_nodes.clone(), check_e),
-            (first_nodes, check_f(0..10)),
-            (second_nodes, check_f(10..32)),
+            (first_nodes, check_f(0..right_head)),
+            (second_nodes, check_f(right_head..nb)),
         ] {
             relations.push(Relation {
                 instances,
@@ -458,41 +462,45 @@ impl Layout {
         // The leaf hashes Kc, the key's last block's output.
         relations.push(Relation {
             instances: leaves.clone(),
-            wires: block(22..54),
-            from: Some((Source::Previous, out(0..32))),
+            wires: block(PREFIX_BYTES..PREFIX_BYTES + nb),
+            from: Some((Source::Previous, out(0..nb))),
             values: RunValues::Zero,
         });
         // A chain step after the first hashes the one before.
         relations.push(Relation {
             instances: self.set(|_, r| matches!(r, Role::Step { first: false, .. })),
-            wires: block(23..STEP_BYTES),
-            from: Some((Source::Previous, out(0..32))),
+            wires: block(PREFIX_BYTES + 1..set.step_bytes()),
+            from: Some((Source::Previous, out(0..nb))),
             values: RunValues::Zero,
         });
-        // Each chain's end in Kc, at byte 22 + 32 i of its message: whole in
-        // one block at byte 22, or split at byte 54 over two.
-        let mut placed: [Vec<Option<usize>>; 3] = std::array::from_fn(|_| vec![None; self.owner.len()]);
-        for (s, ends) in self.chain_end.iter().enumerate() {
+        // Each chain's end in Kc, at byte 22 + n i of its message: whole in
+        // one block, or split over two where it crosses a block's end;
+        // grouped by where in its block it starts, and by part.
+        let mut placed: BTreeMap<(usize, bool), Vec<Option<usize>>> = BTreeMap::new();
+        for (u, ends) in self.chain_end.iter().enumerate() {
             for (i, end) in ends.iter().enumerate() {
                 let Some(end) = *end else { continue };
-                let at = super::lms::PREFIX_BYTES + 32 * i;
-                let y = self.key_first[s] + at / 64;
-                if at % 64 == 22 {
-                    placed[0][y] = Some(end);
-                } else {
-                    placed[1][y] = Some(end);
-                    placed[2][y + 1] = Some(end);
+                let at = PREFIX_BYTES + nb * i;
+                let y = self.key_first[u] + at / 64;
+                let mut place = |tail: bool, y: usize| {
+                    let ends = placed
+                        .entry((at % 64, tail))
+                        .or_insert_with(|| vec![None; self.owner.len()]);
+                    ends[y] = Some(end);
+                };
+                place(false, y);
+                if at % 64 + nb > 64 {
+                    place(true, y + 1);
                 }
             }
         }
-        for (ends, to, from) in [
-            (&placed[0], block(22..54), out(0..32)),
-            (&placed[1], block(54..64), out(0..10)),
-            (&placed[2], block(0..22), out(10..32)),
-        ] {
-            if ends.iter().all(Option::is_none) {
-                continue;
-            }
+        for ((start, tail), ends) in &placed {
+            let head = nb.min(64 - start);
+            let (to, from) = if *tail {
+                (block(0..nb - head), out(head..nb))
+            } else {
+                (block(*start..start + head), out(0..head))
+            };
             relations.push(Relation {
                 instances: self.set(|y, _| ends[y].is_some()),
                 wires: to,
@@ -505,24 +513,24 @@ impl Layout {
         let levels = self.stack.levels;
         relations.push(Relation {
             instances: self.set(|y, r| matches!(r, Role::Message(_)) && self.last_of_its_hash(y)),
-            wires: out(0..32),
+            wires: out(0..nb),
             from: None,
             values: RunValues::PerInstance(Box::new(move |y, values| {
                 let u = layout.owner[y].0;
                 let j = (u % levels) as usize;
-                fill_row(values, &q_reps.get((u / levels) as usize)[32 * j..32 * j + 32])
+                fill_row(values, &q_reps.get((u / levels) as usize)[nb * j..nb * (j + 1)])
             })),
         });
         let last_node = |y: usize, r: Role| second_node(r) && self.last_of_its_hash(y);
         let layout = self.clone();
         relations.push(Relation {
             instances: self.set(|y, r| last_node(y, r) && self.top(self.owner[y].0)),
-            wires: out(0..32),
+            wires: out(0..nb),
             from: None,
             values: RunValues::PerInstance(Box::new(move |y, values| {
                 let record = inputs.get((layout.owner[y].0 / levels) as usize);
                 let key = &record[layout.stack.key_at()..];
-                fill_row(values, &key[24..PUBLIC_KEY_BYTES])
+                fill_row(values, &key[KEY_HEAD_BYTES..KEY_HEAD_BYTES + nb])
             })),
         });
         if levels > 1 {
@@ -538,8 +546,14 @@ impl Layout {
         circuit: &StatementCircuit,
         last_node: impl Fn(usize, Role) -> bool,
     ) -> Vec<Relation<'a>> {
+        let set = self.stack.set;
         let block = |bytes: Range<usize>| circuit.input_wires(32 + bytes.start..32 + bytes.end);
         let lower = |y: usize| !self.top(self.owner[y].0);
+        // Where the signed key's `I` starts in the first block of the
+        // message that holds it (after the typecodes), and where its root
+        // starts in the second.
+        let id_at = set.message_prefix_bytes() + 8;
+        let (id_head, root_at) = (64 - id_at, id_at + 16 - 64);
         // The unit above's message blocks, by the instance that reads them.
         let above = |block: usize| {
             self.map(move |_, u, _| (!self.top(u)).then(|| self.message_first[u as usize - 1] + block))
@@ -552,8 +566,8 @@ impl Layout {
             values: RunValues::Zero,
         };
         vec![
-            copy(lower_message0.clone(), 0..2, above(0), 62..64),
-            copy(lower_message0, 2..16, above(1), 0..14),
+            copy(lower_message0.clone(), 0..id_head, above(0), id_at..64),
+            copy(lower_message0, id_head..16, above(1), 0..root_at),
             copy(
                 self.set(|y, r| lower(y) && r != Role::Message(0) && r.is_first_block()),
                 0..16,
@@ -562,8 +576,8 @@ impl Layout {
             ),
             Relation {
                 instances: self.set(|y, r| lower(y) && last_node(y, r)),
-                wires: circuit.output_wires(0..32),
-                from: Some((above(1), block(14..46))),
+                wires: circuit.output_wires(0..set.n_bytes()),
+                from: Some((above(1), block(root_at..root_at + set.n_bytes()))),
                 values: RunValues::Zero,
             },
         ]

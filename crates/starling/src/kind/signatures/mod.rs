@@ -28,9 +28,9 @@
 //! FORS key, then each tree's root) are public, the rest private; see
 //! `slh_layout`.
 //!
-//! Schemes: LMS with SHA-256 and `n = m = 32`
-//! (`lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}`, RFC 8554), HSS of 1 to 8
-//! levels of one such set (`hss-l{L}-<LMS set>`), and SLH-DSA
+//! Schemes: LMS with SHA-256 (`lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}`,
+//! RFC 8554) and SHA-256/192 (`lms-sha256-m24-...`, NIST SP 800-208), HSS of
+//! 1 to 8 levels of one such set (`hss-l{L}-<LMS set>`), and SLH-DSA
 //! with SHA-2 at category 1 (`slh-dsa-sha2-128s`, `slh-dsa-sha2-128f`,
 //! FIPS 205), the pure interface with a context string or the internal one.
 //! Each family implements [`Family`]; the kind is the same code for all.
@@ -70,7 +70,7 @@ pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
 /// A signature scheme with its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Scheme {
-    /// LMS (RFC 8554) with SHA-256, `n = m = 32`.
+    /// LMS (RFC 8554, SP 800-208) with SHA-256 or SHA-256/192.
     Lms(LmsSet),
     /// HSS (RFC 8554) of such LMS trees, one set at every level.
     Hss(Hss),
@@ -92,7 +92,7 @@ impl Scheme {
             return Ok(Scheme::SlhDsa(SlhDsa::new(set, Interface::Pure(Vec::new()))?));
         }
         Err(format!(
-            "unknown signature scheme {name:?}; there are lms-sha256-m32-h{{5,10,15,20,25}}-w{{1,2,4,8}}, hss-l{{1..8}}-<that LMS set>, slh-dsa-sha2-128s and slh-dsa-sha2-128f"
+            "unknown signature scheme {name:?}; there are lms-sha256-m{{32,24}}-h{{5,10,15,20,25}}-w{{1,2,4,8}}, hss-l{{1..8}}-<that LMS set>, slh-dsa-sha2-128s and slh-dsa-sha2-128f"
         ))
     }
 
@@ -139,7 +139,7 @@ impl Scheme {
 /// use starling::inputs::{parse_inputs, read_prover_inputs};
 /// use starling::{prove_private, verify, Expected, Kind, Profile};
 ///
-/// let kind = Signatures::new(SignatureScheme::Lms(LmsSet::new(5, 4).unwrap()));
+/// let kind = Signatures::new(SignatureScheme::Lms(LmsSet::new(32, 5, 4).unwrap()));
 /// // A prover's lines are `PK MSG SIG`; here two sampled ones.
 /// let (public, private) = kind.random_batch(2, 16, 7);
 /// let lines = kind.prover_lines(&public, &private);

@@ -10,15 +10,16 @@ use crate::inputs::{parse_inputs, read_prover_inputs};
 use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
 use hashing::Trace;
-use lms::ROW_BYTES;
-use lms_layout::{message_blocks, Layout, Role};
+use lms_layout::{Layout, Role};
 
 fn lms(h: u32, w: u32) -> Signatures {
-    Signatures::new(Scheme::Lms(LmsSet::new(h, w).unwrap()))
+    Signatures::new(Scheme::Lms(LmsSet::new(32, h, w).unwrap()))
 }
 
 fn hss(levels: u32, h: u32, w: u32) -> Signatures {
-    Signatures::new(Scheme::Hss(Hss::new(levels, LmsSet::new(h, w).unwrap()).unwrap()))
+    Signatures::new(Scheme::Hss(
+        Hss::new(levels, LmsSet::new(32, h, w).unwrap()).unwrap(),
+    ))
 }
 
 fn prove_and_verify(kind: &Signatures, public: &Records, private: &Records) -> Vec<u8> {
@@ -45,6 +46,18 @@ fn sampled_batches_prove_and_verify_at_every_width() {
         let (public, private) = kind.random_batch(if w == 8 { 1 } else { 2 }, 3 + w as usize, w as u64);
         prove_and_verify(&kind, &public, &private);
     }
+}
+
+#[test]
+fn sha256_192_batches_prove_and_verify_at_every_width_and_in_hss() {
+    for w in [1, 2, 4, 8] {
+        let kind = Signatures::new(Scheme::Lms(LmsSet::new(24, 5, w).unwrap()));
+        let (public, private) = kind.random_batch(if w == 8 { 1 } else { 2 }, 3 * w as usize, w.into());
+        prove_and_verify(&kind, &public, &private);
+    }
+    let kind = Signatures::new(Scheme::Hss(Hss::new(2, LmsSet::new(24, 5, 4).unwrap()).unwrap()));
+    let (public, private) = kind.random_batch(2, 30, 3);
+    prove_and_verify(&kind, &public, &private);
 }
 
 #[test]
@@ -85,21 +98,28 @@ struct Cheat {
     case: (Arc<dyn Kind>, Records),
     private: Records,
     roles: Vec<(u32, Role)>,
+    /// Bytes of an input row.
+    row_bytes: usize,
 }
 
-fn cheat() -> Cheat {
-    let set = LmsSet::new(5, 4).unwrap();
-    let kind = lms(5, 4);
+/// An LMS cheating prover's batch of three h5/w4 signatures with `n`-byte
+/// hashes.
+fn cheat(n: u32) -> Cheat {
+    let set = LmsSet::new(n, 5, 4).unwrap();
+    let stack = Stack::lms(set);
+    let kind = Signatures::new(Scheme::Lms(set));
     let (public, private) = kind.random_batch(3, 12, 9);
     let mut q_reps = Records::new();
+    let key = set.public_key_bytes();
     for (p, s) in public.iter().zip(private.iter()) {
-        q_reps.push(&Stack::lms(set).trace(&p[..56], &p[56..], s).unwrap().output);
+        q_reps.push(&stack.trace(&p[..key], &p[key..], s).unwrap().output);
     }
-    let roles = Layout::new(Stack::lms(set), &public, &q_reps).roles().to_vec();
+    let roles = Layout::new(stack, &public, &q_reps).roles().to_vec();
     Cheat {
         case: (Arc::new(kind), public),
         private,
         roles,
+        row_bytes: set.row_bytes(),
     }
 }
 
@@ -109,6 +129,18 @@ impl Cheat {
         (0..self.roles.len())
             .find(|&y| self.roles[y].0 == s && pick(y, self.roles[y].1))
             .expect("such an instance")
+    }
+
+    fn row(&self, rows: &[u64], y: usize) -> Vec<u8> {
+        let words = self.row_bytes.div_ceil(8);
+        let mut bytes = vec![0u8; self.row_bytes];
+        crate::kind::fill_bytes_of(&mut bytes, &rows[y * words..(y + 1) * words]);
+        bytes
+    }
+
+    fn put_row(&self, rows: &mut [u64], y: usize, bytes: &[u8]) {
+        let words = self.row_bytes.div_ceil(8);
+        crate::kind::fill_row(&mut rows[y * words..(y + 1) * words], bytes);
     }
 
     fn assert_rejected(&self, tamper: Tamper<'_>, what: &str) {
@@ -131,18 +163,6 @@ fn changed(records: &Records, change: impl Fn(usize, &mut Vec<u8>)) -> Records {
     out
 }
 
-const WORDS: usize = ROW_BYTES.div_ceil(8);
-
-fn row(rows: &[u64], y: usize) -> Vec<u8> {
-    let mut bytes = vec![0u8; ROW_BYTES];
-    crate::kind::fill_bytes_of(&mut bytes, &rows[y * WORDS..(y + 1) * WORDS]);
-    bytes
-}
-
-fn put_row(rows: &mut [u64], y: usize, bytes: &[u8]) {
-    crate::kind::fill_row(&mut rows[y * WORDS..(y + 1) * WORDS], bytes);
-}
-
 /// The SHA-256 compression of a row's chaining value and block.
 fn compress(row: &[u8]) -> Vec<u8> {
     crate::hashes::Hash::Sha256.compress(&row[..96])
@@ -150,13 +170,20 @@ fn compress(row: &[u8]) -> Vec<u8> {
 
 #[test]
 fn the_honest_cheater_is_accepted() {
-    let c = cheat();
-    prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
+    for n in [32, 24] {
+        let c = cheat(n);
+        prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
+    }
 }
 
 #[test]
 fn chains_that_skip_a_step_or_start_elsewhere_are_rejected() {
-    let c = cheat();
+    for n in [32, 24] {
+        chains_that_skip_a_step_or_start_elsewhere(n as usize, &cheat(n));
+    }
+}
+
+fn chains_that_skip_a_step_or_start_elsewhere(n: usize, c: &Cheat) {
     // A chain of at least two steps in the last signature: its last step
     // hashes the value the step before took, so the chain's end skipped a
     // step (each instance still a valid compression).
@@ -167,34 +194,42 @@ fn chains_that_skip_a_step_or_start_elsewhere_are_rejected() {
                 .is_none_or(|n| !matches!(n.1, Role::Step { first: false, .. }))
     });
     let skip = |rows: &mut [u64]| {
-        let before = row(rows, last - 1);
-        let mut r = row(rows, last);
-        r[32 + 23..32 + 55].copy_from_slice(&before[32 + 23..32 + 55]);
-        put_row(rows, last, &r);
+        let before = c.row(rows, last - 1);
+        let mut r = c.row(rows, last);
+        r[32 + 23..32 + 23 + n].copy_from_slice(&before[32 + 23..32 + 23 + n]);
+        c.put_row(rows, last, &r);
     };
     c.assert_rejected(with_instances(&skip), "a chain end that skipped a step");
     // The first signature's first chain starts one step later than its digit
     // says (its first step claims the next j).
     let first = c.find(0, |_, r| matches!(r, Role::Step { first: true, .. }));
     let later = |rows: &mut [u64]| {
-        let mut r = row(rows, first);
+        let mut r = c.row(rows, first);
         r[32 + 22] += 1;
-        put_row(rows, first, &r);
+        c.put_row(rows, first, &r);
     };
     c.assert_rejected(with_instances(&later), "a chain that starts at another step");
     // A step of the middle signature hashes another leaf index q.
     let step = c.find(1, |_, r| matches!(r, Role::Step { .. }));
     let other_q = |rows: &mut [u64]| {
-        let mut r = row(rows, step);
+        let mut r = c.row(rows, step);
         r[32 + 19] ^= 1;
-        put_row(rows, step, &r);
+        c.put_row(rows, step, &r);
     };
     c.assert_rejected(with_instances(&other_q), "a step with another q");
 }
 
 #[test]
 fn wrong_directions_and_path_nodes_are_rejected() {
-    let c = cheat();
+    for n in [32, 24] {
+        wrong_directions_and_path_nodes(n as usize, &cheat(n));
+    }
+}
+
+fn wrong_directions_and_path_nodes(n: usize, c: &Cheat) {
+    // Node messages: the 22-byte prefix, left and right; then P and the
+    // direction bit after the chaining value and block.
+    let (left, right, bit) = (22..22 + n, 22 + n..22 + 2 * n, 96 + n);
     let level = |s: u32| {
         c.find(s, |y, r| {
             r == Role::Node { second: false } && c.roles[y - 1].1 != Role::Leaf
@@ -204,45 +239,45 @@ fn wrong_directions_and_path_nodes_are_rejected() {
     // matches it: every circuit check holds, the direction is not q's.
     let y = level(0);
     let swap = |rows: &mut [u64]| {
-        let (first, second) = (row(rows, y), row(rows, y + 1));
+        let (first, second) = (c.row(rows, y), c.row(rows, y + 1));
         let mut message: Vec<u8> = first[32..96].to_vec();
-        message.extend(&second[32..32 + 22]);
-        let (left, right) = (message[22..54].to_vec(), message[54..86].to_vec());
-        message[22..54].copy_from_slice(&right);
-        message[54..86].copy_from_slice(&left);
+        message.extend(&second[32..32 + right.end - 64]);
+        let (l, r) = (message[left.clone()].to_vec(), message[right.clone()].to_vec());
+        message[left.clone()].copy_from_slice(&r);
+        message[right.clone()].copy_from_slice(&l);
         let (mut a, mut b) = (first, second);
         a[32..96].copy_from_slice(&message[..64]);
-        a[128] ^= 1;
-        b[32..32 + 22].copy_from_slice(&message[64..86]);
+        a[bit] ^= 1;
+        b[32..32 + right.end - 64].copy_from_slice(&message[64..right.end]);
         b[..32].copy_from_slice(&compress(&a));
-        b[128] ^= 1;
-        put_row(rows, y, &a);
-        put_row(rows, y + 1, &b);
+        b[bit] ^= 1;
+        c.put_row(rows, y, &a);
+        c.put_row(rows, y + 1, &b);
     };
     c.assert_rejected(with_instances(&swap), "a path level on the wrong side");
     // Only the direction bit flipped.
     let y = level(2);
     let flip = |rows: &mut [u64]| {
         for z in [y, y + 1] {
-            let mut r = row(rows, z);
-            r[128] ^= 1;
-            put_row(rows, z, &r);
+            let mut r = c.row(rows, z);
+            r[bit] ^= 1;
+            c.put_row(rows, z, &r);
         }
     };
     c.assert_rejected(with_instances(&flip), "a flipped direction bit");
     // P, the node below, is not what the level below computed.
     let y = level(1);
     let prev = |rows: &mut [u64]| {
-        let mut r = row(rows, y);
+        let mut r = c.row(rows, y);
         r[100] ^= 4;
-        put_row(rows, y, &r);
+        c.put_row(rows, y, &r);
     };
     c.assert_rejected(with_instances(&prev), "another node below");
 }
 
 #[test]
 fn another_message_representative_or_key_is_rejected() {
-    let c = cheat();
+    let c = cheat(32);
     let q_rep = |st: &mut crate::Statement| {
         *st.outputs_mut() = changed(st.outputs(), |s, q| {
             if s == 1 {
@@ -324,7 +359,7 @@ fn expectations_that_differ_are_rejected_naming_the_difference() {
     let other: Arc<dyn Kind> = Arc::new(lms(10, 4));
     let mut retyped = all.clone();
     for r in &mut retyped {
-        r[3] = LmsSet::new(10, 4).unwrap().lms_type() as u8;
+        r[3] = LmsSet::new(32, 10, 4).unwrap().lms_type() as u8;
     }
     rejects(retyped, other, "another parameter set");
 }
@@ -337,7 +372,7 @@ fn the_same_key_on_many_lines_and_one_signature_prove() {
     // One line five times (one key signing many messages at its leaves is
     // the lms-signature crate test's).
     let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(5);
-    let (pk, sig) = LmsSet::new(5, 2).unwrap().sample(&mut rng, b"repeat");
+    let (pk, sig) = LmsSet::new(32, 5, 2).unwrap().sample(&mut rng, b"repeat");
     let mut record = pk.clone();
     record.extend(b"repeat");
     let public: Records = (0..5).map(|_| record.as_slice()).collect();
@@ -383,6 +418,7 @@ fn slh_cheat() -> (Cheat, Vec<slh_layout::Role>) {
         case: (Arc::new(kind), public),
         private,
         roles: Vec::new(),
+        row_bytes: 96,
     };
     (cheat, roles)
 }
@@ -479,7 +515,7 @@ fn every_part_of_an_invalid_signature_fails_prove() {
             }
         }
     };
-    let set = LmsSet::new(5, 4).unwrap();
+    let set = LmsSet::new(32, 5, 4).unwrap();
     let path = 40 + 32 * set.p() + 4;
     check(
         &lms(5, 4),
@@ -525,7 +561,7 @@ fn hss_batches_prove_and_verify_at_one_to_three_levels() {
 #[test]
 fn hss_faults_are_refused_naming_the_level() {
     let kind = hss(2, 5, 4);
-    let set = LmsSet::new(5, 4).unwrap();
+    let set = LmsSet::new(32, 5, 4).unwrap();
     let (public, private) = kind.random_batch(1, 3, 8);
     let lms_sig = set.signature_bytes();
     let refused = |pk_change: &dyn Fn(&mut Vec<u8>), sig_change: &dyn Fn(&mut Vec<u8>)| {
@@ -596,7 +632,7 @@ fn hss_faults_are_refused_naming_the_level() {
 #[test]
 fn a_level_under_a_key_the_level_above_did_not_sign_is_rejected() {
     use rand::SeedableRng;
-    let set = LmsSet::new(5, 4).unwrap();
+    let set = LmsSet::new(32, 5, 4).unwrap();
     let scheme = Hss::new(2, set).unwrap();
     let kind = Signatures::new(Scheme::Hss(scheme));
     let (public, private) = kind.random_batch(1, 9, 21);
@@ -614,13 +650,13 @@ fn a_level_under_a_key_the_level_above_did_not_sign_is_rejected() {
         let forged = loop {
             let (key, sig) = set.sample(&mut rng, msg);
             let id = if own_id { &key[8..24] } else { signed_id };
-            let mut trace = Trace::new(ROW_BYTES);
+            let mut trace = Trace::new(set.row_bytes());
             let (q_rep, _) = set.candidate(id, msg, &sig, &mut trace);
             if steps(&q_rep) == steps(&honest.output[32..]) {
                 break trace;
             }
         };
-        let upper = message_blocks(56) * ROW_BYTES;
+        let upper = set.message_blocks(56) * set.row_bytes();
         let kept = honest.rows.len() - forged.rows.len();
         let all = [
             &honest.message_rows[..upper],
@@ -630,8 +666,9 @@ fn a_level_under_a_key_the_level_above_did_not_sign_is_rejected() {
         ]
         .concat();
         let forge = |rows: &mut [u64]| {
-            for (y, bytes) in all.chunks_exact(ROW_BYTES).enumerate() {
-                put_row(rows, y, bytes);
+            let words = set.row_bytes().div_ceil(8);
+            for (y, bytes) in all.chunks_exact(set.row_bytes()).enumerate() {
+                crate::kind::fill_row(&mut rows[y * words..(y + 1) * words], bytes);
             }
         };
         let case = (Arc::new(kind.clone()) as Arc<dyn Kind>, public.clone());
