@@ -4,7 +4,7 @@
 Writes crates/starling/tests/vectors/pyhsslms-*.txt: batches of signatures
 made by pyhsslms (Vigil Security's HSS/LMS package, RFC 8554 and NIST SP
 800-208), one prover line `PK MSG SIG` each, for the sets the RustCrypto
-`lms-signature` crate lacks: SHA-256/192 (m24) LMS, and HSS. The tests prove
+`lms-signature` crate lacks: SHA-256/192 (m24) and SHAKE256 LMS, and HSS. The tests prove
 them and check every one-bit change is refused. Run it again to regenerate
 (the signatures are randomized, so the files change; the tests do not):
 
@@ -17,17 +17,21 @@ import pyhsslms.pyhsslms as lms
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "crates", "starling", "tests", "vectors")
 
-# (file, scheme, HSS levels or None for a bare LMS key, n, h, w, message lengths)
+# (file, HSS levels or None for a bare LMS key, hash, n, h, w, message lengths)
 BATCHES = [
-    ("pyhsslms-lms-m24.txt", None, 24, 5, [1, 2, 4, 8], [0, 17, 18, 81, 82]),
-    ("pyhsslms-hss-m32.txt", 3, 32, 5, [4], [0, 9, 10, 200]),
-    ("pyhsslms-hss-m24.txt", 2, 24, 5, [8], [1, 64]),
+    ("pyhsslms-lms-m24.txt", None, "sha256", 24, 5, [1, 2, 4, 8], [0, 17, 18, 81, 82]),
+    ("pyhsslms-hss-m32.txt", 3, "sha256", 32, 5, [4], [0, 9, 10, 200]),
+    ("pyhsslms-hss-m24.txt", 2, "sha256", 24, 5, [8], [1, 64]),
+    ("pyhsslms-lms-shake.txt", None, "shake", 32, 5, [1, 2, 4, 8], [0, 81, 82, 300]),
+    ("pyhsslms-lms-shake-m24.txt", None, "shake", 24, 5, [4], [0, 89, 90]),
+    ("pyhsslms-hss-shake.txt", 2, "shake", 32, 5, [8], [5]),
 ]
 
 
-def typecodes(n, h, w):
-    lms_type = (5 if n == 32 else 10) + h // 5 - 1
-    ots_type = (1 if n == 32 else 5) + {1: 0, 2: 1, 4: 2, 8: 3}[w]
+def typecodes(hash_name, n, h, w):
+    family = 2 * (hash_name == "shake") + (n == 24)
+    lms_type = 5 + 5 * family + h // 5 - 1
+    ots_type = 1 + 4 * family + {1: 0, 2: 1, 4: 2, 8: 3}[w]
     return lms_type.to_bytes(4, "big"), ots_type.to_bytes(4, "big")
 
 
@@ -36,11 +40,11 @@ def message(length, salt):
 
 
 def main():
-    for name, levels, n, h, widths, lengths in BATCHES:
+    for name, levels, hash_name, n, h, widths, lengths in BATCHES:
         lines = []
         for w in widths:
-            lms_type, ots_type = typecodes(n, h, w)
-            scheme = f"lms-sha256-m{n}-h{h}-w{w}"
+            lms_type, ots_type = typecodes(hash_name, n, h, w)
+            scheme = f"lms-{hash_name}-m{n}-h{h}-w{w}"
             if levels is not None:
                 scheme = f"hss-l{levels}-{scheme}"
             key = lms.HssPrivateKey(levels or 1, lms_type=lms_type, lmots_type=ots_type)

@@ -185,7 +185,7 @@ pub(crate) enum ProveWhat {
     /// `PK MSG SIG` in hex (`-` for an empty message). Public: the scheme,
     /// each public key and message, and each message representative Q.
     Signatures {
-        /// The scheme: lms-sha256-m{32,24}-h{5,10,15,20,25}-w{1,2,4,8},
+        /// The scheme: lms-{sha256,shake}-m{32,24}-h{5,10,15,20,25}-w{1,2,4,8},
         /// hss-l{1..8}-<that LMS set>, slh-dsa-sha2-128s, slh-dsa-sha2-128f.
         #[arg(long)]
         scheme: String,
@@ -252,7 +252,7 @@ pub(crate) enum BenchWhat {
     },
     /// N signatures on random messages under fresh keys.
     Signatures {
-        /// The scheme: lms-sha256-m{32,24}-h{5,10,15,20,25}-w{1,2,4,8},
+        /// The scheme: lms-{sha256,shake}-m{32,24}-h{5,10,15,20,25}-w{1,2,4,8},
         /// hss-l{1..8}-<that LMS set>, slh-dsa-sha2-128s, slh-dsa-sha2-128f.
         #[arg(long)]
         scheme: String,

@@ -10,6 +10,7 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
+use starling_circuit::keccak_path_step::{KeccakPathLayout, KeccakPathStep};
 use starling_circuit::layout::{pack_bits, words_for_bits};
 use starling_circuit::sha256_path_step::PathStepLayout;
 use starling_circuit::{
@@ -163,6 +164,27 @@ impl StatementCircuit {
         cell.get_or_init(|| {
             Arc::new(
                 StatementCircuit::new(None, name, Sha256PathStep::new(layout).into_r1cs(), None)
+                    .expect("the path-step circuit is well formed"),
+            )
+        })
+        .clone()
+    }
+
+    /// A SHAKE256 sponge step with the check of a Merkle path step whose
+    /// direction is private ([`KeccakPathStep`]), for nodes of 32 or 24
+    /// bytes: the instance circuit of LMS and HSS with SHAKE256, built once
+    /// per process.
+    pub fn keccak_path_step(layout: KeccakPathLayout) -> Arc<StatementCircuit> {
+        static N32: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        static N24: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        let (cell, name) = match layout.node_bytes {
+            32 => (&N32, "shake256-path-step"),
+            24 => (&N24, "shake256-192-path-step"),
+            other => panic!("no SHAKE256 path step for {other}-byte nodes"),
+        };
+        cell.get_or_init(|| {
+            Arc::new(
+                StatementCircuit::new(None, name, KeccakPathStep::new(layout).into_r1cs(), None)
                     .expect("the path-step circuit is well formed"),
             )
         })

@@ -6,7 +6,7 @@
 //! (RFC 8554 §6.2's format around them) prove, sampled ones verify there
 //! level by level; and RFC 8554 Appendix F's test vectors prove while every
 //! one-bit change of them is refused. Where the crate has no set (SHA-256/192,
-//! HSS), batches signed by another implementation, pyhsslms
+//! SHAKE256, HSS), batches signed by another implementation, pyhsslms
 //! (`scripts/pyhsslms-vectors.py` writes them), prove, and a changed bit of
 //! them is refused.
 
@@ -279,11 +279,14 @@ fn rfc8554_test_vectors_prove_and_changed_bits_are_refused() {
 }
 
 #[test]
-fn pyhsslms_signatures_of_sha256_192_and_hss_prove_and_changed_bits_are_refused() {
+fn pyhsslms_signatures_of_sha256_192_shake256_and_hss_prove_and_changed_bits_are_refused() {
     for file in [
         "pyhsslms-lms-m24.txt",
         "pyhsslms-hss-m32.txt",
         "pyhsslms-hss-m24.txt",
+        "pyhsslms-lms-shake.txt",
+        "pyhsslms-lms-shake-m24.txt",
+        "pyhsslms-hss-shake.txt",
     ] {
         let batches = vector_batches(file, None);
         assert!(!batches.is_empty(), "{file}");

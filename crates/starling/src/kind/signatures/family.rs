@@ -71,21 +71,24 @@ pub(super) trait Family: std::fmt::Debug + Send + Sync {
 }
 
 /// The relation that binds block bytes `bytes` of each instance of
-/// `instances` to their public values, which `template(y, bytes, out)`
-/// writes (one byte of `out` per byte of the range): a family's layout
-/// knows what each instance's block holds.
+/// `instances` (the block starting at input byte `block_at`) to their
+/// public values, which `template(y, bytes, out)` writes (one byte of `out`
+/// per byte of the range): a family's layout knows what each instance's
+/// block holds.
 pub(super) fn public_bytes<'a>(
     circuit: &StatementCircuit,
+    block_at: usize,
     instances: Instances,
     bytes: Range<usize>,
     template: impl Fn(usize, Range<usize>, &mut [u8]) + Sync + 'a,
 ) -> Relation<'a> {
+    assert!(bytes.len() <= 200, "at most a Keccak state's bytes");
     Relation {
         instances,
-        wires: circuit.input_wires(32 + bytes.start..32 + bytes.end),
+        wires: circuit.input_wires(block_at + bytes.start..block_at + bytes.end),
         from: None,
         values: RunValues::PerInstance(Box::new(move |y, values| {
-            let mut out = [0u8; 64];
+            let mut out = [0u8; 200];
             let out = &mut out[..bytes.len()];
             template(y, bytes.clone(), out);
             fill_row(values, out)

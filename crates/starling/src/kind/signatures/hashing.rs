@@ -1,13 +1,132 @@
 //! How a signature scheme's verification algorithm hashes, written once
 //! per scheme as a walk over a [`Hasher`]: plainly ([`Native`], the native
 //! verifier benchmarks compare with), or keeping the input row of every
-//! compression ([`Trace`], the prover's instances).
+//! compression ([`Trace`], the prover's instances). The hash is SHA-256
+//! (an instance per compression) or SHAKE256 (an instance per permutation
+//! of its sponge), [`RowHash`].
 
 use std::ops::Range;
 
+use starling_circuit::keccak::{bytes_from_lanes, lanes_from_bytes};
+use starling_circuit::keccak_path_step::{RATE_BYTES, STATE_BYTES};
 use starling_circuit::sha256::SHA256_IV;
 
 use crate::hashes::Hash;
+
+/// The hash of a scheme's instances, and where its rows hold what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowHash {
+    /// SHA-256: a row is the chaining value (32 bytes) and a 64-byte block.
+    Sha256,
+    /// SHAKE256: a row is the sponge's state (200 bytes) and a 136-byte
+    /// rate block XORed into it; the output is the state's first bytes.
+    Shake256,
+}
+
+impl RowHash {
+    /// Bytes of a block.
+    pub fn block_bytes(self) -> usize {
+        match self {
+            RowHash::Sha256 => 64,
+            RowHash::Shake256 => RATE_BYTES,
+        }
+    }
+
+    /// Bytes of the chained part that starts a row (and an output).
+    pub fn state_bytes(self) -> usize {
+        match self {
+            RowHash::Sha256 => 32,
+            RowHash::Shake256 => STATE_BYTES,
+        }
+    }
+
+    /// Blocks of a message of `len` bytes, padded.
+    pub fn blocks(self, len: usize) -> usize {
+        match self {
+            RowHash::Sha256 => Hash::Sha256.blocks(len),
+            RowHash::Shake256 => (len + 1).div_ceil(RATE_BYTES),
+        }
+    }
+
+    /// The chained part of a hash's first row: SHA-256's IV, or the zero
+    /// state.
+    pub fn first_state(self) -> Vec<u8> {
+        match self {
+            RowHash::Sha256 => Hash::Sha256.initial_chained(),
+            RowHash::Shake256 => vec![0; STATE_BYTES],
+        }
+    }
+
+    /// Bytes `range` of block `k` of a message of `len` bytes with its
+    /// padding, byte `i` of the message being `byte(i)`, into `out` (one
+    /// byte per byte of the range): what a verifier's public values are
+    /// built from, without copying the message or building bytes no
+    /// relation reads. SHA-256 pads `0x80`, zeros and the bit length;
+    /// SHAKE256 `0x1F`, zeros and a last byte ORed with `0x80`.
+    pub fn padded_bytes(
+        self,
+        len: usize,
+        k: usize,
+        range: Range<usize>,
+        byte: impl Fn(usize) -> u8,
+        out: &mut [u8],
+    ) {
+        let total = self.block_bytes() * self.blocks(len);
+        let bits = (8 * len as u64).to_be_bytes();
+        for (o, i) in out.iter_mut().zip(range) {
+            let at = self.block_bytes() * k + i;
+            *o = match self {
+                RowHash::Sha256 if at < len => byte(at),
+                RowHash::Sha256 if at == len => 0x80,
+                RowHash::Sha256 if at >= total - 8 => bits[at - (total - 8)],
+                RowHash::Shake256 if at < len => byte(at),
+                RowHash::Shake256 => {
+                    let domain = if at == len { 0x1f } else { 0 };
+                    let last = if at == total - 1 { 0x80 } else { 0 };
+                    domain | last
+                }
+                _ => 0,
+            };
+        }
+    }
+
+    /// The rows of `message` (chained part, then block) and its first 32
+    /// bytes of output.
+    fn rows(self, message: &[u8]) -> (Vec<Vec<u8>>, [u8; 32]) {
+        match self {
+            RowHash::Sha256 => {
+                let (rows, digest) = Hash::Sha256.instances(message);
+                (rows, digest.try_into().expect("a SHA-256 digest"))
+            }
+            RowHash::Shake256 => {
+                let mut rows = Vec::with_capacity(self.blocks(message.len()));
+                let (_, out) = shake256(message, |state, block| rows.push([state, block].concat()));
+                (rows, out)
+            }
+        }
+    }
+}
+
+/// The first 32 bytes of SHAKE256 of `message`, and its blocks, telling
+/// `row` each permutation's input (the state before the block is XORed in,
+/// and the block).
+fn shake256(message: &[u8], mut row: impl FnMut(&[u8], &[u8])) -> (usize, [u8; 32]) {
+    let blocks = RowHash::Shake256.blocks(message.len());
+    let mut lanes = [0u64; 25];
+    for k in 0..blocks {
+        let mut block = [0u8; RATE_BYTES];
+        RowHash::Shake256.padded_bytes(message.len(), k, 0..RATE_BYTES, |i| message[i], &mut block);
+        let mut state = bytes_from_lanes(&lanes);
+        row(&state, &block);
+        for (s, b) in state.iter_mut().zip(block) {
+            *s ^= b;
+        }
+        lanes = lanes_from_bytes(&state);
+        keccak::f1600(&mut lanes);
+    }
+    let out = bytes_from_lanes(&lanes);
+    (blocks, out[..32].try_into().expect("32 bytes"))
+}
 
 /// Which region of the layout a hash's compressions join: the message
 /// hashes, laid out first for all signatures (so that the public values
@@ -24,9 +143,9 @@ pub enum Part {
 /// is the right child (the path-step circuit checks its side).
 pub type PathNode<'a> = Option<(&'a [u8], bool)>;
 
-/// SHA-256 as a verification walk calls it.
+/// The hash as a verification walk calls it.
 pub trait Hasher {
-    /// SHA-256 of `message`.
+    /// The first 32 bytes of the hash of `message`.
     fn hash(&mut self, message: &[u8], part: Part, node: PathNode<'_>) -> [u8; 32];
 
     /// SHA-256 of a message whose first block has been compressed into
@@ -34,25 +153,45 @@ pub trait Hasher {
     fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32];
 }
 
-/// Plain SHA-256 (the `sha2` crate, with the SHA extensions where the CPU
-/// has them), counting compression calls.
-#[derive(Default)]
+/// The hash computed plainly (SHA-256 by the `sha2` crate, with the SHA
+/// extensions where the CPU has them; SHAKE256 by the `sha3` crate),
+/// counting compressions or permutations.
 pub struct Native {
-    /// Compressions so far.
+    hash: RowHash,
+    /// Compressions (permutations) so far.
     pub calls: u64,
+}
+
+impl Default for Native {
+    fn default() -> Self {
+        Native::new(RowHash::Sha256)
+    }
 }
 
 impl Hasher for Native {
     fn hash(&mut self, message: &[u8], _: Part, _: PathNode<'_>) -> [u8; 32] {
-        self.continue_from(SHA256_IV, message, 0)
+        match self.hash {
+            RowHash::Sha256 => self.continue_from(SHA256_IV, message, 0),
+            RowHash::Shake256 => {
+                let (blocks, out) = shake256(message, |_, _| {});
+                self.calls += blocks as u64;
+                out
+            }
+        }
     }
 
     fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32] {
+        assert_eq!(self.hash, RowHash::Sha256, "seeded hashes are SHA-256's");
         self.continue_from(words_of(state), tail, 64)
     }
 }
 
 impl Native {
+    /// Counting calls of `hash`.
+    pub fn new(hash: RowHash) -> Self {
+        Native { hash, calls: 0 }
+    }
+
     /// SHA-256 from `state`, after `before` bytes (whole blocks) already
     /// compressed into it, over `rest`: padded on the stack when that is
     /// at most four blocks (every hash of a signature but the message's,
@@ -112,6 +251,7 @@ pub fn seeded_rows(state: &[u8; 32], tail: &[u8]) -> (Vec<Vec<u8>>, [u8; 32]) {
 
 /// A verified signature's instance rows and the public values it outputs.
 pub struct Trace {
+    hash: RowHash,
     /// Bytes of an input row of the instance circuit.
     row_bytes: usize,
     /// The signature's output record (its public values beside the key and
@@ -124,9 +264,15 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// An empty trace of rows of `row_bytes`.
+    /// An empty trace of SHA-256 rows of `row_bytes`.
     pub fn new(row_bytes: usize) -> Self {
+        Trace::of(RowHash::Sha256, row_bytes)
+    }
+
+    /// An empty trace of rows of `hash` of `row_bytes`.
+    pub fn of(hash: RowHash, row_bytes: usize) -> Self {
         Trace {
+            hash,
             row_bytes,
             output: Vec::new(),
             message_rows: Vec::new(),
@@ -143,10 +289,10 @@ impl Trace {
             let start = out.len();
             out.extend(&row);
             out.resize(start + self.row_bytes, 0);
-            // The path-step circuit's `P` (after the chaining value and
+            // The path-step circuit's `P` (after the chained part and the
             // block), then its direction bit.
             if let Some((below, right)) = node {
-                let at = start + 96;
+                let at = start + self.hash.state_bytes() + self.hash.block_bytes();
                 out[at..at + below.len()].copy_from_slice(below);
                 out[at + below.len()] = right as u8;
             }
@@ -156,35 +302,15 @@ impl Trace {
 
 impl Hasher for Trace {
     fn hash(&mut self, message: &[u8], part: Part, node: PathNode<'_>) -> [u8; 32] {
-        let (rows, digest) = Hash::Sha256.instances(message);
+        let (rows, digest) = self.hash.rows(message);
         self.push(rows, part, node);
-        digest.try_into().expect("a SHA-256 digest")
+        digest
     }
 
     fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32] {
+        assert_eq!(self.hash, RowHash::Sha256, "seeded hashes are SHA-256's");
         let (rows, digest) = seeded_rows(state, tail);
         self.push(rows, Part::Rest, None);
         digest
-    }
-}
-
-/// Bytes `range` of block `k` of a SHA-256 message of `len` bytes with its
-/// padding, byte `i` of the message being `byte(i)`, into `out` (one byte
-/// per byte of the range): what a verifier's public values are built from,
-/// without copying the message or building bytes no relation reads.
-pub fn padded_bytes(len: usize, k: usize, range: Range<usize>, byte: impl Fn(usize) -> u8, out: &mut [u8]) {
-    let total = 64 * Hash::Sha256.blocks(len);
-    let bits = (8 * len as u64).to_be_bytes();
-    for (o, i) in out.iter_mut().zip(range) {
-        let at = 64 * k + i;
-        *o = if at < len {
-            byte(at)
-        } else if at == len {
-            0x80
-        } else if at >= total - 8 {
-            bits[at - (total - 8)]
-        } else {
-            0
-        };
     }
 }

@@ -233,7 +233,7 @@ impl Stack {
     /// order) and the output record, every level's `Q`. Errors say what
     /// failed.
     pub fn trace(self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
-        let mut trace = Trace::new(self.set.row_bytes());
+        let mut trace = Trace::of(self.set.hash, self.set.row_bytes());
         trace.output = self.walk(pk, msg, sig, &mut trace)?;
         Ok(trace)
     }
@@ -242,7 +242,7 @@ impl Stack {
     /// verifier benchmarks compare with), adding its compressions to
     /// `calls`.
     pub fn verify(self, pk: &[u8], msg: &[u8], sig: &[u8], calls: &mut u64) -> bool {
-        let mut native = Native::default();
+        let mut native = Native::new(self.set.hash);
         let valid = self.walk(pk, msg, sig, &mut native).is_ok();
         *calls += native.calls;
         valid

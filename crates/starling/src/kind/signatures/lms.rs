@@ -1,7 +1,8 @@
-//! LMS (RFC 8554, NIST SP 800-208) with SHA-256 (`n = m = 32`) and
-//! SHA-256/192 (SHA-256 truncated to `n = m = 24` bytes, SP 800-208 §4.2):
-//! the parameter sets, the byte formats of public keys and signatures, and
-//! the verification algorithm (RFC 8554 Algorithms 4b and 6a) over a
+//! LMS (RFC 8554, NIST SP 800-208) with SHA-256 (`n = m = 32`),
+//! SHA-256/192 (SHA-256 truncated to `n = m = 24` bytes, SP 800-208 §4.2),
+//! and SHAKE256 with 32- or 24-byte outputs (SP 800-208 §4.3): the
+//! parameter sets, the byte formats of public keys and signatures, and the
+//! verification algorithm (RFC 8554 Algorithms 4b and 6a) over a
 //! [`Hasher`]: plainly, or keeping every compression's input row.
 //!
 //! Formats (RFC 8554 §5.3 and §5.4): a public key is `u32(lms type) ‖
@@ -11,10 +12,13 @@
 
 use std::ops::Range;
 
+use std::sync::Arc;
+
+use starling_circuit::keccak_path_step::KeccakPathLayout;
 use starling_circuit::sha256_path_step::PathStepLayout;
 
-use super::hashing::{Hasher, Native, Part};
-use crate::hashes::Hash;
+use super::hashing::{Hasher, Native, Part, RowHash};
+use crate::circuits::StatementCircuit;
 
 /// The hashes' domain separators (RFC 8554 §3.1.1 and §5.3).
 pub const D_PBLC: [u8; 2] = [0x80, 0x80];
@@ -30,11 +34,13 @@ pub const PREFIX_BYTES: usize = 22;
 /// Bytes of a public key before its root: the typecodes and `I`.
 pub const KEY_HEAD_BYTES: usize = 24;
 
-/// An LMS parameter set with SHA-256 or SHA-256/192: hash bytes `n` (= `m`),
-/// tree height `h` and Winternitz width `w`.
+/// An LMS parameter set: the hash, its output bytes `n` (= `m`), tree
+/// height `h` and Winternitz width `w`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LmsSet {
-    /// Bytes of a hash value: 32 (SHA-256) or 24 (SHA-256/192).
+    /// SHA-256 or SHAKE256.
+    pub hash: RowHash,
+    /// Bytes of a hash value: 32, or 24 (SHA-256/192, SHAKE256/192).
     pub n: u32,
     /// Tree height: 5, 10, 15, 20 or 25.
     pub h: u32,
@@ -52,23 +58,42 @@ fn u32_at(bytes: &[u8], start: usize) -> u32 {
 }
 
 impl LmsSet {
-    /// Every set: `n` 32 then 24, then `h` and `w` ascending.
+    /// Every set: SHA-256 then SHAKE256, `n` 32 then 24, then `h` and `w`
+    /// ascending.
     pub fn all() -> impl Iterator<Item = LmsSet> {
-        [32, 24].into_iter().flat_map(|n| {
-            [5, 10, 15, 20, 25]
-                .into_iter()
-                .flat_map(move |h| [1, 2, 4, 8].into_iter().map(move |w| LmsSet { n, h, w }))
+        [RowHash::Sha256, RowHash::Shake256].into_iter().flat_map(|hash| {
+            [32, 24].into_iter().flat_map(move |n| {
+                [5, 10, 15, 20, 25]
+                    .into_iter()
+                    .flat_map(move |h| [1, 2, 4, 8].into_iter().map(move |w| LmsSet { hash, n, h, w }))
+            })
         })
     }
 
-    /// `lms-sha256-m{n}-h{h}-w{w}`.
+    /// `lms-sha256-m{n}-h{h}-w{w}` or `lms-shake-m{n}-h{h}-w{w}`.
     pub fn name(self) -> String {
-        format!("lms-sha256-m{}-h{}-w{}", self.n, self.h, self.w)
+        let hash = match self.hash {
+            RowHash::Sha256 => "sha256",
+            RowHash::Shake256 => "shake",
+        };
+        format!("lms-{hash}-m{}-h{}-w{}", self.n, self.h, self.w)
     }
 
-    /// The set of `n`, `h` and `w`, if there is one.
+    /// The SHA-256 set of `n`, `h` and `w`, if there is one.
     pub fn new(n: u32, h: u32, w: u32) -> Option<LmsSet> {
-        Self::all().find(|s| (s.n, s.h, s.w) == (n, h, w))
+        Self::with_hash(RowHash::Sha256, n, h, w)
+    }
+
+    /// The set of `hash`, `n`, `h` and `w`, if there is one.
+    pub fn with_hash(hash: RowHash, n: u32, h: u32, w: u32) -> Option<LmsSet> {
+        Self::all().find(|s| (s.hash, s.n, s.h, s.w) == (hash, n, h, w))
+    }
+
+    /// Which of the four hash families of SP 800-208 the set is: SHA-256,
+    /// SHA-256/192, SHAKE256, SHAKE256/192 (0 to 3; its typecodes' order).
+    fn family(self) -> u32 {
+        let shake = (self.hash == RowHash::Shake256) as u32;
+        2 * shake + (self.n == 24) as u32
     }
 
     /// Bytes of a hash value, `n`.
@@ -77,17 +102,17 @@ impl LmsSet {
     }
 
     /// The LMS typecode (RFC 8554 Table 2: `LMS_SHA256_M32_H5` is 5; SP
-    /// 800-208 Table 4: `LMS_SHA256_M24_H5` is 10).
+    /// 800-208 Table 4: `LMS_SHA256_M24_H5` is 10, `LMS_SHAKE_M32_H5` 15,
+    /// `LMS_SHAKE_M24_H5` 20).
     pub fn lms_type(self) -> u32 {
-        let first = if self.n == 32 { 5 } else { 10 };
-        first + self.h / 5 - 1
+        5 + 5 * self.family() + self.h / 5 - 1
     }
 
     /// The LM-OTS typecode (RFC 8554 Table 1: `LMOTS_SHA256_N32_W1` is 1;
-    /// SP 800-208 Table 3: `LMOTS_SHA256_N24_W1` is 5).
+    /// SP 800-208 Table 3: `LMOTS_SHA256_N24_W1` is 5, `LMOTS_SHAKE_N32_W1`
+    /// 9, `LMOTS_SHAKE_N24_W1` 13).
     pub fn ots_type(self) -> u32 {
-        let first = if self.n == 32 { 1 } else { 5 };
-        first + self.w.trailing_zeros()
+        1 + 4 * self.family() + self.w.trailing_zeros()
     }
 
     /// Winternitz chains `p` (RFC 8554 Table 1, SP 800-208 Table 3).
@@ -115,16 +140,23 @@ impl LmsSet {
         }
     }
 
-    /// Where the instance circuit's path-step values are.
-    pub fn path_step(self) -> PathStepLayout {
-        PathStepLayout {
-            node_bytes: self.n_bytes(),
+    /// The instance circuit: a SHA-256 compression or a SHAKE256 sponge
+    /// step, each with a Merkle path step's check for `n`-byte nodes.
+    pub fn circuit(self) -> Arc<StatementCircuit> {
+        match self.hash {
+            RowHash::Sha256 => StatementCircuit::sha256_path_step(PathStepLayout {
+                node_bytes: self.n_bytes(),
+            }),
+            RowHash::Shake256 => StatementCircuit::keccak_path_step(KeccakPathLayout {
+                node_bytes: self.n_bytes(),
+            }),
         }
     }
 
-    /// Bytes of an input row of the instance circuit.
+    /// Bytes of an input row of the instance circuit: the chained part,
+    /// the block, `P` and the direction bit.
     pub fn row_bytes(self) -> usize {
-        self.path_step().public_input_bits().div_ceil(8)
+        self.hash.state_bytes() + self.hash.block_bytes() + self.n_bytes() + 1
     }
 
     /// Bytes of a public key.
@@ -145,7 +177,7 @@ impl LmsSet {
 
     /// Compressions of the message hash of a message of `len` bytes.
     pub fn message_blocks(self, len: usize) -> usize {
-        Hash::Sha256.blocks(self.message_prefix_bytes() + len)
+        self.hash.blocks(self.message_prefix_bytes() + len)
     }
 
     /// Bytes of an inner node's message: the prefix and two children.
@@ -318,7 +350,7 @@ impl LmsSet {
         let mut id = [0u8; 16];
         rng.fill_bytes(&mut id);
         pk.extend(id);
-        pk.extend(self.candidate(&id, msg, &sig, &mut Native::default()).1);
+        pk.extend(self.candidate(&id, msg, &sig, &mut Native::new(self.hash)).1);
         (pk, sig)
     }
 }

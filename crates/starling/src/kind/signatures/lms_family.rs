@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::family::Family;
-use super::hashing::Trace;
+use super::hashing::{RowHash, Trace};
 use super::hss::{Hss, Stack};
 use super::lms::LmsSet;
 use super::lms_layout::Layout;
@@ -13,16 +13,25 @@ use crate::kind::Relation;
 use crate::records::Records;
 
 impl LmsSet {
-    /// The set's parameters as a file stores them: the hash (1, SHA-256,
-    /// truncated to `m`), `m`, `h` and `w`.
+    /// The set's parameters as a file stores them: the hash (1 SHA-256, 2
+    /// SHAKE256; truncated to `m`), `m`, `h` and `w`.
     pub(super) fn code(self) -> Vec<u8> {
-        vec![1, self.n as u8, self.h as u8, self.w as u8]
+        let hash = match self.hash {
+            RowHash::Sha256 => 1,
+            RowHash::Shake256 => 2,
+        };
+        vec![hash, self.n as u8, self.h as u8, self.w as u8]
     }
 
     /// The set [`LmsSet::code`] wrote.
     pub(super) fn from_code(code: &[u8]) -> Option<LmsSet> {
-        match code {
-            [1, n, h, w] => LmsSet::new(u32::from(*n), u32::from(*h), u32::from(*w)),
+        let hash = match code.first()? {
+            1 => RowHash::Sha256,
+            2 => RowHash::Shake256,
+            _ => return None,
+        };
+        match code[1..] {
+            [n, h, w] => LmsSet::with_hash(hash, u32::from(n), u32::from(h), u32::from(w)),
             _ => None,
         }
     }
@@ -56,7 +65,7 @@ impl Family for Stack {
     }
 
     fn circuit(&self) -> Arc<StatementCircuit> {
-        StatementCircuit::sha256_path_step(self.set.path_step())
+        self.set.circuit()
     }
 
     fn public_key_bytes(&self) -> usize {

@@ -39,11 +39,9 @@ use std::sync::Arc;
 use starling_piop::wiring::{Instances, Source, Wires};
 
 use super::family::public_bytes;
-use super::hashing::padded_bytes;
 use super::hss::Stack;
 use super::lms::{LmsSet, D_INTR, D_LEAF, D_MESG, D_PBLC, KEY_HEAD_BYTES, PREFIX_BYTES};
 use crate::circuits::StatementCircuit;
-use crate::hashes::Hash;
 use crate::kind::{fill_row, row_of, Relation, RunValues};
 use crate::records::Records;
 
@@ -132,7 +130,9 @@ impl Layout {
             owner.push((s32, Role::Leaf));
             for _ in 0..set.h {
                 owner.push((s32, Role::Node { second: false }));
-                owner.push((s32, Role::Node { second: true }));
+                if Self::node_blocks(set) == 2 {
+                    owner.push((s32, Role::Node { second: true }));
+                }
             }
         }
         Layout {
@@ -149,7 +149,7 @@ impl Layout {
     pub(crate) fn count(stack: Stack, inputs: &Records, q_reps: &Records) -> usize {
         let set = stack.set;
         let max = set.max_digit() as usize;
-        let per_unit = Self::key_blocks(set) + 1 + 2 * set.h as usize;
+        let per_unit = Self::key_blocks(set) + 1 + Self::node_blocks(set) * set.h as usize;
         let messages: usize = inputs
             .iter()
             .flat_map(|r| unit_messages(stack, r))
@@ -175,7 +175,12 @@ impl Layout {
 
     /// Blocks of the candidate public key's hash.
     fn key_blocks(set: LmsSet) -> usize {
-        Hash::Sha256.blocks(Self::key_message_bytes(set))
+        set.hash.blocks(Self::key_message_bytes(set))
+    }
+
+    /// Blocks of a path level's hash: two for SHA-256, one for SHAKE256.
+    fn node_blocks(set: LmsSet) -> usize {
+        set.hash.blocks(set.node_bytes())
     }
 
     fn key_message_bytes(set: LmsSet) -> usize {
@@ -238,7 +243,7 @@ impl Layout {
                 21 => tag[1],
                 _ => rest(i),
             };
-            padded_bytes(len, k, bytes.clone(), byte, out)
+            self.stack.set.hash.padded_bytes(len, k, bytes.clone(), byte, out)
         };
         let set = self.stack.set;
         let fixed = set.message_prefix_bytes();
@@ -275,24 +280,30 @@ impl Layout {
     ) -> Vec<Relation<'a>> {
         let set = self.stack.set;
         let nb = set.n_bytes();
-        let step = set.path_step();
+        // A row: the chained part (`state` bytes), the block (`bb` bytes),
+        // `P` and the direction bit; an output: the chained part, `E`, `F`.
+        let (state, bb) = (set.hash.state_bytes(), set.hash.block_bytes());
         let key_last = Self::key_blocks(set) as u32 - 1;
-        let block = |bytes: Range<usize>| circuit.input_wires(32 + bytes.start..32 + bytes.end);
+        let block = |bytes: Range<usize>| circuit.input_wires(state + bytes.start..state + bytes.end);
         let block_bits = |bits: Range<usize>| Wires {
-            base: circuit.r1cs().public_input_wire(256 + bits.start),
+            base: circuit.r1cs().public_input_wire(8 * state + bits.start),
             len: bits.len(),
         };
         let out = |bytes: Range<usize>| circuit.output_wires(bytes);
-        let prev = |bytes: Range<usize>| circuit.input_wires(96 + bytes.start..96 + bytes.end);
+        let prev_at = state + bb;
+        let prev = |bytes: Range<usize>| circuit.input_wires(prev_at + bytes.start..prev_at + bytes.end);
         let dir = Wires {
-            base: circuit.r1cs().public_input_wire(step.bit_offset()),
+            base: circuit.r1cs().public_input_wire(8 * (prev_at + nb)),
             len: 1,
         };
-        let check_e = circuit.output_wires(32..32 + nb);
-        let check_f = |bytes: Range<usize>| circuit.output_wires(32 + nb + bytes.start..32 + nb + bytes.end);
-        // A path level's `right` child: its first `right_head` bytes end
-        // the first block, the rest start the second.
-        let right_head = 64 - step.right_byte();
+        let check_e = circuit.output_wires(state..state + nb);
+        let check_f =
+            |bytes: Range<usize>| circuit.output_wires(state + nb + bytes.start..state + nb + bytes.end);
+        // A path level's `right` child, at message byte `22 + n`: its first
+        // `right_head` bytes in the first block, the rest (SHA-256) in the
+        // second.
+        let right_head = nb.min(bb - (PREFIX_BYTES + nb));
+        let node_blocks = Self::node_blocks(set);
         let first_node = |r: Role| r == Role::Node { second: false };
         let second_node = |r: Role| r == Role::Node { second: true };
         let message0 = |_, u: u32, _| Some(self.message_first[u as usize]);
@@ -303,7 +314,7 @@ impl Layout {
                 if self.owner[y - 1].1 == Role::Leaf {
                     y - 1
                 } else {
-                    y - 2
+                    y - node_blocks
                 }
             })
         };
@@ -319,28 +330,32 @@ impl Layout {
         let to_message0 = self.map(message0);
 
         let mut relations = vec![Relation::constant_wire(n)];
-        // Chaining values: the IV in a hash's first block, the previous
-        // block's output in the others.
-        let iv: Vec<u8> = Hash::Sha256.initial_chained();
+        // Chained parts: SHA-256's IV or SHAKE256's zero state in a hash's
+        // first block, the previous block's output in the others.
+        let first_state: Vec<u8> = set.hash.first_state();
         relations.push(Relation {
             instances: first_blocks.clone(),
-            wires: circuit.input_wires(0..32),
+            wires: circuit.input_wires(0..state),
             from: None,
-            values: RunValues::Constant(row_of(&iv)),
+            values: RunValues::Constant(row_of(&first_state)),
         });
         relations.push(Relation {
             instances: self.set(|_, r| !r.is_first_block()),
-            wires: circuit.input_wires(0..32),
-            from: Some((Source::Previous, out(0..32))),
+            wires: circuit.input_wires(0..state),
+            from: Some((Source::Previous, out(0..state))),
             values: RunValues::Zero,
         });
         // The public bytes of every block.
-        let key_tail = Self::key_message_bytes(set).saturating_sub(64 * key_last as usize);
+        let key_tail = Self::key_message_bytes(set).saturating_sub(bb * key_last as usize);
         let fixed = set.message_prefix_bytes();
-        // Where a signed key's message ends in its second block.
-        let signed_end = fixed + set.public_key_bytes() - 64;
+        // Where a signed key's message ends: in its first block (SHAKE256)
+        // or its second (SHA-256); where a path level's ends (SHAKE256: in
+        // its only block).
+        let signed_end = fixed + set.public_key_bytes();
+        let (signed_last, signed_tail) = (signed_end / bb, signed_end % bb);
+        let node_tail = set.node_bytes() % bb;
         let signs_key = |y: usize| self.signs_key(self.owner[y].0);
-        let public_runs: [(Instances, Range<usize>); 10] = [
+        let public_runs: [(Instances, Range<usize>); 11] = [
             (
                 self.set(|y, r| r.is_first_block() && self.top(self.owner[y].0)),
                 0..16,
@@ -350,10 +365,10 @@ impl Layout {
                 20..22,
             ),
             (steps.clone(), 20..23),
-            (steps.clone(), set.step_bytes()..64),
+            (steps.clone(), set.step_bytes()..bb),
             (
                 self.set(|y, r| r == Role::Leaf || r == Role::Message(0) && !signs_key(y)),
-                fixed..64,
+                fixed..bb,
             ),
             (
                 self.set(|y, r| r == Role::Message(0) && signs_key(y)),
@@ -361,23 +376,28 @@ impl Layout {
             ),
             (
                 self.set(|y, r| matches!(r, Role::Message(k) if k > 0) && !signs_key(y)),
-                0..64,
+                0..bb,
             ),
             (
-                self.set(|y, r| r == Role::Message(1) && signs_key(y)),
-                signed_end..64,
+                self.set(|y, r| r == Role::Message(signed_last as u32) && signs_key(y)),
+                signed_tail..bb,
             ),
-            (self.set(|_, r| r == Role::PublicKey(key_last)), key_tail..64),
-            (second_nodes.clone(), set.node_bytes() - 64..64),
+            (self.set(|_, r| r == Role::PublicKey(key_last)), key_tail..bb),
+            (second_nodes.clone(), node_tail..bb),
+            (self.set(|_, r| node_blocks == 1 && first_node(r)), node_tail..bb),
         ];
         for (instances, bytes) in public_runs {
-            if instances.is_empty() {
+            if instances.is_empty() || bytes.is_empty() {
                 continue;
             }
             let layout = self.clone();
-            relations.push(public_bytes(circuit, instances, bytes, move |y, bytes, out| {
-                layout.template(y, inputs, bytes, out)
-            }));
+            relations.push(public_bytes(
+                circuit,
+                state,
+                instances,
+                bytes,
+                move |y, bytes, out| layout.template(y, inputs, bytes, out),
+            ));
         }
         // q: one value, below 2^h, in every hash that names it.
         relations.push(Relation {
@@ -428,12 +448,15 @@ impl Layout {
             )),
             values: RunValues::Zero,
         });
-        relations.push(Relation {
-            instances: second_nodes.clone(),
-            wires: dir,
-            from: Some((Source::Previous, dir)),
-            values: RunValues::Zero,
-        });
+        // A level's second block (SHA-256) takes the first's bit and `P`.
+        if node_blocks == 2 {
+            relations.push(Relation {
+                instances: second_nodes.clone(),
+                wires: dir,
+                from: Some((Source::Previous, dir)),
+                values: RunValues::Zero,
+            });
+        }
         // The node below, P, and the checks that put it on its side.
         relations.push(Relation {
             instances: first_nodes.clone(),
@@ -441,23 +464,27 @@ impl Layout {
             from: Some((Source::Previous, out(0..nb))),
             values: RunValues::Zero,
         });
-        relations.push(Relation {
-            instances: second_nodes.clone(),
-            wires: prev(right_head..nb),
-            from: Some((Source::Previous, prev(right_head..nb))),
-            values: RunValues::Zero,
-        });
+        if node_blocks == 2 {
+            relations.push(Relation {
+                instances: second_nodes.clone(),
+                wires: prev(right_head..nb),
+                from: Some((Source::Previous, prev(right_head..nb))),
+                values: RunValues::Zero,
+            });
+        }
         for (instances, wires) in [
             (first_nodes.clone(), check_e),
             (first_nodes, check_f(0..right_head)),
             (second_nodes, check_f(right_head..nb)),
         ] {
-            relations.push(Relation {
-                instances,
-                wires,
-                from: None,
-                values: RunValues::Zero,
-            });
+            if wires.len > 0 {
+                relations.push(Relation {
+                    instances,
+                    wires,
+                    from: None,
+                    values: RunValues::Zero,
+                });
+            }
         }
         // The leaf hashes Kc, the key's last block's output.
         relations.push(Relation {
@@ -481,21 +508,21 @@ impl Layout {
             for (i, end) in ends.iter().enumerate() {
                 let Some(end) = *end else { continue };
                 let at = PREFIX_BYTES + nb * i;
-                let y = self.key_first[u] + at / 64;
+                let y = self.key_first[u] + at / bb;
                 let mut place = |tail: bool, y: usize| {
                     let ends = placed
-                        .entry((at % 64, tail))
+                        .entry((at % bb, tail))
                         .or_insert_with(|| vec![None; self.owner.len()]);
                     ends[y] = Some(end);
                 };
                 place(false, y);
-                if at % 64 + nb > 64 {
+                if at % bb + nb > bb {
                     place(true, y + 1);
                 }
             }
         }
         for ((start, tail), ends) in &placed {
-            let head = nb.min(64 - start);
+            let head = nb.min(bb - start);
             let (to, from) = if *tail {
                 (block(0..nb - head), out(head..nb))
             } else {
@@ -547,41 +574,63 @@ impl Layout {
         last_node: impl Fn(usize, Role) -> bool,
     ) -> Vec<Relation<'a>> {
         let set = self.stack.set;
-        let block = |bytes: Range<usize>| circuit.input_wires(32 + bytes.start..32 + bytes.end);
+        let state = set.hash.state_bytes();
+        let block = |bytes: Range<usize>| circuit.input_wires(state + bytes.start..state + bytes.end);
         let lower = |y: usize| !self.top(self.owner[y].0);
-        // Where the signed key's `I` starts in the first block of the
-        // message that holds it (after the typecodes), and where its root
-        // starts in the second.
+        // The unit above's message block `k`, by the instance that reads it.
+        let above = |k: usize| {
+            self.map(move |_, u, _| (!self.top(u)).then(|| self.message_first[u as usize - 1] + k))
+        };
+        // The signed key's `I` and root, after its typecodes in the message
+        // the unit above signs, each in one block or split over two.
         let id_at = set.message_prefix_bytes() + 8;
-        let (id_head, root_at) = (64 - id_at, id_at + 16 - 64);
-        // The unit above's message blocks, by the instance that reads them.
-        let above = |block: usize| {
-            self.map(move |_, u, _| (!self.top(u)).then(|| self.message_first[u as usize - 1] + block))
-        };
+        let id = pieces(id_at, 16, set.hash.block_bytes());
+        let root = pieces(id_at + 16, set.n_bytes(), set.hash.block_bytes());
         let lower_message0 = self.set(|y, r| r == Role::Message(0) && lower(y));
-        let copy = |instances: Instances, to: Range<usize>, source: Source, from: Range<usize>| Relation {
-            instances,
-            wires: block(to),
-            from: Some((source, block(from))),
-            values: RunValues::Zero,
-        };
-        vec![
-            copy(lower_message0.clone(), 0..id_head, above(0), id_at..64),
-            copy(lower_message0, id_head..16, above(1), 0..root_at),
-            copy(
-                self.set(|y, r| lower(y) && r != Role::Message(0) && r.is_first_block()),
-                0..16,
-                self.map(|_, u, _| Some(self.message_first[u as usize])),
-                0..16,
-            ),
-            Relation {
-                instances: self.set(|y, r| lower(y) && last_node(y, r)),
-                wires: circuit.output_wires(0..set.n_bytes()),
-                from: Some((above(1), block(root_at..root_at + set.n_bytes()))),
+        let lower_roots = self.set(|y, r| lower(y) && last_node(y, r));
+        let mut relations: Vec<Relation<'a>> = id
+            .into_iter()
+            .map(|(k, at, of_id)| Relation {
+                instances: lower_message0.clone(),
+                wires: block(of_id),
+                from: Some((above(k), block(at))),
                 values: RunValues::Zero,
-            },
-        ]
+            })
+            .collect();
+        relations.push(Relation {
+            instances: self.set(|y, r| lower(y) && r != Role::Message(0) && r.is_first_block()),
+            wires: block(0..16),
+            from: Some((
+                self.map(|_, u, _| Some(self.message_first[u as usize])),
+                block(0..16),
+            )),
+            values: RunValues::Zero,
+        });
+        relations.extend(root.into_iter().map(|(k, at, of_root)| Relation {
+            instances: lower_roots.clone(),
+            wires: circuit.output_wires(of_root),
+            from: Some((above(k), block(at))),
+            values: RunValues::Zero,
+        }));
+        relations
     }
+}
+
+/// Message bytes `start..start + len` as pieces within blocks of
+/// `block_bytes`: the block, the bytes in it, and the bytes of the value.
+fn pieces(start: usize, len: usize, block_bytes: usize) -> Vec<(usize, Range<usize>, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut at = start;
+    while at < start + len {
+        let end = (start + len).min((at / block_bytes + 1) * block_bytes);
+        out.push((
+            at / block_bytes,
+            at % block_bytes..at % block_bytes + end - at,
+            at - start..end - start,
+        ));
+        at = end;
+    }
+    out
 }
 
 /// The bit within four bytes that holds bit `v` of a big-endian `u32`.

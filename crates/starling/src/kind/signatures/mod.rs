@@ -29,7 +29,8 @@
 //! `slh_layout`.
 //!
 //! Schemes: LMS with SHA-256 (`lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}`,
-//! RFC 8554) and SHA-256/192 (`lms-sha256-m24-...`, NIST SP 800-208), HSS of
+//! RFC 8554), SHA-256/192 (`lms-sha256-m24-...`, NIST SP 800-208) and
+//! SHAKE256 (`lms-shake-m32-...`, `lms-shake-m24-...`, SP 800-208), HSS of
 //! 1 to 8 levels of one such set (`hss-l{L}-<LMS set>`), and SLH-DSA
 //! with SHA-2 at category 1 (`slh-dsa-sha2-128s`, `slh-dsa-sha2-128f`,
 //! FIPS 205), the pure interface with a context string or the internal one.
@@ -51,6 +52,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use family::Family;
+pub use hashing::RowHash as LmsHash;
 pub use hss::Hss;
 use hss::Stack;
 pub use lms::LmsSet;
@@ -70,7 +72,8 @@ pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
 /// A signature scheme with its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Scheme {
-    /// LMS (RFC 8554, SP 800-208) with SHA-256 or SHA-256/192.
+    /// LMS (RFC 8554, SP 800-208) with SHA-256, SHA-256/192, SHAKE256 or
+    /// SHAKE256/192.
     Lms(LmsSet),
     /// HSS (RFC 8554) of such LMS trees, one set at every level.
     Hss(Hss),
@@ -92,7 +95,7 @@ impl Scheme {
             return Ok(Scheme::SlhDsa(SlhDsa::new(set, Interface::Pure(Vec::new()))?));
         }
         Err(format!(
-            "unknown signature scheme {name:?}; there are lms-sha256-m{{32,24}}-h{{5,10,15,20,25}}-w{{1,2,4,8}}, hss-l{{1..8}}-<that LMS set>, slh-dsa-sha2-128s and slh-dsa-sha2-128f"
+            "unknown signature scheme {name:?}; there are lms-{{sha256,shake}}-m{{32,24}}-h{{5,10,15,20,25}}-w{{1,2,4,8}}, hss-l{{1..8}}-<that LMS set>, slh-dsa-sha2-128s and slh-dsa-sha2-128f"
         ))
     }
 

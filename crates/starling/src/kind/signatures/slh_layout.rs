@@ -24,7 +24,7 @@ use std::sync::Arc;
 use starling_piop::wiring::{Instances, Source};
 
 use super::family::public_bytes;
-use super::hashing::padded_bytes;
+use super::hashing::RowHash;
 use super::slh_dsa::{
     seeded_state, Adrs, SlhSet, ADRS_BYTES, FORS_ROOTS, FORS_TREE, MAX_DIGIT, N, PUBLIC_KEY_BYTES, TREE,
     WOTS_HASH, WOTS_LEN, WOTS_PK,
@@ -296,7 +296,7 @@ impl Layout {
         let adrs = slot.adrs.bytes();
         let mut tweak = |data: usize, k: usize| {
             let byte = |i: usize| adrs.get(i - 64).copied().unwrap_or(0);
-            padded_bytes(64 + ADRS_BYTES + data, k, bytes.clone(), byte, out)
+            RowHash::Sha256.padded_bytes(64 + ADRS_BYTES + data, k, bytes.clone(), byte, out)
         };
         match slot.role {
             Role::Inner(k) => {
@@ -306,7 +306,7 @@ impl Layout {
                     N..INNER_PREFIX => pk[i - N],
                     _ => message[i - INNER_PREFIX],
                 };
-                padded_bytes(INNER_PREFIX + message.len(), k as usize, bytes, byte, out)
+                RowHash::Sha256.padded_bytes(INNER_PREFIX + message.len(), k as usize, bytes, byte, out)
             }
             Role::Mgf { call, block: k } => {
                 let counter = call.to_be_bytes();
@@ -315,7 +315,7 @@ impl Layout {
                     64..68 => counter[i - 64],
                     _ => 0,
                 };
-                padded_bytes(MGF_BYTES, k as usize, bytes, byte, out)
+                RowHash::Sha256.padded_bytes(MGF_BYTES, k as usize, bytes, byte, out)
             }
             Role::Start | Role::Step => tweak(N, 1),
             Role::Node { .. } => tweak(2 * N, 1),
@@ -399,9 +399,13 @@ impl Layout {
         for (instances, bytes) in public_runs {
             let layout = self.clone();
             let messages = messages.clone();
-            relations.push(public_bytes(circuit, instances, bytes, move |y, bytes, out| {
-                layout.template(y, inputs, &messages, bytes, out)
-            }));
+            relations.push(public_bytes(
+                circuit,
+                32,
+                instances,
+                bytes,
+                move |y, bytes, out| layout.template(y, inputs, &messages, bytes, out),
+            ));
         }
 
         // R: one value in the inner hash and every MGF1 call; the inner

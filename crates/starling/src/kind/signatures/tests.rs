@@ -9,7 +9,7 @@ use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instan
 use crate::inputs::{parse_inputs, read_prover_inputs};
 use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
-use hashing::Trace;
+use hashing::{RowHash, Trace};
 use lms_layout::{Layout, Role};
 
 fn lms(h: u32, w: u32) -> Signatures {
@@ -61,6 +61,21 @@ fn sha256_192_batches_prove_and_verify_at_every_width_and_in_hss() {
 }
 
 #[test]
+fn shake256_batches_prove_and_verify_at_both_sizes_and_in_hss() {
+    for (n, w) in [(32, 4), (24, 8), (32, 1)] {
+        let kind = Signatures::new(Scheme::Lms(
+            LmsSet::with_hash(RowHash::Shake256, n, 5, w).unwrap(),
+        ));
+        let (public, private) = kind.random_batch(2, 130 + n as usize, w.into());
+        prove_and_verify(&kind, &public, &private);
+    }
+    let set = LmsSet::with_hash(RowHash::Shake256, 24, 5, 4).unwrap();
+    let kind = Signatures::new(Scheme::Hss(Hss::new(3, set).unwrap()));
+    let (public, private) = kind.random_batch(1, 0, 3);
+    prove_and_verify(&kind, &public, &private);
+}
+
+#[test]
 fn prover_lines_read_back_and_expected_lines_refuse_signatures() {
     let kind = lms(5, 4);
     let (public, private) = kind.random_batch(3, 0, 1);
@@ -102,10 +117,19 @@ struct Cheat {
     row_bytes: usize,
 }
 
+/// The LMS hashes the cheating provers run on: SHA-256 and SHAKE256 with
+/// 32- and 24-byte values.
+const LMS_HASHES: [(RowHash, u32); 4] = [
+    (RowHash::Sha256, 32),
+    (RowHash::Sha256, 24),
+    (RowHash::Shake256, 32),
+    (RowHash::Shake256, 24),
+];
+
 /// An LMS cheating prover's batch of three h5/w4 signatures with `n`-byte
-/// hashes.
-fn cheat(n: u32) -> Cheat {
-    let set = LmsSet::new(n, 5, 4).unwrap();
+/// values of `hash`.
+fn cheat(hash: RowHash, n: u32) -> Cheat {
+    let set = LmsSet::with_hash(hash, n, 5, 4).unwrap();
     let stack = Stack::lms(set);
     let kind = Signatures::new(Scheme::Lms(set));
     let (public, private) = kind.random_batch(3, 12, 9);
@@ -170,20 +194,22 @@ fn compress(row: &[u8]) -> Vec<u8> {
 
 #[test]
 fn the_honest_cheater_is_accepted() {
-    for n in [32, 24] {
-        let c = cheat(n);
+    for (hash, n) in LMS_HASHES {
+        let c = cheat(hash, n);
         prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
     }
 }
 
 #[test]
 fn chains_that_skip_a_step_or_start_elsewhere_are_rejected() {
-    for n in [32, 24] {
-        chains_that_skip_a_step_or_start_elsewhere(n as usize, &cheat(n));
+    for (hash, n) in LMS_HASHES {
+        chains_that_skip_a_step_or_start_elsewhere(hash, n as usize, &cheat(hash, n));
     }
 }
 
-fn chains_that_skip_a_step_or_start_elsewhere(n: usize, c: &Cheat) {
+fn chains_that_skip_a_step_or_start_elsewhere(hash: RowHash, n: usize, c: &Cheat) {
+    // A row's block starts after the chained part.
+    let st = hash.state_bytes();
     // A chain of at least two steps in the last signature: its last step
     // hashes the value the step before took, so the chain's end skipped a
     // step (each instance still a valid compression).
@@ -196,7 +222,7 @@ fn chains_that_skip_a_step_or_start_elsewhere(n: usize, c: &Cheat) {
     let skip = |rows: &mut [u64]| {
         let before = c.row(rows, last - 1);
         let mut r = c.row(rows, last);
-        r[32 + 23..32 + 23 + n].copy_from_slice(&before[32 + 23..32 + 23 + n]);
+        r[st + 23..st + 23 + n].copy_from_slice(&before[st + 23..st + 23 + n]);
         c.put_row(rows, last, &r);
     };
     c.assert_rejected(with_instances(&skip), "a chain end that skipped a step");
@@ -205,7 +231,7 @@ fn chains_that_skip_a_step_or_start_elsewhere(n: usize, c: &Cheat) {
     let first = c.find(0, |_, r| matches!(r, Role::Step { first: true, .. }));
     let later = |rows: &mut [u64]| {
         let mut r = c.row(rows, first);
-        r[32 + 22] += 1;
+        r[st + 22] += 1;
         c.put_row(rows, first, &r);
     };
     c.assert_rejected(with_instances(&later), "a chain that starts at another step");
@@ -213,7 +239,7 @@ fn chains_that_skip_a_step_or_start_elsewhere(n: usize, c: &Cheat) {
     let step = c.find(1, |_, r| matches!(r, Role::Step { .. }));
     let other_q = |rows: &mut [u64]| {
         let mut r = c.row(rows, step);
-        r[32 + 19] ^= 1;
+        r[st + 19] ^= 1;
         c.put_row(rows, step, &r);
     };
     c.assert_rejected(with_instances(&other_q), "a step with another q");
@@ -221,15 +247,18 @@ fn chains_that_skip_a_step_or_start_elsewhere(n: usize, c: &Cheat) {
 
 #[test]
 fn wrong_directions_and_path_nodes_are_rejected() {
-    for n in [32, 24] {
-        wrong_directions_and_path_nodes(n as usize, &cheat(n));
+    for (hash, n) in LMS_HASHES {
+        wrong_directions_and_path_nodes(hash, n as usize, &cheat(hash, n));
     }
 }
 
-fn wrong_directions_and_path_nodes(n: usize, c: &Cheat) {
-    // Node messages: the 22-byte prefix, left and right; then P and the
-    // direction bit after the chaining value and block.
-    let (left, right, bit) = (22..22 + n, 22 + n..22 + 2 * n, 96 + n);
+fn wrong_directions_and_path_nodes(hash: RowHash, n: usize, c: &Cheat) {
+    // Node messages: the 22-byte prefix, left and right, in one block
+    // (SHAKE256) or two (SHA-256); then P and the direction bit after the
+    // chained part and the block.
+    let (st, bb) = (hash.state_bytes(), hash.block_bytes());
+    let (left, right, prev, bit) = (22..22 + n, 22 + n..22 + 2 * n, st + bb, st + bb + n);
+    let blocks = hash.blocks(22 + 2 * n);
     let level = |s: u32| {
         c.find(s, |y, r| {
             r == Role::Node { second: false } && c.roles[y - 1].1 != Role::Leaf
@@ -239,26 +268,30 @@ fn wrong_directions_and_path_nodes(n: usize, c: &Cheat) {
     // matches it: every circuit check holds, the direction is not q's.
     let y = level(0);
     let swap = |rows: &mut [u64]| {
-        let (first, second) = (c.row(rows, y), c.row(rows, y + 1));
-        let mut message: Vec<u8> = first[32..96].to_vec();
-        message.extend(&second[32..32 + right.end - 64]);
+        let mut a = c.row(rows, y);
+        let mut message: Vec<u8> = a[st..st + bb].to_vec();
+        if blocks == 2 {
+            message.extend(&c.row(rows, y + 1)[st..st + right.end - bb]);
+        }
         let (l, r) = (message[left.clone()].to_vec(), message[right.clone()].to_vec());
         message[left.clone()].copy_from_slice(&r);
         message[right.clone()].copy_from_slice(&l);
-        let (mut a, mut b) = (first, second);
-        a[32..96].copy_from_slice(&message[..64]);
+        a[st..st + bb].copy_from_slice(&message[..bb]);
         a[bit] ^= 1;
-        b[32..32 + right.end - 64].copy_from_slice(&message[64..right.end]);
-        b[..32].copy_from_slice(&compress(&a));
-        b[bit] ^= 1;
+        if blocks == 2 {
+            let mut b = c.row(rows, y + 1);
+            b[st..st + right.end - bb].copy_from_slice(&message[bb..right.end]);
+            b[..st].copy_from_slice(&compress(&a));
+            b[bit] ^= 1;
+            c.put_row(rows, y + 1, &b);
+        }
         c.put_row(rows, y, &a);
-        c.put_row(rows, y + 1, &b);
     };
     c.assert_rejected(with_instances(&swap), "a path level on the wrong side");
     // Only the direction bit flipped.
     let y = level(2);
     let flip = |rows: &mut [u64]| {
-        for z in [y, y + 1] {
+        for z in y..y + blocks {
             let mut r = c.row(rows, z);
             r[bit] ^= 1;
             c.put_row(rows, z, &r);
@@ -269,7 +302,7 @@ fn wrong_directions_and_path_nodes(n: usize, c: &Cheat) {
     let y = level(1);
     let prev = |rows: &mut [u64]| {
         let mut r = c.row(rows, y);
-        r[100] ^= 4;
+        r[prev + 4] ^= 4;
         c.put_row(rows, y, &r);
     };
     c.assert_rejected(with_instances(&prev), "another node below");
@@ -277,7 +310,7 @@ fn wrong_directions_and_path_nodes(n: usize, c: &Cheat) {
 
 #[test]
 fn another_message_representative_or_key_is_rejected() {
-    let c = cheat(32);
+    let c = cheat(RowHash::Sha256, 32);
     let q_rep = |st: &mut crate::Statement| {
         *st.outputs_mut() = changed(st.outputs(), |s, q| {
             if s == 1 {

@@ -1,0 +1,134 @@
+//! One absorbing step of a SHAKE256 sponge with the check of a Merkle path
+//! step whose direction is private: the instance circuit of the LMS and HSS
+//! statements with SHAKE256 (NIST SP 800-208 §5), as
+//! [`crate::sha256_path_step`] is with SHA-256.
+//!
+//! The step is `S' = Keccak-f[1600](S ⊕ (B ‖ 0^512))`: the state `S` (the
+//! previous step's output, zero for a hash's first block) with the
+//! 136-byte rate block `B` XORed in (linear, so free). An LMS path node's
+//! message, `I ‖ u32(node / 2) ‖ D_INTR ‖ left ‖ right`, is `22 + 2n` bytes
+//! and fits one block, `left` at block bytes `22..22 + n` and `right` right
+//! after it; the node below is `P`, on the side the direction bit `b` says,
+//! checked by two words the statement binds to zero in node blocks:
+//!
+//! - `E = (1 ⊕ b) · (B[22..22 + n] ⊕ P)`,
+//! - `F = b · (B[22 + n..22 + 2n] ⊕ P)`.
+//!
+//! Public inputs: `S` (200 bytes), `B` (136), `P` (`n`), `b` (one bit);
+//! outputs: `S'` (200 bytes), `E`, `F` (`n` each). States are FIPS 202's
+//! byte strings ([`crate::keccak`]: lane `(x, y)` little-endian at bytes
+//! `8(x + 5y)..`); byte `j`, bit `t` of each value is bit `8j + t`.
+//! Cost: Keccak-f's 38,400 AND rows and `16 n` for the checks.
+
+use crate::builder::CircuitBuilder;
+use crate::keccak::{permute_gadget, STATE_BITS};
+use crate::lin::Lin;
+use crate::r1cs::R1cs;
+
+/// Bytes of SHAKE256's rate block.
+pub const RATE_BYTES: usize = 136;
+/// Bytes of the Keccak-f\[1600\] state.
+pub const STATE_BYTES: usize = STATE_BITS / 8;
+/// Block byte where `left` starts.
+pub const LEFT_BYTE: usize = 22;
+
+/// Where a step's values are, for Merkle nodes of `node_bytes` bytes (32
+/// or 24).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KeccakPathLayout {
+    /// Bytes of a node.
+    pub node_bytes: usize,
+}
+
+impl KeccakPathLayout {
+    /// Bits of a node (and of `P`, `E`, `F`).
+    pub fn node_bits(self) -> usize {
+        8 * self.node_bytes
+    }
+
+    /// Input bit offset of the block `B`.
+    pub fn block_offset(self) -> usize {
+        STATE_BITS
+    }
+
+    /// Input bit offset of `P`.
+    pub fn prev_offset(self) -> usize {
+        STATE_BITS + 8 * RATE_BYTES
+    }
+
+    /// Input bit of the direction `b`.
+    pub fn bit_offset(self) -> usize {
+        self.prev_offset() + self.node_bits()
+    }
+
+    /// Public input bits: `S`, `B`, `P`, `b`.
+    pub fn public_input_bits(self) -> usize {
+        self.bit_offset() + 1
+    }
+
+    /// Output bit offset of `E`.
+    pub fn e_offset(self) -> usize {
+        STATE_BITS
+    }
+
+    /// Output bit offset of `F`.
+    pub fn f_offset(self) -> usize {
+        self.e_offset() + self.node_bits()
+    }
+
+    /// Public output bits: `S'`, `E`, `F`.
+    pub fn public_output_bits(self) -> usize {
+        self.f_offset() + self.node_bits()
+    }
+
+    /// Block byte where `right` starts.
+    pub fn right_byte(self) -> usize {
+        LEFT_BYTE + self.node_bytes
+    }
+}
+
+/// The circuit.
+#[derive(Clone, Debug)]
+pub struct KeccakPathStep {
+    r1cs: R1cs,
+}
+
+impl KeccakPathStep {
+    /// Builds and compiles the circuit for nodes laid out as `layout` says.
+    pub fn new(layout: KeccakPathLayout) -> Self {
+        let mut b = CircuitBuilder::new(layout.public_input_bits(), layout.public_output_bits());
+        let block_bit = |b: &CircuitBuilder, i: usize| b.public_input(layout.block_offset() + i);
+        let state: Vec<Lin> = (0..STATE_BITS)
+            .map(|j| {
+                let s = b.public_input(j);
+                if j < 8 * RATE_BYTES {
+                    s.xor(&block_bit(&b, j))
+                } else {
+                    s
+                }
+            })
+            .collect();
+        permute_gadget(&mut b, &state);
+        let prev = |b: &CircuitBuilder, t: usize| b.public_input(layout.prev_offset() + t);
+        let dir = b.public_input(layout.bit_offset());
+        let not_dir = dir.xor(&Lin::one());
+        for t in 0..layout.node_bits() {
+            let left = block_bit(&b, 8 * LEFT_BYTE + t).xor(&prev(&b, t));
+            b.set_public_output_and_xor(layout.e_offset() + t, &not_dir, &left, &Lin::zero());
+            let right = block_bit(&b, 8 * layout.right_byte() + t).xor(&prev(&b, t));
+            b.set_public_output_and_xor(layout.f_offset() + t, &dir, &right, &Lin::zero());
+        }
+        let r1cs = b.compile().expect("every output is set");
+        KeccakPathStep { r1cs }
+    }
+
+    /// The compiled constraint system.
+    pub fn r1cs(&self) -> &R1cs {
+        &self.r1cs
+    }
+
+    /// Consumes the circuit, returning its constraint system.
+    pub fn into_r1cs(self) -> R1cs {
+        self.r1cs
+    }
+}
