@@ -115,6 +115,7 @@ fn input_kinds() -> &'static [Arc<dyn Kind>] {
         for scheme in [
             "lms-sha256-m32-h5-w4",
             "hss-l2-lms-sha256-m32-h5-w4",
+            "lms-shake-m24-h5-w4",
             "slh-dsa-sha2-128f",
         ] {
             let scheme = SignatureScheme::from_name(scheme).expect("a scheme");
