@@ -56,8 +56,8 @@ pub(super) trait Family: std::fmt::Debug + Send + Sync {
     fn instances(&self, inputs: &Records, lens: &[usize], outputs: &Records) -> usize;
 
     /// The output records, read back from the instances' outputs
-    /// (`output(y)`: instance `y`'s first 32 output bytes).
-    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 32]) -> Records;
+    /// (`output(y)`: instance `y`'s first 64 output bytes, or all it has).
+    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 64]) -> Records;
 
     /// The relations of a batch padded to `2^n` instances.
     fn relations<'a>(

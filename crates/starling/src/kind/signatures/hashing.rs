@@ -100,17 +100,17 @@ impl RowHash {
             }
             RowHash::Shake256 => {
                 let mut rows = Vec::with_capacity(self.blocks(message.len()));
-                let (_, out) = shake256(message, |state, block| rows.push([state, block].concat()));
-                (rows, out)
+                let (_, state) = shake256(message, |state, block| rows.push([state, block].concat()));
+                (rows, state[..32].try_into().expect("32 bytes"))
             }
         }
     }
 }
 
-/// The first 32 bytes of SHAKE256 of `message`, and its blocks, telling
-/// `row` each permutation's input (the state before the block is XORed in,
-/// and the block).
-fn shake256(message: &[u8], mut row: impl FnMut(&[u8], &[u8])) -> (usize, [u8; 32]) {
+/// The first bytes of SHAKE256 of `message` (the final state; one rate
+/// block's are output), and its blocks, telling `row` each permutation's
+/// input (the state before the block is XORed in, and the block).
+fn shake256(message: &[u8], mut row: impl FnMut(&[u8], &[u8])) -> (usize, [u8; STATE_BYTES]) {
     let blocks = RowHash::Shake256.blocks(message.len());
     let mut lanes = [0u64; 25];
     for k in 0..blocks {
@@ -124,8 +124,7 @@ fn shake256(message: &[u8], mut row: impl FnMut(&[u8], &[u8])) -> (usize, [u8; 3
         lanes = lanes_from_bytes(&state);
         keccak::f1600(&mut lanes);
     }
-    let out = bytes_from_lanes(&lanes);
-    (blocks, out[..32].try_into().expect("32 bytes"))
+    (blocks, bytes_from_lanes(&lanes))
 }
 
 /// Which region of the layout a hash's compressions join: the message
@@ -151,6 +150,10 @@ pub trait Hasher {
     /// SHA-256 of a message whose first block has been compressed into
     /// `state` already, given the bytes after that block.
     fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32];
+
+    /// The first `len` bytes (at most one rate block) of SHAKE256 of
+    /// `message`.
+    fn hash_long(&mut self, message: &[u8], part: Part, len: usize) -> Vec<u8>;
 }
 
 /// The hash computed plainly (SHA-256 by the `sha2` crate, with the SHA
@@ -172,12 +175,19 @@ impl Hasher for Native {
     fn hash(&mut self, message: &[u8], _: Part, _: PathNode<'_>) -> [u8; 32] {
         match self.hash {
             RowHash::Sha256 => self.continue_from(SHA256_IV, message, 0),
-            RowHash::Shake256 => {
-                let (blocks, out) = shake256(message, |_, _| {});
-                self.calls += blocks as u64;
-                out
-            }
+            RowHash::Shake256 => self
+                .hash_long(message, Part::Rest, 32)
+                .try_into()
+                .expect("32 bytes"),
         }
+    }
+
+    fn hash_long(&mut self, message: &[u8], _: Part, len: usize) -> Vec<u8> {
+        assert_eq!(self.hash, RowHash::Shake256, "long outputs are SHAKE256's");
+        assert!(len <= RATE_BYTES, "one block's output");
+        let (blocks, state) = shake256(message, |_, _| {});
+        self.calls += blocks as u64;
+        state[..len].to_vec()
     }
 
     fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32] {
@@ -264,11 +274,6 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// An empty trace of SHA-256 rows of `row_bytes`.
-    pub fn new(row_bytes: usize) -> Self {
-        Trace::of(RowHash::Sha256, row_bytes)
-    }
-
     /// An empty trace of rows of `hash` of `row_bytes`.
     pub fn of(hash: RowHash, row_bytes: usize) -> Self {
         Trace {
@@ -305,6 +310,15 @@ impl Hasher for Trace {
         let (rows, digest) = self.hash.rows(message);
         self.push(rows, part, node);
         digest
+    }
+
+    fn hash_long(&mut self, message: &[u8], part: Part, len: usize) -> Vec<u8> {
+        assert_eq!(self.hash, RowHash::Shake256, "long outputs are SHAKE256's");
+        assert!(len <= RATE_BYTES, "one block's output");
+        let mut rows = Vec::new();
+        let (_, state) = shake256(message, |state, block| rows.push([state, block].concat()));
+        self.push(rows, part, None);
+        state[..len].to_vec()
     }
 
     fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32] {

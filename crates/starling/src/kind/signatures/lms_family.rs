@@ -108,7 +108,7 @@ impl Family for Stack {
         Layout::count(*self, inputs, outputs)
     }
 
-    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 32]) -> Records {
+    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 64]) -> Records {
         let set = self.set;
         let upper = set.message_blocks(set.public_key_bytes());
         let mut q_reps = Records::new();

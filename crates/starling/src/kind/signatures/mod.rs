@@ -31,9 +31,10 @@
 //! Schemes: LMS with SHA-256 (`lms-sha256-m32-h{5,10,15,20,25}-w{1,2,4,8}`,
 //! RFC 8554), SHA-256/192 (`lms-sha256-m24-...`, NIST SP 800-208) and
 //! SHAKE256 (`lms-shake-m32-...`, `lms-shake-m24-...`, SP 800-208), HSS of
-//! 1 to 8 levels of one such set (`hss-l{L}-<LMS set>`), and SLH-DSA
-//! with SHA-2 at category 1 (`slh-dsa-sha2-128s`, `slh-dsa-sha2-128f`,
-//! FIPS 205), the pure interface with a context string or the internal one.
+//! 1 to 8 levels of one such set (`hss-l{L}-<LMS set>`), and SLH-DSA (FIPS
+//! 205) with SHA-2 at category 1 (`slh-dsa-sha2-128s`, `slh-dsa-sha2-128f`)
+//! and with SHAKE at every category (`slh-dsa-shake-{128,192,256}{s,f}`),
+//! the pure interface with a context string or the internal one.
 //! Each family implements [`Family`]; the kind is the same code for all.
 
 mod family;
@@ -77,7 +78,8 @@ pub enum Scheme {
     Lms(LmsSet),
     /// HSS (RFC 8554) of such LMS trees, one set at every level.
     Hss(Hss),
-    /// SLH-DSA (FIPS 205) with SHA-2 at category 1, with its interface.
+    /// SLH-DSA (FIPS 205) with SHA-2 at category 1 or SHAKE, with its
+    /// interface.
     SlhDsa(SlhDsa),
 }
 
@@ -95,7 +97,7 @@ impl Scheme {
             return Ok(Scheme::SlhDsa(SlhDsa::new(set, Interface::Pure(Vec::new()))?));
         }
         Err(format!(
-            "unknown signature scheme {name:?}; there are lms-{{sha256,shake}}-m{{32,24}}-h{{5,10,15,20,25}}-w{{1,2,4,8}}, hss-l{{1..8}}-<that LMS set>, slh-dsa-sha2-128s and slh-dsa-sha2-128f"
+            "unknown signature scheme {name:?}; there are lms-{{sha256,shake}}-m{{32,24}}-h{{5,10,15,20,25}}-w{{1,2,4,8}}, hss-l{{1..8}}-<that LMS set>, slh-dsa-sha2-128{{s,f}} and slh-dsa-shake-{{128,192,256}}{{s,f}}"
         ))
     }
 
@@ -408,9 +410,10 @@ impl Kind for Signatures {
 
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
         let words = self.circuit.output_words();
-        let output = |y: usize| -> [u8; 32] {
-            let mut bytes = [0u8; 32];
-            super::fill_bytes_of(&mut bytes, &instance_outputs[y * words..(y + 1) * words]);
+        let output = |y: usize| -> [u8; 64] {
+            let mut bytes = [0u8; 64];
+            let len = (8 * words).min(64);
+            super::fill_bytes_of(&mut bytes[..len], &instance_outputs[y * words..(y + 1) * words]);
             bytes
         };
         self.family().outputs(&self.hashed_lengths(inputs), &output)

@@ -1,29 +1,32 @@
-//! SLH-DSA (FIPS 205) with SHA-2 at security category 1: the parameter
-//! sets `slh-dsa-sha2-128s` and `-128f`, the byte formats, and the
+//! SLH-DSA (FIPS 205): the parameter sets with SHA-2 at security category
+//! 1 (`slh-dsa-sha2-128s`, `-128f`) and with SHAKE at every category
+//! (`slh-dsa-shake-{128,192,256}{s,f}`), the byte formats, and the
 //! verification algorithm (Algorithms 20 and 16-18 with their parts)
 //! computed natively over one walk that either hashes plainly or keeps every
-//! compression's input row.
+//! compression's (permutation's) input row.
 //!
-//! Every F, H and T call is `SHA-256(PK.seed ‖ 0^48 ‖ ADRSc ‖ data)`
-//! truncated to 16 bytes (§11.2.1): its first block is the same for a key,
-//! so it is compressed once per key (the "seeded state") and each call costs
-//! the compressions of `ADRSc ‖ data` after it. `H_msg` is MGF1-SHA-256 of
-//! `R ‖ PK.seed ‖ SHA-256(R ‖ PK.seed ‖ PK.root ‖ M')`.
+//! SHA-2 (§11.2.1): every F, H and T call is `SHA-256(PK.seed ‖ 0^48 ‖
+//! ADRSc ‖ data)` truncated to `n` bytes: its first block is the same for a
+//! key, so it is compressed once per key (the "seeded state") and each call
+//! costs the compressions of `ADRSc ‖ data` after it. `H_msg` is
+//! MGF1-SHA-256 of `R ‖ PK.seed ‖ SHA-256(R ‖ PK.seed ‖ PK.root ‖ M')`.
+//!
+//! SHAKE (§11.1): F, H and T are `SHAKE256(PK.seed ‖ ADRS ‖ data)` with the
+//! full 32-byte address, `H_msg` is `SHAKE256(R ‖ PK.seed ‖ PK.root ‖ M')`
+//! squeezed to `m` bytes; every call's input up to `T`'s fits one 136-byte
+//! block.
 
-use super::hashing::{Hasher, Native, Part};
+use super::hashing::{Hasher, Native, Part, RowHash};
 use crate::hashes::Hash;
 
-/// Bytes of a hash value, `n`.
-pub const N: usize = 16;
-/// Bytes of a public key: `PK.seed ‖ PK.root`.
-pub const PUBLIC_KEY_BYTES: usize = 2 * N;
-/// Bytes of a compressed address.
+/// Bytes of a compressed address (SHA-2).
 pub const ADRS_BYTES: usize = 22;
-/// Winternitz chains: `len1 = 32` message digits and `len2 = 3` checksum digits.
-pub const WOTS_LEN: usize = 35;
-const LEN1: usize = 32;
+/// Bytes of a full address (SHAKE).
+pub const FULL_ADRS_BYTES: usize = 32;
 /// Largest Winternitz digit, `w - 1`.
 pub const MAX_DIGIT: u32 = 15;
+/// Winternitz checksum digits `len2`, at every `n` here.
+const LEN2: usize = 3;
 
 /// Address types (FIPS 205 §4.2).
 pub const WOTS_HASH: u8 = 0;
@@ -36,13 +39,25 @@ pub const FORS_TREE: u8 = 3;
 /// FORS roots compression.
 pub const FORS_ROOTS: u8 = 4;
 
-/// An SLH-DSA parameter set with SHA-2 at category 1.
+/// An SLH-DSA parameter set (FIPS 205 Table 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SlhSet {
-    /// `SLH-DSA-SHA2-128s`: h = 63, d = 7, h' = 9, a = 12, k = 14.
+    /// `SLH-DSA-SHA2-128s`: n = 16, h = 63, d = 7, h' = 9, a = 12, k = 14.
     Sha2_128s,
-    /// `SLH-DSA-SHA2-128f`: h = 66, d = 22, h' = 3, a = 6, k = 33.
+    /// `SLH-DSA-SHA2-128f`: n = 16, h = 66, d = 22, h' = 3, a = 6, k = 33.
     Sha2_128f,
+    /// `SLH-DSA-SHAKE-128s`: as SHA2-128s, with SHAKE256.
+    Shake128s,
+    /// `SLH-DSA-SHAKE-128f`: as SHA2-128f, with SHAKE256.
+    Shake128f,
+    /// `SLH-DSA-SHAKE-192s`: n = 24, h = 63, d = 7, h' = 9, a = 14, k = 17.
+    Shake192s,
+    /// `SLH-DSA-SHAKE-192f`: n = 24, h = 66, d = 22, h' = 3, a = 8, k = 33.
+    Shake192f,
+    /// `SLH-DSA-SHAKE-256s`: n = 32, h = 64, d = 8, h' = 8, a = 14, k = 22.
+    Shake256s,
+    /// `SLH-DSA-SHAKE-256f`: n = 32, h = 68, d = 17, h' = 4, a = 9, k = 35.
+    Shake256f,
 }
 
 /// A compressed address (FIPS 205 §11.2): layer, tree, type and three words.
@@ -63,6 +78,19 @@ pub struct Adrs {
 }
 
 impl Adrs {
+    /// The full address, 32 bytes (FIPS 205 §4.2): layer, tree, type and
+    /// the three words, big-endian words.
+    pub fn full(&self) -> [u8; FULL_ADRS_BYTES] {
+        let mut out = [0u8; FULL_ADRS_BYTES];
+        out[3] = self.layer;
+        out[8..16].copy_from_slice(&self.tree.to_be_bytes());
+        out[19] = self.kind;
+        out[20..24].copy_from_slice(&self.keypair.to_be_bytes());
+        out[24..28].copy_from_slice(&self.word2.to_be_bytes());
+        out[28..32].copy_from_slice(&self.word3.to_be_bytes());
+        out
+    }
+
     /// `ADRSc`, 22 bytes.
     pub fn bytes(&self) -> [u8; ADRS_BYTES] {
         let mut out = [0u8; ADRS_BYTES];
@@ -78,100 +106,224 @@ impl Adrs {
 
 impl SlhSet {
     /// Every set.
-    pub const ALL: [SlhSet; 2] = [SlhSet::Sha2_128s, SlhSet::Sha2_128f];
+    pub const ALL: [SlhSet; 8] = [
+        SlhSet::Sha2_128s,
+        SlhSet::Sha2_128f,
+        SlhSet::Shake128s,
+        SlhSet::Shake128f,
+        SlhSet::Shake192s,
+        SlhSet::Shake192f,
+        SlhSet::Shake256s,
+        SlhSet::Shake256f,
+    ];
 
-    /// `slh-dsa-sha2-128s`, `slh-dsa-sha2-128f`.
+    /// `slh-dsa-sha2-128s`, ..., `slh-dsa-shake-256f`.
     pub fn name(self) -> &'static str {
         match self {
             SlhSet::Sha2_128s => "slh-dsa-sha2-128s",
             SlhSet::Sha2_128f => "slh-dsa-sha2-128f",
+            SlhSet::Shake128s => "slh-dsa-shake-128s",
+            SlhSet::Shake128f => "slh-dsa-shake-128f",
+            SlhSet::Shake192s => "slh-dsa-shake-192s",
+            SlhSet::Shake192f => "slh-dsa-shake-192f",
+            SlhSet::Shake256s => "slh-dsa-shake-256s",
+            SlhSet::Shake256f => "slh-dsa-shake-256f",
         }
     }
 
     /// Its code in a file's parameters.
     pub fn code(self) -> u8 {
+        1 + Self::ALL.iter().position(|&s| s == self).expect("a set") as u8
+    }
+
+    /// The hash its calls are.
+    pub fn hash(self) -> RowHash {
         match self {
-            SlhSet::Sha2_128s => 1,
-            SlhSet::Sha2_128f => 2,
+            SlhSet::Sha2_128s | SlhSet::Sha2_128f => RowHash::Sha256,
+            _ => RowHash::Shake256,
         }
     }
 
-    /// `(h, d, h', a, k, m)`.
-    fn params(self) -> (u32, usize, u32, u32, usize, usize) {
+    /// `(n, h, d, h', a, k, m)`.
+    fn params(self) -> (usize, u32, usize, u32, u32, usize, usize) {
         match self {
-            SlhSet::Sha2_128s => (63, 7, 9, 12, 14, 30),
-            SlhSet::Sha2_128f => (66, 22, 3, 6, 33, 34),
+            SlhSet::Sha2_128s | SlhSet::Shake128s => (16, 63, 7, 9, 12, 14, 30),
+            SlhSet::Sha2_128f | SlhSet::Shake128f => (16, 66, 22, 3, 6, 33, 34),
+            SlhSet::Shake192s => (24, 63, 7, 9, 14, 17, 39),
+            SlhSet::Shake192f => (24, 66, 22, 3, 8, 33, 42),
+            SlhSet::Shake256s => (32, 64, 8, 8, 14, 22, 47),
+            SlhSet::Shake256f => (32, 68, 17, 4, 9, 35, 49),
+        }
+    }
+
+    /// Bytes of a hash value, `n`.
+    pub fn n(self) -> usize {
+        self.params().0
+    }
+
+    /// Bytes of a public key: `PK.seed ‖ PK.root`.
+    pub fn public_key_bytes(self) -> usize {
+        2 * self.n()
+    }
+
+    /// Winternitz chains: `len1 = 2n` message digits and `len2 = 3`
+    /// checksum digits.
+    pub fn wots_len(self) -> usize {
+        2 * self.n() + LEN2
+    }
+
+    /// Where an `F`, `H` or `T` call's data starts in the bytes its rows
+    /// hash: after `ADRSc` (SHA-2; the seed block is compressed already),
+    /// after `PK.seed ‖ ADRS` (SHAKE).
+    pub fn data_at(self) -> usize {
+        match self.hash() {
+            RowHash::Sha256 => ADRS_BYTES,
+            RowHash::Shake256 => self.n() + FULL_ADRS_BYTES,
+        }
+    }
+
+    /// Blocks of an `F`, `H` or `T` call on `data` bytes (after the seed
+    /// block, for SHA-2).
+    pub fn tweak_blocks(self, data: usize) -> usize {
+        match self.hash() {
+            RowHash::Sha256 => Hash::Sha256.blocks(64 + ADRS_BYTES + data) - 1,
+            RowHash::Shake256 => RowHash::Shake256.blocks(self.data_at() + data),
         }
     }
 
     /// Hypertree layers `d`.
     pub fn layers(self) -> usize {
-        self.params().1
+        self.params().2
     }
 
     /// Tree height per layer `h'`.
     pub fn tree_height(self) -> u32 {
-        self.params().2
+        self.params().3
     }
 
     /// FORS tree height `a`.
     pub fn fors_height(self) -> u32 {
-        self.params().3
+        self.params().4
     }
 
     /// FORS trees `k`.
     pub fn fors_trees(self) -> usize {
-        self.params().4
+        self.params().5
     }
 
     /// Digest bytes `m`.
     pub fn digest_bytes(self) -> usize {
-        self.params().5
+        self.params().6
     }
 
     /// Bytes of a signature: `R`, the FORS signature, the hypertree's.
     pub fn signature_bytes(self) -> usize {
-        let (h, d, _, a, k, _) = self.params();
-        N + k * (a as usize + 1) * N + (h as usize + d * WOTS_LEN) * N
+        let (n, h, d, _, a, k, _) = self.params();
+        n + k * (a as usize + 1) * n + (h as usize + d * self.wots_len()) * n
     }
 
     /// The FORS indices, `idx_tree` and `idx_leaf` of a digest (Algorithm 20
     /// lines 7-12).
     pub fn split(self, digest: &[u8]) -> (Vec<u32>, u64, u32) {
-        let (h, d, hp, a, k, _) = self.params();
+        let (_, h, d, hp, a, k, _) = self.params();
         let md_bytes = (k * a as usize).div_ceil(8);
         let tree_bits = h - hp;
         let tree_bytes = (tree_bits as usize).div_ceil(8);
         let leaf_bytes = (h as usize).div_ceil(8 * d);
         let to_int = |b: &[u8]| b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
-        let tree = to_int(&digest[md_bytes..md_bytes + tree_bytes]) & ((1u64 << tree_bits) - 1);
+        // SLH-DSA-SHAKE-256f's tree index has all 64 bits.
+        let tree_mask = u64::MAX >> (64 - tree_bits);
+        let tree = to_int(&digest[md_bytes..md_bytes + tree_bytes]) & tree_mask;
         let leaf = to_int(&digest[md_bytes + tree_bytes..md_bytes + tree_bytes + leaf_bytes]) as u32
             & ((1u32 << hp) - 1);
         (base_2b(&digest[..md_bytes], a, k), tree, leaf)
     }
 
-    /// The 35 Winternitz digits of a message (Algorithm 8's `msg` with its
-    /// checksum).
+    /// The `len` Winternitz digits of an `n`-byte message (Algorithm 8's
+    /// `msg` with its checksum).
     pub fn wots_digits(message: &[u8]) -> Vec<u32> {
-        let mut digits = base_2b(message, 4, LEN1);
+        let len1 = 2 * message.len();
+        let mut digits = base_2b(message, 4, len1);
         let checksum: u32 = digits.iter().map(|&d| MAX_DIGIT - d).sum::<u32>() << 4;
-        digits.extend(base_2b(&checksum.to_be_bytes()[2..], 4, WOTS_LEN - LEN1));
+        digits.extend(base_2b(&checksum.to_be_bytes()[2..], 4, LEN2));
         digits
     }
 
     /// Where the FORS signature's value `j` of tree `i` is (`j = 0` the
     /// secret, then the path).
     fn fors_value(self, i: usize, j: usize) -> std::ops::Range<usize> {
-        let start = N + (i * (self.fors_height() as usize + 1) + j) * N;
-        start..start + N
+        let n = self.n();
+        let start = n + (i * (self.fors_height() as usize + 1) + j) * n;
+        start..start + n
     }
 
     /// Where layer `l`'s XMSS signature value `j` is (chains, then path).
     fn xmss_value(self, l: usize, j: usize) -> std::ops::Range<usize> {
-        let fors = N + self.fors_trees() * (self.fors_height() as usize + 1) * N;
-        let per_layer = (WOTS_LEN + self.tree_height() as usize) * N;
-        let start = fors + l * per_layer + j * N;
-        start..start + N
+        let n = self.n();
+        let fors = n + self.fors_trees() * (self.fors_height() as usize + 1) * n;
+        let per_layer = (self.wots_len() + self.tree_height() as usize) * n;
+        let start = fors + l * per_layer + j * n;
+        start..start + n
+    }
+
+    /// `F`, `H` or `T` on `data` at `adrs` under the key whose seed is
+    /// `seed` (and, for SHA-2, whose seeded state is `seeded`), through
+    /// `hasher`: `n` bytes.
+    fn tweak(
+        self,
+        hasher: &mut (impl Hasher + ?Sized),
+        seed: &[u8],
+        seeded: &[u8; 32],
+        adrs: Adrs,
+        data: &[u8],
+    ) -> Vec<u8> {
+        // The bytes the rows hash, on the stack: the address (after the
+        // seed, for SHAKE) and at most `len` values.
+        let mut tail = [0u8; 32 + FULL_ADRS_BYTES + 67 * 32];
+        let at = self.data_at();
+        match self.hash() {
+            RowHash::Sha256 => tail[..ADRS_BYTES].copy_from_slice(&adrs.bytes()),
+            RowHash::Shake256 => {
+                tail[..self.n()].copy_from_slice(seed);
+                tail[self.n()..at].copy_from_slice(&adrs.full());
+            }
+        }
+        tail[at..at + data.len()].copy_from_slice(data);
+        let tail = &tail[..at + data.len()];
+        let out = match self.hash() {
+            RowHash::Sha256 => hasher.hash_seeded(seeded, tail),
+            RowHash::Shake256 => hasher.hash(tail, Part::Rest, None),
+        };
+        out[..self.n()].to_vec()
+    }
+
+    /// `H_msg(R, PK.seed, PK.root, M')`, `m` bytes (§11.1, §11.2.1).
+    fn message_hash(
+        self,
+        hasher: &mut (impl Hasher + ?Sized),
+        r: &[u8],
+        pk: &[u8],
+        message: &[u8],
+    ) -> Vec<u8> {
+        let mut inner_msg = r.to_vec();
+        inner_msg.extend(pk);
+        inner_msg.extend(message);
+        match self.hash() {
+            RowHash::Shake256 => hasher.hash_long(&inner_msg, Part::Message, self.digest_bytes()),
+            RowHash::Sha256 => {
+                let inner = hasher.hash(&inner_msg, Part::Message, None);
+                let mut digest = Vec::with_capacity(64);
+                for counter in 0..self.digest_bytes().div_ceil(32) as u32 {
+                    let mut mgf = r.to_vec();
+                    mgf.extend(&pk[..self.n()]);
+                    mgf.extend(inner);
+                    mgf.extend(counter.to_be_bytes());
+                    digest.extend(hasher.hash(&mgf, Part::Message, None));
+                }
+                digest.truncate(self.digest_bytes());
+                digest
+            }
+        }
     }
 
     /// Algorithm 20 on a signature of the right length, every hash through
@@ -179,37 +331,19 @@ impl SlhSet {
     /// tree's root) and the top root, which a valid signature makes the
     /// key's `PK.root`.
     pub fn walk(self, pk: &[u8], message: &[u8], sig: &[u8], hasher: &mut impl Hasher) -> Walked {
-        let seed = &pk[..N];
-        let seeded = seeded_state(seed);
-        let mut inner_msg = sig[..N].to_vec();
-        inner_msg.extend(pk);
-        inner_msg.extend(message);
-        let inner = hasher.hash(&inner_msg, Part::Message, None);
-        let mut digest = Vec::with_capacity(64);
-        for counter in 0..self.digest_bytes().div_ceil(32) as u32 {
-            let mut mgf = sig[..N].to_vec();
-            mgf.extend(seed);
-            mgf.extend(inner);
-            mgf.extend(counter.to_be_bytes());
-            digest.extend(hasher.hash(&mgf, Part::Message, None));
-        }
-        digest.truncate(self.digest_bytes());
+        let n = self.n();
+        let seed = &pk[..n];
+        let seeded = match self.hash() {
+            RowHash::Sha256 => seeded_state(seed),
+            RowHash::Shake256 => [0; 32],
+        };
+        let digest = self.message_hash(hasher, &sig[..n], pk, message);
         let (indices, mut tree, mut leaf) = self.split(&digest);
 
         // FORS (Algorithm 17).
         let a = self.fors_height();
-        // A call's bytes after the seed block, on the stack: the address
-        // and at most `WOTS_LEN` values.
-        let call = |hasher: &mut dyn FnMut(&[u8]) -> [u8; 32], adrs: Adrs, data: &[u8]| -> [u8; N] {
-            let mut tail = [0u8; ADRS_BYTES + WOTS_LEN * N];
-            tail[..ADRS_BYTES].copy_from_slice(&adrs.bytes());
-            tail[ADRS_BYTES..ADRS_BYTES + data.len()].copy_from_slice(data);
-            hasher(&tail[..ADRS_BYTES + data.len()])[..N]
-                .try_into()
-                .expect("16 bytes")
-        };
-        let mut tweak = |tail: &[u8]| hasher.hash_seeded(&seeded, tail);
-        let mut roots = Vec::with_capacity(self.fors_trees() * N);
+        let mut call = |adrs: Adrs, data: &[u8]| self.tweak(hasher, seed, &seeded, adrs, data);
+        let mut roots = Vec::with_capacity(self.fors_trees() * n);
         for (i, &index) in indices.iter().enumerate() {
             let mut adrs = Adrs {
                 layer: 0,
@@ -219,13 +353,13 @@ impl SlhSet {
                 word2: 0,
                 word3: (i as u32) << a | index,
             };
-            let mut node = call(&mut tweak, adrs, &sig[self.fors_value(i, 0)]);
+            let mut node = call(adrs, &sig[self.fors_value(i, 0)]);
             for j in 0..a {
                 let auth = &sig[self.fors_value(i, 1 + j as usize)];
                 adrs.word2 = j + 1;
                 adrs.word3 >>= 1;
                 let pair = ordered(&node, auth, (index >> j) & 1 == 0);
-                node = call(&mut tweak, adrs, &pair);
+                node = call(adrs, &pair);
             }
             roots.extend(node);
         }
@@ -237,20 +371,20 @@ impl SlhSet {
             word2: 0,
             word3: 0,
         };
-        let mut node = call(&mut tweak, roots_adrs, &roots);
+        let mut node = call(roots_adrs, &roots);
 
         // The hypertree (Algorithms 12 and 10 with 8).
         let hp = self.tree_height();
-        let mut layer_messages = Vec::with_capacity(self.layers() * N);
+        let mut layer_messages = Vec::with_capacity(self.layers() * n);
         for l in 0..self.layers() {
-            layer_messages.extend(node);
+            layer_messages.extend(&node);
             if l > 0 {
                 leaf = (tree & ((1 << hp) - 1)) as u32;
                 tree >>= hp;
             }
-            let mut chain_ends = Vec::with_capacity(WOTS_LEN * N);
+            let mut chain_ends = Vec::with_capacity(self.wots_len() * n);
             for (c, digit) in Self::wots_digits(&node).into_iter().enumerate() {
-                let mut value: [u8; N] = sig[self.xmss_value(l, c)].try_into().expect("16 bytes");
+                let mut value = sig[self.xmss_value(l, c)].to_vec();
                 for j in digit..MAX_DIGIT {
                     let adrs = Adrs {
                         layer: l as u8,
@@ -260,7 +394,7 @@ impl SlhSet {
                         word2: c as u32,
                         word3: j,
                     };
-                    value = call(&mut tweak, adrs, &value);
+                    value = call(adrs, &value);
                 }
                 chain_ends.extend(value);
             }
@@ -272,10 +406,10 @@ impl SlhSet {
                 word2: 0,
                 word3: 0,
             };
-            node = call(&mut tweak, pk_adrs, &chain_ends);
+            node = call(pk_adrs, &chain_ends);
             let mut index = leaf;
             for j in 0..hp {
-                let auth = &sig[self.xmss_value(l, WOTS_LEN + j as usize)];
+                let auth = &sig[self.xmss_value(l, self.wots_len() + j as usize)];
                 let adrs = Adrs {
                     layer: l as u8,
                     tree,
@@ -285,7 +419,7 @@ impl SlhSet {
                     word3: index >> 1,
                 };
                 let pair = ordered(&node, auth, index & 1 == 0);
-                node = call(&mut tweak, adrs, &pair);
+                node = call(adrs, &pair);
                 index >>= 1;
             }
         }
@@ -301,24 +435,20 @@ impl SlhSet {
 pub struct Walked {
     /// `H_msg`'s output.
     pub digest: Vec<u8>,
-    /// Each layer's message, 16 bytes each.
+    /// Each layer's message, `n` bytes each.
     pub layer_messages: Vec<u8>,
     /// The root the signature leads to.
-    pub root: [u8; N],
+    pub root: Vec<u8>,
 }
 
 /// A node and its sibling as `H` takes them: the node first when it is the
 /// left child.
-fn ordered(node: &[u8; N], sibling: &[u8], left: bool) -> [u8; 2 * N] {
-    let mut pair = [0u8; 2 * N];
-    let (first, second) = if left {
-        (&node[..], sibling)
+fn ordered(node: &[u8], sibling: &[u8], left: bool) -> Vec<u8> {
+    if left {
+        [node, sibling].concat()
     } else {
-        (sibling, &node[..])
-    };
-    pair[..N].copy_from_slice(first);
-    pair[N..].copy_from_slice(second);
-    pair
+        [sibling, node].concat()
+    }
 }
 
 /// Big-endian `b`-bit digits of `x` (FIPS 205 Algorithm 4).
@@ -346,15 +476,6 @@ pub fn seeded_state(seed: &[u8]) -> [u8; 32] {
     Hash::Sha256.compress(&row).try_into().expect("32 bytes")
 }
 
-/// `F`, `H` or `T` on `data` at `adrs`, plainly.
-fn tweak(seeded: &[u8; 32], adrs: Adrs, data: &[u8]) -> [u8; N] {
-    let mut tail = adrs.bytes().to_vec();
-    tail.extend(data);
-    Native::default().hash_seeded(seeded, &tail)[..N]
-        .try_into()
-        .expect("16 bytes")
-}
-
 impl SlhSet {
     /// A public key and a valid signature on the message `M'` under it,
     /// from `rng`: random `PK.seed`, `R` and values for the FORS trees and
@@ -364,20 +485,26 @@ impl SlhSet {
     /// the top tree has secrets, so this is a sample for tests and
     /// benchmarks, not a signer.
     pub fn sample(self, rng: &mut (impl rand::RngCore + ?Sized), message: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        let mut seed = [0u8; N];
+        let n = self.n();
+        let mut seed = vec![0u8; n];
         rng.fill_bytes(&mut seed);
-        let seeded = seeded_state(&seed);
+        let seeded = match self.hash() {
+            RowHash::Sha256 => seeded_state(&seed),
+            RowHash::Shake256 => [0; 32],
+        };
+        let tweak = |adrs: Adrs, data: &[u8]| {
+            let mut native = Native::new(self.hash());
+            self.tweak(&mut native, &seed, &seeded, adrs, data)
+        };
         let top = (self.layers() - 1) as u8;
         let hp = self.tree_height();
         let leaves = 1usize << hp;
-        let mut secrets = vec![0u8; leaves * WOTS_LEN * N];
+        let wots_len = self.wots_len();
+        let mut secrets = vec![0u8; leaves * wots_len * n];
         rng.fill_bytes(&mut secrets);
-        let secret = |leaf: usize, c: usize| -> [u8; N] {
-            let at = (leaf * WOTS_LEN + c) * N;
-            secrets[at..at + N].try_into().expect("16 bytes")
-        };
-        let chain = |leaf: usize, c: usize, steps: u32| -> [u8; N] {
-            let mut value = secret(leaf, c);
+        let chain = |leaf: usize, c: usize, steps: u32| -> Vec<u8> {
+            let at = (leaf * wots_len + c) * n;
+            let mut value = secrets[at..at + n].to_vec();
             for j in 0..steps {
                 let adrs = Adrs {
                     layer: top,
@@ -387,14 +514,14 @@ impl SlhSet {
                     word2: c as u32,
                     word3: j,
                 };
-                value = tweak(&seeded, adrs, &value);
+                value = tweak(adrs, &value);
             }
             value
         };
         // The top tree, level by level.
-        let mut levels: Vec<Vec<[u8; N]>> = vec![(0..leaves)
+        let mut levels: Vec<Vec<Vec<u8>>> = vec![(0..leaves)
             .map(|leaf| {
-                let ends: Vec<u8> = (0..WOTS_LEN).flat_map(|c| chain(leaf, c, MAX_DIGIT)).collect();
+                let ends: Vec<u8> = (0..wots_len).flat_map(|c| chain(leaf, c, MAX_DIGIT)).collect();
                 let adrs = Adrs {
                     layer: top,
                     tree: 0,
@@ -403,7 +530,7 @@ impl SlhSet {
                     word2: 0,
                     word3: 0,
                 };
-                tweak(&seeded, adrs, &ends)
+                tweak(adrs, &ends)
             })
             .collect()];
         for height in 1..=hp {
@@ -420,29 +547,29 @@ impl SlhSet {
                         word2: height,
                         word3: index as u32,
                     };
-                    tweak(&seeded, adrs, &[pair[0], pair[1]].concat())
+                    tweak(adrs, &[&pair[0][..], &pair[1]].concat())
                 })
                 .collect();
             levels.push(level);
         }
-        let mut pk = seed.to_vec();
-        pk.extend(levels[hp as usize][0]);
+        let mut pk = seed.clone();
+        pk.extend(&levels[hp as usize][0]);
 
         let mut sig = vec![0u8; self.signature_bytes()];
         rng.fill_bytes(&mut sig);
-        let walked = self.walk(&pk, message, &sig, &mut Native::default());
+        let walked = self.walk(&pk, message, &sig, &mut Native::new(self.hash()));
         let (_, tree, mut leaf) = self.split(&walked.digest);
         if self.layers() > 1 {
             let below = (hp as usize) * (self.layers() - 1);
             leaf = ((tree >> (below - hp as usize)) & ((1 << hp) - 1)) as u32;
         }
-        let top_message = &walked.layer_messages[N * (self.layers() - 1)..];
+        let top_message = &walked.layer_messages[n * (self.layers() - 1)..];
         for (c, digit) in Self::wots_digits(top_message).into_iter().enumerate() {
             let at = self.xmss_value(self.layers() - 1, c);
             sig[at].copy_from_slice(&chain(leaf as usize, c, digit));
         }
         for j in 0..hp as usize {
-            let at = self.xmss_value(self.layers() - 1, WOTS_LEN + j);
+            let at = self.xmss_value(self.layers() - 1, wots_len + j);
             sig[at].copy_from_slice(&levels[j][(leaf as usize >> j) ^ 1]);
         }
         (pk, sig)

@@ -4,9 +4,11 @@
 use std::sync::Arc;
 
 use super::family::Family;
-use super::hashing::{Native, Trace};
-use super::slh_dsa::{SlhSet, N, PUBLIC_KEY_BYTES};
+use super::hashing::{Native, RowHash, Trace};
+use super::slh_dsa::SlhSet;
 use super::slh_layout::{self, message_blocks, Layout};
+use starling_circuit::keccak_path_step::KeccakPathLayout;
+
 use crate::circuits::{Builtin, StatementCircuit};
 use crate::kind::Relation;
 use crate::records::Records;
@@ -80,6 +82,21 @@ impl SlhDsa {
     }
 }
 
+/// The SHAKE sets' instance circuit: the SHAKE256 sponge step of LMS, its
+/// path check unused (SLH-DSA's directions are public).
+const SHAKE_ROWS: KeccakPathLayout = KeccakPathLayout { node_bytes: 32 };
+
+impl SlhDsa {
+    /// Bytes of an input row: SHA-256's chaining value and block, or the
+    /// sponge step's state, block, `P` and bit.
+    fn row_bytes(&self) -> usize {
+        match self.set.hash() {
+            RowHash::Sha256 => 96,
+            RowHash::Shake256 => SHAKE_ROWS.public_input_bits().div_ceil(8),
+        }
+    }
+}
+
 impl Family for SlhDsa {
     fn name(&self) -> String {
         match &self.interface {
@@ -90,15 +107,18 @@ impl Family for SlhDsa {
     }
 
     fn circuit(&self) -> Arc<StatementCircuit> {
-        StatementCircuit::builtin(Builtin::Sha256)
+        match self.set.hash() {
+            RowHash::Sha256 => StatementCircuit::builtin(Builtin::Sha256),
+            RowHash::Shake256 => StatementCircuit::keccak_path_step(SHAKE_ROWS),
+        }
     }
 
     fn public_key_bytes(&self) -> usize {
-        PUBLIC_KEY_BYTES
+        self.set.public_key_bytes()
     }
 
     fn output_bytes(&self) -> usize {
-        self.set.digest_bytes() + N * self.set.layers()
+        self.set.digest_bytes() + self.set.n() * self.set.layers()
     }
 
     fn hashed_message_bytes(&self, len: usize) -> usize {
@@ -113,13 +133,14 @@ impl Family for SlhDsa {
     }
 
     fn check_public_key(&self, pk: &[u8]) -> Result<(), String> {
-        if pk.len() == PUBLIC_KEY_BYTES {
+        if pk.len() == self.set.public_key_bytes() {
             Ok(())
         } else {
             Err(format!(
-                "the public key has {} bytes; {} keys have {PUBLIC_KEY_BYTES}",
+                "the public key has {} bytes; {} keys have {}",
                 pk.len(),
-                self.set.name()
+                self.set.name(),
+                self.set.public_key_bytes()
             ))
         }
     }
@@ -138,9 +159,9 @@ impl Family for SlhDsa {
     }
 
     fn trace(&self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
-        let mut trace = Trace::new(96);
+        let mut trace = Trace::of(self.set.hash(), self.row_bytes());
         let walked = self.set.walk(pk, &self.prepared(msg), sig, &mut trace);
-        if walked.root[..] != pk[N..] {
+        if walked.root[..] != pk[self.set.n()..] {
             return Err("the root it leads to is not the public key's".into());
         }
         trace.output = [walked.digest, walked.layer_messages].concat();
@@ -148,10 +169,10 @@ impl Family for SlhDsa {
     }
 
     fn verify(&self, pk: &[u8], msg: &[u8], sig: &[u8], calls: &mut u64) -> bool {
-        let mut native = Native::default();
+        let mut native = Native::new(self.set.hash());
         let walked = self.set.walk(pk, &self.prepared(msg), sig, &mut native);
         *calls += native.calls;
-        walked.root[..] == pk[N..]
+        walked.root[..] == pk[self.set.n()..]
     }
 
     fn sample(&self, rng: &mut dyn rand::RngCore, msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
@@ -162,7 +183,7 @@ impl Family for SlhDsa {
         slh_layout::count(self.set, lens, outputs)
     }
 
-    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 32]) -> Records {
+    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 64]) -> Records {
         slh_layout::outputs(self.set, lens, output)
     }
 
@@ -176,7 +197,7 @@ impl Family for SlhDsa {
     ) -> Vec<Relation<'a>> {
         let messages: Vec<Vec<u8>> = inputs
             .iter()
-            .map(|r| self.prepared(&r[PUBLIC_KEY_BYTES..]))
+            .map(|r| self.prepared(&r[self.set.public_key_bytes()..]))
             .collect();
         Arc::new(Layout::new(self.set, inputs, lens, outputs)).relations(
             circuit,

@@ -167,6 +167,15 @@ impl Cheat {
         crate::kind::fill_row(&mut rows[y * words..(y + 1) * words], bytes);
     }
 
+    /// A change `f` to instance `y`'s row.
+    fn edit<'a>(&'a self, y: usize, f: impl Fn(&mut Vec<u8>) + 'a) -> impl Fn(&mut [u64]) + 'a {
+        move |rows| {
+            let mut r = self.row(rows, y);
+            f(&mut r);
+            self.put_row(rows, y, &r);
+        }
+    }
+
     fn assert_rejected(&self, tamper: Tamper<'_>, what: &str) {
         assert_rejected(
             prove_tampered_private(&self.case, &self.private, tamper),
@@ -423,6 +432,9 @@ fn slh_dsa_sampled_signatures_prove_and_verify() {
         (SlhSet::Sha2_128s, Interface::Pure(Vec::new())),
         (SlhSet::Sha2_128f, Interface::Pure(vec![1, 2, 3])),
         (SlhSet::Sha2_128s, Interface::Internal),
+        (SlhSet::Shake128f, Interface::Pure(Vec::new())),
+        (SlhSet::Shake192s, Interface::Internal),
+        (SlhSet::Shake256f, Interface::Pure(vec![9])),
     ] {
         let kind = slh(set, interface);
         let (public, private) = kind.random_batch(1, 33, 5);
@@ -432,82 +444,68 @@ fn slh_dsa_sampled_signatures_prove_and_verify() {
     }
 }
 
-/// An SLH-DSA cheating prover's batch: two signatures and their rows'
-/// roles.
-fn slh_cheat() -> (Cheat, Vec<slh_layout::Role>) {
-    let kind = slh(SlhSet::Sha2_128f, Interface::Pure(Vec::new()));
+/// An SLH-DSA cheating prover's batch of `set`: two signatures and their
+/// rows' roles.
+fn slh_cheat(set: SlhSet) -> (Cheat, Vec<slh_layout::Role>) {
+    let kind = slh(set, Interface::Pure(Vec::new()));
     let (public, private) = kind.random_batch(2, 9, 21);
     let mut outputs = Records::new();
     for (p, s) in public.iter().zip(private.iter()) {
         outputs.push(&kind.trace(p, s).unwrap().output);
     }
-    let roles = slh_layout::roles(
-        SlhSet::Sha2_128f,
-        &public,
-        &kind.hashed_lengths(&public),
-        &outputs,
-    );
+    let roles = slh_layout::roles(set, &public, &kind.hashed_lengths(&public), &outputs);
+    let row_bytes = kind.circuit().input_bytes();
     let cheat = Cheat {
         case: (Arc::new(kind), public),
         private,
         roles: Vec::new(),
-        row_bytes: 96,
+        row_bytes,
     };
     (cheat, roles)
 }
 
-const SLH_WORDS: usize = 96 / 8;
-
-fn slh_row(rows: &[u64], y: usize) -> Vec<u8> {
-    let mut bytes = vec![0u8; 96];
-    crate::kind::fill_bytes_of(&mut bytes, &rows[y * SLH_WORDS..(y + 1) * SLH_WORDS]);
-    bytes
-}
-
-fn slh_put(rows: &mut [u64], y: usize, bytes: &[u8]) {
-    crate::kind::fill_row(&mut rows[y * SLH_WORDS..(y + 1) * SLH_WORDS], bytes);
-}
-
 #[test]
 fn slh_dsa_cheats_are_rejected() {
+    for set in [SlhSet::Sha2_128f, SlhSet::Shake128f] {
+        slh_dsa_cheats(set);
+    }
+}
+
+fn slh_dsa_cheats(set: SlhSet) {
     use slh_layout::Role as R;
-    let (c, roles) = slh_cheat();
+    let (c, roles) = slh_cheat(set);
+    // A row's block starts after the chained part; a call's data after the
+    // address (and, for SHAKE, the seed).
+    let (st, at, n) = (set.hash().state_bytes(), set.data_at(), set.n());
     prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
     let find = |pick: &dyn Fn(usize, R) -> bool| (0..roles.len()).rev().find(|&y| pick(y, roles[y])).unwrap();
     // A chain step hashes another value than the step before produced.
     let step = find(&|_, r| r == R::Step);
-    let skip = |rows: &mut [u64]| {
-        let mut r = slh_row(rows, step);
-        r[32 + 22] ^= 1;
-        slh_put(rows, step, &r);
-    };
+    let skip = c.edit(step, |r| r[st + at] ^= 1);
     c.assert_rejected(with_instances(&skip), "a chain step that skipped its input");
     // A node hashed with the node below on the other side.
     let node = find(&|_, r| r == R::Node { left: true });
-    let swap = |rows: &mut [u64]| {
-        let mut r = slh_row(rows, node);
-        let (left, right) = (r[32 + 22..32 + 38].to_vec(), r[32 + 38..32 + 54].to_vec());
-        r[32 + 22..32 + 38].copy_from_slice(&right);
-        r[32 + 38..32 + 54].copy_from_slice(&left);
-        slh_put(rows, node, &r);
-    };
+    let swap = c.edit(node, |r| {
+        let (left, right) = (
+            r[st + at..st + at + n].to_vec(),
+            r[st + at + n..st + at + 2 * n].to_vec(),
+        );
+        r[st + at..st + at + n].copy_from_slice(&right);
+        r[st + at + n..st + at + 2 * n].copy_from_slice(&left);
+    });
     c.assert_rejected(with_instances(&swap), "a node on the wrong side");
-    // Another randomizer R in an MGF1 call than in the inner hash.
-    let mgf = find(&|_, r| matches!(r, R::Mgf { block: 0, .. }));
-    let other_r = |rows: &mut [u64]| {
-        let mut r = slh_row(rows, mgf);
-        r[32] ^= 0x40;
-        slh_put(rows, mgf, &r);
-    };
-    c.assert_rejected(with_instances(&other_r), "another R in MGF1");
-    // Another address in a tweakable hash.
+    // Another randomizer R in an MGF1 call than in the inner hash (SHA-2).
+    if set.hash() == RowHash::Sha256 {
+        let mgf = find(&|_, r| matches!(r, R::Mgf { block: 0, .. }));
+        let other_r = c.edit(mgf, |r| r[st] ^= 0x40);
+        c.assert_rejected(with_instances(&other_r), "another R in MGF1");
+    }
+    // Another address (or seed) in a tweakable hash.
     let start = find(&|_, r| r == R::Start);
-    let adrs = |rows: &mut [u64]| {
-        let mut r = slh_row(rows, start);
-        r[32 + 21] ^= 1;
-        slh_put(rows, start, &r);
-    };
+    let adrs = c.edit(start, |r| r[st + at - 1] ^= 1);
     c.assert_rejected(with_instances(&adrs), "another address");
+    let seed = c.edit(start, |r| r[st] ^= 1);
+    c.assert_rejected(with_instances(&seed), "another first byte of a call");
     // Another digest or layer message in the statement.
     for byte in [0, 40] {
         let other = move |st: &mut crate::Statement| {
@@ -683,7 +681,7 @@ fn a_level_under_a_key_the_level_above_did_not_sign_is_rejected() {
         let forged = loop {
             let (key, sig) = set.sample(&mut rng, msg);
             let id = if own_id { &key[8..24] } else { signed_id };
-            let mut trace = Trace::new(set.row_bytes());
+            let mut trace = Trace::of(set.hash, set.row_bytes());
             let (q_rep, _) = set.candidate(id, msg, &sig, &mut trace);
             if steps(&q_rep) == steps(&honest.output[32..]) {
                 break trace;
