@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use starling_circuit::keccak::{bytes_from_lanes, lanes_from_bytes};
+use starling_circuit::keccak::bytes_from_lanes;
 use starling_circuit::keccak_path_step::{RATE_BYTES, STATE_BYTES};
 use starling_circuit::sha256::SHA256_IV;
 
@@ -100,28 +100,36 @@ impl RowHash {
             }
             RowHash::Shake256 => {
                 let mut rows = Vec::with_capacity(self.blocks(message.len()));
-                let (_, state) = shake256(message, |state, block| rows.push([state, block].concat()));
+                let (_, state) = shake256(
+                    message,
+                    Some(&mut |state, block| rows.push([state, block].concat())),
+                );
                 (rows, state[..32].try_into().expect("32 bytes"))
             }
         }
     }
 }
 
+/// Where a sponge's rows go: each permutation's state and block.
+type RowSink<'a> = &'a mut dyn FnMut(&[u8], &[u8]);
+
 /// The first bytes of SHAKE256 of `message` (the final state; one rate
-/// block's are output), and its blocks, telling `row` each permutation's
-/// input (the state before the block is XORed in, and the block).
-fn shake256(message: &[u8], mut row: impl FnMut(&[u8], &[u8])) -> (usize, [u8; STATE_BYTES]) {
+/// block's are output), and its blocks, telling `row`, if any, each
+/// permutation's input (the state before the block is XORed in, and the
+/// block). The block is XORed into the lanes (little-endian words, FIPS
+/// 202's byte order), the permutation the `keccak` crate's.
+fn shake256(message: &[u8], mut row: Option<RowSink<'_>>) -> (usize, [u8; STATE_BYTES]) {
     let blocks = RowHash::Shake256.blocks(message.len());
     let mut lanes = [0u64; 25];
+    let mut block = [0u8; RATE_BYTES];
     for k in 0..blocks {
-        let mut block = [0u8; RATE_BYTES];
         RowHash::Shake256.padded_bytes(message.len(), k, 0..RATE_BYTES, |i| message[i], &mut block);
-        let mut state = bytes_from_lanes(&lanes);
-        row(&state, &block);
-        for (s, b) in state.iter_mut().zip(block) {
-            *s ^= b;
+        if let Some(row) = row.as_mut() {
+            row(&bytes_from_lanes(&lanes), &block);
         }
-        lanes = lanes_from_bytes(&state);
+        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            *lane ^= u64::from_le_bytes(word.try_into().expect("8 bytes"));
+        }
         keccak::f1600(&mut lanes);
     }
     (blocks, bytes_from_lanes(&lanes))
@@ -157,18 +165,12 @@ pub trait Hasher {
 }
 
 /// The hash computed plainly (SHA-256 by the `sha2` crate, with the SHA
-/// extensions where the CPU has them; SHAKE256 by the `sha3` crate),
-/// counting compressions or permutations.
+/// extensions where the CPU has them; SHAKE256 over the `keccak` crate's
+/// permutation), counting compressions or permutations.
 pub struct Native {
     hash: RowHash,
     /// Compressions (permutations) so far.
     pub calls: u64,
-}
-
-impl Default for Native {
-    fn default() -> Self {
-        Native::new(RowHash::Sha256)
-    }
 }
 
 impl Hasher for Native {
@@ -185,7 +187,7 @@ impl Hasher for Native {
     fn hash_long(&mut self, message: &[u8], _: Part, len: usize) -> Vec<u8> {
         assert_eq!(self.hash, RowHash::Shake256, "long outputs are SHAKE256's");
         assert!(len <= RATE_BYTES, "one block's output");
-        let (blocks, state) = shake256(message, |_, _| {});
+        let (blocks, state) = shake256(message, None);
         self.calls += blocks as u64;
         state[..len].to_vec()
     }
@@ -316,7 +318,10 @@ impl Hasher for Trace {
         assert_eq!(self.hash, RowHash::Shake256, "long outputs are SHAKE256's");
         assert!(len <= RATE_BYTES, "one block's output");
         let mut rows = Vec::new();
-        let (_, state) = shake256(message, |state, block| rows.push([state, block].concat()));
+        let (_, state) = shake256(
+            message,
+            Some(&mut |state, block| rows.push([state, block].concat())),
+        );
         self.push(rows, part, None);
         state[..len].to_vec()
     }
