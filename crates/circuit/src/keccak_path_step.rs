@@ -24,6 +24,7 @@ use crate::builder::CircuitBuilder;
 use crate::keccak::{permute_gadget, STATE_BITS};
 use crate::lin::Lin;
 use crate::r1cs::R1cs;
+use crate::sha256_path_step::side_checks;
 
 /// Bytes of SHAKE256's rate block.
 pub const RATE_BYTES: usize = 136;
@@ -109,15 +110,16 @@ impl KeccakPathStep {
             })
             .collect();
         permute_gadget(&mut b, &state);
-        let prev = |b: &CircuitBuilder, t: usize| b.public_input(layout.prev_offset() + t);
-        let dir = b.public_input(layout.bit_offset());
-        let not_dir = dir.xor(&Lin::one());
-        for t in 0..layout.node_bits() {
-            let left = block_bit(&b, 8 * LEFT_BYTE + t).xor(&prev(&b, t));
-            b.set_public_output_and_xor(layout.e_offset() + t, &not_dir, &left, &Lin::zero());
-            let right = block_bit(&b, 8 * layout.right_byte() + t).xor(&prev(&b, t));
-            b.set_public_output_and_xor(layout.f_offset() + t, &dir, &right, &Lin::zero());
-        }
+        let block_at = layout.block_offset();
+        side_checks(
+            &mut b,
+            layout.node_bits(),
+            layout.prev_offset(),
+            layout.bit_offset(),
+            layout.e_offset(),
+            |t| block_at + 8 * LEFT_BYTE + t,
+            |t| block_at + 8 * layout.right_byte() + t,
+        );
         let r1cs = b.compile().expect("every output is set");
         KeccakPathStep { r1cs }
     }

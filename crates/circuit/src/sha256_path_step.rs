@@ -109,6 +109,32 @@ impl PathStepLayout {
     }
 }
 
+/// Sets a path step's check words (see the module documentation): for `t`
+/// below `node_bits`, output `e_offset + t` is `E[t] = (1 ⊕ b) · (left[t] ⊕
+/// P[t])` and output `e_offset + node_bits + t` is `F[t] = b · (right[t] ⊕
+/// P[t])`, where `left(t)` and `right(t)` are the input bits of `left`'s and
+/// `right`'s bit `t`, `P` starts at input `prev_offset` and `b` is input
+/// `bit_offset`. The SHA-256 and the SHAKE256 path steps share it.
+pub(crate) fn side_checks(
+    b: &mut CircuitBuilder,
+    node_bits: usize,
+    prev_offset: usize,
+    bit_offset: usize,
+    e_offset: usize,
+    left: impl Fn(usize) -> usize,
+    right: impl Fn(usize) -> usize,
+) {
+    let dir = b.public_input(bit_offset);
+    let not_dir = dir.xor(&Lin::one());
+    for t in 0..node_bits {
+        let prev = b.public_input(prev_offset + t);
+        let l = b.public_input(left(t)).xor(&prev);
+        b.set_public_output_and_xor(e_offset + t, &not_dir, &l, &Lin::zero());
+        let r = b.public_input(right(t)).xor(&prev);
+        b.set_public_output_and_xor(e_offset + node_bits + t, &dir, &r, &Lin::zero());
+    }
+}
+
 /// The circuit.
 #[derive(Clone, Debug)]
 pub struct Sha256PathStep {
@@ -125,16 +151,15 @@ impl Sha256PathStep {
         for (j, word) in out.iter().enumerate() {
             b.set_public_output_word_be(32 * j, word);
         }
-        let block_bit = |b: &CircuitBuilder, i: usize| b.public_input(CV_BITS + i);
-        let prev = |b: &CircuitBuilder, t: usize| b.public_input(layout.prev_offset() + t);
-        let dir = b.public_input(layout.bit_offset());
-        let not_dir = dir.xor(&Lin::one());
-        for t in 0..layout.node_bits() {
-            let left = block_bit(&b, 8 * LEFT_BYTE + t).xor(&prev(&b, t));
-            b.set_public_output_and_xor(layout.e_offset() + t, &not_dir, &left, &Lin::zero());
-            let right = block_bit(&b, layout.right_block_bit(t)).xor(&prev(&b, t));
-            b.set_public_output_and_xor(layout.f_offset() + t, &dir, &right, &Lin::zero());
-        }
+        side_checks(
+            &mut b,
+            layout.node_bits(),
+            layout.prev_offset(),
+            layout.bit_offset(),
+            layout.e_offset(),
+            |t| CV_BITS + 8 * LEFT_BYTE + t,
+            |t| CV_BITS + layout.right_block_bit(t),
+        );
         let r1cs = b.compile().expect("every output is set");
         Sha256PathStep { r1cs }
     }

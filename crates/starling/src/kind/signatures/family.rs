@@ -95,3 +95,21 @@ pub(super) fn public_bytes<'a>(
         })),
     }
 }
+
+/// Checks that a public key (`what` is "public key") or signature has the
+/// `wanted` bytes `scheme`'s have.
+pub(super) fn check_length(what: &str, bytes: &[u8], scheme: &str, wanted: usize) -> Result<(), String> {
+    if bytes.len() == wanted {
+        Ok(())
+    } else {
+        let plural = if what == "public key" {
+            "keys"
+        } else {
+            "signatures"
+        };
+        Err(format!(
+            "the {what} has {} bytes; {scheme} {plural} have {wanted}",
+            bytes.len()
+        ))
+    }
+}

@@ -9,6 +9,7 @@
 //! Verification (Algorithm 10) checks each level's signature under the key
 //! above it, the last one on the message.
 
+use super::family::check_length;
 use super::hashing::{Hasher, Native, Trace};
 use super::lms::{LmsSet, KEY_HEAD_BYTES};
 
@@ -130,14 +131,7 @@ impl Stack {
 
     /// Checks a public key's length, level count and typecodes.
     pub fn check_public_key(self, pk: &[u8]) -> Result<(), String> {
-        if pk.len() != self.public_key_bytes() {
-            return Err(format!(
-                "the public key has {} bytes; {} keys have {}",
-                pk.len(),
-                self.name(),
-                self.public_key_bytes()
-            ));
-        }
+        check_length("public key", pk, &self.name(), self.public_key_bytes())?;
         if self.hss {
             let levels = u32::from_be_bytes(pk[..4].try_into().expect("4 bytes"));
             if levels != self.levels {
@@ -154,14 +148,7 @@ impl Stack {
     /// level's typecodes and leaf index and the typecodes of the keys it
     /// signs.
     pub fn check_signature(self, sig: &[u8]) -> Result<(), String> {
-        if sig.len() != self.signature_bytes() {
-            return Err(format!(
-                "the signature has {} bytes; {} signatures have {}",
-                sig.len(),
-                self.name(),
-                self.signature_bytes()
-            ));
-        }
+        check_length("signature", sig, &self.name(), self.signature_bytes())?;
         if self.hss {
             let signed = u32::from_be_bytes(sig[..4].try_into().expect("4 bytes"));
             if signed != self.levels - 1 {

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use starling_circuit::keccak_path_step::KeccakPathLayout;
 use starling_circuit::sha256_path_step::PathStepLayout;
 
+use super::family::check_length;
 use super::hashing::{Hasher, Native, Part, RowHash};
 use crate::circuits::StatementCircuit;
 
@@ -235,28 +236,14 @@ impl LmsSet {
 
     /// Checks a public key's length and typecodes.
     pub fn check_public_key(self, pk: &[u8]) -> Result<(), String> {
-        if pk.len() != self.public_key_bytes() {
-            return Err(format!(
-                "the public key has {} bytes; {} keys have {}",
-                pk.len(),
-                self.name(),
-                self.public_key_bytes()
-            ));
-        }
+        check_length("public key", pk, &self.name(), self.public_key_bytes())?;
         typecode("the public key's LMS", u32_at(pk, 0), self.lms_type())?;
         typecode("the public key's LM-OTS", u32_at(pk, 4), self.ots_type())
     }
 
     /// Checks a signature's length, typecodes and leaf index.
     pub fn check_signature(self, sig: &[u8]) -> Result<(), String> {
-        if sig.len() != self.signature_bytes() {
-            return Err(format!(
-                "the signature has {} bytes; {} signatures have {}",
-                sig.len(),
-                self.name(),
-                self.signature_bytes()
-            ));
-        }
+        check_length("signature", sig, &self.name(), self.signature_bytes())?;
         let q = u32_at(sig, 0);
         if u64::from(q) >= 1 << self.h {
             return Err(format!("q = {q} is at or past 2^{} leaves", self.h));

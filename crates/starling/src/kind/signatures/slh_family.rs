@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::family::Family;
+use super::family::{check_length, Family};
 use super::hashing::{Native, RowHash, Trace};
 use super::slh_dsa::SlhSet;
 use super::slh_layout::{self, message_blocks, Layout};
@@ -133,29 +133,11 @@ impl Family for SlhDsa {
     }
 
     fn check_public_key(&self, pk: &[u8]) -> Result<(), String> {
-        if pk.len() == self.set.public_key_bytes() {
-            Ok(())
-        } else {
-            Err(format!(
-                "the public key has {} bytes; {} keys have {}",
-                pk.len(),
-                self.set.name(),
-                self.set.public_key_bytes()
-            ))
-        }
+        check_length("public key", pk, self.set.name(), self.set.public_key_bytes())
     }
 
     fn check_signature(&self, sig: &[u8]) -> Result<(), String> {
-        if sig.len() == self.set.signature_bytes() {
-            Ok(())
-        } else {
-            Err(format!(
-                "the signature has {} bytes; {} signatures have {}",
-                sig.len(),
-                self.set.name(),
-                self.set.signature_bytes()
-            ))
-        }
+        check_length("signature", sig, self.set.name(), self.set.signature_bytes())
     }
 
     fn trace(&self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
