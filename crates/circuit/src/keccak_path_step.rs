@@ -23,70 +23,13 @@
 use crate::builder::CircuitBuilder;
 use crate::keccak::{permute_gadget, STATE_BITS};
 use crate::lin::Lin;
+use crate::path_step::{side_checks, PathStepLayout};
 use crate::r1cs::R1cs;
-use crate::sha256_path_step::side_checks;
 
 /// Bytes of SHAKE256's rate block.
 pub const RATE_BYTES: usize = 136;
 /// Bytes of the Keccak-f\[1600\] state.
 pub const STATE_BYTES: usize = STATE_BITS / 8;
-/// Block byte where `left` starts.
-pub const LEFT_BYTE: usize = 22;
-
-/// Where a step's values are, for Merkle nodes of `node_bytes` bytes (32
-/// or 24).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KeccakPathLayout {
-    /// Bytes of a node.
-    pub node_bytes: usize,
-}
-
-impl KeccakPathLayout {
-    /// Bits of a node (and of `P`, `E`, `F`).
-    pub fn node_bits(self) -> usize {
-        8 * self.node_bytes
-    }
-
-    /// Input bit offset of the block `B`.
-    pub fn block_offset(self) -> usize {
-        STATE_BITS
-    }
-
-    /// Input bit offset of `P`.
-    pub fn prev_offset(self) -> usize {
-        STATE_BITS + 8 * RATE_BYTES
-    }
-
-    /// Input bit of the direction `b`.
-    pub fn bit_offset(self) -> usize {
-        self.prev_offset() + self.node_bits()
-    }
-
-    /// Public input bits: `S`, `B`, `P`, `b`.
-    pub fn public_input_bits(self) -> usize {
-        self.bit_offset() + 1
-    }
-
-    /// Output bit offset of `E`.
-    pub fn e_offset(self) -> usize {
-        STATE_BITS
-    }
-
-    /// Output bit offset of `F`.
-    pub fn f_offset(self) -> usize {
-        self.e_offset() + self.node_bits()
-    }
-
-    /// Public output bits: `S'`, `E`, `F`.
-    pub fn public_output_bits(self) -> usize {
-        self.f_offset() + self.node_bits()
-    }
-
-    /// Block byte where `right` starts.
-    pub fn right_byte(self) -> usize {
-        LEFT_BYTE + self.node_bytes
-    }
-}
 
 /// The circuit.
 #[derive(Clone, Debug)]
@@ -95,8 +38,14 @@ pub struct KeccakPathStep {
 }
 
 impl KeccakPathStep {
-    /// Builds and compiles the circuit for nodes laid out as `layout` says.
-    pub fn new(layout: KeccakPathLayout) -> Self {
+    /// Builds and compiles the circuit for nodes laid out as `layout` says
+    /// ([`PathStepLayout::shake256`]).
+    pub fn new(layout: PathStepLayout) -> Self {
+        assert_eq!(
+            layout,
+            PathStepLayout::shake256(layout.node_bytes),
+            "SHAKE256 rows"
+        );
         let mut b = CircuitBuilder::new(layout.public_input_bits(), layout.public_output_bits());
         let block_bit = |b: &CircuitBuilder, i: usize| b.public_input(layout.block_offset() + i);
         let state: Vec<Lin> = (0..STATE_BITS)
@@ -110,16 +59,7 @@ impl KeccakPathStep {
             })
             .collect();
         permute_gadget(&mut b, &state);
-        let block_at = layout.block_offset();
-        side_checks(
-            &mut b,
-            layout.node_bits(),
-            layout.prev_offset(),
-            layout.bit_offset(),
-            layout.e_offset(),
-            |t| block_at + 8 * LEFT_BYTE + t,
-            |t| block_at + 8 * layout.right_byte() + t,
-        );
+        side_checks(&mut b, layout);
         let r1cs = b.compile().expect("every output is set");
         KeccakPathStep { r1cs }
     }

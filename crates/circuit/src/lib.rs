@@ -15,6 +15,7 @@ pub mod keccak;
 pub mod keccak_path_step;
 pub mod layout;
 pub mod lin;
+pub mod path_step;
 pub mod r1cs;
 pub mod sha256;
 pub mod sha256_path_step;

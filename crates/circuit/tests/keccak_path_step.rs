@@ -5,9 +5,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use starling_circuit::keccak::{bytes_from_lanes, lanes_from_bytes, permute_reference};
-use starling_circuit::keccak_path_step::{
-    KeccakPathLayout, KeccakPathStep, LEFT_BYTE, RATE_BYTES, STATE_BYTES,
-};
+use starling_circuit::keccak_path_step::{KeccakPathStep, RATE_BYTES, STATE_BYTES};
+use starling_circuit::path_step::{PathStepLayout, LEFT_BYTE};
 
 fn bit(bytes: &[u8], i: usize) -> bool {
     bytes[i / 8] >> (i % 8) & 1 == 1
@@ -18,7 +17,7 @@ fn bit(bytes: &[u8], i: usize) -> bool {
 #[test]
 fn snapshot_constraint_counts() {
     for n in [32, 24] {
-        let layout = KeccakPathLayout { node_bytes: n };
+        let layout = PathStepLayout::shake256(n);
         let r1cs = KeccakPathStep::new(layout).into_r1cs();
         r1cs.check_structure().unwrap();
         println!(
@@ -37,7 +36,7 @@ fn snapshot_constraint_counts() {
 #[test]
 fn outputs_match_the_permutation_and_the_check_definitions() {
     for n in [32, 24] {
-        let layout = KeccakPathLayout { node_bytes: n };
+        let layout = PathStepLayout::shake256(n);
         let r1cs = KeccakPathStep::new(layout).into_r1cs();
         let mut rng = ChaCha20Rng::seed_from_u64(n as u64);
         for case in 0..8 {

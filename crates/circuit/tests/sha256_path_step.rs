@@ -4,7 +4,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sha2::digest::generic_array::GenericArray;
-use starling_circuit::sha256_path_step::{PathStepLayout, Sha256PathStep, LEFT_BYTE};
+use starling_circuit::path_step::{PathStepLayout, LEFT_BYTE};
+use starling_circuit::sha256_path_step::Sha256PathStep;
 
 fn bit(bytes: &[u8], i: usize) -> bool {
     bytes[i / 8] >> (i % 8) & 1 == 1
@@ -14,7 +15,7 @@ fn bit(bytes: &[u8], i: usize) -> bool {
 /// numbers only on purpose.
 #[test]
 fn snapshot_constraint_counts() {
-    for (layout, p) in [(PathStepLayout::SHA256, 11), (PathStepLayout::SHA256_192, 11)] {
+    for (layout, p) in [(PathStepLayout::sha256(32), 11), (PathStepLayout::sha256(24), 11)] {
         let circuit = Sha256PathStep::new(layout);
         let r1cs = circuit.r1cs();
         r1cs.check_structure().unwrap();
@@ -36,7 +37,7 @@ fn snapshot_constraint_counts() {
 
 #[test]
 fn outputs_match_compress256_and_the_check_definitions() {
-    for layout in [PathStepLayout::SHA256, PathStepLayout::SHA256_192] {
+    for layout in [PathStepLayout::sha256(32), PathStepLayout::sha256(24)] {
         check_layout(layout);
     }
 }

@@ -10,9 +10,9 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use starling_circuit::keccak_path_step::{KeccakPathLayout, KeccakPathStep};
+use starling_circuit::keccak_path_step::KeccakPathStep;
 use starling_circuit::layout::{pack_bits, words_for_bits};
-use starling_circuit::sha256_path_step::PathStepLayout;
+use starling_circuit::path_step::PathStepLayout;
 use starling_circuit::{
     Blake3Compression, BristolCircuit, BristolR1cs, KeccakF1600, R1cs, Sha256Compression, Sha256PathStep,
     Sha512Compression,
@@ -148,47 +148,38 @@ impl StatementCircuit {
         .clone()
     }
 
-    /// SHA-256 compression with the check of a Merkle path step whose
-    /// direction is private ([`Sha256PathStep`]), for nodes of 32 or 24
-    /// bytes: the instance circuit of the LMS and HSS statements, built once
-    /// per process.
-    pub fn sha256_path_step(layout: PathStepLayout) -> Arc<StatementCircuit> {
-        static SHA256: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        static SHA256_192: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        let (cell, name) = if layout == PathStepLayout::SHA256 {
-            (&SHA256, "sha256-path-step")
-        } else {
-            assert_eq!(layout, PathStepLayout::SHA256_192, "a path-step layout there is");
-            (&SHA256_192, "sha256-192-path-step")
+    /// A SHA-256 compression ([`Sha256PathStep`]) or a SHAKE256 sponge step
+    /// ([`KeccakPathStep`]) with the check of a Merkle path step whose
+    /// direction is private, for nodes of 32 or 24 bytes: the instance
+    /// circuits of the LMS and HSS statements (the SHAKE256 one also of
+    /// SLH-DSA's SHAKE sets), each built once per process.
+    pub fn path_step(layout: PathStepLayout) -> Arc<StatementCircuit> {
+        static CELLS: [OnceLock<Arc<StatementCircuit>>; 4] = [const { OnceLock::new() }; 4];
+        let shake = layout == PathStepLayout::shake256(layout.node_bytes);
+        assert!(
+            shake || layout == PathStepLayout::sha256(layout.node_bytes),
+            "SHA-256 or SHAKE256 rows"
+        );
+        let (i, name) = match (shake, layout.node_bytes) {
+            (false, 32) => (0, "sha256-path-step"),
+            (false, 24) => (1, "sha256-192-path-step"),
+            (true, 32) => (2, "shake256-path-step"),
+            (true, 24) => (3, "shake256-192-path-step"),
+            (_, other) => panic!("no path step for {other}-byte nodes"),
         };
-        cell.get_or_init(|| {
-            Arc::new(
-                StatementCircuit::new(None, name, Sha256PathStep::new(layout).into_r1cs(), None)
-                    .expect("the path-step circuit is well formed"),
-            )
-        })
-        .clone()
-    }
-
-    /// A SHAKE256 sponge step with the check of a Merkle path step whose
-    /// direction is private ([`KeccakPathStep`]), for nodes of 32 or 24
-    /// bytes: the instance circuit of LMS and HSS with SHAKE256, built once
-    /// per process.
-    pub fn keccak_path_step(layout: KeccakPathLayout) -> Arc<StatementCircuit> {
-        static N32: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        static N24: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        let (cell, name) = match layout.node_bytes {
-            32 => (&N32, "shake256-path-step"),
-            24 => (&N24, "shake256-192-path-step"),
-            other => panic!("no SHAKE256 path step for {other}-byte nodes"),
-        };
-        cell.get_or_init(|| {
-            Arc::new(
-                StatementCircuit::new(None, name, KeccakPathStep::new(layout).into_r1cs(), None)
-                    .expect("the path-step circuit is well formed"),
-            )
-        })
-        .clone()
+        CELLS[i]
+            .get_or_init(|| {
+                let r1cs = if shake {
+                    KeccakPathStep::new(layout).into_r1cs()
+                } else {
+                    Sha256PathStep::new(layout).into_r1cs()
+                };
+                Arc::new(
+                    StatementCircuit::new(None, name, r1cs, None)
+                        .expect("the path-step circuit is well formed"),
+                )
+            })
+            .clone()
     }
 
     /// Compiles a Bristol Fashion circuit. Errors name the offending line.

@@ -14,8 +14,7 @@ use std::ops::Range;
 
 use std::sync::Arc;
 
-use starling_circuit::keccak_path_step::KeccakPathLayout;
-use starling_circuit::sha256_path_step::PathStepLayout;
+use starling_circuit::path_step::PathStepLayout;
 
 use super::family::check_length;
 use super::hashing::{Hasher, Native, Part, RowHash};
@@ -141,23 +140,25 @@ impl LmsSet {
         }
     }
 
-    /// The instance circuit: a SHA-256 compression or a SHAKE256 sponge
-    /// step, each with a Merkle path step's check for `n`-byte nodes.
-    pub fn circuit(self) -> Arc<StatementCircuit> {
+    /// Where the instance circuit's rows hold what: a SHA-256 compression
+    /// or a SHAKE256 sponge step, each with a Merkle path step's check for
+    /// `n`-byte nodes.
+    pub fn path_step(self) -> PathStepLayout {
         match self.hash {
-            RowHash::Sha256 => StatementCircuit::sha256_path_step(PathStepLayout {
-                node_bytes: self.n_bytes(),
-            }),
-            RowHash::Shake256 => StatementCircuit::keccak_path_step(KeccakPathLayout {
-                node_bytes: self.n_bytes(),
-            }),
+            RowHash::Sha256 => PathStepLayout::sha256(self.n_bytes()),
+            RowHash::Shake256 => PathStepLayout::shake256(self.n_bytes()),
         }
+    }
+
+    /// The instance circuit.
+    pub fn circuit(self) -> Arc<StatementCircuit> {
+        StatementCircuit::path_step(self.path_step())
     }
 
     /// Bytes of an input row of the instance circuit: the chained part,
     /// the block, `P` and the direction bit.
     pub fn row_bytes(self) -> usize {
-        self.hash.state_bytes() + self.hash.block_bytes() + self.n_bytes() + 1
+        self.path_step().public_input_bits().div_ceil(8)
     }
 
     /// Bytes of a public key.

@@ -7,7 +7,7 @@ use super::family::{check_length, Family};
 use super::hashing::{Native, RowHash, Trace};
 use super::slh_dsa::SlhSet;
 use super::slh_layout::{self, message_blocks, Layout};
-use starling_circuit::keccak_path_step::KeccakPathLayout;
+use starling_circuit::path_step::PathStepLayout;
 
 use crate::circuits::{Builtin, StatementCircuit};
 use crate::kind::Relation;
@@ -84,7 +84,7 @@ impl SlhDsa {
 
 /// The SHAKE sets' instance circuit: the SHAKE256 sponge step of LMS, its
 /// path check unused (SLH-DSA's directions are public).
-const SHAKE_ROWS: KeccakPathLayout = KeccakPathLayout { node_bytes: 32 };
+const SHAKE_ROWS: PathStepLayout = PathStepLayout::shake256(32);
 
 impl SlhDsa {
     /// Bytes of an input row: SHA-256's chaining value and block, or the
@@ -109,7 +109,7 @@ impl Family for SlhDsa {
     fn circuit(&self) -> Arc<StatementCircuit> {
         match self.set.hash() {
             RowHash::Sha256 => StatementCircuit::builtin(Builtin::Sha256),
-            RowHash::Shake256 => StatementCircuit::keccak_path_step(SHAKE_ROWS),
+            RowHash::Shake256 => StatementCircuit::path_step(SHAKE_ROWS),
         }
     }
 
