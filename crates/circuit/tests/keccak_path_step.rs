@@ -21,11 +21,12 @@ fn snapshot_constraint_counts() {
         let r1cs = KeccakPathStep::new(layout).into_r1cs();
         r1cs.check_structure().unwrap();
         println!(
-            "Keccak path step, {n}-byte nodes: k={} p={} AND rows={} committed wires={}",
+            "Keccak path step, {n}-byte nodes: k={} p={} AND rows={} committed wires={} nnz={}",
             r1cs.k(),
             r1cs.p(),
             r1cs.and_rows(),
-            r1cs.committed_wires()
+            r1cs.committed_wires(),
+            r1cs.nnz()
         );
         assert_eq!(r1cs.num_public_inputs(), layout.public_input_bits());
         assert_eq!(r1cs.num_public_outputs(), layout.public_output_bits());
