@@ -46,7 +46,7 @@ pub use chain::Chain;
 pub use digest::Digest;
 pub use merkle::{MerkleRoot, Scheme};
 pub use signatures::{
-    Hss, Interface, LmsHash, LmsSet, Scheme as SignatureScheme, Signatures, SlhDsa, SlhSet,
+    Hss, Interface, LmsSet, Scheme as SignatureScheme, SignatureHash, Signatures, SlhDsa, SlhSet,
     MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES,
 };
 

@@ -53,7 +53,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use family::Family;
-pub use hashing::RowHash as LmsHash;
+pub use hashing::RowHash as SignatureHash;
 pub use hss::Hss;
 use hss::Stack;
 pub use lms::LmsSet;
