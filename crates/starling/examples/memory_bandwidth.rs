@@ -2,7 +2,7 @@
 //! together, at several thread counts: the ceiling of a prover phase that
 //! streams tables larger than the caches, to set beside
 //! `scripts/thread-scaling`'s figures on the same machine. A 2^16-hash
-//! proof moves gigabytes through the last-level cache (README, "Threads"),
+//! proof moves gigabytes through the last-level cache (BENCHMARKS.md, "Threads"),
 //! so where sixteen threads scale less than ten times, this tells whether
 //! memory could be the reason.
 //!
