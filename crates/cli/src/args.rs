@@ -186,8 +186,8 @@ pub(crate) enum ProveWhat {
     /// each public key and message, and each message representative Q.
     Signatures {
         /// The scheme: lms-{sha256,shake}-m{32,24}-h{5,10,15,20,25}-w{1,2,4,8},
-        /// hss-l{1..8}-<that LMS set>, slh-dsa-sha2-128{s,f},
-        /// slh-dsa-shake-{128,192,256}{s,f}.
+        /// hss-l{1..8}-<that LMS set>,
+        /// slh-dsa-{sha2,shake}-{128,192,256}{s,f}.
         #[arg(long)]
         scheme: String,
         #[command(flatten)]
@@ -254,8 +254,8 @@ pub(crate) enum BenchWhat {
     /// N signatures on random messages under fresh keys.
     Signatures {
         /// The scheme: lms-{sha256,shake}-m{32,24}-h{5,10,15,20,25}-w{1,2,4,8},
-        /// hss-l{1..8}-<that LMS set>, slh-dsa-sha2-128{s,f},
-        /// slh-dsa-shake-{128,192,256}{s,f}.
+        /// hss-l{1..8}-<that LMS set>,
+        /// slh-dsa-{sha2,shake}-{128,192,256}{s,f}.
         #[arg(long)]
         scheme: String,
         #[command(flatten)]

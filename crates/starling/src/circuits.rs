@@ -15,7 +15,7 @@ use starling_circuit::layout::{pack_bits, words_for_bits};
 use starling_circuit::path_step::PathStepLayout;
 use starling_circuit::{
     Blake3Compression, BristolCircuit, BristolR1cs, KeccakF1600, R1cs, Sha256Compression, Sha256PathStep,
-    Sha512Compression,
+    Sha2Pair, Sha512Compression,
 };
 use starling_piop::SparseMatrix;
 
@@ -180,6 +180,20 @@ impl StatementCircuit {
                 )
             })
             .clone()
+    }
+
+    /// A SHA-256 and a SHA-512 compression side by side ([`Sha2Pair`]): the
+    /// instance circuit of SLH-DSA's SHA-2 sets at 192 and 256 bits, built
+    /// once per process.
+    pub fn sha2_pair() -> Arc<StatementCircuit> {
+        static CELL: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        CELL.get_or_init(|| {
+            Arc::new(
+                StatementCircuit::new(None, "sha256-sha512-pair", Sha2Pair::new().into_r1cs(), None)
+                    .expect("the pair circuit is well formed"),
+            )
+        })
+        .clone()
     }
 
     /// Compiles a Bristol Fashion circuit. Errors name the offending line.

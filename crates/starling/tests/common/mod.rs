@@ -110,18 +110,19 @@ pub fn prove_signature_lines(kind: starling::kind::Signatures, lines: &str) {
 
 /// Small signature batches with their private records: two LMS (h5/w4)
 /// signatures, one two-level HSS signature of that set, one LMS signature
-/// with SHAKE256/192, one SLH-DSA-SHA2-128f and one SLH-DSA-SHAKE-128f
-/// signature, sampled.
+/// with SHAKE256/192, one SLH-DSA-SHA2-128f, one SLH-DSA-SHA2-192s (SHA-256
+/// and SHA-512 lanes) and one SLH-DSA-SHAKE-128f signature, sampled.
 pub fn signature_statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
     [
         "lms-sha256-m32-h5-w4",
         "hss-l2-lms-sha256-m32-h5-w4",
         "lms-shake-m24-h5-w4",
         "slh-dsa-sha2-128f",
+        "slh-dsa-sha2-192s",
         "slh-dsa-shake-128f",
     ]
     .into_iter()
-    .zip([2, 1, 1, 1, 1])
+    .zip([2, 1, 1, 1, 1, 1])
     .map(|(scheme, count)| {
         let scheme = starling::kind::SignatureScheme::from_name(scheme).expect("a scheme");
         let kind = starling::kind::Signatures::new(scheme);

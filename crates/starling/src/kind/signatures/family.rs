@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use starling_piop::wiring::Instances;
 
-use super::hashing::Trace;
+use super::hashing::{Lane, Trace};
 use crate::circuits::StatementCircuit;
 use crate::kind::{fill_row, Relation, RunValues};
 use crate::records::Records;
@@ -19,6 +19,9 @@ pub(super) trait Family: std::fmt::Debug + Send + Sync {
 
     /// The instance circuit.
     fn circuit(&self) -> Arc<StatementCircuit>;
+
+    /// The instance circuit's lanes, one per hash the scheme calls.
+    fn lanes(&self) -> Vec<Lane>;
 
     /// Bytes of a public key.
     fn public_key_bytes(&self) -> usize;
@@ -56,8 +59,9 @@ pub(super) trait Family: std::fmt::Debug + Send + Sync {
     fn instances(&self, inputs: &Records, lens: &[usize], outputs: &Records) -> usize;
 
     /// The output records, read back from the instances' outputs
-    /// (`output(y)`: instance `y`'s first 64 output bytes, or all it has).
-    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 64]) -> Records;
+    /// (`output(lane, y)`: the first 64 output bytes of instance `y`'s
+    /// lane, or all it has).
+    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize, usize) -> [u8; 64]) -> Records;
 
     /// The relations of a batch padded to `2^n` instances.
     fn relations<'a>(

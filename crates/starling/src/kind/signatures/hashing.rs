@@ -1,15 +1,18 @@
 //! How a signature scheme's verification algorithm hashes, written once
 //! per scheme as a walk over a [`Hasher`]: plainly ([`Native`], the native
 //! verifier benchmarks compare with), or keeping the input row of every
-//! compression ([`Trace`], the prover's instances). The hash is SHA-256
-//! (an instance per compression) or SHAKE256 (an instance per permutation
-//! of its sponge), [`RowHash`].
+//! compression ([`Trace`], the prover's instances). The hash is SHA-256 or
+//! SHA-512 (an instance per compression) or SHAKE256 (an instance per
+//! permutation of its sponge), [`RowHash`]; a scheme that hashes with two
+//! (SLH-DSA's SHA-2 sets at 192 and 256 bits) keeps each one's rows in its
+//! own lane of the instance circuit ([`Lane`]).
 
 use std::ops::Range;
 
 use starling_circuit::keccak::bytes_from_lanes;
 use starling_circuit::keccak_path_step::{RATE_BYTES, STATE_BYTES};
 use starling_circuit::sha256::SHA256_IV;
+use starling_circuit::sha512::SHA512_IV;
 
 use crate::hashes::Hash;
 
@@ -18,6 +21,8 @@ use crate::hashes::Hash;
 pub enum RowHash {
     /// SHA-256: a row is the chaining value (32 bytes) and a 64-byte block.
     Sha256,
+    /// SHA-512: a row is the chaining value (64 bytes) and a 128-byte block.
+    Sha512,
     /// SHAKE256: a row is the sponge's state (200 bytes) and a 136-byte
     /// rate block XORed into it; the output is the state's first bytes.
     Shake256,
@@ -28,6 +33,7 @@ impl RowHash {
     pub fn block_bytes(self) -> usize {
         match self {
             RowHash::Sha256 => 64,
+            RowHash::Sha512 => 128,
             RowHash::Shake256 => RATE_BYTES,
         }
     }
@@ -36,24 +42,43 @@ impl RowHash {
     pub fn state_bytes(self) -> usize {
         match self {
             RowHash::Sha256 => 32,
+            RowHash::Sha512 => 64,
             RowHash::Shake256 => STATE_BYTES,
+        }
+    }
+
+    /// Bytes of a digest (SHAKE256: of one squeezed block).
+    pub fn digest_bytes(self) -> usize {
+        match self {
+            RowHash::Sha256 => 32,
+            RowHash::Sha512 => 64,
+            RowHash::Shake256 => RATE_BYTES,
+        }
+    }
+
+    /// The SHA-2 hash these rows compress with; `None` for SHAKE256.
+    fn sha2(self) -> Option<Hash> {
+        match self {
+            RowHash::Sha256 => Some(Hash::Sha256),
+            RowHash::Sha512 => Some(Hash::Sha512),
+            RowHash::Shake256 => None,
         }
     }
 
     /// Blocks of a message of `len` bytes, padded.
     pub fn blocks(self, len: usize) -> usize {
-        match self {
-            RowHash::Sha256 => Hash::Sha256.blocks(len),
-            RowHash::Shake256 => (len + 1).div_ceil(RATE_BYTES),
+        match self.sha2() {
+            Some(sha2) => sha2.blocks(len),
+            None => (len + 1).div_ceil(RATE_BYTES),
         }
     }
 
-    /// The chained part of a hash's first row: SHA-256's IV, or the zero
+    /// The chained part of a hash's first row: SHA-2's IV, or the zero
     /// state.
     pub fn first_state(self) -> Vec<u8> {
-        match self {
-            RowHash::Sha256 => Hash::Sha256.initial_chained(),
-            RowHash::Shake256 => vec![0; STATE_BYTES],
+        match self.sha2() {
+            Some(sha2) => sha2.initial_chained(),
+            None => vec![0; STATE_BYTES],
         }
     }
 
@@ -61,8 +86,9 @@ impl RowHash {
     /// padding, byte `i` of the message being `byte(i)`, into `out` (one
     /// byte per byte of the range): what a verifier's public values are
     /// built from, without copying the message or building bytes no
-    /// relation reads. SHA-256 pads `0x80`, zeros and the bit length;
-    /// SHAKE256 `0x1F`, zeros and a last byte ORed with `0x80`.
+    /// relation reads. SHA-2 pads `0x80`, zeros and the bit length (8
+    /// bytes for SHA-256, 16 for SHA-512); SHAKE256 `0x1F`, zeros and a
+    /// last byte ORed with `0x80`.
     pub fn padded_bytes(
         self,
         len: usize,
@@ -72,14 +98,14 @@ impl RowHash {
         out: &mut [u8],
     ) {
         let total = self.block_bytes() * self.blocks(len);
-        let bits = (8 * len as u64).to_be_bytes();
+        let bits = (8 * len as u128).to_be_bytes();
+        let length_at = total - self.block_bytes() / 8;
         for (o, i) in out.iter_mut().zip(range) {
             let at = self.block_bytes() * k + i;
             *o = match self {
-                RowHash::Sha256 if at < len => byte(at),
-                RowHash::Sha256 if at == len => 0x80,
-                RowHash::Sha256 if at >= total - 8 => bits[at - (total - 8)],
-                RowHash::Shake256 if at < len => byte(at),
+                _ if at < len => byte(at),
+                RowHash::Sha256 | RowHash::Sha512 if at == len => 0x80,
+                RowHash::Sha256 | RowHash::Sha512 if at >= length_at => bits[16 - (total - at)],
                 RowHash::Shake256 => {
                     let domain = if at == len { 0x1f } else { 0 };
                     let last = if at == total - 1 { 0x80 } else { 0 };
@@ -90,21 +116,18 @@ impl RowHash {
         }
     }
 
-    /// The rows of `message` (chained part, then block) and its first 32
-    /// bytes of output.
-    fn rows(self, message: &[u8]) -> (Vec<Vec<u8>>, [u8; 32]) {
-        match self {
-            RowHash::Sha256 => {
-                let (rows, digest) = Hash::Sha256.instances(message);
-                (rows, digest.try_into().expect("a SHA-256 digest"))
-            }
-            RowHash::Shake256 => {
+    /// The rows of `message` (chained part, then block) and its output
+    /// ([`RowHash::digest_bytes`]).
+    fn rows(self, message: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+        match self.sha2() {
+            Some(sha2) => sha2.instances(message),
+            None => {
                 let mut rows = Vec::with_capacity(self.blocks(message.len()));
                 let (_, state) = shake256(
                     message,
                     Some(&mut |state, block| rows.push([state, block].concat())),
                 );
-                (rows, state[..32].try_into().expect("32 bytes"))
+                (rows, state[..RATE_BYTES].to_vec())
             }
         }
     }
@@ -152,16 +175,26 @@ pub type PathNode<'a> = Option<(&'a [u8], bool)>;
 
 /// The hash as a verification walk calls it.
 pub trait Hasher {
-    /// The first 32 bytes of the hash of `message`.
-    fn hash(&mut self, message: &[u8], part: Part, node: PathNode<'_>) -> [u8; 32];
-
-    /// SHA-256 of a message whose first block has been compressed into
-    /// `state` already, given the bytes after that block.
-    fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32];
-
-    /// The first `len` bytes (at most one rate block) of SHAKE256 of
+    /// The first 32 bytes of the hasher's hash (its first lane's) of
     /// `message`.
-    fn hash_long(&mut self, message: &[u8], part: Part, len: usize) -> Vec<u8>;
+    fn hash(&mut self, message: &[u8], part: Part, node: PathNode<'_>) -> [u8; 32] {
+        let hash = self.first_hash();
+        self.hash_long(hash, message, part, node, 32)
+            .try_into()
+            .expect("32 bytes")
+    }
+
+    /// The first `len` bytes of `hash` of `message` (at most its digest,
+    /// or one rate block of SHAKE256).
+    fn hash_long(&mut self, hash: RowHash, message: &[u8], part: Part, node: PathNode<'_>, len: usize)
+        -> Vec<u8>;
+
+    /// SHA-2 (`hash`) of a message whose first block has been compressed
+    /// into `state` already, given the bytes after that block: the digest.
+    fn hash_seeded(&mut self, hash: RowHash, state: &[u8], tail: &[u8]) -> Vec<u8>;
+
+    /// The hash [`Hasher::hash`] computes.
+    fn first_hash(&self) -> RowHash;
 }
 
 /// The hash computed plainly (SHA-256 by the `sha2` crate, with the SHA
@@ -174,27 +207,33 @@ pub struct Native {
 }
 
 impl Hasher for Native {
-    fn hash(&mut self, message: &[u8], _: Part, _: PathNode<'_>) -> [u8; 32] {
-        match self.hash {
-            RowHash::Sha256 => self.continue_from(SHA256_IV, message, 0),
-            RowHash::Shake256 => self
-                .hash_long(message, Part::Rest, 32)
-                .try_into()
-                .expect("32 bytes"),
+    fn hash_long(&mut self, hash: RowHash, message: &[u8], _: Part, _: PathNode<'_>, len: usize) -> Vec<u8> {
+        assert!(len <= hash.digest_bytes(), "at most a digest");
+        match hash {
+            RowHash::Sha256 => self.continue_from(SHA256_IV, message, 0)[..len].to_vec(),
+            RowHash::Sha512 => self.continue_from512(SHA512_IV, message, 0)[..len].to_vec(),
+            RowHash::Shake256 => {
+                let (blocks, state) = shake256(message, None);
+                self.calls += blocks as u64;
+                state[..len].to_vec()
+            }
         }
     }
 
-    fn hash_long(&mut self, message: &[u8], _: Part, len: usize) -> Vec<u8> {
-        assert_eq!(self.hash, RowHash::Shake256, "long outputs are SHAKE256's");
-        assert!(len <= RATE_BYTES, "one block's output");
-        let (blocks, state) = shake256(message, None);
-        self.calls += blocks as u64;
-        state[..len].to_vec()
+    fn hash_seeded(&mut self, hash: RowHash, state: &[u8], tail: &[u8]) -> Vec<u8> {
+        match hash {
+            RowHash::Sha256 => self
+                .continue_from(words_of(state), tail, 64)
+                .to_vec(),
+            RowHash::Sha512 => self
+                .continue_from512(words64_of(state), tail, 128)
+                .to_vec(),
+            RowHash::Shake256 => panic!("seeded hashes are SHA-2's"),
+        }
     }
 
-    fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32] {
-        assert_eq!(self.hash, RowHash::Sha256, "seeded hashes are SHA-256's");
-        self.continue_from(words_of(state), tail, 64)
+    fn first_hash(&self) -> RowHash {
+        self.hash
     }
 }
 
@@ -230,10 +269,37 @@ impl Native {
         }
         bytes_of(&words)
     }
+
+    /// [`Native::continue_from`] for SHA-512 (the `sha2` crate's
+    /// `compress512`); its calls are short (`H`, `T`, `H_msg`), so the
+    /// padded message is built on the heap.
+    fn continue_from512(&mut self, mut words: [u64; 8], rest: &[u8], before: usize) -> [u8; 64] {
+        use sha2::digest::generic_array::GenericArray;
+        let len = before + rest.len();
+        let blocks = Hash::Sha512.blocks(len) - before / 128;
+        self.calls += blocks as u64;
+        let mut padded = vec![0u8; 128 * blocks];
+        padded[..rest.len()].copy_from_slice(rest);
+        padded[rest.len()] = 0x80;
+        let end = padded.len();
+        padded[end - 16..].copy_from_slice(&(8 * len as u128).to_be_bytes());
+        for block in padded.chunks_exact(128) {
+            sha2::compress512(&mut words, &[*GenericArray::from_slice(block)]);
+        }
+        let mut out = [0u8; 64];
+        for (chunk, w) in out.chunks_exact_mut(8).zip(words) {
+            chunk.copy_from_slice(&w.to_be_bytes());
+        }
+        out
+    }
 }
 
-fn words_of(state: &[u8; 32]) -> [u32; 8] {
+fn words_of(state: &[u8]) -> [u32; 8] {
     std::array::from_fn(|w| u32::from_be_bytes(state[4 * w..4 * w + 4].try_into().expect("4 bytes")))
+}
+
+fn words64_of(state: &[u8]) -> [u64; 8] {
+    std::array::from_fn(|w| u64::from_be_bytes(state[8 * w..8 * w + 8].try_into().expect("8 bytes")))
 }
 
 fn bytes_of(words: &[u32; 8]) -> [u8; 32] {
@@ -244,62 +310,92 @@ fn bytes_of(words: &[u32; 8]) -> [u8; 32] {
     out
 }
 
-/// The rows of `SHA-256(first ‖ tail)` after its first block, whose state is
-/// `state` (chaining value and block, 96 bytes each), and the digest.
-pub fn seeded_rows(state: &[u8; 32], tail: &[u8]) -> (Vec<Vec<u8>>, [u8; 32]) {
-    let len = 64 + tail.len();
-    let blocks = Hash::Sha256.blocks(len) - 1;
+/// The rows of `SHA-2(first ‖ tail)` (`sha2` is SHA-256 or SHA-512) after
+/// its first block, whose state is `state` (chaining value and block), and
+/// the digest.
+pub fn seeded_rows(sha2: Hash, state: &[u8], tail: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let bb = sha2.block_len();
+    let len = bb + tail.len();
+    let blocks = sha2.blocks(len) - 1;
     let mut cv = state.to_vec();
     let mut rows = Vec::with_capacity(blocks);
     for k in 0..blocks {
-        let chunk = &tail[(64 * k).min(tail.len())..(64 * k + 64).min(tail.len())];
-        let block = Hash::Sha256.block_of(len, k + 1, chunk);
-        let row = Hash::Sha256.instance_input(Some(&cv), &block);
-        cv = Hash::Sha256.compress(&row);
+        let chunk = &tail[(bb * k).min(tail.len())..(bb * k + bb).min(tail.len())];
+        let block = sha2.block_of(len, k + 1, chunk);
+        let row = sha2.instance_input(Some(&cv), &block);
+        cv = sha2.compress(&row);
         rows.push(row);
     }
-    (rows, cv.try_into().expect("32 bytes"))
+    (rows, cv)
 }
 
-/// A verified signature's instance rows and the public values it outputs.
-pub struct Trace {
-    hash: RowHash,
-    /// Bytes of an input row of the instance circuit.
-    row_bytes: usize,
-    /// The signature's output record (its public values beside the key and
-    /// message), which the scheme's walk sets.
-    pub output: Vec<u8>,
+/// A lane of a signature statement's instance circuit: the hash whose
+/// calls it computes, and where its bytes sit in an instance's input and
+/// output rows. A scheme with one hash has one lane, the whole circuit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lane {
+    /// The hash.
+    pub hash: RowHash,
+    /// First input byte of the lane.
+    pub input_at: usize,
+    /// Input bytes of the lane's row (the chained part, the block, and for
+    /// a path step `P` and its bit).
+    pub input_bytes: usize,
+    /// First output byte of the lane.
+    pub output_at: usize,
+}
+
+/// The rows of one lane of a trace.
+#[derive(Clone, Debug, Default)]
+pub struct LaneRows {
     /// The message hash's rows.
     pub message_rows: Vec<u8>,
     /// The other rows, in layout order.
     pub rows: Vec<u8>,
 }
 
+/// A verified signature's instance rows, lane by lane, and the public
+/// values it outputs.
+pub struct Trace {
+    lanes: Vec<Lane>,
+    /// Each lane's rows, in the order of `lanes`.
+    pub rows: Vec<LaneRows>,
+    /// The signature's output record (its public values beside the key and
+    /// message), which the scheme's walk sets.
+    pub output: Vec<u8>,
+}
+
 impl Trace {
-    /// An empty trace of rows of `hash` of `row_bytes`.
-    pub fn of(hash: RowHash, row_bytes: usize) -> Self {
+    /// An empty trace of rows in `lanes` (at least one, a hash in one lane
+    /// at most).
+    pub fn of(lanes: &[Lane]) -> Self {
+        assert!(!lanes.is_empty(), "a lane at least");
         Trace {
-            hash,
-            row_bytes,
+            lanes: lanes.to_vec(),
+            rows: vec![LaneRows::default(); lanes.len()],
             output: Vec::new(),
-            message_rows: Vec::new(),
-            rows: Vec::new(),
         }
     }
 
-    fn push(&mut self, rows: Vec<Vec<u8>>, part: Part, node: PathNode<'_>) {
+    fn push(&mut self, hash: RowHash, rows: Vec<Vec<u8>>, part: Part, node: PathNode<'_>) {
+        let i = self
+            .lanes
+            .iter()
+            .position(|l| l.hash == hash)
+            .expect("a lane of the hash");
+        let row_bytes = self.lanes[i].input_bytes;
         let out = match part {
-            Part::Message => &mut self.message_rows,
-            Part::Rest => &mut self.rows,
+            Part::Message => &mut self.rows[i].message_rows,
+            Part::Rest => &mut self.rows[i].rows,
         };
         for row in rows {
             let start = out.len();
             out.extend(&row);
-            out.resize(start + self.row_bytes, 0);
+            out.resize(start + row_bytes, 0);
             // The path-step circuit's `P` (after the chained part and the
             // block), then its direction bit.
             if let Some((below, right)) = node {
-                let at = start + self.hash.state_bytes() + self.hash.block_bytes();
+                let at = start + hash.state_bytes() + hash.block_bytes();
                 out[at..at + below.len()].copy_from_slice(below);
                 out[at + below.len()] = right as u8;
             }
@@ -308,28 +404,21 @@ impl Trace {
 }
 
 impl Hasher for Trace {
-    fn hash(&mut self, message: &[u8], part: Part, node: PathNode<'_>) -> [u8; 32] {
-        let (rows, digest) = self.hash.rows(message);
-        self.push(rows, part, node);
+    fn hash_long(&mut self, hash: RowHash, message: &[u8], part: Part, node: PathNode<'_>, len: usize) -> Vec<u8> {
+        assert!(len <= hash.digest_bytes(), "at most a digest");
+        let (rows, mut digest) = hash.rows(message);
+        self.push(hash, rows, part, node);
+        digest.truncate(len);
         digest
     }
 
-    fn hash_long(&mut self, message: &[u8], part: Part, len: usize) -> Vec<u8> {
-        assert_eq!(self.hash, RowHash::Shake256, "long outputs are SHAKE256's");
-        assert!(len <= RATE_BYTES, "one block's output");
-        let mut rows = Vec::new();
-        let (_, state) = shake256(
-            message,
-            Some(&mut |state, block| rows.push([state, block].concat())),
-        );
-        self.push(rows, part, None);
-        state[..len].to_vec()
+    fn hash_seeded(&mut self, hash: RowHash, state: &[u8], tail: &[u8]) -> Vec<u8> {
+        let (rows, digest) = seeded_rows(hash.sha2().expect("seeded hashes are SHA-2's"), state, tail);
+        self.push(hash, rows, Part::Rest, None);
+        digest
     }
 
-    fn hash_seeded(&mut self, state: &[u8; 32], tail: &[u8]) -> [u8; 32] {
-        assert_eq!(self.hash, RowHash::Sha256, "seeded hashes are SHA-256's");
-        let (rows, digest) = seeded_rows(state, tail);
-        self.push(rows, Part::Rest, None);
-        digest
+    fn first_hash(&self) -> RowHash {
+        self.lanes[0].hash
     }
 }

@@ -220,7 +220,7 @@ impl Stack {
     /// order) and the output record, every level's `Q`. Errors say what
     /// failed.
     pub fn trace(self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
-        let mut trace = Trace::of(self.set.hash, self.set.row_bytes());
+        let mut trace = Trace::of(&self.set.lanes());
         trace.output = self.walk(pk, msg, sig, &mut trace)?;
         Ok(trace)
     }

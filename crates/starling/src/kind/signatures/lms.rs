@@ -17,7 +17,7 @@ use std::sync::Arc;
 use starling_circuit::path_step::PathStepLayout;
 
 use super::family::check_length;
-use super::hashing::{Hasher, Native, Part, RowHash};
+use super::hashing::{Hasher, Lane, Native, Part, RowHash};
 use crate::circuits::StatementCircuit;
 
 /// The hashes' domain separators (RFC 8554 §3.1.1 and §5.3).
@@ -75,6 +75,7 @@ impl LmsSet {
         let hash = match self.hash {
             RowHash::Sha256 => "sha256",
             RowHash::Shake256 => "shake",
+            RowHash::Sha512 => unreachable!("LMS sets hash with SHA-256 or SHAKE256"),
         };
         format!("lms-{hash}-m{}-h{}-w{}", self.n, self.h, self.w)
     }
@@ -147,6 +148,7 @@ impl LmsSet {
         match self.hash {
             RowHash::Sha256 => PathStepLayout::sha256(self.n_bytes()),
             RowHash::Shake256 => PathStepLayout::shake256(self.n_bytes()),
+            RowHash::Sha512 => unreachable!("LMS sets hash with SHA-256 or SHAKE256"),
         }
     }
 
@@ -159,6 +161,16 @@ impl LmsSet {
     /// the block, `P` and the direction bit.
     pub fn row_bytes(self) -> usize {
         self.path_step().public_input_bits().div_ceil(8)
+    }
+
+    /// The instance circuit's one lane.
+    pub fn lanes(self) -> [Lane; 1] {
+        [Lane {
+            hash: self.hash,
+            input_at: 0,
+            input_bytes: self.row_bytes(),
+            output_at: 0,
+        }]
     }
 
     /// Bytes of a public key.

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::family::Family;
-use super::hashing::{RowHash, Trace};
+use super::hashing::{Lane, RowHash, Trace};
 use super::hss::{Hss, Stack};
 use super::lms::LmsSet;
 use super::lms_layout::Layout;
@@ -19,6 +19,7 @@ impl LmsSet {
         let hash = match self.hash {
             RowHash::Sha256 => 1,
             RowHash::Shake256 => 2,
+            RowHash::Sha512 => unreachable!("LMS sets hash with SHA-256 or SHAKE256"),
         };
         vec![hash, self.n as u8, self.h as u8, self.w as u8]
     }
@@ -68,6 +69,10 @@ impl Family for Stack {
         self.set.circuit()
     }
 
+    fn lanes(&self) -> Vec<Lane> {
+        self.set.lanes().to_vec()
+    }
+
     fn public_key_bytes(&self) -> usize {
         Stack::public_key_bytes(*self)
     }
@@ -108,7 +113,7 @@ impl Family for Stack {
         Layout::count(*self, inputs, outputs)
     }
 
-    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 64]) -> Records {
+    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize, usize) -> [u8; 64]) -> Records {
         let set = self.set;
         let upper = set.message_blocks(set.public_key_bytes());
         let mut q_reps = Records::new();
@@ -121,7 +126,7 @@ impl Family for Stack {
                 } else {
                     set.message_blocks(len)
                 };
-                record.extend(&output(last - 1)[..set.n_bytes()]);
+                record.extend(&output(0, last - 1)[..set.n_bytes()]);
             }
             q_reps.push(&record);
         }

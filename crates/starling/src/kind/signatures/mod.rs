@@ -32,9 +32,9 @@
 //! RFC 8554), SHA-256/192 (`lms-sha256-m24-...`, NIST SP 800-208) and
 //! SHAKE256 (`lms-shake-m32-...`, `lms-shake-m24-...`, SP 800-208), HSS of
 //! 1 to 8 levels of one such set (`hss-l{L}-<LMS set>`), and SLH-DSA (FIPS
-//! 205) with SHA-2 at category 1 (`slh-dsa-sha2-128s`, `slh-dsa-sha2-128f`)
-//! and with SHAKE at every category (`slh-dsa-shake-{128,192,256}{s,f}`),
-//! the pure interface with a context string or the internal one.
+//! 205) with SHA-2 or SHAKE at every category
+//! (`slh-dsa-{sha2,shake}-{128,192,256}{s,f}`), the pure interface with a
+//! context string or the internal one.
 //! Each family implements [`Family`]; the kind is the same code for all.
 
 mod family;
@@ -78,8 +78,7 @@ pub enum Scheme {
     Lms(LmsSet),
     /// HSS (RFC 8554) of such LMS trees, one set at every level.
     Hss(Hss),
-    /// SLH-DSA (FIPS 205) with SHA-2 at category 1 or SHAKE, with its
-    /// interface.
+    /// SLH-DSA (FIPS 205) with SHA-2 or SHAKE, with its interface.
     SlhDsa(SlhDsa),
 }
 
@@ -97,7 +96,7 @@ impl Scheme {
             return Ok(Scheme::SlhDsa(SlhDsa::new(set, Interface::Pure(Vec::new()))?));
         }
         Err(format!(
-            "unknown signature scheme {name:?}; there are lms-{{sha256,shake}}-m{{32,24}}-h{{5,10,15,20,25}}-w{{1,2,4,8}}, hss-l{{1..8}}-<that LMS set>, slh-dsa-sha2-128{{s,f}} and slh-dsa-shake-{{128,192,256}}{{s,f}}"
+            "unknown signature scheme {name:?}; there are lms-{{sha256,shake}}-m{{32,24}}-h{{5,10,15,20,25}}-w{{1,2,4,8}}, hss-l{{1..8}}-<that LMS set>, slh-dsa-{{sha2,shake}}-{{128,192,256}}{{s,f}}"
         ))
     }
 
@@ -385,35 +384,55 @@ impl Kind for Signatures {
     }
 
     fn instance_inputs(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error> {
-        let mut message_rows = Vec::new();
-        let mut rows = Vec::new();
+        // Each lane's rows: all message hashes, then the rest in order.
+        let lanes = self.family().lanes();
+        let mut message_rows = vec![Vec::new(); lanes.len()];
+        let mut rows = vec![Vec::new(); lanes.len()];
         for (s, (public, sig)) in inputs.iter().zip(private.iter()).enumerate() {
             let trace = self.trace(public, sig).map_err(|e| match e {
                 PrivateInputError::Unreadable(e) => Error::Input(format!("signature {s}: {e}")),
                 PrivateInputError::False(e) => Error::False(format!("signature {s}: {e}")),
             })?;
-            message_rows.extend(trace.message_rows);
-            rows.extend(trace.rows);
+            for (i, lane) in trace.rows.into_iter().enumerate() {
+                message_rows[i].extend(lane.message_rows);
+                rows[i].extend(lane.rows);
+            }
         }
-        message_rows.extend(rows);
+        for (all, rest) in message_rows.iter_mut().zip(rows) {
+            all.extend(rest);
+        }
+        let count = lanes
+            .iter()
+            .zip(&message_rows)
+            .map(|(lane, rows)| rows.len() / lane.input_bytes)
+            .max()
+            .unwrap_or(0);
         let words = self.circuit.input_words();
-        let row_bytes = self.circuit.input_bytes();
-        let mut packed = vec![0u64; message_rows.len() / row_bytes * words];
-        for (row, bytes) in packed
-            .chunks_exact_mut(words)
-            .zip(message_rows.chunks_exact(row_bytes))
-        {
-            super::fill_row(row, bytes);
+        let mut packed = vec![0u64; count * words];
+        let mut bytes = vec![0u8; self.circuit.input_bytes()];
+        for (y, row) in packed.chunks_exact_mut(words).enumerate() {
+            bytes.fill(0);
+            for (lane, lane_rows) in lanes.iter().zip(&message_rows) {
+                let (at, len) = (lane.input_at, lane.input_bytes);
+                if let Some(from) = lane_rows.get(y * len..(y + 1) * len) {
+                    bytes[at..at + len].copy_from_slice(from);
+                }
+            }
+            super::fill_row(row, &bytes);
         }
         Ok(packed)
     }
 
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
         let words = self.circuit.output_words();
-        let output = |y: usize| -> [u8; 64] {
+        let lanes = self.family().lanes();
+        let output = |lane: usize, y: usize| -> [u8; 64] {
+            let mut row = vec![0u8; 8 * words];
+            super::fill_bytes_of(&mut row, &instance_outputs[y * words..(y + 1) * words]);
+            let at = lanes[lane].output_at;
             let mut bytes = [0u8; 64];
-            let len = (8 * words).min(64);
-            super::fill_bytes_of(&mut bytes[..len], &instance_outputs[y * words..(y + 1) * words]);
+            let len = (row.len() - at).min(64);
+            bytes[..len].copy_from_slice(&row[at..at + len]);
             bytes
         };
         self.family().outputs(&self.hashed_lengths(inputs), &output)

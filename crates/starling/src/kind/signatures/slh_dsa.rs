@@ -1,15 +1,20 @@
-//! SLH-DSA (FIPS 205): the parameter sets with SHA-2 at security category
-//! 1 (`slh-dsa-sha2-128s`, `-128f`) and with SHAKE at every category
-//! (`slh-dsa-shake-{128,192,256}{s,f}`), the byte formats, and the
+//! SLH-DSA (FIPS 205): the twelve parameter sets
+//! (`slh-dsa-{sha2,shake}-{128,192,256}{s,f}`), the byte formats, and the
 //! verification algorithm (Algorithms 20 and 16-18 with their parts)
 //! computed natively over one walk that either hashes plainly or keeps every
 //! compression's (permutation's) input row.
 //!
-//! SHA-2 (§11.2.1): every F, H and T call is `SHA-256(PK.seed ‖ 0^48 ‖
-//! ADRSc ‖ data)` truncated to `n` bytes: its first block is the same for a
-//! key, so it is compressed once per key (the "seeded state") and each call
-//! costs the compressions of `ADRSc ‖ data` after it. `H_msg` is
-//! MGF1-SHA-256 of `R ‖ PK.seed ‖ SHA-256(R ‖ PK.seed ‖ PK.root ‖ M')`.
+//! SHA-2 at category 1 (§11.2.1): every F, H and T call is
+//! `SHA-256(PK.seed ‖ 0^48 ‖ ADRSc ‖ data)` truncated to `n` bytes: its
+//! first block is the same for a key, so it is compressed once per key (the
+//! "seeded state") and each call costs the compressions of `ADRSc ‖ data`
+//! after it. `H_msg` is MGF1-SHA-256 of
+//! `R ‖ PK.seed ‖ SHA-256(R ‖ PK.seed ‖ PK.root ‖ M')`. At categories 3 and
+//! 5 (§11.2.2) F stays so, while H and T are
+//! `SHA-512(PK.seed ‖ 0^(128-n) ‖ ADRSc ‖ data)` (their own seeded state,
+//! a SHA-512 one) and `H_msg` is the same construction with SHA-512: such a
+//! set hashes with two functions, [`SlhSet::f_hash`] and
+//! [`SlhSet::h_hash`].
 //!
 //! SHAKE (§11.1): F, H and T are `SHAKE256(PK.seed ‖ ADRS ‖ data)` with the
 //! full 32-byte address, `H_msg` is `SHAKE256(R ‖ PK.seed ‖ PK.root ‖ M')`
@@ -58,6 +63,14 @@ pub enum SlhSet {
     Shake256s,
     /// `SLH-DSA-SHAKE-256f`: n = 32, h = 68, d = 17, h' = 4, a = 9, k = 35.
     Shake256f,
+    /// `SLH-DSA-SHA2-192s`: as SHAKE-192s, with SHA-256 and SHA-512.
+    Sha2_192s,
+    /// `SLH-DSA-SHA2-192f`: as SHAKE-192f, with SHA-256 and SHA-512.
+    Sha2_192f,
+    /// `SLH-DSA-SHA2-256s`: as SHAKE-256s, with SHA-256 and SHA-512.
+    Sha2_256s,
+    /// `SLH-DSA-SHA2-256f`: as SHAKE-256f, with SHA-256 and SHA-512.
+    Sha2_256f,
 }
 
 /// A compressed address (FIPS 205 §11.2): layer, tree, type and three words.
@@ -105,8 +118,8 @@ impl Adrs {
 }
 
 impl SlhSet {
-    /// Every set.
-    pub const ALL: [SlhSet; 8] = [
+    /// Every set, in the order of their codes (the sets added later last).
+    pub const ALL: [SlhSet; 12] = [
         SlhSet::Sha2_128s,
         SlhSet::Sha2_128f,
         SlhSet::Shake128s,
@@ -115,6 +128,10 @@ impl SlhSet {
         SlhSet::Shake192f,
         SlhSet::Shake256s,
         SlhSet::Shake256f,
+        SlhSet::Sha2_192s,
+        SlhSet::Sha2_192f,
+        SlhSet::Sha2_256s,
+        SlhSet::Sha2_256f,
     ];
 
     /// `slh-dsa-sha2-128s`, ..., `slh-dsa-shake-256f`.
@@ -128,6 +145,10 @@ impl SlhSet {
             SlhSet::Shake192f => "slh-dsa-shake-192f",
             SlhSet::Shake256s => "slh-dsa-shake-256s",
             SlhSet::Shake256f => "slh-dsa-shake-256f",
+            SlhSet::Sha2_192s => "slh-dsa-sha2-192s",
+            SlhSet::Sha2_192f => "slh-dsa-sha2-192f",
+            SlhSet::Sha2_256s => "slh-dsa-sha2-256s",
+            SlhSet::Sha2_256f => "slh-dsa-sha2-256f",
         }
     }
 
@@ -136,12 +157,36 @@ impl SlhSet {
         1 + Self::ALL.iter().position(|&s| s == self).expect("a set") as u8
     }
 
-    /// The hash its calls are.
-    pub fn hash(self) -> RowHash {
+    /// The hash of its `F` calls (chain steps, FORS leaves): SHA-256 for
+    /// every SHA-2 set.
+    pub fn f_hash(self) -> RowHash {
         match self {
-            SlhSet::Sha2_128s | SlhSet::Sha2_128f => RowHash::Sha256,
-            _ => RowHash::Shake256,
+            SlhSet::Shake128s
+            | SlhSet::Shake128f
+            | SlhSet::Shake192s
+            | SlhSet::Shake192f
+            | SlhSet::Shake256s
+            | SlhSet::Shake256f => RowHash::Shake256,
+            _ => RowHash::Sha256,
         }
+    }
+
+    /// The hash of its `H`, `T` and `H_msg` calls: SHA-512 for the SHA-2
+    /// sets at 192 and 256 bits, else [`SlhSet::f_hash`].
+    pub fn h_hash(self) -> RowHash {
+        match self {
+            SlhSet::Sha2_192s | SlhSet::Sha2_192f | SlhSet::Sha2_256s | SlhSet::Sha2_256f => RowHash::Sha512,
+            _ => self.f_hash(),
+        }
+    }
+
+    /// The hashes it calls, each once: `F`'s, then `H`'s if it differs.
+    pub fn hashes(self) -> Vec<RowHash> {
+        let mut hashes = vec![self.f_hash()];
+        if self.h_hash() != self.f_hash() {
+            hashes.push(self.h_hash());
+        }
+        hashes
     }
 
     /// `(n, h, d, h', a, k, m)`.
@@ -149,10 +194,10 @@ impl SlhSet {
         match self {
             SlhSet::Sha2_128s | SlhSet::Shake128s => (16, 63, 7, 9, 12, 14, 30),
             SlhSet::Sha2_128f | SlhSet::Shake128f => (16, 66, 22, 3, 6, 33, 34),
-            SlhSet::Shake192s => (24, 63, 7, 9, 14, 17, 39),
-            SlhSet::Shake192f => (24, 66, 22, 3, 8, 33, 42),
-            SlhSet::Shake256s => (32, 64, 8, 8, 14, 22, 47),
-            SlhSet::Shake256f => (32, 68, 17, 4, 9, 35, 49),
+            SlhSet::Sha2_192s | SlhSet::Shake192s => (24, 63, 7, 9, 14, 17, 39),
+            SlhSet::Sha2_192f | SlhSet::Shake192f => (24, 66, 22, 3, 8, 33, 42),
+            SlhSet::Sha2_256s | SlhSet::Shake256s => (32, 64, 8, 8, 14, 22, 47),
+            SlhSet::Sha2_256f | SlhSet::Shake256f => (32, 68, 17, 4, 9, 35, 49),
         }
     }
 
@@ -176,18 +221,19 @@ impl SlhSet {
     /// hash: after `ADRSc` (SHA-2; the seed block is compressed already),
     /// after `PK.seed ‖ ADRS` (SHAKE).
     pub fn data_at(self) -> usize {
-        match self.hash() {
-            RowHash::Sha256 => ADRS_BYTES,
+        match self.f_hash() {
             RowHash::Shake256 => self.n() + FULL_ADRS_BYTES,
+            _ => ADRS_BYTES,
         }
     }
 
-    /// Blocks of an `F`, `H` or `T` call on `data` bytes (after the seed
-    /// block, for SHA-2).
+    /// Blocks of an `H` or `T` call on `data` bytes (after the seed block,
+    /// for SHA-2). An `F` call is one block.
     pub fn tweak_blocks(self, data: usize) -> usize {
-        match self.hash() {
-            RowHash::Sha256 => Hash::Sha256.blocks(64 + ADRS_BYTES + data) - 1,
-            RowHash::Shake256 => RowHash::Shake256.blocks(self.data_at() + data),
+        let hash = self.h_hash();
+        match hash {
+            RowHash::Shake256 => hash.blocks(self.data_at() + data),
+            _ => hash.blocks(hash.block_bytes() + ADRS_BYTES + data) - 1,
         }
     }
 
@@ -266,14 +312,16 @@ impl SlhSet {
         start..start + n
     }
 
-    /// `F`, `H` or `T` on `data` at `adrs` under the key whose seed is
-    /// `seed` (and, for SHA-2, whose seeded state is `seeded`), through
-    /// `hasher`: `n` bytes.
+    /// `F` (`hash` is [`SlhSet::f_hash`]), `H` or `T` (`hash` is
+    /// [`SlhSet::h_hash`]) on `data` at `adrs` under the key whose seed is
+    /// `seed` (and, for SHA-2, whose seeded state of `hash` is `seeded`),
+    /// through `hasher`: `n` bytes.
     fn tweak(
         self,
         hasher: &mut (impl Hasher + ?Sized),
+        hash: RowHash,
         seed: &[u8],
-        seeded: &[u8; 32],
+        seeded: &Seeded,
         adrs: Adrs,
         data: &[u8],
     ) -> Vec<u8> {
@@ -281,20 +329,21 @@ impl SlhSet {
         // seed, for SHAKE) and at most `len` values.
         let mut tail = [0u8; 32 + FULL_ADRS_BYTES + 67 * 32];
         let at = self.data_at();
-        match self.hash() {
-            RowHash::Sha256 => tail[..ADRS_BYTES].copy_from_slice(&adrs.bytes()),
+        match hash {
             RowHash::Shake256 => {
                 tail[..self.n()].copy_from_slice(seed);
                 tail[self.n()..at].copy_from_slice(&adrs.full());
             }
+            _ => tail[..ADRS_BYTES].copy_from_slice(&adrs.bytes()),
         }
         tail[at..at + data.len()].copy_from_slice(data);
         let tail = &tail[..at + data.len()];
-        let out = match self.hash() {
-            RowHash::Sha256 => hasher.hash_seeded(seeded, tail),
-            RowHash::Shake256 => hasher.hash(tail, Part::Rest, None),
+        let mut out = match hash {
+            RowHash::Shake256 => hasher.hash_long(hash, tail, Part::Rest, None, self.n()),
+            _ => hasher.hash_seeded(hash, seeded.of(hash), tail),
         };
-        out[..self.n()].to_vec()
+        out.truncate(self.n());
+        out
     }
 
     /// `H_msg(R, PK.seed, PK.root, M')`, `m` bytes (§11.1, §11.2.1).
@@ -308,17 +357,19 @@ impl SlhSet {
         let mut inner_msg = r.to_vec();
         inner_msg.extend(pk);
         inner_msg.extend(message);
-        match self.hash() {
-            RowHash::Shake256 => hasher.hash_long(&inner_msg, Part::Message, self.digest_bytes()),
-            RowHash::Sha256 => {
-                let inner = hasher.hash(&inner_msg, Part::Message, None);
-                let mut digest = Vec::with_capacity(64);
-                for counter in 0..self.digest_bytes().div_ceil(32) as u32 {
+        let hash = self.h_hash();
+        match hash {
+            RowHash::Shake256 => hasher.hash_long(hash, &inner_msg, Part::Message, None, self.digest_bytes()),
+            _ => {
+                let out = hash.digest_bytes();
+                let inner = hasher.hash_long(hash, &inner_msg, Part::Message, None, out);
+                let mut digest = Vec::with_capacity(2 * out);
+                for counter in 0..self.digest_bytes().div_ceil(out) as u32 {
                     let mut mgf = r.to_vec();
                     mgf.extend(&pk[..self.n()]);
-                    mgf.extend(inner);
+                    mgf.extend(&inner);
                     mgf.extend(counter.to_be_bytes());
-                    digest.extend(hasher.hash(&mgf, Part::Message, None));
+                    digest.extend(hasher.hash_long(hash, &mgf, Part::Message, None, out));
                 }
                 digest.truncate(self.digest_bytes());
                 digest
@@ -333,16 +384,15 @@ impl SlhSet {
     pub fn walk(self, pk: &[u8], message: &[u8], sig: &[u8], hasher: &mut impl Hasher) -> Walked {
         let n = self.n();
         let seed = &pk[..n];
-        let seeded = match self.hash() {
-            RowHash::Sha256 => seeded_state(seed),
-            RowHash::Shake256 => [0; 32],
-        };
+        let seeded = Seeded::new(self, seed);
         let digest = self.message_hash(hasher, &sig[..n], pk, message);
         let (indices, mut tree, mut leaf) = self.split(&digest);
 
         // FORS (Algorithm 17).
         let a = self.fors_height();
-        let mut call = |adrs: Adrs, data: &[u8]| self.tweak(hasher, seed, &seeded, adrs, data);
+        let (f, h) = (self.f_hash(), self.h_hash());
+        let mut call =
+            |hash: RowHash, adrs: Adrs, data: &[u8]| self.tweak(hasher, hash, seed, &seeded, adrs, data);
         let mut roots = Vec::with_capacity(self.fors_trees() * n);
         for (i, &index) in indices.iter().enumerate() {
             let mut adrs = Adrs {
@@ -353,13 +403,13 @@ impl SlhSet {
                 word2: 0,
                 word3: (i as u32) << a | index,
             };
-            let mut node = call(adrs, &sig[self.fors_value(i, 0)]);
+            let mut node = call(f, adrs, &sig[self.fors_value(i, 0)]);
             for j in 0..a {
                 let auth = &sig[self.fors_value(i, 1 + j as usize)];
                 adrs.word2 = j + 1;
                 adrs.word3 >>= 1;
                 let pair = ordered(&node, auth, (index >> j) & 1 == 0);
-                node = call(adrs, &pair);
+                node = call(h, adrs, &pair);
             }
             roots.extend(node);
         }
@@ -371,7 +421,7 @@ impl SlhSet {
             word2: 0,
             word3: 0,
         };
-        let mut node = call(roots_adrs, &roots);
+        let mut node = call(h, roots_adrs, &roots);
 
         // The hypertree (Algorithms 12 and 10 with 8).
         let hp = self.tree_height();
@@ -394,7 +444,7 @@ impl SlhSet {
                         word2: c as u32,
                         word3: j,
                     };
-                    value = call(adrs, &value);
+                    value = call(f, adrs, &value);
                 }
                 chain_ends.extend(value);
             }
@@ -406,7 +456,7 @@ impl SlhSet {
                 word2: 0,
                 word3: 0,
             };
-            node = call(pk_adrs, &chain_ends);
+            node = call(h, pk_adrs, &chain_ends);
             let mut index = leaf;
             for j in 0..hp {
                 let auth = &sig[self.xmss_value(l, self.wots_len() + j as usize)];
@@ -419,7 +469,7 @@ impl SlhSet {
                     word3: index >> 1,
                 };
                 let pair = ordered(&node, auth, index & 1 == 0);
-                node = call(adrs, &pair);
+                node = call(h, adrs, &pair);
                 index >>= 1;
             }
         }
@@ -467,13 +517,40 @@ pub fn base_2b(x: &[u8], b: u32, out_len: usize) -> Vec<u32> {
         .collect()
 }
 
-/// SHA-256's state after the block `PK.seed ‖ 0^48` every tweakable hash
-/// of a key starts with.
-pub fn seeded_state(seed: &[u8]) -> [u8; 32] {
-    let mut row = Hash::Sha256.initial_chained();
+/// SHA-2's state (`sha2` is SHA-256 or SHA-512) after the block
+/// `PK.seed ‖ 0..` every tweakable hash of a key with it starts with.
+pub fn seeded_state(sha2: RowHash, seed: &[u8]) -> Vec<u8> {
+    let hash = match sha2 {
+        RowHash::Sha256 => Hash::Sha256,
+        RowHash::Sha512 => Hash::Sha512,
+        RowHash::Shake256 => panic!("SHAKE256 calls are not seeded"),
+    };
+    let mut row = hash.initial_chained();
     row.extend(seed);
-    row.resize(96, 0);
-    Hash::Sha256.compress(&row).try_into().expect("32 bytes")
+    row.resize(sha2.state_bytes() + sha2.block_bytes(), 0);
+    hash.compress(&row)
+}
+
+/// A key's seeded states, one per SHA-2 hash its set calls (none for
+/// SHAKE).
+pub struct Seeded(Vec<(RowHash, Vec<u8>)>);
+
+impl Seeded {
+    /// The seeded states of the key whose seed is `seed`.
+    pub fn new(set: SlhSet, seed: &[u8]) -> Self {
+        Seeded(
+            set.hashes()
+                .into_iter()
+                .filter(|&hash| hash != RowHash::Shake256)
+                .map(|hash| (hash, seeded_state(hash, seed)))
+                .collect(),
+        )
+    }
+
+    /// The state of `hash`.
+    pub fn of(&self, hash: RowHash) -> &[u8] {
+        &self.0.iter().find(|(h, _)| *h == hash).expect("a seeded hash").1
+    }
 }
 
 impl SlhSet {
@@ -488,14 +565,12 @@ impl SlhSet {
         let n = self.n();
         let mut seed = vec![0u8; n];
         rng.fill_bytes(&mut seed);
-        let seeded = match self.hash() {
-            RowHash::Sha256 => seeded_state(&seed),
-            RowHash::Shake256 => [0; 32],
+        let seeded = Seeded::new(self, &seed);
+        let tweak = |hash: RowHash, adrs: Adrs, data: &[u8]| {
+            let mut native = Native::new(hash);
+            self.tweak(&mut native, hash, &seed, &seeded, adrs, data)
         };
-        let tweak = |adrs: Adrs, data: &[u8]| {
-            let mut native = Native::new(self.hash());
-            self.tweak(&mut native, &seed, &seeded, adrs, data)
-        };
+        let (f, h) = (self.f_hash(), self.h_hash());
         let top = (self.layers() - 1) as u8;
         let hp = self.tree_height();
         let leaves = 1usize << hp;
@@ -514,7 +589,7 @@ impl SlhSet {
                     word2: c as u32,
                     word3: j,
                 };
-                value = tweak(adrs, &value);
+                value = tweak(f, adrs, &value);
             }
             value
         };
@@ -530,7 +605,7 @@ impl SlhSet {
                     word2: 0,
                     word3: 0,
                 };
-                tweak(adrs, &ends)
+                tweak(h, adrs, &ends)
             })
             .collect()];
         for height in 1..=hp {
@@ -547,7 +622,7 @@ impl SlhSet {
                         word2: height,
                         word3: index as u32,
                     };
-                    tweak(adrs, &[&pair[0][..], &pair[1]].concat())
+                    tweak(h, adrs, &[&pair[0][..], &pair[1]].concat())
                 })
                 .collect();
             levels.push(level);
@@ -557,7 +632,7 @@ impl SlhSet {
 
         let mut sig = vec![0u8; self.signature_bytes()];
         rng.fill_bytes(&mut sig);
-        let walked = self.walk(&pk, message, &sig, &mut Native::new(self.hash()));
+        let walked = self.walk(&pk, message, &sig, &mut Native::new(f));
         let (_, tree, mut leaf) = self.split(&walked.digest);
         if self.layers() > 1 {
             let below = (hp as usize) * (self.layers() - 1);

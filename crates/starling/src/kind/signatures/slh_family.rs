@@ -4,12 +4,11 @@
 use std::sync::Arc;
 
 use super::family::{check_length, Family};
-use super::hashing::{Native, RowHash, Trace};
+use super::hashing::{Lane, Native, Trace};
 use super::slh_dsa::SlhSet;
 use super::slh_layout::{self, message_blocks, Layout};
-use starling_circuit::path_step::PathStepLayout;
 
-use crate::circuits::{Builtin, StatementCircuit};
+use crate::circuits::StatementCircuit;
 use crate::kind::Relation;
 use crate::records::Records;
 
@@ -82,21 +81,6 @@ impl SlhDsa {
     }
 }
 
-/// The SHAKE sets' instance circuit: the SHAKE256 sponge step of LMS, its
-/// path check unused (SLH-DSA's directions are public).
-const SHAKE_ROWS: PathStepLayout = PathStepLayout::shake256(32);
-
-impl SlhDsa {
-    /// Bytes of an input row: SHA-256's chaining value and block, or the
-    /// sponge step's state, block, `P` and bit.
-    fn row_bytes(&self) -> usize {
-        match self.set.hash() {
-            RowHash::Sha256 => 96,
-            RowHash::Shake256 => SHAKE_ROWS.public_input_bits().div_ceil(8),
-        }
-    }
-}
-
 impl Family for SlhDsa {
     fn name(&self) -> String {
         match &self.interface {
@@ -107,10 +91,11 @@ impl Family for SlhDsa {
     }
 
     fn circuit(&self) -> Arc<StatementCircuit> {
-        match self.set.hash() {
-            RowHash::Sha256 => StatementCircuit::builtin(Builtin::Sha256),
-            RowHash::Shake256 => StatementCircuit::path_step(SHAKE_ROWS),
-        }
+        slh_layout::circuit(self.set)
+    }
+
+    fn lanes(&self) -> Vec<Lane> {
+        slh_layout::lanes(self.set)
     }
 
     fn public_key_bytes(&self) -> usize {
@@ -141,7 +126,7 @@ impl Family for SlhDsa {
     }
 
     fn trace(&self, pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<Trace, String> {
-        let mut trace = Trace::of(self.set.hash(), self.row_bytes());
+        let mut trace = Trace::of(&slh_layout::lanes(self.set));
         let walked = self.set.walk(pk, &self.prepared(msg), sig, &mut trace);
         if walked.root[..] != pk[self.set.n()..] {
             return Err("the root it leads to is not the public key's".into());
@@ -151,7 +136,7 @@ impl Family for SlhDsa {
     }
 
     fn verify(&self, pk: &[u8], msg: &[u8], sig: &[u8], calls: &mut u64) -> bool {
-        let mut native = Native::new(self.set.hash());
+        let mut native = Native::new(self.set.f_hash());
         let walked = self.set.walk(pk, &self.prepared(msg), sig, &mut native);
         *calls += native.calls;
         walked.root[..] == pk[self.set.n()..]
@@ -165,7 +150,7 @@ impl Family for SlhDsa {
         slh_layout::count(self.set, lens, outputs)
     }
 
-    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize) -> [u8; 64]) -> Records {
+    fn outputs(&self, lens: &[usize], output: &dyn Fn(usize, usize) -> [u8; 64]) -> Records {
         slh_layout::outputs(self.set, lens, output)
     }
 

@@ -1,14 +1,22 @@
 //! Where an SLH-DSA batch's compressions are, and the relations that make
 //! them one run of FIPS 205 verification per signature.
 //!
-//! Every compression is an instance of the SHA-256 circuit (SHA-2 sets),
-//! every permutation one of the SHAKE256 sponge step (SHAKE sets). First
-//! the message hashes of all signatures (`H_msg`: SHA-2's inner hash, then
-//! MGF1; SHAKE's one sponge), whose digest is public; then per signature
-//! its FORS trees (a leaf `F` and `a` nodes `H` each), the FORS roots'
-//! `T_k`, and per hypertree layer its Winternitz chains (`F` steps from
-//! each digit to 15), their `T_len` and the `h'` nodes `H` up to the
-//! layer's root.
+//! Every compression is an instance of the SHA-256 circuit (SHA-2 sets at
+//! 128 bits), every permutation one of the SHAKE256 sponge step (SHAKE
+//! sets). The SHA-2 sets at 192 and 256 bits hash with SHA-256 (`F`) and
+//! SHA-512 (`H`, `T`, `H_msg`): their instances are a SHA-256 and a SHA-512
+//! compression side by side ([`starling_circuit::sha2_pair`]), and each hash's
+//! calls fill their own *lane* in order; every other set has one lane.
+//! In its lane, first the message hashes of all signatures (`H_msg`:
+//! SHA-2's inner hash, then MGF1; SHAKE's one sponge), whose digest is
+//! public; then per signature its FORS trees (a leaf `F` and `a` nodes `H`
+//! each), the FORS roots' `T_k`, and per hypertree layer its Winternitz
+//! chains (`F` steps from each digit to 15), their `T_len` and the `h'`
+//! nodes `H` up to the layer's root. A value one call computes and another
+//! hashes is copied from the instance before in the same lane where it is
+//! there (a chain's steps, a tree's nodes, a hash's blocks), else through a
+//! public map (a FORS leaf into its first node and a chain's end into its
+//! `T` when the two are in different lanes, a `T`'s values).
 //!
 //! Public: the key, the message (with the context), the digest (so the
 //! FORS indices, `idx_tree` and `idx_leaf`, and with them every address and
@@ -16,25 +24,67 @@
 //! and the roots of the trees below the top; the top root is `PK.root`), so
 //! that every chain's length is public. Private: `R`, the FORS secrets and
 //! paths, the chain starts, the tree paths, and everything computed from
-//! them. SHA-2: every `F`, `H` and `T` call's first block (`PK.seed ‖
-//! 0^48`) is compressed once per key: its instances start from that state,
+//! them. SHA-2: every `F`, `H` and `T` call's first block (`PK.seed` and
+//! zeros) is compressed once per key: its instances start from that state,
 //! a public value the verifier computes. SHAKE: a call's block starts with
 //! the public `PK.seed ‖ ADRS`, and its data follows.
 
 use std::ops::Range;
 use std::sync::Arc;
 
-use starling_piop::wiring::{Instances, Source};
+use starling_circuit::path_step::PathStepLayout;
+use starling_circuit::sha2_pair;
+use starling_piop::wiring::{Instances, Source, Wires};
 
 use super::family::public_bytes;
-use super::hashing::RowHash;
-use super::slh_dsa::{
-    seeded_state, Adrs, SlhSet, FORS_ROOTS, FORS_TREE, MAX_DIGIT, TREE, WOTS_HASH, WOTS_PK,
-};
-use crate::circuits::StatementCircuit;
-use crate::hashes::Hash;
+use super::hashing::{Lane, RowHash};
+use super::slh_dsa::{Adrs, Seeded, SlhSet, FORS_ROOTS, FORS_TREE, MAX_DIGIT, TREE, WOTS_HASH, WOTS_PK};
+use crate::circuits::{Builtin, StatementCircuit};
 use crate::kind::{fill_row, row_of, Relation, RunValues};
 use crate::records::Records;
+
+/// The SHAKE sets' instance circuit: the SHAKE256 sponge step of LMS, its
+/// path check unused (SLH-DSA's directions are public).
+const SHAKE_ROWS: PathStepLayout = PathStepLayout::shake256(32);
+
+/// The lanes of a set's instance circuit: one per hash it calls, `F`'s
+/// first.
+pub(crate) fn lanes(set: SlhSet) -> Vec<Lane> {
+    let lane = |hash, input_at, input_bytes, output_at| Lane {
+        hash,
+        input_at,
+        input_bytes,
+        output_at,
+    };
+    match set.hashes()[..] {
+        [RowHash::Shake256] => vec![lane(
+            RowHash::Shake256,
+            0,
+            SHAKE_ROWS.public_input_bits().div_ceil(8),
+            0,
+        )],
+        [RowHash::Sha256] => vec![lane(RowHash::Sha256, 0, 96, 0)],
+        [RowHash::Sha256, RowHash::Sha512] => vec![
+            lane(RowHash::Sha256, 0, sha2_pair::SHA256_INPUT_BYTES, 0),
+            lane(
+                RowHash::Sha512,
+                sha2_pair::SHA256_INPUT_BYTES,
+                sha2_pair::SHA512_INPUT_BYTES,
+                sha2_pair::SHA256_OUTPUT_BYTES,
+            ),
+        ],
+        _ => unreachable!("a set hashes with SHAKE256, SHA-256, or SHA-256 and SHA-512"),
+    }
+}
+
+/// A set's instance circuit.
+pub(crate) fn circuit(set: SlhSet) -> Arc<StatementCircuit> {
+    match set.hashes()[..] {
+        [RowHash::Shake256] => StatementCircuit::path_step(SHAKE_ROWS),
+        [RowHash::Sha256] => StatementCircuit::builtin(Builtin::Sha256),
+        _ => StatementCircuit::sha2_pair(),
+    }
+}
 
 /// What an instance computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,30 +103,53 @@ pub(crate) enum Role {
     Compress { block: u32 },
 }
 
-/// One instance: its signature, role, and for `F`, `H`, `T` calls the
-/// address (the first block of a `T`; later blocks repeat it).
+impl Role {
+    /// Whether the role is an `F` call's (in the first lane).
+    fn is_f(self) -> bool {
+        matches!(self, Role::Start | Role::Step)
+    }
+}
+
+/// An instance of a lane: `(lane, y)`.
+type At = (usize, usize);
+
+/// One instance of a lane: its signature, role, and for `F`, `H`, `T`
+/// calls the address (the first block of a `T`; later blocks repeat it).
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     signature: u32,
     role: Role,
     adrs: Adrs,
-    /// For a `T` block, the values compressed (`k` or 35).
+    /// For a `T` block, the values compressed (`k` or `len`).
     values: u32,
+    /// For a chain step or a node, the instance whose output it hashes.
+    below: Option<At>,
 }
 
 /// The instances of an SLH-DSA batch.
 pub(crate) struct Layout {
     set: SlhSet,
-    slots: Vec<Slot>,
+    lanes: Vec<Lane>,
+    /// Each lane's instances.
+    slots: Vec<Vec<Slot>>,
     /// Per signature: its `H_msg` inner hash's first instance (where `R`
-    /// is).
+    /// is), in the last lane.
     inner_first: Vec<usize>,
-    /// Per signature: the seeded state of its key (SHA-2).
-    seeded: Vec<[u8; 32]>,
+    /// Per signature: the seeded states of its key (SHA-2).
+    seeded: Vec<Seeded>,
     /// The instance whose output is value `i` of a `T` block's message, for
     /// the values a `T` compresses from computed nodes (FORS roots, chain
     /// ends): `(T's first instance, i, source)`.
-    sources: Vec<(usize, usize, usize)>,
+    sources: Vec<(usize, usize, At)>,
+}
+
+/// The lane of a role's calls: `F`'s the first, the others the last.
+fn lane_of(set: SlhSet, role: Role) -> usize {
+    if role.is_f() {
+        0
+    } else {
+        set.hashes().len() - 1
+    }
 }
 
 /// Bytes of `M'`'s hash's input before `M'`: `R ‖ PK.seed ‖ PK.root`.
@@ -86,26 +159,31 @@ fn inner_prefix(set: SlhSet) -> usize {
 
 /// Bytes of an MGF1 call's input (SHA-2): `R ‖ PK.seed ‖ inner ‖ counter`.
 fn mgf_bytes(set: SlhSet) -> usize {
-    2 * set.n() + 32 + 4
+    2 * set.n() + set.h_hash().digest_bytes() + 4
 }
 
 /// Blocks of `H_msg`'s inner hash (SHA-2), or of its sponge (SHAKE), on a
 /// message `M'` of `len` bytes.
 fn inner_blocks(set: SlhSet, len: usize) -> usize {
-    set.hash().blocks(inner_prefix(set) + len)
+    set.h_hash().blocks(inner_prefix(set) + len)
 }
 
 /// MGF1 calls (SHA-2; none for SHAKE).
 fn mgf_calls(set: SlhSet) -> usize {
-    match set.hash() {
-        RowHash::Sha256 => set.digest_bytes().div_ceil(32),
+    match set.h_hash() {
         RowHash::Shake256 => 0,
+        hash => set.digest_bytes().div_ceil(hash.digest_bytes()),
     }
+}
+
+/// Blocks of an MGF1 call (SHA-2).
+fn mgf_blocks(set: SlhSet) -> usize {
+    set.h_hash().blocks(mgf_bytes(set))
 }
 
 /// Compressions (permutations) of `H_msg` on a message `M'` of `len` bytes.
 pub(crate) fn message_blocks(set: SlhSet, len: usize) -> usize {
-    inner_blocks(set, len) + mgf_calls(set) * Hash::Sha256.blocks(mgf_bytes(set))
+    inner_blocks(set, len) + mgf_calls(set) * mgf_blocks(set)
 }
 
 impl Layout {
@@ -113,14 +191,13 @@ impl Layout {
     /// output records `outputs` (the digest, then each layer's message) and
     /// keys' records `inputs`.
     pub(crate) fn new(set: SlhSet, inputs: &Records, lens: &[usize], outputs: &Records) -> Self {
+        let lanes = lanes(set);
         let mut layout = Layout {
             set,
-            slots: Vec::new(),
+            slots: vec![Vec::new(); lanes.len()],
+            lanes,
             inner_first: Vec::new(),
-            seeded: match set.hash() {
-                RowHash::Sha256 => inputs.iter().map(|r| seeded_state(&r[..set.n()])).collect(),
-                RowHash::Shake256 => Vec::new(),
-            },
+            seeded: inputs.iter().map(|r| Seeded::new(set, &r[..set.n()])).collect(),
             sources: Vec::new(),
         };
         let none = Adrs {
@@ -131,19 +208,20 @@ impl Layout {
             word2: 0,
             word3: 0,
         };
+        let last = layout.lanes.len() - 1;
         for (s, &len) in lens.iter().enumerate() {
-            layout.inner_first.push(layout.slots.len());
+            layout.inner_first.push(layout.slots[last].len());
             let s = s as u32;
             for k in 0..inner_blocks(set, len) {
-                layout.push(s, Role::Inner(k as u32), none, 0);
+                layout.push(s, Role::Inner(k as u32), none, 0, None);
             }
             for call in 0..mgf_calls(set) {
-                for block in 0..Hash::Sha256.blocks(mgf_bytes(set)) {
+                for block in 0..mgf_blocks(set) {
                     let role = Role::Mgf {
                         call: call as u32,
                         block: block as u32,
                     };
-                    layout.push(s, role, none, 0);
+                    layout.push(s, role, none, 0, None);
                 }
             }
         }
@@ -153,32 +231,41 @@ impl Layout {
         layout
     }
 
-    fn push(&mut self, signature: u32, role: Role, adrs: Adrs, values: u32) {
-        self.slots.push(Slot {
+    /// Appends an instance to its role's lane.
+    fn push(&mut self, signature: u32, role: Role, adrs: Adrs, values: u32, below: Option<At>) -> At {
+        let lane = lane_of(self.set, role);
+        self.slots[lane].push(Slot {
             signature,
             role,
             adrs,
             values,
+            below,
         });
+        (lane, self.slots[lane].len() - 1)
+    }
+
+    /// The instances of the batch: its longest lane's.
+    fn instances(&self) -> usize {
+        self.slots.iter().map(Vec::len).max().unwrap_or(0)
     }
 
     /// Lays out `T`'s blocks over the values produced at `sources` (`None`:
-    /// a private value).
-    fn compress(&mut self, s: u32, adrs: Adrs, sources: &[Option<usize>]) {
-        let first = self.slots.len();
+    /// a private value); the last block's instance.
+    fn compress(&mut self, s: u32, adrs: Adrs, sources: &[Option<At>]) -> At {
+        let mut at = None;
         for block in 0..self.set.tweak_blocks(self.set.n() * sources.len()) {
-            self.push(
-                s,
-                Role::Compress { block: block as u32 },
-                adrs,
-                sources.len() as u32,
-            );
-        }
-        for (i, source) in sources.iter().enumerate() {
-            if let Some(y) = source {
-                self.sources.push((first, i, *y));
+            let role = Role::Compress { block: block as u32 };
+            at = Some(self.push(s, role, adrs, sources.len() as u32, None));
+            if block == 0 {
+                let first = at.expect("a block").1;
+                for (i, source) in sources.iter().enumerate() {
+                    if let Some(y) = source {
+                        self.sources.push((first, i, *y));
+                    }
+                }
             }
         }
+        at.expect("a T has a block")
     }
 
     /// Lays out one signature after the message hashes.
@@ -196,14 +283,14 @@ impl Layout {
                 word2: 0,
                 word3: (i as u32) << a | index,
             };
-            self.push(s, Role::Start, adrs, 0);
+            let mut below = self.push(s, Role::Start, adrs, 0, None);
             for j in 0..a {
                 adrs.word2 = j + 1;
                 adrs.word3 >>= 1;
                 let left = (index >> j) & 1 == 0;
-                self.push(s, Role::Node { left }, adrs, 0);
+                below = self.push(s, Role::Node { left }, adrs, 0, Some(below));
             }
-            roots.push(Some(self.slots.len() - 1));
+            roots.push(Some(below));
         }
         let roots_adrs = Adrs {
             layer: 0,
@@ -224,6 +311,7 @@ impl Layout {
             let message = &output[at..at + set.n()];
             let mut ends = Vec::with_capacity(set.wots_len());
             for (c, digit) in SlhSet::wots_digits(message).into_iter().enumerate() {
+                let mut end = None;
                 for j in digit..MAX_DIGIT {
                     let adrs = Adrs {
                         layer: l as u8,
@@ -234,9 +322,9 @@ impl Layout {
                         word3: j,
                     };
                     let role = if j == digit { Role::Start } else { Role::Step };
-                    self.push(s, role, adrs, 0);
+                    end = Some(self.push(s, role, adrs, 0, end));
                 }
-                ends.push((digit < MAX_DIGIT).then(|| self.slots.len() - 1));
+                ends.push(end);
             }
             let pk_adrs = Adrs {
                 layer: l as u8,
@@ -246,7 +334,7 @@ impl Layout {
                 word2: 0,
                 word3: 0,
             };
-            self.compress(s, pk_adrs, &ends);
+            let mut below = self.compress(s, pk_adrs, &ends);
             let mut index = leaf;
             for j in 0..hp {
                 let adrs = Adrs {
@@ -257,15 +345,16 @@ impl Layout {
                     word2: j + 1,
                     word3: index >> 1,
                 };
-                self.push(s, Role::Node { left: index & 1 == 0 }, adrs, 0);
+                let left = index & 1 == 0;
+                below = self.push(s, Role::Node { left }, adrs, 0, Some(below));
                 index >>= 1;
             }
         }
     }
 
-    /// Whether instance `y` is the first block of its hash.
-    fn is_first_block(&self, y: usize) -> bool {
-        match self.slots[y].role {
+    /// Whether a slot is the first block of its hash.
+    fn is_first_block(slot: &Slot) -> bool {
+        match slot.role {
             Role::Inner(k) => k == 0,
             Role::Mgf { block, .. } => block == 0,
             Role::Compress { block } => block == 0,
@@ -273,15 +362,16 @@ impl Layout {
         }
     }
 
-    /// Whether instance `y` is a tweakable hash's (it starts from the
-    /// seeded state).
-    fn is_tweak(&self, y: usize) -> bool {
-        !matches!(self.slots[y].role, Role::Inner(_) | Role::Mgf { .. })
+    /// Whether a slot is a tweakable hash's (it starts from the seeded
+    /// state).
+    fn is_tweak(slot: &Slot) -> bool {
+        !matches!(slot.role, Role::Inner(_) | Role::Mgf { .. })
     }
 
-    fn set(&self, keep: impl Fn(usize, &Slot) -> bool) -> Instances {
-        let mut bits = vec![0u64; self.slots.len().div_ceil(64)];
-        for (y, slot) in self.slots.iter().enumerate() {
+    /// The instances of `lane` that `keep` keeps.
+    fn set(&self, lane: usize, keep: impl Fn(usize, &Slot) -> bool) -> Instances {
+        let mut bits = vec![0u64; self.instances().div_ceil(64)];
+        for (y, slot) in self.slots[lane].iter().enumerate() {
             if keep(y, slot) {
                 bits[y / 64] |= 1 << (y % 64);
             }
@@ -289,9 +379,10 @@ impl Layout {
         Instances::Set(bits)
     }
 
-    fn map(&self, source: impl Fn(usize, &Slot) -> Option<usize>) -> Source {
+    /// The map that takes an instance to its `source` (0 where none).
+    fn map(&self, lane: usize, source: impl Fn(usize, &Slot) -> Option<usize>) -> Source {
         Source::Map(
-            self.slots
+            self.slots[lane]
                 .iter()
                 .enumerate()
                 .map(|(y, slot)| source(y, slot).unwrap_or(0) as u32)
@@ -299,18 +390,87 @@ impl Layout {
         )
     }
 
-    /// The public bytes of instance `y`'s block (zero where private).
+    /// Input wires of bytes `bytes` of `lane`'s row.
+    fn input(&self, circuit: &StatementCircuit, lane: usize, bytes: Range<usize>) -> Wires {
+        let at = self.lanes[lane].input_at;
+        circuit.input_wires(at + bytes.start..at + bytes.end)
+    }
+
+    /// Input wires of bytes `bytes` of `lane`'s block.
+    fn block(&self, circuit: &StatementCircuit, lane: usize, bytes: Range<usize>) -> Wires {
+        let state = self.lanes[lane].hash.state_bytes();
+        self.input(circuit, lane, state + bytes.start..state + bytes.end)
+    }
+
+    /// Output wires of bytes `bytes` of `lane`'s output.
+    fn output(&self, circuit: &StatementCircuit, lane: usize, bytes: Range<usize>) -> Wires {
+        let at = self.lanes[lane].output_at;
+        circuit.output_wires(at + bytes.start..at + bytes.end)
+    }
+
+    /// The relations that copy output bytes `from` of the instance each
+    /// instance `(lane, y)` of `targets` names into its block bytes `to`:
+    /// from the instance before in the same lane where it is that one, else
+    /// through a map per source lane.
+    fn copies<'a>(
+        &self,
+        circuit: &StatementCircuit,
+        lane: usize,
+        targets: &[(usize, At)],
+        to: Range<usize>,
+        from: Range<usize>,
+    ) -> Vec<Relation<'a>> {
+        let mut relations = Vec::new();
+        let mut previous: Vec<usize> = targets
+            .iter()
+            .filter(|(y, src)| *src == (lane, y.wrapping_sub(1)))
+            .map(|(y, _)| *y)
+            .collect();
+        previous.sort_unstable();
+        if !previous.is_empty() {
+            relations.push(Relation {
+                instances: self.set(lane, |y, _| previous.binary_search(&y).is_ok()),
+                wires: self.block(circuit, lane, to.clone()),
+                from: Some((Source::Previous, self.output(circuit, lane, from.clone()))),
+                values: RunValues::Zero,
+            });
+        }
+        for source_lane in 0..self.lanes.len() {
+            let mut sources = vec![None; self.slots[lane].len()];
+            for &(y, src) in targets {
+                if src.0 == source_lane && src != (lane, y.wrapping_sub(1)) {
+                    sources[y] = Some(src.1);
+                }
+            }
+            if sources.iter().all(Option::is_none) {
+                continue;
+            }
+            relations.push(Relation {
+                instances: self.set(lane, |y, _| sources[y].is_some()),
+                wires: self.block(circuit, lane, to.clone()),
+                from: Some((
+                    self.map(lane, |y, _| sources[y]),
+                    self.output(circuit, source_lane, from.clone()),
+                )),
+                values: RunValues::Zero,
+            });
+        }
+        relations
+    }
+
+    /// The public bytes of instance `(lane, y)`'s block (zero where
+    /// private).
     fn template(
         &self,
-        y: usize,
+        (lane, y): At,
         inputs: &Records,
         messages: &[Vec<u8>],
         bytes: Range<usize>,
         out: &mut [u8],
     ) {
         let set = self.set;
-        let (n, hash) = (set.n(), set.hash());
-        let slot = self.slots[y];
+        let (n, hash) = (set.n(), self.lanes[lane].hash);
+        let slot = self.slots[lane][y];
         let s = slot.signature as usize;
         let pk = &inputs.get(s)[..set.public_key_bytes()];
         // A tweakable hash's bytes: SHA-2's after the seed block (the
@@ -318,16 +478,17 @@ impl Layout {
         // address, then private values).
         let (compressed, full) = (slot.adrs.bytes(), slot.adrs.full());
         let mut tweak = |data: usize, k: usize| match hash {
-            RowHash::Sha256 => {
-                let byte = |i: usize| compressed.get(i - 64).copied().unwrap_or(0);
-                hash.padded_bytes(64 + set.data_at() + data, 1 + k, bytes.clone(), byte, out)
-            }
             RowHash::Shake256 => {
                 let byte = |i: usize| match i {
                     _ if i < n => pk[i],
                     _ => full.get(i - n).copied().unwrap_or(0),
                 };
                 hash.padded_bytes(set.data_at() + data, k, bytes.clone(), byte, out)
+            }
+            _ => {
+                let bb = hash.block_bytes();
+                let byte = |i: usize| compressed.get(i - bb).copied().unwrap_or(0);
+                hash.padded_bytes(bb + set.data_at() + data, 1 + k, bytes.clone(), byte, out)
             }
         };
         let prefix = inner_prefix(set);
@@ -343,9 +504,10 @@ impl Layout {
             }
             Role::Mgf { call, block: k } => {
                 let counter = call.to_be_bytes();
+                let at = 2 * n + hash.digest_bytes();
                 let byte = |i: usize| match i {
                     _ if (n..2 * n).contains(&i) => pk[i - n],
-                    _ if (2 * n + 32..2 * n + 36).contains(&i) => counter[i - 2 * n - 32],
+                    _ if (at..at + 4).contains(&i) => counter[i - at],
                     _ => 0,
                 };
                 hash.padded_bytes(mgf_bytes(set), k as usize, bytes, byte, out)
@@ -365,47 +527,66 @@ impl Layout {
         outputs: &'a Records,
         n: usize,
     ) -> Vec<Relation<'a>> {
+        let mut relations = vec![Relation::constant_wire(n)];
+        for lane in 0..self.lanes.len() {
+            self.lane_relations(circuit, lane, inputs, &messages, outputs, &mut relations);
+        }
+        self.node_relations(circuit, inputs, outputs, &mut relations);
+        relations.retain(|r| !r.instances.is_empty());
+        relations
+    }
+
+    /// The relations of `lane`'s instances on their own: chained parts,
+    /// public bytes and, in the last lane, the message hash.
+    fn lane_relations<'a>(
+        self: &Arc<Self>,
+        circuit: &StatementCircuit,
+        lane: usize,
+        inputs: &'a Records,
+        messages: &Arc<Vec<Vec<u8>>>,
+        outputs: &'a Records,
+        relations: &mut Vec<Relation<'a>>,
+    ) {
         let set = self.set;
-        let (nb, hash) = (set.n(), set.hash());
+        let nb = set.n();
+        let hash = self.lanes[lane].hash;
         // A row: the chained part (`state` bytes), then the block (`bb`).
         let (state, bb) = (hash.state_bytes(), hash.block_bytes());
         let data_at = set.data_at();
-        let out = |bytes: Range<usize>| circuit.output_wires(bytes);
-        let cv = circuit.input_wires(0..state);
-        let mut relations = vec![Relation::constant_wire(n)];
+        let cv = self.input(circuit, lane, 0..state);
 
         // Chained parts: SHA-2's IV or the key's seeded state, SHAKE's zero
         // state, or the block before's output.
         match hash {
-            RowHash::Sha256 => {
-                let iv = Hash::Sha256.initial_chained();
-                relations.push(Relation {
-                    instances: self.set(|y, _| self.is_first_block(y) && !self.is_tweak(y)),
-                    wires: cv,
-                    from: None,
-                    values: RunValues::Constant(row_of(&iv)),
-                });
-                let layout = self.clone();
-                relations.push(Relation {
-                    instances: self.set(|y, _| self.is_first_block(y) && self.is_tweak(y)),
-                    wires: cv,
-                    from: None,
-                    values: RunValues::PerInstance(Box::new(move |y, values| {
-                        fill_row(values, &layout.seeded[layout.slots[y].signature as usize])
-                    })),
-                });
-            }
             RowHash::Shake256 => relations.push(Relation {
-                instances: self.set(|y, _| self.is_first_block(y)),
+                instances: self.set(lane, |_, s| Self::is_first_block(s)),
                 wires: cv,
                 from: None,
                 values: RunValues::Constant(row_of(&hash.first_state())),
             }),
+            _ => {
+                relations.push(Relation {
+                    instances: self.set(lane, |_, s| Self::is_first_block(s) && !Self::is_tweak(s)),
+                    wires: cv,
+                    from: None,
+                    values: RunValues::Constant(row_of(&hash.first_state())),
+                });
+                let layout = self.clone();
+                relations.push(Relation {
+                    instances: self.set(lane, |_, s| Self::is_first_block(s) && Self::is_tweak(s)),
+                    wires: cv,
+                    from: None,
+                    values: RunValues::PerInstance(Box::new(move |y, values| {
+                        let s = layout.slots[lane][y].signature as usize;
+                        fill_row(values, layout.seeded[s].of(hash))
+                    })),
+                });
+            }
         }
         relations.push(Relation {
-            instances: self.set(|y, _| !self.is_first_block(y)),
+            instances: self.set(lane, |_, s| !Self::is_first_block(s)),
             wires: cv,
-            from: Some((Source::Previous, out(0..state))),
+            from: Some((Source::Previous, self.output(circuit, lane, 0..state))),
             values: RunValues::Zero,
         });
 
@@ -413,33 +594,37 @@ impl Layout {
         let tweak_padding = |data: usize| data_at + data..bb;
         let mut public_runs: Vec<(Instances, Range<usize>)> = vec![
             (
-                self.set(|y, _| self.is_first_block(y) && self.is_tweak(y)),
+                self.set(lane, |_, s| Self::is_first_block(s) && Self::is_tweak(s)),
                 0..data_at,
             ),
+            (self.set(lane, |_, s| s.role.is_f()), tweak_padding(nb)),
             (
-                self.set(|_, s| matches!(s.role, Role::Start | Role::Step)),
-                tweak_padding(nb),
-            ),
-            (
-                self.set(|_, s| matches!(s.role, Role::Node { .. })),
+                self.set(lane, |_, s| matches!(s.role, Role::Node { .. })),
                 tweak_padding(2 * nb),
             ),
-            (self.set(|_, s| s.role == Role::Inner(0)), nb..bb),
-            (self.set(|_, s| matches!(s.role, Role::Inner(k) if k > 0)), 0..bb),
+            (self.set(lane, |_, s| s.role == Role::Inner(0)), nb..bb),
             (
-                self.set(|_, s| matches!(s.role, Role::Mgf { block: 0, .. })),
-                nb..2 * nb,
-            ),
-            (
-                self.set(|_, s| matches!(s.role, Role::Mgf { block: 1, .. })),
+                self.set(lane, |_, s| matches!(s.role, Role::Inner(k) if k > 0)),
                 0..bb,
             ),
         ];
+        // An MGF1 call's bytes but `R` and the inner digest.
+        let inner = 2 * nb..2 * nb + hash.digest_bytes();
+        for block in 0..mgf_blocks(set) as u32 {
+            let (from, to) = (bb * block as usize, bb * (block as usize + 1));
+            let keep = self.set(lane, |_, s| matches!(s.role, Role::Mgf { block: b, .. } if b == block));
+            for run in [nb..inner.start, inner.end..to] {
+                let run = run.start.max(from)..run.end.min(to);
+                if !run.is_empty() {
+                    public_runs.push((keep.clone(), run.start - from..run.end - from));
+                }
+            }
+        }
         for values in [set.fors_trees(), set.wots_len()] {
             let len = data_at + nb * values;
             let last = (set.tweak_blocks(nb * values) - 1) as u32;
             public_runs.push((
-                self.set(|_, s| s.role == Role::Compress { block: last } && s.values == values as u32),
+                self.set(lane, |_, s| s.role == Role::Compress { block: last } && s.values == values as u32),
                 len - bb * last as usize..bb,
             ));
         }
@@ -451,36 +636,36 @@ impl Layout {
             let messages = messages.clone();
             relations.push(public_bytes(
                 circuit,
-                state,
+                self.lanes[lane].input_at + state,
                 instances,
                 bytes,
-                move |y, bytes, out| layout.template(y, inputs, &messages, bytes, out),
+                move |y, bytes, out| layout.template((lane, y), inputs, &messages, bytes, out),
             ));
         }
 
-        match hash {
-            RowHash::Sha256 => relations.extend(self.mgf_relations(circuit, outputs)),
-            // The digest, the sponge's output.
-            RowHash::Shake256 => {
-                let layout = self.clone();
-                relations.push(Relation {
-                    instances: self.set(|y, s| {
-                        matches!(s.role, Role::Inner(_))
-                            && self.slots.get(y + 1).is_none_or(|n| {
-                                !matches!(n.role, Role::Inner(_)) || n.signature != s.signature
-                            })
-                    }),
-                    wires: out(0..set.digest_bytes()),
-                    from: None,
-                    values: RunValues::PerInstance(Box::new(move |y, values| {
-                        let record = outputs.get(layout.slots[y].signature as usize);
-                        fill_row(values, &record[..layout.set.digest_bytes()])
-                    })),
-                });
+        if lane + 1 == self.lanes.len() {
+            match hash {
+                // The digest, the sponge's output.
+                RowHash::Shake256 => {
+                    let layout = self.clone();
+                    relations.push(Relation {
+                        instances: self.set(lane, |y, s| {
+                            matches!(s.role, Role::Inner(_))
+                                && self.slots[lane].get(y + 1).is_none_or(|n| {
+                                    !matches!(n.role, Role::Inner(_)) || n.signature != s.signature
+                                })
+                        }),
+                        wires: self.output(circuit, lane, 0..set.digest_bytes()),
+                        from: None,
+                        values: RunValues::PerInstance(Box::new(move |y, values| {
+                            let record = outputs.get(layout.slots[lane][y].signature as usize);
+                            fill_row(values, &record[..layout.set.digest_bytes()])
+                        })),
+                    });
+                }
+                _ => relations.extend(self.mgf_relations(circuit, lane, outputs)),
             }
         }
-        self.node_relations(circuit, inputs, outputs, &mut relations);
-        relations
     }
 
     /// SHA-2's `H_msg`: `R` in the inner hash and every MGF1 call, the
@@ -488,49 +673,53 @@ impl Layout {
     fn mgf_relations<'a>(
         self: &Arc<Self>,
         circuit: &StatementCircuit,
+        lane: usize,
         outputs: &'a Records,
     ) -> Vec<Relation<'a>> {
         let set = self.set;
         let nb = set.n();
-        let block = |bytes: Range<usize>| circuit.input_wires(32 + bytes.start..32 + bytes.end);
-        let out = |bytes: Range<usize>| circuit.output_wires(bytes);
+        let digest = self.lanes[lane].hash.digest_bytes();
+        let block = |bytes: Range<usize>| self.block(circuit, lane, bytes);
+        let out = |bytes: Range<usize>| self.output(circuit, lane, bytes);
+        let inner = 2 * nb..2 * nb + digest;
         let mut relations = Vec::new();
         let inner0 = |_, s: &Slot| Some(self.inner_first[s.signature as usize]);
         relations.push(Relation {
-            instances: self.set(|_, s| matches!(s.role, Role::Mgf { block: 0, .. })),
+            instances: self.set(lane, |_, s| matches!(s.role, Role::Mgf { block: 0, .. })),
             wires: block(0..nb),
-            from: Some((self.map(inner0), block(0..nb))),
+            from: Some((self.map(lane, inner0), block(0..nb))),
             values: RunValues::Zero,
         });
         let inner_last =
             |y: usize, s: &Slot| matches!(s.role, Role::Mgf { block: 0, call: 0 }).then(|| y - 1);
         let first_call = |y: usize, s: &Slot| match s.role {
-            Role::Mgf { block: 0, call } => Some(y - Hash::Sha256.blocks(mgf_bytes(set)) * call as usize),
+            Role::Mgf { block: 0, call } => Some(y - mgf_blocks(set) * call as usize),
             _ => None,
         };
         relations.push(Relation {
-            instances: self.set(|_, s| matches!(s.role, Role::Mgf { block: 0, call: 0 })),
-            wires: block(2 * nb..2 * nb + 32),
-            from: Some((self.map(inner_last), out(0..32))),
+            instances: self.set(lane, |_, s| matches!(s.role, Role::Mgf { block: 0, call: 0 })),
+            wires: block(inner.clone()),
+            from: Some((self.map(lane, inner_last), out(0..digest))),
             values: RunValues::Zero,
         });
         relations.push(Relation {
-            instances: self.set(|_, s| matches!(s.role, Role::Mgf { block: 0, call } if call > 0)),
-            wires: block(2 * nb..2 * nb + 32),
-            from: Some((self.map(first_call), block(2 * nb..2 * nb + 32))),
+            instances: self.set(lane, |_, s| matches!(s.role, Role::Mgf { block: 0, call } if call > 0)),
+            wires: block(inner.clone()),
+            from: Some((self.map(lane, first_call), block(inner))),
             values: RunValues::Zero,
         });
         // The digest, MGF1's outputs.
+        let last = mgf_blocks(set) as u32 - 1;
         for call in 0..mgf_calls(set) {
-            let bytes = 32 * call..(32 * call + 32).min(set.digest_bytes());
+            let bytes = digest * call..(digest * call + digest).min(set.digest_bytes());
             let layout = self.clone();
             let range = bytes.clone();
             relations.push(Relation {
-                instances: self.set(|_, s| {
+                instances: self.set(lane, |_, s| {
                     s.role
                         == Role::Mgf {
                             call: call as u32,
-                            block: 1,
+                            block: last,
                         }
                 }),
                 wires: out(0..bytes.len()),
@@ -538,12 +727,11 @@ impl Layout {
                 values: RunValues::PerInstance(Box::new(move |y, values| {
                     fill_row(
                         values,
-                        &outputs.get(layout.slots[y].signature as usize)[range.clone()],
+                        &outputs.get(layout.slots[lane][y].signature as usize)[range.clone()],
                     )
                 })),
             });
         }
-
         relations
     }
 
@@ -558,29 +746,28 @@ impl Layout {
     ) {
         let set = self.set;
         let nb = set.n();
-        let (state, bb) = (set.hash().state_bytes(), set.hash().block_bytes());
         let data_at = set.data_at();
-        let block = |bytes: Range<usize>| circuit.input_wires(state + bytes.start..state + bytes.end);
-        let out = |bytes: Range<usize>| circuit.output_wires(bytes);
+        let last = self.lanes.len() - 1;
+        let bb = self.lanes[last].hash.block_bytes();
         // A chain step hashes the one before; a node, the node below on its
         // side.
-        relations.push(Relation {
-            instances: self.set(|_, s| s.role == Role::Step),
-            wires: block(data_at..data_at + nb),
-            from: Some((Source::Previous, out(0..nb))),
-            values: RunValues::Zero,
-        });
+        let below = |lane: usize, keep: &dyn Fn(Role) -> bool| -> Vec<(usize, At)> {
+            self.slots[lane]
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| keep(s.role))
+                .map(|(y, s)| (y, s.below.expect("a value below")))
+                .collect()
+        };
+        let steps = below(0, &|r| r == Role::Step);
+        relations.extend(self.copies(circuit, 0, &steps, data_at..data_at + nb, 0..nb));
         for (left, at) in [(true, data_at), (false, data_at + nb)] {
-            relations.push(Relation {
-                instances: self.set(|_, s| s.role == Role::Node { left }),
-                wires: block(at..at + nb),
-                from: Some((Source::Previous, out(0..nb))),
-                values: RunValues::Zero,
-            });
+            let nodes = below(last, &|r| r == Role::Node { left });
+            relations.extend(self.copies(circuit, last, &nodes, at..at + nb, 0..nb));
         }
         // Each computed value of a T at byte `data_at + n i` of its rows'
         // bytes: whole in one block, or split over two.
-        let mut placed: Vec<(usize, Range<usize>, Range<usize>, usize)> = Vec::new();
+        let mut placed: Vec<(usize, Range<usize>, Range<usize>, At)> = Vec::new();
         for &(first, i, source) in &self.sources {
             let at = data_at + nb * i;
             let (b, within) = (at / bb, at % bb);
@@ -599,28 +786,22 @@ impl Layout {
         patterns.sort_by_key(|(to, from)| (to.start, from.start));
         patterns.dedup();
         for (to, from) in patterns {
-            let mut sources = vec![None; self.slots.len()];
-            for (y, t, f, source) in &placed {
-                if *t == to && *f == from {
-                    sources[*y] = Some(*source);
-                }
-            }
-            relations.push(Relation {
-                instances: self.set(|y, _| sources[y].is_some()),
-                wires: block(to),
-                from: Some((self.map(|y, _| sources[y]), out(from))),
-                values: RunValues::Zero,
-            });
+            let targets: Vec<(usize, At)> = placed
+                .iter()
+                .filter(|(_, t, f, _)| *t == to && *f == from)
+                .map(|(y, _, _, source)| (*y, *source))
+                .collect();
+            relations.extend(self.copies(circuit, last, &targets, to, from));
         }
         // Each layer's message: the FORS key, then each tree's root; the top
         // root is PK.root.
         let layout = self.clone();
         relations.push(Relation {
-            instances: self.set(|y, _| self.ends_a_layer(y).is_some()),
-            wires: out(0..nb),
+            instances: self.set(last, |y, _| self.ends_a_layer(y).is_some()),
+            wires: self.output(circuit, last, 0..nb),
             from: None,
             values: RunValues::PerInstance(Box::new(move |y, values| {
-                let s = layout.slots[y].signature as usize;
+                let s = layout.slots[last][y].signature as usize;
                 let l = layout.ends_a_layer(y).expect("a layer's end");
                 let at = set.digest_bytes() + nb * l;
                 let value = if l < set.layers() {
@@ -633,13 +814,13 @@ impl Layout {
         });
     }
 
-    /// For the instance that computes layer `l`'s message (the FORS roots'
-    /// `T`'s last block for `l = 0`, the last node of layer `l - 1`), `l`;
-    /// `d` for the top root.
+    /// For the instance of the last lane that computes layer `l`'s message
+    /// (the FORS roots' `T`'s last block for `l = 0`, the last node of
+    /// layer `l - 1`), `l`; `d` for the top root.
     fn ends_a_layer(&self, y: usize) -> Option<usize> {
-        let slot = self.slots[y];
-        let next_is_other = self
-            .slots
+        let lane = &self.slots[self.lanes.len() - 1];
+        let slot = lane[y];
+        let next_is_other = lane
             .get(y + 1)
             .is_none_or(|n| n.signature != slot.signature || !matches!(n.role, Role::Node { .. }));
         match slot.role {
@@ -655,75 +836,88 @@ impl Layout {
     }
 }
 
-/// The output records (the digest, then each layer's message) read back
-/// from the instances' outputs, `output(y)` being instance `y`'s first 64
-/// output bytes: the layout is followed as far as each value says.
-pub(crate) fn outputs(set: SlhSet, lens: &[usize], output: impl Fn(usize) -> [u8; 64]) -> Records {
-    let n = set.n();
-    let calls = mgf_calls(set);
-    let mgf = Hash::Sha256.blocks(mgf_bytes(set));
-    let mut digests = Vec::with_capacity(lens.len());
-    let mut y = 0;
-    for &len in lens {
-        y += inner_blocks(set, len);
-        let mut digest = Vec::with_capacity(64);
-        if calls == 0 {
-            digest.extend(&output(y - 1)[..set.digest_bytes()]);
-        }
-        for _ in 0..calls {
-            y += mgf;
-            digest.extend(&output(y - 1)[..32]);
-        }
-        digest.truncate(set.digest_bytes());
-        digests.push(digest);
-    }
-    let fors = set.fors_trees() * (1 + set.fors_height() as usize) + set.tweak_blocks(n * set.fors_trees());
-    let mut records = Records::new();
-    for mut record in digests {
-        y += fors;
-        for _ in 0..set.layers() {
-            let message = output(y - 1);
-            record.extend(&message[..n]);
+/// Instances per lane of everything after the message hashes, walking each
+/// signature as far as its output record says, `layer(s, l, y)` told each
+/// layer's message's instance in the last lane (`y[last] - 1`) first: the
+/// counts of `outputs` and the reading back of [`outputs`] are one walk.
+fn walk_signatures(
+    set: SlhSet,
+    signatures: usize,
+    y: &mut [usize],
+    mut layer: impl FnMut(usize, usize, usize) -> Vec<u8>,
+) {
+    let (n, last) = (set.n(), y.len() - 1);
+    let fors_nodes = set.fors_trees() * set.fors_height() as usize;
+    for s in 0..signatures {
+        y[0] += set.fors_trees();
+        y[last] += fors_nodes + set.tweak_blocks(n * set.fors_trees());
+        for l in 0..set.layers() {
+            let message = layer(s, l, y[last] - 1);
             let steps: usize = SlhSet::wots_digits(&message[..n])
                 .iter()
                 .map(|&d| (MAX_DIGIT - d) as usize)
                 .sum();
-            y += steps + set.tweak_blocks(n * set.wots_len()) + set.tree_height() as usize;
+            y[0] += steps;
+            y[last] += set.tweak_blocks(n * set.wots_len()) + set.tree_height() as usize;
         }
-        records.push(&record);
     }
-    records
 }
 
-/// Instances of a batch, without laying it out.
+/// The output records (the digest, then each layer's message) read back
+/// from the instances' outputs, `output(lane, y)` being instance `y`'s
+/// first 64 output bytes of `lane`: the layout is followed as far as each
+/// value says.
+pub(crate) fn outputs(set: SlhSet, lens: &[usize], output: &dyn Fn(usize, usize) -> [u8; 64]) -> Records {
+    let n = set.n();
+    let lanes = set.hashes().len();
+    let last = lanes - 1;
+    let digest_bytes = set.h_hash().digest_bytes().min(64);
+    let mut y = vec![0; lanes];
+    let mut records: Vec<Vec<u8>> = Vec::with_capacity(lens.len());
+    for &len in lens {
+        y[last] += inner_blocks(set, len);
+        let mut digest = Vec::with_capacity(64);
+        if mgf_calls(set) == 0 {
+            digest.extend(&output(last, y[last] - 1)[..set.digest_bytes()]);
+        }
+        for _ in 0..mgf_calls(set) {
+            y[last] += mgf_blocks(set);
+            digest.extend(&output(last, y[last] - 1)[..digest_bytes]);
+        }
+        digest.truncate(set.digest_bytes());
+        records.push(digest);
+    }
+    walk_signatures(set, lens.len(), &mut y, |s, _, at| {
+        let message = output(last, at)[..n].to_vec();
+        records[s].extend(&message);
+        message
+    });
+    let mut out = Records::new();
+    for record in records {
+        out.push(&record);
+    }
+    out
+}
+
+/// Instances of a batch (its longest lane's), without laying it out.
 pub(crate) fn count(set: SlhSet, lens: &[usize], outputs: &Records) -> usize {
     let n = set.n();
-    let messages: usize = lens.iter().map(|&len| message_blocks(set, len)).sum();
-    let fors = set.fors_trees() * (1 + set.fors_height() as usize) + set.tweak_blocks(n * set.fors_trees());
-    let per_layer = set.tweak_blocks(n * set.wots_len()) + set.tree_height() as usize;
-    let steps: usize = outputs
-        .iter()
-        .map(|o| {
-            (0..set.layers())
-                .map(|l| {
-                    let at = set.digest_bytes() + n * l;
-                    SlhSet::wots_digits(&o[at..at + n])
-                        .iter()
-                        .map(|&d| (MAX_DIGIT - d) as usize)
-                        .sum::<usize>()
-                })
-                .sum::<usize>()
-        })
-        .sum();
-    messages + steps + outputs.len() * (fors + set.layers() * per_layer)
+    let lanes = set.hashes().len();
+    let mut y = vec![0; lanes];
+    y[lanes - 1] = lens.iter().map(|&len| message_blocks(set, len)).sum();
+    walk_signatures(set, outputs.len(), &mut y, |s, l, _| {
+        let at = set.digest_bytes() + n * l;
+        outputs.get(s)[at..at + n].to_vec()
+    });
+    y.into_iter().max().unwrap_or(0)
 }
 
-/// Each instance's role, in order.
+/// Each lane's instances' roles, in order.
 #[cfg(test)]
-pub(crate) fn roles(set: SlhSet, inputs: &Records, lens: &[usize], outputs: &Records) -> Vec<Role> {
+pub(crate) fn roles(set: SlhSet, inputs: &Records, lens: &[usize], outputs: &Records) -> Vec<Vec<Role>> {
     Layout::new(set, inputs, lens, outputs)
         .slots
         .iter()
-        .map(|s| s.role)
+        .map(|lane| lane.iter().map(|s| s.role).collect())
         .collect()
 }

@@ -9,7 +9,7 @@ use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instan
 use crate::inputs::{parse_inputs, read_prover_inputs};
 use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
-use hashing::{RowHash, Trace};
+use hashing::{Lane, RowHash, Trace};
 use lms_layout::{Layout, Role};
 
 fn lms(h: u32, w: u32) -> Signatures {
@@ -445,8 +445,8 @@ fn slh_dsa_sampled_signatures_prove_and_verify() {
 }
 
 /// An SLH-DSA cheating prover's batch of `set`: two signatures and their
-/// rows' roles.
-fn slh_cheat(set: SlhSet) -> (Cheat, Vec<slh_layout::Role>) {
+/// rows' roles, lane by lane.
+fn slh_cheat(set: SlhSet) -> (Cheat, Vec<Vec<slh_layout::Role>>) {
     let kind = slh(set, Interface::Pure(Vec::new()));
     let (public, private) = kind.random_batch(2, 9, 21);
     let mut outputs = Records::new();
@@ -466,7 +466,7 @@ fn slh_cheat(set: SlhSet) -> (Cheat, Vec<slh_layout::Role>) {
 
 #[test]
 fn slh_dsa_cheats_are_rejected() {
-    for set in [SlhSet::Sha2_128f, SlhSet::Shake128f] {
+    for set in [SlhSet::Sha2_128f, SlhSet::Shake128f, SlhSet::Sha2_192f] {
         slh_dsa_cheats(set);
     }
 }
@@ -474,17 +474,26 @@ fn slh_dsa_cheats_are_rejected() {
 fn slh_dsa_cheats(set: SlhSet) {
     use slh_layout::Role as R;
     let (c, roles) = slh_cheat(set);
-    // A row's block starts after the chained part; a call's data after the
-    // address (and, for SHAKE, the seed).
-    let (st, at, n) = (set.hash().state_bytes(), set.data_at(), set.n());
+    let lanes = slh_layout::lanes(set);
+    // A row's block starts after its lane's bytes before it and the
+    // chained part; a call's data after the address (and, for SHAKE, the
+    // seed). `F` calls are in the first lane, the others in the last.
+    let (at, n) = (set.data_at(), set.n());
+    let block_at = |lane: &Lane| lane.input_at + lane.hash.state_bytes();
+    let (f, h) = (block_at(&lanes[0]), block_at(lanes.last().unwrap()));
     prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
-    let find = |pick: &dyn Fn(usize, R) -> bool| (0..roles.len()).rev().find(|&y| pick(y, roles[y])).unwrap();
+    let find = |lane: usize, pick: &dyn Fn(usize, R) -> bool| {
+        let roles = &roles[lane];
+        (0..roles.len()).rev().find(|&y| pick(y, roles[y])).unwrap()
+    };
+    let last = lanes.len() - 1;
     // A chain step hashes another value than the step before produced.
-    let step = find(&|_, r| r == R::Step);
-    let skip = c.edit(step, |r| r[st + at] ^= 1);
+    let step = find(0, &|_, r| r == R::Step);
+    let skip = c.edit(step, |r| r[f + at] ^= 1);
     c.assert_rejected(with_instances(&skip), "a chain step that skipped its input");
     // A node hashed with the node below on the other side.
-    let node = find(&|_, r| r == R::Node { left: true });
+    let node = find(last, &|_, r| r == R::Node { left: true });
+    let (st, at) = (h, at);
     let swap = c.edit(node, |r| {
         let (left, right) = (
             r[st + at..st + at + n].to_vec(),
@@ -495,16 +504,16 @@ fn slh_dsa_cheats(set: SlhSet) {
     });
     c.assert_rejected(with_instances(&swap), "a node on the wrong side");
     // Another randomizer R in an MGF1 call than in the inner hash (SHA-2).
-    if set.hash() == RowHash::Sha256 {
-        let mgf = find(&|_, r| matches!(r, R::Mgf { block: 0, .. }));
-        let other_r = c.edit(mgf, |r| r[st] ^= 0x40);
+    if set.h_hash() != RowHash::Shake256 {
+        let mgf = find(last, &|_, r| matches!(r, R::Mgf { block: 0, .. }));
+        let other_r = c.edit(mgf, |r| r[h] ^= 0x40);
         c.assert_rejected(with_instances(&other_r), "another R in MGF1");
     }
     // Another address (or seed) in a tweakable hash.
-    let start = find(&|_, r| r == R::Start);
-    let adrs = c.edit(start, |r| r[st + at - 1] ^= 1);
+    let start = find(0, &|_, r| r == R::Start);
+    let adrs = c.edit(start, |r| r[f + at - 1] ^= 1);
     c.assert_rejected(with_instances(&adrs), "another address");
-    let seed = c.edit(start, |r| r[st] ^= 1);
+    let seed = c.edit(start, |r| r[f] ^= 1);
     c.assert_rejected(with_instances(&seed), "another first byte of a call");
     // Another digest or layer message in the statement.
     for byte in [0, 40] {
@@ -681,13 +690,14 @@ fn a_level_under_a_key_the_level_above_did_not_sign_is_rejected() {
         let forged = loop {
             let (key, sig) = set.sample(&mut rng, msg);
             let id = if own_id { &key[8..24] } else { signed_id };
-            let mut trace = Trace::of(set.hash, set.row_bytes());
+            let mut trace = Trace::of(&set.lanes());
             let (q_rep, _) = set.candidate(id, msg, &sig, &mut trace);
             if steps(&q_rep) == steps(&honest.output[32..]) {
                 break trace;
             }
         };
         let upper = set.message_blocks(56) * set.row_bytes();
+        let (honest, forged) = (&honest.rows[0], &forged.rows[0]);
         let kept = honest.rows.len() - forged.rows.len();
         let all = [
             &honest.message_rows[..upper],
