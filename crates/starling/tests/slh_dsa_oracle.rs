@@ -2,14 +2,15 @@
 //! `slh-dsa` crate, both ways: its signatures (pure interface with and
 //! without a context, the internal interface; messages around the inner
 //! hash's block boundaries) prove and verify here, and the signatures
-//! `Signatures::random_batch` samples verify there; the SHA-2 sets at
-//! category 1 and the SHAKE sets at every category.
+//! `Signatures::random_batch` samples verify there; the SHA-2 and the
+//! SHAKE sets at every category. NIST's ACVP sigVer cases of both families
+//! prove or are refused.
 
 mod common;
 
 use slh_dsa::{
-    Sha2_128f, Sha2_128s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f, Shake256s, Signature,
-    SigningKey, VerifyingKey,
+    Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f,
+    Shake192s, Shake256f, Shake256s, Signature, SigningKey, VerifyingKey,
 };
 use starling::kind::{Interface, SignatureScheme, Signatures, SlhDsa, SlhSet};
 use starling::Records;
@@ -110,6 +111,36 @@ fn the_crates_shake_signatures_prove_at_every_category() {
     );
 }
 
+#[test]
+fn the_crates_sha2_signatures_prove_at_categories_3_and_5() {
+    // H_msg's inner hash is SHA-512 (128-byte blocks, at least 17 bytes of
+    // padding) over 3n bytes and M'. With n = 24, one and two blocks meet
+    // at 39/40 bytes of M': 37/38 message bytes through the pure interface
+    // (M' = 0 ‖ 0 ‖ M), 30/31 with a 7-byte context.
+    common::prove_signature_lines(
+        kind(SlhSet::Sha2_192f, Interface::Pure(Vec::new())),
+        &crate_lines!(Sha2_192f, 24, b"", [37usize, 38], false),
+    );
+    common::prove_signature_lines(
+        kind(SlhSet::Sha2_192s, Interface::Pure(b"context".to_vec())),
+        &crate_lines!(Sha2_192s, 24, b"context", [30usize, 31], false),
+    );
+    // With n = 32 they meet at 15/16 bytes of M'.
+    common::prove_signature_lines(
+        kind(SlhSet::Sha2_256f, Interface::Internal),
+        &crate_lines!(Sha2_256f, 32, b"", [15usize, 16], true),
+    );
+    common::prove_signature_lines(
+        kind(SlhSet::Sha2_256s, Interface::Pure(Vec::new())),
+        &crate_lines!(Sha2_256s, 32, b"", [0usize], false),
+    );
+    // The longest context, 255 bytes: the inner hash takes three blocks.
+    common::prove_signature_lines(
+        kind(SlhSet::Sha2_256s, Interface::Pure(vec![0x5a; 255])),
+        &crate_lines!(Sha2_256s, 32, &[0x5a; 255], [1usize], false),
+    );
+}
+
 /// Checks that the crate accepts sampled signatures of `$set`.
 macro_rules! crate_accepts {
     ($set:ty, $ours:expr) => {{
@@ -129,6 +160,10 @@ macro_rules! crate_accepts {
 fn sampled_signatures_verify_with_the_crate() {
     crate_accepts!(Sha2_128s, SlhSet::Sha2_128s);
     crate_accepts!(Sha2_128f, SlhSet::Sha2_128f);
+    crate_accepts!(Sha2_192s, SlhSet::Sha2_192s);
+    crate_accepts!(Sha2_192f, SlhSet::Sha2_192f);
+    crate_accepts!(Sha2_256s, SlhSet::Sha2_256s);
+    crate_accepts!(Sha2_256f, SlhSet::Sha2_256f);
     crate_accepts!(Shake128s, SlhSet::Shake128s);
     crate_accepts!(Shake128f, SlhSet::Shake128f);
     crate_accepts!(Shake192s, SlhSet::Shake192s);
@@ -137,16 +172,16 @@ fn sampled_signatures_verify_with_the_crate() {
     crate_accepts!(Shake256f, SlhSet::Shake256f);
 }
 
-/// NIST's ACVP signature-verification cases for the SHAKE sets (the
-/// internal interface): every valid case proves and verifies, every other
-/// one is refused at `prove` (a false line, or a malformed one where the
-/// signature's length is wrong).
-#[test]
-fn acvp_sigver_cases_prove_or_are_refused() {
+/// NIST's ACVP signature-verification cases of `file` (the internal
+/// interface): every valid case proves and verifies, every other one is
+/// refused at `prove` (a false line, or a malformed one where the
+/// signature's length is wrong); `(passed, failed)` counts them.
+fn acvp_sigver_cases(file: &str, counts: (usize, usize)) {
     use starling::inputs::read_prover_inputs;
     use starling::Error;
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/acvp-slh-dsa-sigver-shake.txt");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/vectors")
+        .join(file);
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text
         .lines()
@@ -157,7 +192,7 @@ fn acvp_sigver_cases_prove_or_are_refused() {
         let set = SlhSet::ALL
             .into_iter()
             .find(|s| s.name() == fields[0])
-            .expect("a SHAKE set");
+            .expect("a set");
         let kind = kind(set, Interface::Internal);
         if fields[2] == "pass" {
             common::prove_signature_lines(kind, &format!("{line}\n"));
@@ -173,5 +208,15 @@ fn acvp_sigver_cases_prove_or_are_refused() {
             failed += 1;
         }
     }
-    assert_eq!((passed, failed), (7, 13));
+    assert_eq!((passed, failed), counts, "{file}");
+}
+
+#[test]
+fn acvp_sigver_cases_prove_or_are_refused() {
+    acvp_sigver_cases("acvp-slh-dsa-sigver-shake.txt", (7, 13));
+}
+
+#[test]
+fn acvp_sha2_sigver_cases_prove_or_are_refused() {
+    acvp_sigver_cases("acvp-slh-dsa-sigver-sha2.txt", (4, 9));
 }

@@ -186,8 +186,14 @@ pub trait Hasher {
 
     /// The first `len` bytes of `hash` of `message` (at most its digest,
     /// or one rate block of SHAKE256).
-    fn hash_long(&mut self, hash: RowHash, message: &[u8], part: Part, node: PathNode<'_>, len: usize)
-        -> Vec<u8>;
+    fn hash_long(
+        &mut self,
+        hash: RowHash,
+        message: &[u8],
+        part: Part,
+        node: PathNode<'_>,
+        len: usize,
+    ) -> Vec<u8>;
 
     /// SHA-2 (`hash`) of a message whose first block has been compressed
     /// into `state` already, given the bytes after that block: the digest.
@@ -222,12 +228,8 @@ impl Hasher for Native {
 
     fn hash_seeded(&mut self, hash: RowHash, state: &[u8], tail: &[u8]) -> Vec<u8> {
         match hash {
-            RowHash::Sha256 => self
-                .continue_from(words_of(state), tail, 64)
-                .to_vec(),
-            RowHash::Sha512 => self
-                .continue_from512(words64_of(state), tail, 128)
-                .to_vec(),
+            RowHash::Sha256 => self.continue_from(words_of(state), tail, 64).to_vec(),
+            RowHash::Sha512 => self.continue_from512(words64_of(state), tail, 128).to_vec(),
             RowHash::Shake256 => panic!("seeded hashes are SHA-2's"),
         }
     }
@@ -404,7 +406,14 @@ impl Trace {
 }
 
 impl Hasher for Trace {
-    fn hash_long(&mut self, hash: RowHash, message: &[u8], part: Part, node: PathNode<'_>, len: usize) -> Vec<u8> {
+    fn hash_long(
+        &mut self,
+        hash: RowHash,
+        message: &[u8],
+        part: Part,
+        node: PathNode<'_>,
+        len: usize,
+    ) -> Vec<u8> {
         assert!(len <= hash.digest_bytes(), "at most a digest");
         let (rows, mut digest) = hash.rows(message);
         self.push(hash, rows, part, node);

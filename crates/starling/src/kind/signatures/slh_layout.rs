@@ -612,7 +612,10 @@ impl Layout {
         let inner = 2 * nb..2 * nb + hash.digest_bytes();
         for block in 0..mgf_blocks(set) as u32 {
             let (from, to) = (bb * block as usize, bb * (block as usize + 1));
-            let keep = self.set(lane, |_, s| matches!(s.role, Role::Mgf { block: b, .. } if b == block));
+            let keep = self.set(
+                lane,
+                |_, s| matches!(s.role, Role::Mgf { block: b, .. } if b == block),
+            );
             for run in [nb..inner.start, inner.end..to] {
                 let run = run.start.max(from)..run.end.min(to);
                 if !run.is_empty() {
@@ -624,7 +627,9 @@ impl Layout {
             let len = data_at + nb * values;
             let last = (set.tweak_blocks(nb * values) - 1) as u32;
             public_runs.push((
-                self.set(lane, |_, s| s.role == Role::Compress { block: last } && s.values == values as u32),
+                self.set(lane, |_, s| {
+                    s.role == Role::Compress { block: last } && s.values == values as u32
+                }),
                 len - bb * last as usize..bb,
             ));
         }
@@ -703,7 +708,10 @@ impl Layout {
             values: RunValues::Zero,
         });
         relations.push(Relation {
-            instances: self.set(lane, |_, s| matches!(s.role, Role::Mgf { block: 0, call } if call > 0)),
+            instances: self.set(
+                lane,
+                |_, s| matches!(s.role, Role::Mgf { block: 0, call } if call > 0),
+            ),
             wires: block(inner.clone()),
             from: Some((self.map(lane, first_call), block(inner))),
             values: RunValues::Zero,
