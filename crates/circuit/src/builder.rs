@@ -100,6 +100,9 @@ pub struct CircuitBuilder {
     rows: Vec<Row>,
     outputs: Vec<Option<Product>>,
     and_rows: usize,
+    /// Where the lane being built starts: its public input bit 0 and output
+    /// bit 0 ([`CircuitBuilder::set_lane`]).
+    lane: (usize, usize),
 }
 
 impl CircuitBuilder {
@@ -116,7 +119,16 @@ impl CircuitBuilder {
             rows: Vec::new(),
             outputs: vec![None; num_public_outputs],
             and_rows: 0,
+            lane: (0, 0),
         }
+    }
+
+    /// Makes public input bit `j` and output bit `j` of what is built next
+    /// mean bits `input_at + j` and `output_at + j`: the lane of a circuit
+    /// that holds several gadgets side by side, each built as if it were
+    /// alone ([`crate::lanes`]).
+    pub fn set_lane(&mut self, input_at: usize, output_at: usize) {
+        self.lane = (input_at, output_at);
     }
 
     /// log2 of the public block size.
@@ -176,6 +188,7 @@ impl CircuitBuilder {
 
     /// Public input bit `j`.
     pub fn public_input(&self, j: usize) -> Lin {
+        let j = self.lane.0 + j;
         assert!(
             j < self.num_public_inputs as usize,
             "public input {j} out of range"
@@ -186,6 +199,7 @@ impl CircuitBuilder {
     /// Public input bits `first_bit .. first_bit + W` as a word (bit `i` of
     /// the word is input bit `first_bit + i`).
     pub fn public_input_word<const W: usize>(&self, first_bit: usize) -> Word<W> {
+        let first_bit = self.lane.0 + first_bit;
         assert!(first_bit + W <= self.num_public_inputs as usize);
         Word::from_wires(1 + first_bit as u32)
     }
@@ -195,7 +209,7 @@ impl CircuitBuilder {
     /// byte's bit `t` being input bit `8 b + t` (the order every hash kind
     /// uses for its public bytes), read most significant byte first.
     pub fn public_input_word_be<const W: usize>(&self, first_bit: usize) -> Word<W> {
-        assert!(first_bit + W <= self.num_public_inputs as usize);
+        assert!(self.lane.0 + first_bit + W <= self.num_public_inputs as usize);
         Word::from_bits(std::array::from_fn(|i| {
             self.public_input(first_bit + be_bit(i, W))
         }))
@@ -241,6 +255,7 @@ impl CircuitBuilder {
 
     /// Sets public output bit `j` to `lin` (row `A = lin`, `B = {0}`).
     pub fn set_public_output(&mut self, j: usize, lin: &Lin) {
+        let j = self.lane.1 + j;
         assert!(j < self.outputs.len(), "public output {j} out of range");
         self.outputs[j] = Some(Product::linear(lin));
     }
@@ -249,6 +264,7 @@ impl CircuitBuilder {
     /// output's own row (an AND row unless the product is known), so the
     /// value needs no private wire of its own.
     pub fn set_public_output_and_xor(&mut self, j: usize, a: &Lin, b: &Lin, x: &Lin) {
+        let j = self.lane.1 + j;
         assert!(j < self.outputs.len(), "public output {j} out of range");
         self.outputs[j] = Some(match Product::and_xor(a, b, x) {
             Ok(known) => Product::linear(&known),

@@ -47,21 +47,32 @@ impl KeccakPathStep {
             "SHAKE256 rows"
         );
         let mut b = CircuitBuilder::new(layout.public_input_bits(), layout.public_output_bits());
+        Self::build(&mut b, layout);
+        let r1cs = b.compile().expect("every output is set");
+        KeccakPathStep { r1cs }
+    }
+
+    /// Builds the circuit into `b`, its public values at input bit 0 and
+    /// output bit 0 (of `b`'s lane).
+    pub fn build(b: &mut CircuitBuilder, layout: PathStepLayout) {
+        assert_eq!(
+            layout,
+            PathStepLayout::shake256(layout.node_bytes),
+            "SHAKE256 rows"
+        );
         let block_bit = |b: &CircuitBuilder, i: usize| b.public_input(layout.block_offset() + i);
         let state: Vec<Lin> = (0..STATE_BITS)
             .map(|j| {
                 let s = b.public_input(j);
                 if j < 8 * RATE_BYTES {
-                    s.xor(&block_bit(&b, j))
+                    s.xor(&block_bit(b, j))
                 } else {
                     s
                 }
             })
             .collect();
-        permute_gadget(&mut b, &state);
-        side_checks(&mut b, layout);
-        let r1cs = b.compile().expect("every output is set");
-        KeccakPathStep { r1cs }
+        permute_gadget(b, &state);
+        side_checks(b, layout);
     }
 
     /// The compiled constraint system.

@@ -48,15 +48,22 @@ impl Sha256PathStep {
     pub fn new(layout: PathStepLayout) -> Self {
         assert_eq!(layout, PathStepLayout::sha256(layout.node_bytes), "SHA-256 rows");
         let mut b = CircuitBuilder::new(layout.public_input_bits(), layout.public_output_bits());
+        Self::build(&mut b, layout);
+        let r1cs = b.compile().expect("every output is set");
+        Sha256PathStep { r1cs }
+    }
+
+    /// Builds the circuit into `b`, its public values at input bit 0 and
+    /// output bit 0 (of `b`'s lane).
+    pub fn build(b: &mut CircuitBuilder, layout: PathStepLayout) {
+        assert_eq!(layout, PathStepLayout::sha256(layout.node_bytes), "SHA-256 rows");
         let cv: [Word; 8] = std::array::from_fn(|j| b.public_input_word_be(32 * j));
         let block: [Word; 16] = std::array::from_fn(|j| b.public_input_word_be(CV_BITS + 32 * j));
-        let out = compress_gadget(&mut b, &cv, &block);
+        let out = compress_gadget(b, &cv, &block);
         for (j, word) in out.iter().enumerate() {
             b.set_public_output_word_be(32 * j, word);
         }
-        side_checks(&mut b, layout);
-        let r1cs = b.compile().expect("every output is set");
-        Sha256PathStep { r1cs }
+        side_checks(b, layout);
     }
 
     /// The compiled constraint system.

@@ -158,14 +158,20 @@ impl Sha512Compression {
     /// Builds and compiles the circuit.
     pub fn new() -> Self {
         let mut b = CircuitBuilder::new(PUBLIC_INPUT_BITS, OUTPUT_BITS);
+        Self::build(&mut b);
+        let r1cs = b.compile().expect("every SHA-512 output is set");
+        Sha512Compression { r1cs }
+    }
+
+    /// Builds the compression into `b`, its public values at input bit 0
+    /// and output bit 0 (of `b`'s lane).
+    pub fn build(b: &mut CircuitBuilder) {
         let cv: [Word64; 8] = std::array::from_fn(|j| b.public_input_word_be(64 * j));
         let block: [Word64; 16] = std::array::from_fn(|j| b.public_input_word_be(CV_BITS + 64 * j));
-        let out = compress_gadget(&mut b, &cv, &block);
+        let out = compress_gadget(b, &cv, &block);
         for (j, word) in out.iter().enumerate() {
             b.set_public_output_word_be(64 * j, word);
         }
-        let r1cs = b.compile().expect("every SHA-512 output is set");
-        Sha512Compression { r1cs }
     }
 
     /// The compiled constraint system.

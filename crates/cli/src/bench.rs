@@ -464,7 +464,8 @@ fn report_with(
     let file_bytes = bytes.len();
     let proof_bytes = proved.file.proof_len();
     let count = proved.file.statement.count();
-    let compressions = proved.file.statement.instances();
+    let compressions = proved.file.statement.calls();
+    let instances = proved.file.statement.instances();
     let expected = Expected::new(kind.clone(), inputs)?;
     let verify_ms = verify_time(&expected, &bytes)?.as_secs_f64() * 1e3;
     let security_bits = starling::security_bits(&proved.file);
@@ -505,6 +506,7 @@ fn report_with(
             "kind": kind.name(),
             "count": count,
             "compressions": compressions,
+            "instances": instances,
             "threads": threads,
             "cpu_tier": starling::cpu::tier().name(),
             "cpu_extensions": starling::cpu::extensions().iter().map(|e| e.name()).collect::<Vec<_>>(),
@@ -536,7 +538,7 @@ fn report_with(
     } else {
         let noun = kind.noun();
         println!("statement       {} ({} profile)", kind.name(), profile.name());
-        println!("count           {count} {noun}s, {compressions} circuit instances");
+        println!("count           {count} {noun}s, {compressions} compression calls in {instances} circuit instances");
         println!("threads         {threads}");
         let extensions = starling::cpu::extensions();
         if extensions.is_empty() {
@@ -575,7 +577,7 @@ fn report_with(
         }
         if let Some(v) = &bench.native_verification {
             println!(
-                "native verify   {:.1} us/{noun} ({} compression calls in all, {:.2} per proved instance)",
+                "native verify   {:.1} us/{noun} ({} compression calls in all, {:.2} per proved call)",
                 v.ns / 1e3,
                 v.compressions,
                 v.compressions as f64 / compressions as f64

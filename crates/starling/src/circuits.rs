@@ -8,14 +8,12 @@
 
 use std::fmt;
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use starling_circuit::keccak_path_step::KeccakPathStep;
 use starling_circuit::layout::{pack_bits, words_for_bits};
-use starling_circuit::path_step::PathStepLayout;
 use starling_circuit::{
-    Blake3Compression, BristolCircuit, BristolR1cs, KeccakF1600, R1cs, Sha256Compression, Sha256PathStep,
-    Sha2Pair, Sha512Compression,
+    Blake3Compression, BristolCircuit, BristolR1cs, Gadget, KeccakF1600, Lanes, R1cs, Sha256Compression,
+    Sha512Compression,
 };
 use starling_piop::SparseMatrix;
 
@@ -148,52 +146,32 @@ impl StatementCircuit {
         .clone()
     }
 
-    /// A SHA-256 compression ([`Sha256PathStep`]) or a SHAKE256 sponge step
-    /// ([`KeccakPathStep`]) with the check of a Merkle path step whose
-    /// direction is private, for nodes of 32 or 24 bytes: the instance
-    /// circuits of the LMS and HSS statements (the SHAKE256 one also of
-    /// SLH-DSA's SHAKE sets), each built once per process.
-    pub fn path_step(layout: PathStepLayout) -> Arc<StatementCircuit> {
-        static CELLS: [OnceLock<Arc<StatementCircuit>>; 4] = [const { OnceLock::new() }; 4];
-        let shake = layout == PathStepLayout::shake256(layout.node_bytes);
-        assert!(
-            shake || layout == PathStepLayout::sha256(layout.node_bytes),
-            "SHA-256 or SHAKE256 rows"
+    /// The instance circuit of `groups`' lanes ([`Lanes`]: `copies`
+    /// lanes of each gadget, side by side): the signature statements'
+    /// instance circuits (SHA-256 or SHAKE256 path steps for LMS and HSS,
+    /// SHA-256 compressions, SHAKE256 sponge steps, or SHA-256 and SHA-512
+    /// compressions for SLH-DSA), each built once per process. Its name
+    /// says the lanes (`sha256-path-step*5`).
+    pub fn lanes(groups: &[(Gadget, usize)]) -> Arc<StatementCircuit> {
+        type Built = Vec<(Vec<(Gadget, usize)>, Arc<StatementCircuit>)>;
+        static BUILT: Mutex<Built> = Mutex::new(Vec::new());
+        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, circuit)) = built.iter().find(|(g, _)| g == groups) {
+            return circuit.clone();
+        }
+        let name = groups
+            .iter()
+            .map(|&(gadget, copies)| format!("{}*{copies}", gadget_name(gadget)))
+            .collect::<Vec<_>>()
+            .join("+");
+        // A handful of lane circuits exist; each name is made once.
+        let name: &'static str = Box::leak(name.into_boxed_str());
+        let circuit = Arc::new(
+            StatementCircuit::new(None, name, Lanes::new(groups).into_r1cs(), None)
+                .expect("a lane circuit is well formed"),
         );
-        let (i, name) = match (shake, layout.node_bytes) {
-            (false, 32) => (0, "sha256-path-step"),
-            (false, 24) => (1, "sha256-192-path-step"),
-            (true, 32) => (2, "shake256-path-step"),
-            (true, 24) => (3, "shake256-192-path-step"),
-            (_, other) => panic!("no path step for {other}-byte nodes"),
-        };
-        CELLS[i]
-            .get_or_init(|| {
-                let r1cs = if shake {
-                    KeccakPathStep::new(layout).into_r1cs()
-                } else {
-                    Sha256PathStep::new(layout).into_r1cs()
-                };
-                Arc::new(
-                    StatementCircuit::new(None, name, r1cs, None)
-                        .expect("the path-step circuit is well formed"),
-                )
-            })
-            .clone()
-    }
-
-    /// A SHA-256 and a SHA-512 compression side by side ([`Sha2Pair`]): the
-    /// instance circuit of SLH-DSA's SHA-2 sets at 192 and 256 bits, built
-    /// once per process.
-    pub fn sha2_pair() -> Arc<StatementCircuit> {
-        static CELL: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        CELL.get_or_init(|| {
-            Arc::new(
-                StatementCircuit::new(None, "sha256-sha512-pair", Sha2Pair::new().into_r1cs(), None)
-                    .expect("the pair circuit is well formed"),
-            )
-        })
-        .clone()
+        built.push((groups.to_vec(), circuit.clone()));
+        circuit
     }
 
     /// Compiles a Bristol Fashion circuit. Errors name the offending line.
@@ -332,6 +310,18 @@ impl StatementCircuit {
     /// Bytes of an output row.
     pub fn output_bytes(&self) -> usize {
         self.output_bits().div_ceil(8)
+    }
+}
+
+/// A lane gadget's part of a lane circuit's name.
+fn gadget_name(gadget: Gadget) -> String {
+    match gadget {
+        Gadget::Sha256 => "sha256".into(),
+        Gadget::Sha512 => "sha512".into(),
+        Gadget::Sha256PathStep(layout) if layout.node_bytes == 32 => "sha256-path-step".into(),
+        Gadget::Sha256PathStep(layout) => format!("sha256-{}-path-step", 8 * layout.node_bytes),
+        Gadget::KeccakPathStep(layout) if layout.node_bytes == 32 => "shake256-path-step".into(),
+        Gadget::KeccakPathStep(layout) => format!("shake256-{}-path-step", 8 * layout.node_bytes),
     }
 }
 

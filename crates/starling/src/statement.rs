@@ -84,6 +84,13 @@ impl Statement {
         self.instances
     }
 
+    /// Compression (permutation) calls the instances prove: the instances,
+    /// or for a circuit of several lanes (the signature statements') the
+    /// calls in its lanes ([`Kind::calls`]).
+    pub fn calls(&self) -> usize {
+        self.kind.calls(self.inputs(), self.outputs())
+    }
+
     /// The input records.
     pub fn inputs(&self) -> &Records {
         &self.public.inputs

@@ -96,6 +96,13 @@ pub trait Kind: Send + Sync + fmt::Debug {
     /// signature's message representative).
     fn instances(&self, inputs: &Records, outputs: &Records) -> usize;
 
+    /// Compression (permutation) calls the instances prove: one each,
+    /// unless the instance circuit holds several lanes of calls (a
+    /// signature batch's).
+    fn calls(&self, inputs: &Records, outputs: &Records) -> usize {
+        self.instances(inputs, outputs)
+    }
+
     /// One input record from the whitespace-separated fields of a line.
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String>;
 
@@ -161,7 +168,7 @@ pub struct StatementShape {
 
 /// Writes the values of a run of wires for one instance: bit `j` of the run
 /// is bit `j % 64` of word `j / 64`.
-pub type RowValues<'a> = Box<dyn Fn(usize, &mut [u64]) + Sync + 'a>;
+pub type RowValues<'a> = Box<dyn Fn(usize, &mut [u64]) + Send + Sync + 'a>;
 
 /// What a run of wires equals, for a kind.
 pub enum RunValues<'a> {

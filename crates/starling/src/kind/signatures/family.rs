@@ -3,7 +3,6 @@
 //! and the proof file are the same code for every scheme.
 
 use std::ops::Range;
-use std::sync::Arc;
 
 use starling_piop::wiring::Instances;
 
@@ -17,10 +16,8 @@ pub(super) trait Family: std::fmt::Debug + Send + Sync {
     /// The name `--scheme` takes, with the flags that complete it.
     fn name(&self) -> String;
 
-    /// The instance circuit.
-    fn circuit(&self) -> Arc<StatementCircuit>;
-
-    /// The instance circuit's lanes, one per hash the scheme calls.
+    /// The instance circuit's lanes ([`Lane`]): a group per hash the
+    /// scheme calls.
     fn lanes(&self) -> Vec<Lane>;
 
     /// Bytes of a public key.
@@ -54,16 +51,18 @@ pub(super) trait Family: std::fmt::Debug + Send + Sync {
     /// A public key and a valid signature on `msg` under it, from `rng`.
     fn sample(&self, rng: &mut dyn rand::RngCore, msg: &[u8]) -> (Vec<u8>, Vec<u8>);
 
-    /// Circuit instances of a batch: records `PK ‖ MSG`, the hashed lengths
-    /// of its messages, its output records.
-    fn instances(&self, inputs: &Records, lens: &[usize], outputs: &Records) -> usize;
+    /// Calls of each group's hash in a batch (its virtual instances, see
+    /// `placement`): records `PK ‖ MSG`, the hashed lengths of its
+    /// messages, its output records.
+    fn instances(&self, inputs: &Records, lens: &[usize], outputs: &Records) -> Vec<usize>;
 
-    /// The output records, read back from the instances' outputs
-    /// (`output(lane, y)`: the first 64 output bytes of instance `y`'s
-    /// lane, or all it has).
+    /// The output records, read back from the calls' outputs
+    /// (`output(g, v)`: the first 64 output bytes, or all it has, of
+    /// virtual instance `v` of group `g`).
     fn outputs(&self, lens: &[usize], output: &dyn Fn(usize, usize) -> [u8; 64]) -> Records;
 
-    /// The relations of a batch padded to `2^n` instances.
+    /// The relations of a batch padded to `2^n` instances, over the virtual
+    /// instances of each group and the wires of its first lane.
     fn relations<'a>(
         &self,
         circuit: &StatementCircuit,
@@ -84,7 +83,7 @@ pub(super) fn public_bytes<'a>(
     block_at: usize,
     instances: Instances,
     bytes: Range<usize>,
-    template: impl Fn(usize, Range<usize>, &mut [u8]) + Sync + 'a,
+    template: impl Fn(usize, Range<usize>, &mut [u8]) + Send + Sync + 'a,
 ) -> Relation<'a> {
     assert!(bytes.len() <= 200, "at most a Keccak state's bytes");
     Relation {

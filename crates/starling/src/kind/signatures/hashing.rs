@@ -13,6 +13,7 @@ use starling_circuit::keccak::bytes_from_lanes;
 use starling_circuit::keccak_path_step::{RATE_BYTES, STATE_BYTES};
 use starling_circuit::sha256::SHA256_IV;
 use starling_circuit::sha512::SHA512_IV;
+use starling_circuit::Gadget;
 
 use crate::hashes::Hash;
 
@@ -331,20 +332,54 @@ pub fn seeded_rows(sha2: Hash, state: &[u8], tail: &[u8]) -> (Vec<Vec<u8>>, Vec<
     (rows, cv)
 }
 
-/// A lane of a signature statement's instance circuit: the hash whose
-/// calls it computes, and where its bytes sit in an instance's input and
-/// output rows. A scheme with one hash has one lane, the whole circuit.
+/// A group of lanes of a signature statement's instance circuit
+/// ([`starling_circuit::lanes`]): `copies` lanes of one gadget computing
+/// one hash's calls, and where the group's first lane's bytes sit in an
+/// instance's input and output rows (its other lanes follow it). A scheme
+/// with one hash has one group; SLH-DSA's SHA-2 sets at 192 and 256 bits
+/// have a SHA-256 and a SHA-512 group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lane {
     /// The hash.
     pub hash: RowHash,
-    /// First input byte of the lane.
+    /// The gadget of each lane.
+    pub gadget: Gadget,
+    /// Lanes of the group.
+    pub copies: usize,
+    /// First input byte of the group.
     pub input_at: usize,
-    /// Input bytes of the lane's row (the chained part, the block, and for
+    /// Input bytes of one lane's row (the chained part, the block, and for
     /// a path step `P` and its bit).
     pub input_bytes: usize,
-    /// First output byte of the lane.
+    /// First output byte of the group.
     pub output_at: usize,
+    /// Output bytes of one lane.
+    pub output_bytes: usize,
+}
+
+impl Lane {
+    /// The groups of `copies` lanes of each `(hash, gadget, copies)`, in
+    /// order.
+    pub fn groups(groups: &[(RowHash, Gadget, usize)]) -> Vec<Lane> {
+        let (mut input_at, mut output_at) = (0, 0);
+        groups
+            .iter()
+            .map(|&(hash, gadget, copies)| {
+                let lane = Lane {
+                    hash,
+                    gadget,
+                    copies,
+                    input_at,
+                    input_bytes: gadget.input_stride() / 8,
+                    output_at,
+                    output_bytes: gadget.output_stride() / 8,
+                };
+                input_at += copies * lane.input_bytes;
+                output_at += copies * lane.output_bytes;
+                lane
+            })
+            .collect()
+    }
 }
 
 /// The rows of one lane of a trace.

@@ -12,13 +12,11 @@
 
 use std::ops::Range;
 
-use std::sync::Arc;
-
 use starling_circuit::path_step::PathStepLayout;
+use starling_circuit::Gadget;
 
 use super::family::check_length;
 use super::hashing::{Hasher, Lane, Native, Part, RowHash};
-use crate::circuits::StatementCircuit;
 
 /// The hashes' domain separators (RFC 8554 §3.1.1 and §5.3).
 pub const D_PBLC: [u8; 2] = [0x80, 0x80];
@@ -152,25 +150,21 @@ impl LmsSet {
         }
     }
 
-    /// The instance circuit.
-    pub fn circuit(self) -> Arc<StatementCircuit> {
-        StatementCircuit::path_step(self.path_step())
-    }
-
     /// Bytes of an input row of the instance circuit: the chained part,
     /// the block, `P` and the direction bit.
     pub fn row_bytes(self) -> usize {
         self.path_step().public_input_bits().div_ceil(8)
     }
 
-    /// The instance circuit's one lane.
-    pub fn lanes(self) -> [Lane; 1] {
-        [Lane {
-            hash: self.hash,
-            input_at: 0,
-            input_bytes: self.row_bytes(),
-            output_at: 0,
-        }]
+    /// The instance circuit's lanes: path steps, five of SHA-256 (94% of
+    /// `2^17` wires) or three of SHAKE256 (96%), so that a batch pads to a
+    /// power of two of wires, not of path steps.
+    pub fn lanes(self) -> Vec<Lane> {
+        let (gadget, copies) = match self.hash {
+            RowHash::Shake256 => (Gadget::KeccakPathStep(self.path_step()), 3),
+            _ => (Gadget::Sha256PathStep(self.path_step()), 5),
+        };
+        Lane::groups(&[(self.hash, gadget, copies)])
     }
 
     /// Bytes of a public key.

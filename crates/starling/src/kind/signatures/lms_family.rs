@@ -65,12 +65,8 @@ impl Family for Stack {
         Stack::name(*self)
     }
 
-    fn circuit(&self) -> Arc<StatementCircuit> {
-        self.set.circuit()
-    }
-
     fn lanes(&self) -> Vec<Lane> {
-        self.set.lanes().to_vec()
+        self.set.lanes()
     }
 
     fn public_key_bytes(&self) -> usize {
@@ -109,8 +105,8 @@ impl Family for Stack {
         Stack::sample(*self, rng, msg)
     }
 
-    fn instances(&self, inputs: &Records, _lens: &[usize], outputs: &Records) -> usize {
-        Layout::count(*self, inputs, outputs)
+    fn instances(&self, inputs: &Records, _lens: &[usize], outputs: &Records) -> Vec<usize> {
+        vec![Layout::count(*self, inputs, outputs)]
     }
 
     fn outputs(&self, lens: &[usize], output: &dyn Fn(usize, usize) -> [u8; 64]) -> Records {

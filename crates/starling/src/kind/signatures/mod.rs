@@ -43,6 +43,7 @@ mod hss;
 mod lms;
 mod lms_family;
 mod lms_layout;
+mod placement;
 mod slh_dsa;
 mod slh_family;
 mod slh_layout;
@@ -53,10 +54,12 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use family::Family;
+use hashing::Lane;
 pub use hashing::RowHash as SignatureHash;
 pub use hss::Hss;
 use hss::Stack;
 pub use lms::LmsSet;
+use placement::Placement;
 pub use slh_dsa::SlhSet;
 pub use slh_family::{Interface, SlhDsa};
 
@@ -167,6 +170,8 @@ impl Scheme {
 pub struct Signatures {
     scheme: Scheme,
     family: Arc<dyn Family>,
+    /// The family's groups of lanes, and the circuit of those lanes.
+    lanes: Vec<Lane>,
     circuit: Arc<StatementCircuit>,
 }
 
@@ -174,10 +179,13 @@ impl Signatures {
     /// Signatures under `scheme`.
     pub fn new(scheme: Scheme) -> Self {
         let family = scheme.family();
-        let circuit = family.circuit();
+        let lanes = family.lanes();
+        let groups: Vec<_> = lanes.iter().map(|l| (l.gadget, l.copies)).collect();
+        let circuit = StatementCircuit::lanes(&groups);
         Signatures {
             scheme,
             family,
+            lanes,
             circuit,
         }
     }
@@ -196,6 +204,24 @@ impl Signatures {
 
     fn family(&self) -> &dyn Family {
         self.family.as_ref()
+    }
+
+    /// Where virtual instance `v` of group `g` is in a batch of
+    /// `instances` instances: its instance and its lane's input bytes.
+    #[cfg(test)]
+    pub(crate) fn lane_at(&self, instances: usize, g: usize, v: usize) -> (usize, Range<usize>) {
+        let (copy, y) = Placement::of_instances(&self.lanes, instances).at(v);
+        let lane = &self.lanes[g];
+        let at = lane.input_at + copy * lane.input_bytes;
+        (y, at..at + lane.input_bytes)
+    }
+
+    /// Where a batch's calls are among the lanes.
+    fn placement(&self, inputs: &Records, outputs: &Records) -> Placement<'_> {
+        let counts = self
+            .family()
+            .instances(inputs, &self.hashed_lengths(inputs), outputs);
+        Placement::new(&self.lanes, &counts)
     }
 
     fn key_bytes(&self) -> usize {
@@ -332,8 +358,14 @@ impl Kind for Signatures {
     }
 
     fn instances(&self, inputs: &Records, outputs: &Records) -> usize {
+        self.placement(inputs, outputs).instances()
+    }
+
+    fn calls(&self, inputs: &Records, outputs: &Records) -> usize {
         self.family()
             .instances(inputs, &self.hashed_lengths(inputs), outputs)
+            .iter()
+            .sum()
     }
 
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
@@ -384,10 +416,9 @@ impl Kind for Signatures {
     }
 
     fn instance_inputs(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error> {
-        // Each lane's rows: all message hashes, then the rest in order.
-        let lanes = self.family().lanes();
-        let mut message_rows = vec![Vec::new(); lanes.len()];
-        let mut rows = vec![Vec::new(); lanes.len()];
+        // Each group's rows: all message hashes, then the rest in order.
+        let mut message_rows = vec![Vec::new(); self.lanes.len()];
+        let mut rows = vec![Vec::new(); self.lanes.len()];
         for (s, (public, sig)) in inputs.iter().zip(private.iter()).enumerate() {
             let trace = self.trace(public, sig).map_err(|e| match e {
                 PrivateInputError::Unreadable(e) => Error::Input(format!("signature {s}: {e}")),
@@ -401,45 +432,27 @@ impl Kind for Signatures {
         for (all, rest) in message_rows.iter_mut().zip(rows) {
             all.extend(rest);
         }
-        let count = lanes
+        let counts: Vec<usize> = self
+            .lanes
             .iter()
             .zip(&message_rows)
             .map(|(lane, rows)| rows.len() / lane.input_bytes)
-            .max()
-            .unwrap_or(0);
-        let words = self.circuit.input_words();
-        let mut packed = vec![0u64; count * words];
-        let mut bytes = vec![0u8; self.circuit.input_bytes()];
-        for (y, row) in packed.chunks_exact_mut(words).enumerate() {
-            bytes.fill(0);
-            for (lane, lane_rows) in lanes.iter().zip(&message_rows) {
-                let (at, len) = (lane.input_at, lane.input_bytes);
-                if let Some(from) = lane_rows.get(y * len..(y + 1) * len) {
-                    bytes[at..at + len].copy_from_slice(from);
-                }
-            }
-            super::fill_row(row, &bytes);
-        }
-        Ok(packed)
+            .collect();
+        Ok(Placement::new(&self.lanes, &counts).rows(&self.circuit, &message_rows))
     }
 
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
-        let words = self.circuit.output_words();
-        let lanes = self.family().lanes();
-        let output = |lane: usize, y: usize| -> [u8; 64] {
-            let mut row = vec![0u8; 8 * words];
-            super::fill_bytes_of(&mut row, &instance_outputs[y * words..(y + 1) * words]);
-            let at = lanes[lane].output_at;
-            let mut bytes = [0u8; 64];
-            let len = (row.len() - at).min(64);
-            bytes[..len].copy_from_slice(&row[at..at + len]);
-            bytes
-        };
+        let instances = instance_outputs.len() / self.circuit.output_words();
+        let placement = Placement::of_instances(&self.lanes, instances);
+        let output = |g: usize, v: usize| placement.output(&self.circuit, instance_outputs, g, v);
         self.family().outputs(&self.hashed_lengths(inputs), &output)
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
-        self.family()
-            .relations(&self.circuit, inputs, &self.hashed_lengths(inputs), outputs, n)
+        let relations =
+            self.family()
+                .relations(&self.circuit, inputs, &self.hashed_lengths(inputs), outputs, n);
+        self.placement(inputs, outputs)
+            .relations(&self.circuit, relations)
     }
 }

@@ -90,10 +90,6 @@ impl Family for SlhDsa {
         }
     }
 
-    fn circuit(&self) -> Arc<StatementCircuit> {
-        slh_layout::circuit(self.set)
-    }
-
     fn lanes(&self) -> Vec<Lane> {
         slh_layout::lanes(self.set)
     }
@@ -146,7 +142,7 @@ impl Family for SlhDsa {
         self.set.sample(rng, &self.prepared(msg))
     }
 
-    fn instances(&self, _inputs: &Records, lens: &[usize], outputs: &Records) -> usize {
+    fn instances(&self, _inputs: &Records, lens: &[usize], outputs: &Records) -> Vec<usize> {
         slh_layout::count(self.set, lens, outputs)
     }
 

@@ -33,56 +33,34 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use starling_circuit::path_step::PathStepLayout;
-use starling_circuit::sha2_pair;
+use starling_circuit::Gadget;
 use starling_piop::wiring::{Instances, Source, Wires};
 
 use super::family::public_bytes;
 use super::hashing::{Lane, RowHash};
 use super::slh_dsa::{Adrs, Seeded, SlhSet, FORS_ROOTS, FORS_TREE, MAX_DIGIT, TREE, WOTS_HASH, WOTS_PK};
-use crate::circuits::{Builtin, StatementCircuit};
+use crate::circuits::StatementCircuit;
 use crate::kind::{fill_row, row_of, Relation, RunValues};
 use crate::records::Records;
 
-/// The SHAKE sets' instance circuit: the SHAKE256 sponge step of LMS, its
-/// path check unused (SLH-DSA's directions are public).
-const SHAKE_ROWS: PathStepLayout = PathStepLayout::shake256(32);
+/// The SHAKE sets' gadget: the SHAKE256 sponge step of LMS, its path check
+/// unused (SLH-DSA's directions are public).
+const SHAKE_ROWS: Gadget = Gadget::KeccakPathStep(PathStepLayout::shake256(32));
 
-/// The lanes of a set's instance circuit: one per hash it calls, `F`'s
-/// first.
+/// The groups of lanes of a set's instance circuit, one per hash it calls,
+/// `F`'s first: five SHA-256 compressions (91% of `2^17` wires), three
+/// SHAKE256 sponge steps (96%), or eight SHA-256 and one SHA-512
+/// compressions (96% of `2^18`; `F` calls are 7 to 15 times the SHA-512
+/// ones).
 pub(crate) fn lanes(set: SlhSet) -> Vec<Lane> {
-    let lane = |hash, input_at, input_bytes, output_at| Lane {
-        hash,
-        input_at,
-        input_bytes,
-        output_at,
-    };
     match set.hashes()[..] {
-        [RowHash::Shake256] => vec![lane(
-            RowHash::Shake256,
-            0,
-            SHAKE_ROWS.public_input_bits().div_ceil(8),
-            0,
-        )],
-        [RowHash::Sha256] => vec![lane(RowHash::Sha256, 0, 96, 0)],
-        [RowHash::Sha256, RowHash::Sha512] => vec![
-            lane(RowHash::Sha256, 0, sha2_pair::SHA256_INPUT_BYTES, 0),
-            lane(
-                RowHash::Sha512,
-                sha2_pair::SHA256_INPUT_BYTES,
-                sha2_pair::SHA512_INPUT_BYTES,
-                sha2_pair::SHA256_OUTPUT_BYTES,
-            ),
-        ],
+        [RowHash::Shake256] => Lane::groups(&[(RowHash::Shake256, SHAKE_ROWS, 3)]),
+        [RowHash::Sha256] => Lane::groups(&[(RowHash::Sha256, Gadget::Sha256, 5)]),
+        [RowHash::Sha256, RowHash::Sha512] => Lane::groups(&[
+            (RowHash::Sha256, Gadget::Sha256, 8),
+            (RowHash::Sha512, Gadget::Sha512, 1),
+        ]),
         _ => unreachable!("a set hashes with SHAKE256, SHA-256, or SHA-256 and SHA-512"),
-    }
-}
-
-/// A set's instance circuit.
-pub(crate) fn circuit(set: SlhSet) -> Arc<StatementCircuit> {
-    match set.hashes()[..] {
-        [RowHash::Shake256] => StatementCircuit::path_step(SHAKE_ROWS),
-        [RowHash::Sha256] => StatementCircuit::builtin(Builtin::Sha256),
-        _ => StatementCircuit::sha2_pair(),
     }
 }
 
@@ -907,8 +885,8 @@ pub(crate) fn outputs(set: SlhSet, lens: &[usize], output: &dyn Fn(usize, usize)
     out
 }
 
-/// Instances of a batch (its longest lane's), without laying it out.
-pub(crate) fn count(set: SlhSet, lens: &[usize], outputs: &Records) -> usize {
+/// Calls of each lane's hash in a batch, without laying it out.
+pub(crate) fn count(set: SlhSet, lens: &[usize], outputs: &Records) -> Vec<usize> {
     let n = set.n();
     let lanes = set.hashes().len();
     let mut y = vec![0; lanes];
@@ -917,7 +895,7 @@ pub(crate) fn count(set: SlhSet, lens: &[usize], outputs: &Records) -> usize {
         let at = set.digest_bytes() + n * l;
         outputs.get(s)[at..at + n].to_vec()
     });
-    y.into_iter().max().unwrap_or(0)
+    y
 }
 
 /// Each lane's instances' roles, in order.

@@ -111,10 +111,29 @@ fn an_invalid_signature_is_refused_naming_its_line() {
 /// signatures, the signatures, and where each instance's row is.
 struct Cheat {
     case: (Arc<dyn Kind>, Records),
+    kind: Signatures,
     private: Records,
     roles: Vec<(u32, Role)>,
-    /// Bytes of an input row.
-    row_bytes: usize,
+}
+
+/// The lane bytes of virtual instance `v` of group `g` (see `placement`)
+/// in instance rows `rows`.
+fn lane_row(kind: &Signatures, rows: &[u64], g: usize, v: usize) -> Vec<u8> {
+    let words = kind.circuit().input_words();
+    let (y, bytes) = kind.lane_at(rows.len() / words, g, v);
+    let mut row = vec![0u8; 8 * words];
+    crate::kind::fill_bytes_of(&mut row, &rows[y * words..(y + 1) * words]);
+    row[bytes].to_vec()
+}
+
+/// Writes the lane bytes of virtual instance `v` of group `g`.
+fn put_lane_row(kind: &Signatures, rows: &mut [u64], g: usize, v: usize, lane: &[u8]) {
+    let words = kind.circuit().input_words();
+    let (y, bytes) = kind.lane_at(rows.len() / words, g, v);
+    let mut row = vec![0u8; 8 * words];
+    crate::kind::fill_bytes_of(&mut row, &rows[y * words..(y + 1) * words]);
+    row[bytes].copy_from_slice(lane);
+    crate::kind::fill_row(&mut rows[y * words..(y + 1) * words], &row);
 }
 
 /// The LMS hashes the cheating provers run on: SHA-256 and SHAKE256 with
@@ -140,10 +159,10 @@ fn cheat(hash: RowHash, n: u32) -> Cheat {
     }
     let roles = Layout::new(stack, &public, &q_reps).roles().to_vec();
     Cheat {
-        case: (Arc::new(kind), public),
+        case: (Arc::new(kind.clone()), public),
+        kind,
         private,
         roles,
-        row_bytes: set.row_bytes(),
     }
 }
 
@@ -155,24 +174,21 @@ impl Cheat {
             .expect("such an instance")
     }
 
+    /// The row of call `y` of the first group.
     fn row(&self, rows: &[u64], y: usize) -> Vec<u8> {
-        let words = self.row_bytes.div_ceil(8);
-        let mut bytes = vec![0u8; self.row_bytes];
-        crate::kind::fill_bytes_of(&mut bytes, &rows[y * words..(y + 1) * words]);
-        bytes
+        lane_row(&self.kind, rows, 0, y)
     }
 
     fn put_row(&self, rows: &mut [u64], y: usize, bytes: &[u8]) {
-        let words = self.row_bytes.div_ceil(8);
-        crate::kind::fill_row(&mut rows[y * words..(y + 1) * words], bytes);
+        put_lane_row(&self.kind, rows, 0, y, bytes)
     }
 
-    /// A change `f` to instance `y`'s row.
-    fn edit<'a>(&'a self, y: usize, f: impl Fn(&mut Vec<u8>) + 'a) -> impl Fn(&mut [u64]) + 'a {
+    /// A change `f` to the row of call `y` of group `g`.
+    fn edit<'a>(&'a self, g: usize, y: usize, f: impl Fn(&mut Vec<u8>) + 'a) -> impl Fn(&mut [u64]) + 'a {
         move |rows| {
-            let mut r = self.row(rows, y);
+            let mut r = lane_row(&self.kind, rows, g, y);
             f(&mut r);
-            self.put_row(rows, y, &r);
+            put_lane_row(&self.kind, rows, g, y, &r);
         }
     }
 
@@ -454,12 +470,11 @@ fn slh_cheat(set: SlhSet) -> (Cheat, Vec<Vec<slh_layout::Role>>) {
         outputs.push(&kind.trace(p, s).unwrap().output);
     }
     let roles = slh_layout::roles(set, &public, &kind.hashed_lengths(&public), &outputs);
-    let row_bytes = kind.circuit().input_bytes();
     let cheat = Cheat {
-        case: (Arc::new(kind), public),
+        case: (Arc::new(kind.clone()), public),
+        kind,
         private,
         roles: Vec::new(),
-        row_bytes,
     };
     (cheat, roles)
 }
@@ -479,8 +494,10 @@ fn slh_dsa_cheats(set: SlhSet) {
     // chained part; a call's data after the address (and, for SHAKE, the
     // seed). `F` calls are in the first lane, the others in the last.
     let (at, n) = (set.data_at(), set.n());
-    let block_at = |lane: &Lane| lane.input_at + lane.hash.state_bytes();
-    let (f, h) = (block_at(&lanes[0]), block_at(lanes.last().unwrap()));
+    let (f, h) = (
+        lanes[0].hash.state_bytes(),
+        lanes.last().unwrap().hash.state_bytes(),
+    );
     prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
     let find = |lane: usize, pick: &dyn Fn(usize, R) -> bool| {
         let roles = &roles[lane];
@@ -489,12 +506,12 @@ fn slh_dsa_cheats(set: SlhSet) {
     let last = lanes.len() - 1;
     // A chain step hashes another value than the step before produced.
     let step = find(0, &|_, r| r == R::Step);
-    let skip = c.edit(step, |r| r[f + at] ^= 1);
+    let skip = c.edit(0, step, |r| r[f + at] ^= 1);
     c.assert_rejected(with_instances(&skip), "a chain step that skipped its input");
     // A node hashed with the node below on the other side.
     let node = find(last, &|_, r| r == R::Node { left: true });
     let (st, at) = (h, at);
-    let swap = c.edit(node, |r| {
+    let swap = c.edit(last, node, |r| {
         let (left, right) = (
             r[st + at..st + at + n].to_vec(),
             r[st + at + n..st + at + 2 * n].to_vec(),
@@ -506,14 +523,14 @@ fn slh_dsa_cheats(set: SlhSet) {
     // Another randomizer R in an MGF1 call than in the inner hash (SHA-2).
     if set.h_hash() != RowHash::Shake256 {
         let mgf = find(last, &|_, r| matches!(r, R::Mgf { block: 0, .. }));
-        let other_r = c.edit(mgf, |r| r[h] ^= 0x40);
+        let other_r = c.edit(last, mgf, |r| r[h] ^= 0x40);
         c.assert_rejected(with_instances(&other_r), "another R in MGF1");
     }
     // Another address (or seed) in a tweakable hash.
     let start = find(0, &|_, r| r == R::Start);
-    let adrs = c.edit(start, |r| r[f + at - 1] ^= 1);
+    let adrs = c.edit(0, start, |r| r[f + at - 1] ^= 1);
     c.assert_rejected(with_instances(&adrs), "another address");
-    let seed = c.edit(start, |r| r[f] ^= 1);
+    let seed = c.edit(0, start, |r| r[f] ^= 1);
     c.assert_rejected(with_instances(&seed), "another first byte of a call");
     // Another digest or layer message in the statement.
     for byte in [0, 40] {
@@ -707,9 +724,8 @@ fn a_level_under_a_key_the_level_above_did_not_sign_is_rejected() {
         ]
         .concat();
         let forge = |rows: &mut [u64]| {
-            let words = set.row_bytes().div_ceil(8);
             for (y, bytes) in all.chunks_exact(set.row_bytes()).enumerate() {
-                crate::kind::fill_row(&mut rows[y * words..(y + 1) * words], bytes);
+                put_lane_row(&kind, rows, 0, y, bytes);
             }
         };
         let case = (Arc::new(kind.clone()) as Arc<dyn Kind>, public.clone());

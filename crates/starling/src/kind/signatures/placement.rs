@@ -1,0 +1,278 @@
+//! Where a signature statement's calls sit among the lanes of its instance
+//! circuit ([`starling_circuit::lanes`]).
+//!
+//! A family lays out each hash's calls as one sequence, its *virtual*
+//! instances `0, 1, ..`, and writes its relations over them as if each
+//! call were an instance of its own, reading and writing the wires of the
+//! first lane of its hash's group. The instance circuit holds `copies`
+//! lanes of each group; with `m` instances, virtual instance `v` of a group
+//! is instance `v % m` of the group's lane `v / m` (its calls fill the
+//! first lane, then the next), `m` the fewest instances that hold every
+//! group's calls. This module turns rows, outputs and relations from the
+//! one numbering into the other: a virtual relation becomes one per lane
+//! (and per lane its source reads from), a read of the virtual instance
+//! before stays a read of the instance before where that is the same lane
+//! (`Source::Previous`, which the verifier weighs in `O(n)`), and becomes
+//! a map where a lane's first instance reads the previous lane's last.
+
+use std::sync::Arc;
+
+use starling_piop::wiring::{Instances, Source, Wires};
+
+use super::hashing::Lane;
+use crate::circuits::StatementCircuit;
+use crate::kind::{fill_bytes_of, fill_row, Relation, RunValues};
+
+/// Where the virtual instances of a batch's groups are.
+pub(super) struct Placement<'l> {
+    lanes: &'l [Lane],
+    /// Instances of the batch.
+    m: usize,
+}
+
+/// An instance of a lane: `(lane of its group, y)`.
+type At = (usize, usize);
+
+impl<'l> Placement<'l> {
+    /// The placement of `counts[g]` calls of each group `g` of `lanes`.
+    pub(super) fn new(lanes: &'l [Lane], counts: &[usize]) -> Self {
+        let m = lanes
+            .iter()
+            .zip(counts)
+            .map(|(lane, &count)| count.div_ceil(lane.copies))
+            .max()
+            .unwrap_or(0);
+        Placement { lanes, m }
+    }
+
+    /// The placement of a batch of `m` instances.
+    pub(super) fn of_instances(lanes: &'l [Lane], m: usize) -> Self {
+        Placement { lanes, m }
+    }
+
+    /// Instances of the batch.
+    pub(super) fn instances(&self) -> usize {
+        self.m
+    }
+
+    /// Where virtual instance `v` of a group is.
+    pub(super) fn at(&self, v: usize) -> At {
+        (v / self.m, v % self.m)
+    }
+
+    /// The instance rows (`input_words` each) of each group's virtual rows
+    /// (`rows[g]`, the group's input bytes of one lane per call).
+    pub(super) fn rows(&self, circuit: &StatementCircuit, rows: &[Vec<u8>]) -> Vec<u64> {
+        let words = circuit.input_words();
+        let mut packed = vec![0u64; self.m * words];
+        let mut bytes = vec![0u8; circuit.input_bytes()];
+        for (y, row) in packed.chunks_exact_mut(words).enumerate() {
+            bytes.fill(0);
+            for (lane, calls) in self.lanes.iter().zip(rows) {
+                let len = lane.input_bytes;
+                for copy in 0..lane.copies {
+                    let v = copy * self.m + y;
+                    if let Some(from) = calls.get(v * len..(v + 1) * len) {
+                        let at = lane.input_at + copy * len;
+                        bytes[at..at + len].copy_from_slice(from);
+                    }
+                }
+            }
+            fill_row(row, &bytes);
+        }
+        packed
+    }
+
+    /// The first 64 output bytes (or all it has) of virtual instance `v` of
+    /// group `g`, from every instance's output row.
+    pub(super) fn output(&self, circuit: &StatementCircuit, outputs: &[u64], g: usize, v: usize) -> [u8; 64] {
+        let words = circuit.output_words();
+        let (copy, y) = self.at(v);
+        let lane = &self.lanes[g];
+        let mut row = vec![0u8; 8 * words];
+        fill_bytes_of(&mut row, &outputs[y * words..(y + 1) * words]);
+        let at = lane.output_at + copy * lane.output_bytes;
+        let mut bytes = [0u8; 64];
+        let len = lane.output_bytes.min(64);
+        bytes[..len].copy_from_slice(&row[at..at + len]);
+        bytes
+    }
+
+    /// The group whose first lane's wires `wires` are, and whether they
+    /// are input wires; `None` for wires of no lane (the constant's).
+    fn group_of(&self, circuit: &StatementCircuit, wires: Wires) -> Option<(usize, bool)> {
+        self.lanes.iter().enumerate().find_map(|(g, lane)| {
+            let input = circuit.input_wires(lane.input_at..lane.input_at + lane.input_bytes);
+            let output = circuit.output_wires(lane.output_at..lane.output_at + lane.output_bytes);
+            let within = |run: Wires| run.base <= wires.base && wires.base + wires.len <= run.base + run.len;
+            if within(input) {
+                Some((g, true))
+            } else if within(output) {
+                Some((g, false))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// `wires` of a group's first lane, moved to its lane `copy`.
+    fn moved(&self, circuit: &StatementCircuit, wires: Wires, copy: usize) -> Wires {
+        let (g, input) = self.group_of(circuit, wires).expect("a lane's wires");
+        let lane = &self.lanes[g];
+        let stride = if input {
+            lane.input_bytes
+        } else {
+            lane.output_bytes
+        };
+        Wires {
+            base: wires.base + 8 * copy * stride,
+            len: wires.len,
+        }
+    }
+
+    /// The relations over the instances of virtual relations: see the
+    /// module documentation.
+    pub(super) fn relations<'a>(
+        &self,
+        circuit: &StatementCircuit,
+        relations: Vec<Relation<'a>>,
+    ) -> Vec<Relation<'a>> {
+        let mut out = Vec::with_capacity(relations.len());
+        for relation in relations {
+            match self.group_of(circuit, relation.wires) {
+                Some((g, _)) => self.place(circuit, g, relation, &mut out),
+                None => out.push(relation),
+            }
+        }
+        out
+    }
+
+    /// The relations of one virtual relation on wires of group `g`.
+    fn place<'a>(
+        &self,
+        circuit: &StatementCircuit,
+        g: usize,
+        relation: Relation<'a>,
+        out: &mut Vec<Relation<'a>>,
+    ) {
+        let copies = self.lanes[g].copies;
+        let members: Vec<usize> = match &relation.instances {
+            Instances::Range { start, end } => (*start..*end).collect(),
+            Instances::Set(bits) => bits
+                .iter()
+                .enumerate()
+                .flat_map(|(w, &word)| {
+                    (0..64)
+                        .filter(move |b| (word >> b) & 1 == 1)
+                        .map(move |b| 64 * w + b)
+                })
+                .collect(),
+        };
+        let values = Shared::new(relation.values);
+        let Some((source, from)) = relation.from else {
+            let mut by_copy = vec![Vec::new(); copies];
+            for v in members {
+                let (copy, y) = self.at(v);
+                by_copy[copy].push(y);
+            }
+            for (copy, ys) in by_copy.into_iter().enumerate() {
+                if !ys.is_empty() {
+                    out.push(Relation {
+                        instances: self.set(&ys),
+                        wires: self.moved(circuit, relation.wires, copy),
+                        from: None,
+                        values: values.for_copy(copy, self.m),
+                    });
+                }
+            }
+            return;
+        };
+        let source_copies = self
+            .group_of(circuit, from)
+            .map(|(gs, _)| self.lanes[gs].copies)
+            .expect("a lane's wires");
+        // Per lane and source lane, each instance's source instance.
+        let mut previous = vec![Vec::new(); copies];
+        let mut maps: Vec<Vec<(usize, usize)>> = vec![Vec::new(); copies * source_copies];
+        for v in members {
+            let (copy, y) = self.at(v);
+            let src = match &source {
+                Source::Previous => v.checked_sub(1),
+                Source::Map(map) => map.get(v).map(|&s| s as usize),
+            }
+            .expect("a source instance");
+            let (source_copy, source_y) = self.at(src);
+            if source_copy == copy && source_y + 1 == y {
+                previous[copy].push(y);
+            } else {
+                maps[copy * source_copies + source_copy].push((y, source_y));
+            }
+        }
+        for (copy, ys) in previous.into_iter().enumerate() {
+            if !ys.is_empty() {
+                out.push(Relation {
+                    instances: self.set(&ys),
+                    wires: self.moved(circuit, relation.wires, copy),
+                    from: Some((Source::Previous, self.moved(circuit, from, copy))),
+                    values: values.for_copy(copy, self.m),
+                });
+            }
+        }
+        for (at, pairs) in maps.into_iter().enumerate() {
+            if pairs.is_empty() {
+                continue;
+            }
+            let (copy, source_copy) = (at / source_copies, at % source_copies);
+            let ys: Vec<usize> = pairs.iter().map(|&(y, _)| y).collect();
+            let mut map = vec![0u32; ys.last().map_or(0, |&y| y + 1)];
+            for &(y, source_y) in &pairs {
+                map[y] = source_y as u32;
+            }
+            out.push(Relation {
+                instances: self.set(&ys),
+                wires: self.moved(circuit, relation.wires, copy),
+                from: Some((Source::Map(map), self.moved(circuit, from, source_copy))),
+                values: values.for_copy(copy, self.m),
+            });
+        }
+    }
+
+    /// The set of instances `ys`.
+    fn set(&self, ys: &[usize]) -> Instances {
+        let mut bits = vec![0u64; self.m.div_ceil(64)];
+        for &y in ys {
+            bits[y / 64] |= 1 << (y % 64);
+        }
+        Instances::Set(bits)
+    }
+}
+
+/// A virtual relation's values, shared by the relations of its lanes.
+enum Shared<'a> {
+    Zero,
+    Constant(Vec<u64>),
+    PerInstance(Arc<dyn Fn(usize, &mut [u64]) + Send + Sync + 'a>),
+}
+
+impl<'a> Shared<'a> {
+    fn new(values: RunValues<'a>) -> Self {
+        match values {
+            RunValues::Zero => Shared::Zero,
+            RunValues::Constant(bits) => Shared::Constant(bits),
+            RunValues::PerInstance(f) => Shared::PerInstance(Arc::from(f)),
+        }
+    }
+
+    /// The values of lane `copy`'s instances (`y` is virtual instance
+    /// `copy m + y`).
+    fn for_copy(&self, copy: usize, m: usize) -> RunValues<'a> {
+        match self {
+            Shared::Zero => RunValues::Zero,
+            Shared::Constant(bits) => RunValues::Constant(bits.clone()),
+            Shared::PerInstance(f) => {
+                let f = f.clone();
+                RunValues::PerInstance(Box::new(move |y, values| f(copy * m + y, values)))
+            }
+        }
+    }
+}
