@@ -156,63 +156,95 @@ impl<'l> Placement<'l> {
         out: &mut Vec<Relation<'a>>,
     ) {
         let copies = self.lanes[g].copies;
-        let members: Vec<usize> = match &relation.instances {
-            Instances::Range { start, end } => (*start..*end).collect(),
-            Instances::Set(bits) => bits
-                .iter()
-                .enumerate()
-                .flat_map(|(w, &word)| {
-                    (0..64)
-                        .filter(move |b| (word >> b) & 1 == 1)
-                        .map(move |b| 64 * w + b)
-                })
-                .collect(),
+        // The virtual set as bits; each lane's instances are a stretch of it.
+        let bits = match &relation.instances {
+            Instances::Set(bits) => bits.clone(),
+            Instances::Range { start, end } => {
+                let mut bits = vec![0u64; end.div_ceil(64)];
+                (*start..*end).for_each(|v| bits[v / 64] |= 1 << (v % 64));
+                bits
+            }
         };
         let values = Shared::new(relation.values);
-        let Some((source, from)) = relation.from else {
-            let mut by_copy = vec![Vec::new(); copies];
-            for v in members {
-                let (copy, y) = self.at(v);
-                by_copy[copy].push(y);
+        let (source, from) = match relation.from {
+            Some((Source::Map(map), from)) => {
+                self.place_map(circuit, &relation.wires, &bits, &map, from, &values, out);
+                return;
             }
-            for (copy, ys) in by_copy.into_iter().enumerate() {
-                if !ys.is_empty() {
-                    out.push(Relation {
-                        instances: self.set(&ys),
-                        wires: self.moved(circuit, relation.wires, copy),
-                        from: None,
-                        values: values.for_copy(copy, self.m),
-                    });
-                }
-            }
-            return;
+            Some((Source::Previous, from)) => (true, Some(from)),
+            None => (false, None),
         };
+        for copy in 0..copies {
+            let mut lane = stretch(&bits, copy * self.m, self.m);
+            // A lane's first instance reads the last of the lane before.
+            let first = source && lane.first().is_some_and(|w| w & 1 == 1);
+            if first {
+                assert!(copy > 0, "the first instance reads no instance before it");
+                lane[0] &= !1;
+                let from = from.expect("a source run");
+                out.push(Relation {
+                    instances: Instances::single(0),
+                    wires: self.moved(circuit, relation.wires, copy),
+                    from: Some((
+                        Source::Map(vec![(self.m - 1) as u32]),
+                        self.moved(circuit, from, copy - 1),
+                    )),
+                    values: values.for_copy(copy, self.m),
+                });
+            }
+            if lane.iter().all(|&w| w == 0) {
+                continue;
+            }
+            out.push(Relation {
+                instances: Instances::Set(lane),
+                wires: self.moved(circuit, relation.wires, copy),
+                from: from.map(|from| (Source::Previous, self.moved(circuit, from, copy))),
+                values: values.for_copy(copy, self.m),
+            });
+        }
+    }
+
+    /// The relations of a virtual relation that reads through a map: one
+    /// per lane and source lane (the instance before in the same lane read
+    /// as `Source::Previous`).
+    #[allow(clippy::too_many_arguments)]
+    fn place_map<'a>(
+        &self,
+        circuit: &StatementCircuit,
+        wires: &Wires,
+        bits: &[u64],
+        map: &[u32],
+        from: Wires,
+        values: &Shared<'a>,
+        out: &mut Vec<Relation<'a>>,
+    ) {
+        let g = self.group_of(circuit, *wires).expect("a lane's wires").0;
+        let copies = self.lanes[g].copies;
         let source_copies = self
             .group_of(circuit, from)
             .map(|(gs, _)| self.lanes[gs].copies)
             .expect("a lane's wires");
-        // Per lane and source lane, each instance's source instance.
         let mut previous = vec![Vec::new(); copies];
         let mut maps: Vec<Vec<(usize, usize)>> = vec![Vec::new(); copies * source_copies];
-        for v in members {
-            let (copy, y) = self.at(v);
-            let src = match &source {
-                Source::Previous => v.checked_sub(1),
-                Source::Map(map) => map.get(v).map(|&s| s as usize),
-            }
-            .expect("a source instance");
-            let (source_copy, source_y) = self.at(src);
-            if source_copy == copy && source_y + 1 == y {
-                previous[copy].push(y);
-            } else {
-                maps[copy * source_copies + source_copy].push((y, source_y));
+        for (w, &word) in bits.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let v = 64 * w + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let (copy, y) = self.at(v);
+                let (source_copy, source_y) = self.at(map[v] as usize);
+                if source_copy == copy && source_y + 1 == y {
+                    previous[copy].push(y);
+                } else {
+                    maps[copy * source_copies + source_copy].push((y, source_y));
+                }
             }
         }
         for (copy, ys) in previous.into_iter().enumerate() {
             if !ys.is_empty() {
                 out.push(Relation {
                     instances: self.set(&ys),
-                    wires: self.moved(circuit, relation.wires, copy),
+                    wires: self.moved(circuit, *wires, copy),
                     from: Some((Source::Previous, self.moved(circuit, from, copy))),
                     values: values.for_copy(copy, self.m),
                 });
@@ -230,7 +262,7 @@ impl<'l> Placement<'l> {
             }
             out.push(Relation {
                 instances: self.set(&ys),
-                wires: self.moved(circuit, relation.wires, copy),
+                wires: self.moved(circuit, *wires, copy),
                 from: Some((Source::Map(map), self.moved(circuit, from, source_copy))),
                 values: values.for_copy(copy, self.m),
             });
@@ -245,6 +277,29 @@ impl<'l> Placement<'l> {
         }
         Instances::Set(bits)
     }
+}
+
+/// Bits `start .. start + len` of `bits` (zero past its end), from bit 0.
+fn stretch(bits: &[u64], start: usize, len: usize) -> Vec<u64> {
+    let word = |i: usize| bits.get(i).copied().unwrap_or(0);
+    let (first, shift) = (start / 64, start % 64);
+    let mut out: Vec<u64> = (0..len.div_ceil(64))
+        .map(|i| {
+            let low = word(first + i) >> shift;
+            let high = if shift == 0 {
+                0
+            } else {
+                word(first + i + 1) << (64 - shift)
+            };
+            low | high
+        })
+        .collect();
+    if len % 64 != 0 {
+        if let Some(last) = out.last_mut() {
+            *last &= (1u64 << (len % 64)) - 1;
+        }
+    }
+    out
 }
 
 /// A virtual relation's values, shared by the relations of its lanes.
