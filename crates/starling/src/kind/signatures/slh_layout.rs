@@ -398,40 +398,38 @@ impl Layout {
         to: Range<usize>,
         from: Range<usize>,
     ) -> Vec<Relation<'a>> {
+        let words = self.instances().div_ceil(64);
+        let mut previous = vec![0u64; words];
+        // Per source lane: its targets and the map to their sources.
+        let mut mapped: Vec<Option<(Vec<u64>, Vec<u32>)>> = vec![None; self.lanes.len()];
+        for &(y, source) in targets {
+            if source == (lane, y.wrapping_sub(1)) {
+                previous[y / 64] |= 1 << (y % 64);
+            } else {
+                let (bits, map) =
+                    mapped[source.0].get_or_insert_with(|| (vec![0u64; words], vec![0u32; self.instances()]));
+                bits[y / 64] |= 1 << (y % 64);
+                map[y] = source.1 as u32;
+            }
+        }
         let mut relations = Vec::new();
-        let mut previous: Vec<usize> = targets
-            .iter()
-            .filter(|(y, src)| *src == (lane, y.wrapping_sub(1)))
-            .map(|(y, _)| *y)
-            .collect();
-        previous.sort_unstable();
-        if !previous.is_empty() {
+        if previous.iter().any(|&w| w != 0) {
             relations.push(Relation {
-                instances: self.set(lane, |y, _| previous.binary_search(&y).is_ok()),
+                instances: Instances::Set(previous),
                 wires: self.block(circuit, lane, to.clone()),
                 from: Some((Source::Previous, self.output(circuit, lane, from.clone()))),
                 values: RunValues::Zero,
             });
         }
-        for source_lane in 0..self.lanes.len() {
-            let mut sources = vec![None; self.slots[lane].len()];
-            for &(y, src) in targets {
-                if src.0 == source_lane && src != (lane, y.wrapping_sub(1)) {
-                    sources[y] = Some(src.1);
-                }
+        for (source_lane, entry) in mapped.into_iter().enumerate() {
+            if let Some((bits, map)) = entry {
+                relations.push(Relation {
+                    instances: Instances::Set(bits),
+                    wires: self.block(circuit, lane, to.clone()),
+                    from: Some((Source::Map(map), self.output(circuit, source_lane, from.clone()))),
+                    values: RunValues::Zero,
+                });
             }
-            if sources.iter().all(Option::is_none) {
-                continue;
-            }
-            relations.push(Relation {
-                instances: self.set(lane, |y, _| sources[y].is_some()),
-                wires: self.block(circuit, lane, to.clone()),
-                from: Some((
-                    self.map(lane, |y, _| sources[y]),
-                    self.output(circuit, source_lane, from.clone()),
-                )),
-                values: RunValues::Zero,
-            });
         }
         relations
     }
