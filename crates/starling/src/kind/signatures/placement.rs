@@ -331,3 +331,103 @@ impl<'a> Shared<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kind::signatures::hashing::RowHash;
+    use starling_circuit::Gadget;
+
+    /// Every virtual (instance, source) pair of a relation is in exactly
+    /// one of its placed relations, on the wires of the lanes the two
+    /// instances are in, and a placed relation's values are its virtual
+    /// instances'.
+    #[test]
+    fn placed_relations_hold_exactly_the_virtual_ones() {
+        let lanes = Lane::groups(&[
+            (RowHash::Sha256, Gadget::Sha256, 3),
+            (RowHash::Sha512, Gadget::Sha512, 2),
+        ]);
+        let groups: Vec<_> = lanes.iter().map(|l| (l.gadget, l.copies)).collect();
+        let circuit = StatementCircuit::lanes(&groups);
+        // 11 SHA-256 calls in three lanes and 5 SHA-512 ones in two: m = 4.
+        let placement = Placement::new(&lanes, &[11, 5]);
+        assert_eq!(placement.instances(), 4);
+        let block = |g: usize| circuit.input_wires(lanes[g].input_at + 40..lanes[g].input_at + 44);
+        let out = |g: usize| circuit.output_wires(lanes[g].output_at..lanes[g].output_at + 4);
+        let set = |vs: &[usize]| {
+            let mut bits = vec![0u64; 1];
+            vs.iter().for_each(|&v| bits[0] |= 1 << v);
+            Instances::Set(bits)
+        };
+        let chain: Vec<usize> = (1..11).collect();
+        let cross = [0usize, 2, 3, 4];
+        let map: Vec<u32> = vec![10, 0, 4, 9, 5];
+        let virtual_relations = vec![
+            Relation::constant_wire(2),
+            Relation {
+                instances: set(&chain),
+                wires: block(0),
+                from: Some((Source::Previous, out(0))),
+                values: RunValues::Zero,
+            },
+            Relation {
+                instances: set(&cross),
+                wires: block(1),
+                from: Some((Source::Map(map.clone()), out(0))),
+                values: RunValues::Zero,
+            },
+            Relation {
+                instances: set(&[0, 5, 10]),
+                wires: block(0),
+                from: None,
+                values: RunValues::PerInstance(Box::new(|v, values| values[0] = v as u64)),
+            },
+        ];
+        let placed = placement.relations(&circuit, virtual_relations);
+        assert_eq!(placed[0].wires, Wires { base: 0, len: 1 });
+        // Back to virtual: the lane of a wire run and the instance.
+        let lane_of = |wires: Wires| -> (usize, usize) {
+            (0..lanes.len())
+                .flat_map(|g| (0..lanes[g].copies).map(move |c| (g, c)))
+                .find(|&(g, c)| {
+                    placement.moved(&circuit, block(g), c) == wires
+                        || placement.moved(&circuit, out(g), c) == wires
+                })
+                .expect("a lane's run")
+        };
+        let mut pairs = Vec::new();
+        let mut valued = Vec::new();
+        for r in &placed[1..] {
+            let (g, copy) = lane_of(r.wires);
+            for y in (0..4).filter(|&y| r.instances.contains(y)) {
+                let v = copy * 4 + y;
+                match &r.from {
+                    Some((source, from)) => {
+                        let (gs, source_copy) = lane_of(*from);
+                        let sy = match source {
+                            Source::Previous => y - 1,
+                            Source::Map(map) => map[y] as usize,
+                        };
+                        pairs.push((g, v, gs, source_copy * 4 + sy));
+                    }
+                    None => {
+                        let RunValues::PerInstance(f) = &r.values else {
+                            panic!("values")
+                        };
+                        let mut values = [0u64];
+                        f(y, &mut values);
+                        valued.push((v, values[0] as usize));
+                    }
+                }
+            }
+        }
+        let mut want: Vec<_> = chain.iter().map(|&v| (0, v, 0, v - 1)).collect();
+        want.extend(cross.iter().map(|&v| (1, v, 0, map[v] as usize)));
+        pairs.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(pairs, want);
+        valued.sort_unstable();
+        assert_eq!(valued, vec![(0, 0), (5, 5), (10, 10)]);
+    }
+}
