@@ -3,8 +3,9 @@
 //!
 //! A signature is a stack of LMS levels ([`Stack`]: one for LMS, `L` for
 //! HSS), each level of each signature a *unit* laid out alike. Every
-//! compression is an instance of the path-step circuit
-//! ([`starling_circuit::sha256_path_step`]). First the message hashes of
+//! compression is a call of the path-step circuit
+//! ([`starling_circuit::sha256_path_step`]), numbered here as if each were
+//! an instance (`placement` puts five in an instance). First the message hashes of
 //! all units (so that each one's `Q`, a public output, sits where the
 //! messages' lengths alone say), then per unit: its Winternitz chains
 //! (chain `i` takes the steps `a_i .. 2^w - 2`, its digit `a_i` read from

@@ -1,13 +1,14 @@
 //! Where an SLH-DSA batch's compressions are, and the relations that make
 //! them one run of FIPS 205 verification per signature.
 //!
-//! Every compression is an instance of the SHA-256 circuit (SHA-2 sets at
+//! Every compression is a call of the SHA-256 compression (SHA-2 sets at
 //! 128 bits), every permutation one of the SHAKE256 sponge step (SHAKE
 //! sets). The SHA-2 sets at 192 and 256 bits hash with SHA-256 (`F`) and
-//! SHA-512 (`H`, `T`, `H_msg`): their instances are a SHA-256 and a SHA-512
-//! compression side by side ([`starling_circuit::sha2_pair`]), and each hash's
-//! calls fill their own *lane* in order; every other set has one lane.
-//! In its lane, first the message hashes of all signatures (`H_msg`:
+//! SHA-512 (`H`, `T`, `H_msg`): each hash's calls are a sequence of their
+//! own, a *group* (index `lane` below), every other set has one. The
+//! layout numbers each group's calls as if each were an instance (its
+//! virtual instances) and `placement` puts them in the lanes of the
+//! instance circuit. In its group, first the message hashes of all signatures (`H_msg`:
 //! SHA-2's inner hash, then MGF1; SHAKE's one sponge), whose digest is
 //! public; then per signature its FORS trees (a leaf `F` and `a` nodes `H`
 //! each), the FORS roots' `T_k`, and per hypertree layer its Winternitz
