@@ -59,11 +59,30 @@ const LEVEL0_SMALL_LOG_INV_RATE: usize = 2;
 const LATER_LOG_INV_RATES: [usize; 2] = [2, 3];
 /// Row variables of level 0 (1 KiB leaves) and the largest tried later.
 const LEVEL0_LOG_ROWS: usize = 6;
-/// Proof-of-work bits before every level's queries, in both profiles: each
-/// bit takes one bit off the query term (random-oracle cost model), so 16
-/// bits save about 38 of level 0's 1 KiB columns (and their Merkle paths)
-/// at rate 1/2 for 2^16 SHA-256 evaluations, a few milliseconds.
+/// Proof-of-work bits before every level's queries, in both profiles, up to
+/// `2^22` table elements: each bit takes one bit off the query term
+/// (random-oracle cost model), so 16 bits save about 38 of level 0's 1 KiB
+/// columns (and their Merkle paths) at rate 1/2 for 2^16 BLAKE3 attempts,
+/// a few milliseconds. Past `2^22` elements three bits more per two
+/// doublings of the table, up to [`MAX_QUERY_GRINDING_BITS`]
+/// ([`query_grinding_bits`]).
 const QUERY_GRINDING_BITS: u32 = 16;
+/// The most query grinding bits, from `2^28` elements on: 2^24 BLAKE3
+/// attempts per level, 16 at a time with AVX-512 (about 0.3 s for a
+/// proof's four levels on one Zen 5 thread), against a minute and more of
+/// proving such a table.
+const MAX_QUERY_GRINDING_BITS: u32 = 24;
+
+/// Query grinding bits of a table of `2^num_vars` elements: 16 up to
+/// `2^22`, then `16 + 3 (num_vars - 22) / 2`, at most 24. Its cost stays
+/// about one percent of the proof's time where it grows (256 LMS
+/// signatures, `2^25` elements, 20 bits: 20 ms of 2.8 s on one Zen 5
+/// thread), while the queries it saves shrink large proofs (1,024 LMS
+/// signatures, `2^27` elements, 23 bits: about 35 KB of 482).
+fn query_grinding_bits(num_vars: usize) -> u32 {
+    let extra = 3 * num_vars.saturating_sub(22) as u32 / 2;
+    (QUERY_GRINDING_BITS + extra).min(MAX_QUERY_GRINDING_BITS)
+}
 const MAX_LATER_LOG_ROWS: usize = 6;
 
 impl PcsParams {
@@ -87,12 +106,13 @@ impl PcsParams {
         // Pick the shape (rows, rates) of the later levels by estimated proof
         // size, then size queries and grinding for the actual level count.
         let guess = per_term_budget(num_vars, bits, 3);
+        let query_grinding = query_grinding_bits(num_vars);
         if !guess.is_finite() {
             return Err(PcsError::InvalidParams(format!(
                 "{num_vars} variables cannot reach {bits:.2} bits: the sumcheck and ring switching alone take more"
             )));
         }
-        let shape = best_shape(num_vars - k0, guess);
+        let shape = best_shape(num_vars - k0, guess, query_grinding);
         let r0 = if num_vars - k0 >= LEVEL0_MIN_LOG_MSG_AT_HALF_RATE {
             LEVEL0_LOG_INV_RATE
         } else {
@@ -111,7 +131,7 @@ impl PcsParams {
         let mut remaining = num_vars;
         for &(k, r) in &shapes {
             let m = remaining - k;
-            let queries = queries_for(m, r, budget + f64::from(QUERY_GRINDING_BITS));
+            let queries = queries_for(m, r, budget + f64::from(query_grinding));
             let raw = proximity_gap_log2(k, m, r, 0);
             let grinding_bits = (raw - budget).ceil().max(0.0) as u32;
             levels.push(LevelParams {
@@ -119,7 +139,7 @@ impl PcsParams {
                 log_inv_rate: r,
                 queries,
                 grinding_bits,
-                query_grinding_bits: QUERY_GRINDING_BITS,
+                query_grinding_bits: query_grinding,
             });
             remaining = m;
         }
@@ -359,7 +379,7 @@ fn final_bytes(log_len: usize) -> usize {
 
 /// Shapes `(log_rows, log_inv_rate)` of the levels after level 0 for a message
 /// of `vars` variables, minimising the estimated proof size.
-fn best_shape(vars: usize, budget: f64) -> Vec<(usize, usize)> {
+fn best_shape(vars: usize, budget: f64, query_grinding: u32) -> Vec<(usize, usize)> {
     // best[v] = (bytes, shape) for a remaining message of v variables.
     let mut best: Vec<(usize, Vec<(usize, usize)>)> = Vec::with_capacity(vars + 1);
     for v in 0..=vars {
@@ -367,9 +387,9 @@ fn best_shape(vars: usize, budget: f64) -> Vec<(usize, usize)> {
         for k in 1..=v.min(MAX_LATER_LOG_ROWS) {
             for &r in &LATER_LOG_INV_RATES {
                 let m = v - k;
-                let t = queries_for(m, r, budget + f64::from(QUERY_GRINDING_BITS));
+                let t = queries_for(m, r, budget + f64::from(query_grinding));
                 let g = (proximity_gap_log2(k, m, r, 0) - budget).ceil().max(0.0) as u32;
-                let bytes = level_bytes(m, k, 1 << k, r, t, g, QUERY_GRINDING_BITS) + best[m].0;
+                let bytes = level_bytes(m, k, 1 << k, r, t, g, query_grinding) + best[m].0;
                 if bytes < choice.0 {
                     let mut shape = vec![(k, r)];
                     shape.extend_from_slice(&best[m].1);
@@ -385,6 +405,19 @@ fn best_shape(vars: usize, budget: f64) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn query_grinding_grows_with_large_tables_only() {
+        let bits: Vec<u32> = (20..=30).map(query_grinding_bits).collect();
+        assert_eq!(bits, [16, 16, 16, 17, 19, 20, 22, 23, 24, 24, 24]);
+        let level0 = |num_vars| {
+            PcsParams::with_bits(num_vars, SecurityProfile::Default, 101.0)
+                .unwrap()
+                .levels()[0]
+                .query_grinding_bits
+        };
+        assert_eq!((level0(22), level0(27)), (16, 23));
+    }
 
     #[test]
     fn parameters_for_more_bits_reach_them_or_are_refused() {
