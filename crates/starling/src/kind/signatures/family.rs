@@ -8,7 +8,7 @@ use starling_piop::wiring::Instances;
 
 use super::hashing::{Lane, Trace};
 use crate::circuits::StatementCircuit;
-use crate::kind::{fill_row, Relation, RunValues};
+use crate::kind::{fill_row, row_of, Relation, RunValues};
 use crate::records::Records;
 
 /// A scheme family with its parameters; see the module documentation.
@@ -97,6 +97,34 @@ pub(super) fn public_bytes<'a>(
             fill_row(values, out)
         })),
     }
+}
+
+/// [`public_bytes`] for bytes that are the same in every instance of the
+/// set (a padding after values of one length): the values are the first
+/// instance's, one row the verifier weighs once for the whole set instead
+/// of once per instance. `None` for an empty set.
+pub(super) fn same_public_bytes<'a>(
+    circuit: &StatementCircuit,
+    block_at: usize,
+    instances: Instances,
+    bytes: Range<usize>,
+    template: impl Fn(usize, Range<usize>, &mut [u8]),
+) -> Option<Relation<'a>> {
+    let first = match &instances {
+        Instances::Range { start, end } => (start < end).then_some(*start),
+        Instances::Set(bits) => bits
+            .iter()
+            .position(|&w| w != 0)
+            .map(|w| 64 * w + bits[w].trailing_zeros() as usize),
+    }?;
+    let mut out = vec![0u8; bytes.len()];
+    template(first, bytes.clone(), &mut out);
+    Some(Relation {
+        instances,
+        wires: circuit.input_wires(block_at + bytes.start..block_at + bytes.end),
+        from: None,
+        values: RunValues::Constant(row_of(&out)),
+    })
 }
 
 /// Checks that a public key (`what` is "public key") or signature has the

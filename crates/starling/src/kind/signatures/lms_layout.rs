@@ -39,7 +39,7 @@ use std::sync::Arc;
 
 use starling_piop::wiring::{Instances, Source, Wires};
 
-use super::family::public_bytes;
+use super::family::{public_bytes, same_public_bytes};
 use super::hss::Stack;
 use super::lms::{LmsSet, D_INTR, D_LEAF, D_MESG, D_PBLC, KEY_HEAD_BYTES, PREFIX_BYTES};
 use crate::circuits::StatementCircuit;
@@ -356,49 +356,64 @@ impl Layout {
         let (signed_last, signed_tail) = (signed_end / bb, signed_end % bb);
         let node_tail = set.node_bytes() % bb;
         let signs_key = |y: usize| self.signs_key(self.owner[y].0);
-        let public_runs: [(Instances, Range<usize>); 11] = [
+        // Each run, and whether it is a padding (the same in every
+        // instance of its set).
+        let public_runs: [(Instances, Range<usize>, bool); 11] = [
             (
                 self.set(|y, r| r.is_first_block() && self.top(self.owner[y].0)),
                 0..16,
+                false,
             ),
             (
                 self.set(|_, r| r.is_first_block() && !matches!(r, Role::Step { .. })),
                 20..22,
+                false,
             ),
-            (steps.clone(), 20..23),
-            (steps.clone(), set.step_bytes()..bb),
+            (steps.clone(), 20..23, false),
+            (steps.clone(), set.step_bytes()..bb, true),
             (
                 self.set(|y, r| r == Role::Leaf || r == Role::Message(0) && !signs_key(y)),
                 fixed..bb,
+                false,
             ),
             (
                 self.set(|y, r| r == Role::Message(0) && signs_key(y)),
                 fixed..fixed + 8,
+                false,
             ),
             (
                 self.set(|y, r| matches!(r, Role::Message(k) if k > 0) && !signs_key(y)),
                 0..bb,
+                false,
             ),
             (
                 self.set(|y, r| r == Role::Message(signed_last as u32) && signs_key(y)),
                 signed_tail..bb,
+                false,
             ),
-            (self.set(|_, r| r == Role::PublicKey(key_last)), key_tail..bb),
-            (second_nodes.clone(), node_tail..bb),
-            (self.set(|_, r| node_blocks == 1 && first_node(r)), node_tail..bb),
+            (
+                self.set(|_, r| r == Role::PublicKey(key_last)),
+                key_tail..bb,
+                true,
+            ),
+            (second_nodes.clone(), node_tail..bb, true),
+            (
+                self.set(|_, r| node_blocks == 1 && first_node(r)),
+                node_tail..bb,
+                true,
+            ),
         ];
-        for (instances, bytes) in public_runs {
+        for (instances, bytes, padding) in public_runs {
             if instances.is_empty() || bytes.is_empty() {
                 continue;
             }
             let layout = self.clone();
-            relations.push(public_bytes(
-                circuit,
-                state,
-                instances,
-                bytes,
-                move |y, bytes, out| layout.template(y, inputs, bytes, out),
-            ));
+            let template = move |y, bytes, out: &mut [u8]| layout.template(y, inputs, bytes, out);
+            if padding {
+                relations.extend(same_public_bytes(circuit, state, instances, bytes, template));
+            } else {
+                relations.push(public_bytes(circuit, state, instances, bytes, template));
+            }
         }
         // q: one value, below 2^h, in every hash that names it.
         relations.push(Relation {

@@ -37,7 +37,7 @@ use starling_circuit::path_step::PathStepLayout;
 use starling_circuit::Gadget;
 use starling_piop::wiring::{Instances, Source, Wires};
 
-use super::family::public_bytes;
+use super::family::{public_bytes, same_public_bytes};
 use super::hashing::{Lane, RowHash};
 use super::slh_dsa::{Adrs, Seeded, SlhSet, FORS_ROOTS, FORS_TREE, MAX_DIGIT, TREE, WOTS_HASH, WOTS_PK};
 use crate::circuits::StatementCircuit;
@@ -568,21 +568,26 @@ impl Layout {
         });
 
         // Public bytes: each run of them over the instances that have it.
+        // Each run, and whether it is a padding (the same in every instance
+        // of its set).
         let tweak_padding = |data: usize| data_at + data..bb;
-        let mut public_runs: Vec<(Instances, Range<usize>)> = vec![
+        let mut public_runs: Vec<(Instances, Range<usize>, bool)> = vec![
             (
                 self.set(lane, |_, s| Self::is_first_block(s) && Self::is_tweak(s)),
                 0..data_at,
+                false,
             ),
-            (self.set(lane, |_, s| s.role.is_f()), tweak_padding(nb)),
+            (self.set(lane, |_, s| s.role.is_f()), tweak_padding(nb), true),
             (
                 self.set(lane, |_, s| matches!(s.role, Role::Node { .. })),
                 tweak_padding(2 * nb),
+                true,
             ),
-            (self.set(lane, |_, s| s.role == Role::Inner(0)), nb..bb),
+            (self.set(lane, |_, s| s.role == Role::Inner(0)), nb..bb, false),
             (
                 self.set(lane, |_, s| matches!(s.role, Role::Inner(k) if k > 0)),
                 0..bb,
+                false,
             ),
         ];
         // An MGF1 call's bytes but `R` and the inner digest.
@@ -596,7 +601,7 @@ impl Layout {
             for run in [nb..inner.start, inner.end..to] {
                 let run = run.start.max(from)..run.end.min(to);
                 if !run.is_empty() {
-                    public_runs.push((keep.clone(), run.start - from..run.end - from));
+                    public_runs.push((keep.clone(), run.start - from..run.end - from, false));
                 }
             }
         }
@@ -608,21 +613,23 @@ impl Layout {
                     s.role == Role::Compress { block: last } && s.values == values as u32
                 }),
                 len - bb * last as usize..bb,
+                true,
             ));
         }
-        for (instances, bytes) in public_runs {
+        for (instances, bytes, padding) in public_runs {
             if instances.is_empty() || bytes.is_empty() {
                 continue;
             }
             let layout = self.clone();
             let messages = messages.clone();
-            relations.push(public_bytes(
-                circuit,
-                self.lanes[lane].input_at + state,
-                instances,
-                bytes,
-                move |y, bytes, out| layout.template((lane, y), inputs, &messages, bytes, out),
-            ));
+            let block_at = self.lanes[lane].input_at + state;
+            let template =
+                move |y, bytes, out: &mut [u8]| layout.template((lane, y), inputs, &messages, bytes, out);
+            if padding {
+                relations.extend(same_public_bytes(circuit, block_at, instances, bytes, template));
+            } else {
+                relations.push(public_bytes(circuit, block_at, instances, bytes, template));
+            }
         }
 
         if lane + 1 == self.lanes.len() {
