@@ -294,7 +294,7 @@ fn stretch(bits: &[u64], start: usize, len: usize) -> Vec<u64> {
             low | high
         })
         .collect();
-    if len % 64 != 0 {
+    if !len.is_multiple_of(64) {
         if let Some(last) = out.last_mut() {
             *last &= (1u64 << (len % 64)) - 1;
         }
@@ -302,11 +302,15 @@ fn stretch(bits: &[u64], start: usize, len: usize) -> Vec<u64> {
     out
 }
 
+/// One instance's values of a run, shared by the relations of a virtual
+/// relation's lanes.
+type SharedRow<'a> = Arc<dyn Fn(usize, &mut [u64]) + Send + Sync + 'a>;
+
 /// A virtual relation's values, shared by the relations of its lanes.
 enum Shared<'a> {
     Zero,
     Constant(Vec<u64>),
-    PerInstance(Arc<dyn Fn(usize, &mut [u64]) + Send + Sync + 'a>),
+    PerInstance(SharedRow<'a>),
 }
 
 impl<'a> Shared<'a> {

@@ -9,7 +9,7 @@ use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instan
 use crate::inputs::{parse_inputs, read_prover_inputs};
 use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
-use hashing::{Lane, RowHash, Trace};
+use hashing::{RowHash, Trace};
 use lms_layout::{Layout, Role};
 
 fn lms(h: u32, w: u32) -> Signatures {
