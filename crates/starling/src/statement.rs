@@ -51,9 +51,12 @@ impl Statement {
             }
         }
         let instances = kind.instances(&inputs, &outputs);
-        if instances as u64 > format::MAX_INSTANCES {
+        // The calls bound what a verifier lays out (a lane circuit holds up
+        // to nine per instance), as the instances bound the rest.
+        let calls = kind.calls(&inputs, &outputs);
+        if instances.max(calls) as u64 > format::MAX_INSTANCES {
             return Err(format!(
-                "the statement needs {instances} circuit instances, more than the {} one proof holds",
+                "the statement needs {instances} circuit instances for {calls} compression calls, more than the {} one proof holds",
                 format::MAX_INSTANCES
             ));
         }

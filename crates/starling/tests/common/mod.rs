@@ -108,6 +108,14 @@ pub fn prove_signature_lines(kind: starling::kind::Signatures, lines: &str) {
     starling::verify(&expected, &proved.file.to_bytes()).expect("verifies");
 }
 
+/// Whether a lower CPU tier is forced (`scripts/test-all` runs the suites
+/// again under each): the kernels differ there, the statements do not, so
+/// tests that prove many statements of one scheme family prove a sample.
+#[allow(dead_code)]
+pub fn lower_tier_forced() -> bool {
+    std::env::var_os("STARLING_CPU_TIER").is_some() || std::env::var_os("STARLING_CPU_WITHOUT").is_some()
+}
+
 /// Small signature batches with their private records: two LMS (h5/w4)
 /// signatures, one two-level HSS signature of that set, one LMS signature
 /// with SHAKE256/192, one SLH-DSA-SHA2-128f, one SLH-DSA-SHA2-192s (SHA-256
