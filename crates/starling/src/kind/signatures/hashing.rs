@@ -1,11 +1,12 @@
 //! How a signature scheme's verification algorithm hashes, written once
 //! per scheme as a walk over a [`Hasher`]: plainly ([`Native`], the native
 //! verifier benchmarks compare with), or keeping the input row of every
-//! compression ([`Trace`], the prover's instances). The hash is SHA-256 or
-//! SHA-512 (an instance per compression) or SHAKE256 (an instance per
-//! permutation of its sponge), [`RowHash`]; a scheme that hashes with two
-//! (SLH-DSA's SHA-2 sets at 192 and 256 bits) keeps each one's rows in its
-//! own lane of the instance circuit ([`Lane`]).
+//! compression ([`Trace`], the prover's rows). The hash is SHA-256 or
+//! SHA-512 (a row per compression) or SHAKE256 (a row per permutation of
+//! its sponge), [`RowHash`]; each row is a call in a lane of the instance
+//! circuit ([`Lane`]), and a scheme that hashes with two (SLH-DSA's SHA-2
+//! sets at 192 and 256 bits) keeps each one's rows in its own group of
+//! lanes.
 
 use std::ops::Range;
 
