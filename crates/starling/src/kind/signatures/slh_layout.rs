@@ -400,6 +400,8 @@ impl Layout {
         from: Range<usize>,
     ) -> Vec<Relation<'a>> {
         let words = self.instances().div_ceil(64);
+        // A map covers the targets, not every instance.
+        let map_len = targets.iter().map(|&(y, _)| y + 1).max().unwrap_or(0);
         let mut previous = vec![0u64; words];
         // Per source lane: its targets and the map to their sources.
         let mut mapped: Vec<Option<(Vec<u64>, Vec<u32>)>> = vec![None; self.lanes.len()];
@@ -408,7 +410,7 @@ impl Layout {
                 previous[y / 64] |= 1 << (y % 64);
             } else {
                 let (bits, map) =
-                    mapped[source.0].get_or_insert_with(|| (vec![0u64; words], vec![0u32; self.instances()]));
+                    mapped[source.0].get_or_insert_with(|| (vec![0u64; words], vec![0u32; map_len]));
                 bits[y / 64] |= 1 << (y % 64);
                 map[y] = source.1 as u32;
             }
@@ -590,9 +592,10 @@ impl Layout {
                 false,
             ),
         ];
-        // An MGF1 call's bytes but `R` and the inner digest.
+        // An MGF1 call's bytes but `R` and the inner digest (SHA-2).
         let inner = 2 * nb..2 * nb + hash.digest_bytes();
-        for block in 0..mgf_blocks(set) as u32 {
+        let mgf_blocks = if mgf_calls(set) > 0 { mgf_blocks(set) } else { 0 };
+        for block in 0..mgf_blocks as u32 {
             let (from, to) = (bb * block as usize, bb * (block as usize + 1));
             let keep = self.set(
                 lane,
