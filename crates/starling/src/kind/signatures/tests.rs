@@ -268,6 +268,15 @@ fn chains_that_skip_a_step_or_start_elsewhere(hash: RowHash, n: usize, c: &Cheat
         c.put_row(rows, step, &r);
     };
     c.assert_rejected(with_instances(&other_q), "a step with another q");
+    // A step hashed with another padding (its block's last byte: SHA-256's
+    // bit length, SHAKE256's final bit), which a padding run binds for all
+    // steps at once.
+    let padding = |rows: &mut [u64]| {
+        let mut r = c.row(rows, step);
+        r[st + hash.block_bytes() - 1] ^= 1;
+        c.put_row(rows, step, &r);
+    };
+    c.assert_rejected(with_instances(&padding), "a step with another padding");
 }
 
 #[test]
@@ -541,6 +550,14 @@ fn slh_dsa_cheats(set: SlhSet) {
     c.assert_rejected(with_instances(&adrs), "another address");
     let seed = c.edit(0, start, |r| r[f] ^= 1);
     c.assert_rejected(with_instances(&seed), "another first byte of a call");
+    // Another padding of an `F` and of an `H` call (their blocks' last
+    // bytes), which padding runs bind for a whole set at once.
+    let f_end = f + lanes[0].hash.block_bytes() - 1;
+    let f_padding = c.edit(0, start, move |r| r[f_end] ^= 1);
+    c.assert_rejected(with_instances(&f_padding), "an F call with another padding");
+    let h_end = h + lanes[last].hash.block_bytes() - 1;
+    let h_padding = c.edit(last, node, move |r| r[h_end] ^= 1);
+    c.assert_rejected(with_instances(&h_padding), "an H call with another padding");
     // Another digest or layer message in the statement.
     for byte in [0, 40] {
         let other = move |st: &mut crate::Statement| {
