@@ -111,7 +111,6 @@ pub fn prove_signature_lines(kind: starling::kind::Signatures, lines: &str) {
 /// Whether a lower CPU tier is forced (`scripts/test-all` runs the suites
 /// again under each): the kernels differ there, the statements do not, so
 /// tests that prove many statements of one scheme family prove a sample.
-#[allow(dead_code)]
 pub fn lower_tier_forced() -> bool {
     std::env::var_os("STARLING_CPU_TIER").is_some() || std::env::var_os("STARLING_CPU_WITHOUT").is_some()
 }
