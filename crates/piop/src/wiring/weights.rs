@@ -64,14 +64,54 @@ impl Instances {
     }
 
     /// The members in increasing order.
-    pub(crate) fn members(&self) -> Box<dyn Iterator<Item = usize> + '_> {
+    pub(crate) fn members(&self) -> Members<'_> {
         match self {
-            Instances::Range { start, end } => Box::new(*start..*end),
-            Instances::Set(bits) => Box::new(bits.iter().enumerate().flat_map(|(w, &word)| {
-                (0..64)
-                    .filter(move |b| (word >> b) & 1 == 1)
-                    .map(move |b| 64 * w + b)
-            })),
+            Instances::Range { start, end } => Members::Range(*start..*end),
+            Instances::Set(bits) => Members::of_bits(bits),
+        }
+    }
+}
+
+/// The members of an [`Instances`], in increasing order: a set's are found
+/// a word at a time by its lowest set bit (the verifier walks every member
+/// of the large sets of a signature batch's relations several times).
+pub(crate) enum Members<'a> {
+    Range(std::ops::Range<usize>),
+    Bits {
+        words: &'a [u64],
+        /// The word `word` holds the not yet visited bits of.
+        at: usize,
+        word: u64,
+    },
+}
+
+impl<'a> Members<'a> {
+    /// The members of a set given as bits (bit `y % 64` of word `y / 64`).
+    fn of_bits(words: &'a [u64]) -> Self {
+        Members::Bits {
+            words,
+            at: 0,
+            word: words.first().copied().unwrap_or(0),
+        }
+    }
+}
+
+impl Iterator for Members<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Members::Range(range) => range.next(),
+            Members::Bits { words, at, word } => {
+                while *word == 0 {
+                    *at += 1;
+                    *word = *words.get(*at)?;
+                }
+                let y = 64 * *at + word.trailing_zeros() as usize;
+                *word &= *word - 1;
+                Some(y)
+            }
         }
     }
 }
@@ -220,9 +260,7 @@ impl EqLookup {
     /// one product per `2^low_bits` instances.
     pub(crate) fn sum_over(&self, bits: &[u64]) -> Gf128 {
         if self.low_bits < 6 {
-            let mut sum = Gf128::ZERO;
-            for_each_member(bits, |y| sum += self.at(y));
-            return sum;
+            return Members::of_bits(bits).map(|y| self.at(y)).sum();
         }
         let words_per_high = 1usize << (self.low_bits - 6);
         bits.chunks(words_per_high)
@@ -239,17 +277,6 @@ impl EqLookup {
                 high * low
             })
             .sum()
-    }
-}
-
-/// Calls `f` with every member of a set, in increasing order.
-fn for_each_member(bits: &[u64], mut f: impl FnMut(usize)) {
-    for (w, &word) in bits.iter().enumerate() {
-        let mut word = word;
-        while word != 0 {
-            f(64 * w + word.trailing_zeros() as usize);
-            word &= word - 1;
-        }
     }
 }
 
@@ -283,13 +310,47 @@ pub fn source_weight_at(set: &Instances, source: &Source, rho: &[Gf128], r: &[Gf
             shifted_prefix_sum(r, Some(rho), 1, hi as u64) + shifted_prefix_sum(r, Some(rho), 1, lo as u64)
         }
         _ => {
-            let rho_eq = EqLookup::new(rho);
-            let r_eq = EqLookup::new(r);
-            set.members()
-                .filter_map(|y| source.of(y).map(|x| rho_eq.at(y) * r_eq.at(x)))
-                .sum()
+            let pairs = set.members().filter_map(|y| source.of(y).map(|x| (y, x)));
+            pair_sum(&EqLookup::new(rho), &EqLookup::new(r), pairs)
         }
     }
+}
+
+/// Pairs [`pair_sum`] weighs with one dot product at most.
+const PAIR_CHUNK: usize = 256;
+
+/// `sum eq(a, y) eq(b, x)` over `pairs` `(y, x)` (both lookups over points
+/// of one length). Consecutive pairs whose `y` and `x` share their high
+/// coordinates share the factor `a.high[y_h] b.high[x_h]`; their low factors
+/// are summed as one dot product (a vector kernel), so a pair costs two
+/// table reads rather than three products. The pairs of a signature batch's
+/// relations come in long such stretches: the instance before, or every
+/// call of a signature reading its message's instance.
+fn pair_sum(a: &EqLookup, b: &EqLookup, pairs: impl Iterator<Item = (usize, usize)>) -> Gf128 {
+    debug_assert_eq!(a.low_bits, b.low_bits);
+    let shift = a.low_bits;
+    let mask = (1usize << shift) - 1;
+    let (mut low_a, mut low_b) = ([0u128; PAIR_CHUNK], [0u128; PAIR_CHUNK]);
+    let (mut len, mut high) = (0, (0, 0));
+    let mut sum = Gf128::ZERO;
+    let stretch = |len: usize, high: (usize, usize), low_a: &[u128], low_b: &[u128]| {
+        a.high[high.0] * b.high[high.1] * Gf128::new(backend::dot(&low_a[..len], &low_b[..len]))
+    };
+    for (y, x) in pairs {
+        let h = (y >> shift, x >> shift);
+        if len == PAIR_CHUNK || (len > 0 && h != high) {
+            sum += stretch(len, high, &low_a, &low_b);
+            len = 0;
+        }
+        high = h;
+        low_a[len] = a.low[y & mask].to_bits();
+        low_b[len] = b.low[x & mask].to_bits();
+        len += 1;
+    }
+    if len > 0 {
+        sum += stretch(len, high, &low_a, &low_b);
+    }
+    sum
 }
 
 /// The prover's table of a relation's own weights: `eq(rho, y) [y in set]`,

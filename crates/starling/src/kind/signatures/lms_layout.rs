@@ -16,7 +16,8 @@
 //! chains' lengths. Private: `q`, `C`, the chain starts `y`, the path, and
 //! everything computed from them. `q` is one free field (bytes 16..20 of
 //! the message hash's first block, below `2^h`) that every other hash of
-//! the signature copies; the leaf's node number is `q ⊕ 2^h`, each level's
+//! the unit copies, with `I` before it (public in the message hash of a
+//! top unit only); the leaf's node number is `q ⊕ 2^h`, each level's
 //! the one below shifted right by one bit, and a level's direction bit is
 //! the low bit of the node below. A level's first block checks `left = P`
 //! or `right = P` by that bit (the circuit's `E` and `F`), with `P` the
@@ -358,9 +359,9 @@ impl Layout {
         let signs_key = |y: usize| self.signs_key(self.owner[y].0);
         // Each run, and whether it is a padding (the same in every
         // instance of its set).
-        let public_runs: [(Instances, Range<usize>, bool); 11] = [
+        let public_runs: [(Instances, Range<usize>, bool); 10] = [
             (
-                self.set(|y, r| r.is_first_block() && self.top(self.owner[y].0)),
+                self.set(|y, r| r == Role::Message(0) && self.top(self.owner[y].0)),
                 0..16,
                 false,
             ),
@@ -369,7 +370,6 @@ impl Layout {
                 20..22,
                 false,
             ),
-            (steps.clone(), 20..23, false),
             (steps.clone(), set.step_bytes()..bb, true),
             (
                 self.set(|y, r| r == Role::Leaf || r == Role::Message(0) && !signs_key(y)),
@@ -415,11 +415,37 @@ impl Layout {
                 relations.push(public_bytes(circuit, state, instances, bytes, template));
             }
         }
-        // q: one value, below 2^h, in every hash that names it.
+        // A chain step's tag, the chain's number and the step's, the one
+        // row of public bytes a step has: written straight from its role,
+        // as the template would (the verifier writes half a million of these
+        // for 1,024 signatures).
+        let layout = self.clone();
+        relations.push(Relation {
+            instances: steps.clone(),
+            wires: block(20..PREFIX_BYTES + 1),
+            from: None,
+            values: RunValues::PerInstance(Box::new(move |y, values| {
+                if let Role::Step { chain, j, .. } = layout.owner[y].1 {
+                    let [high, low] = chain.to_be_bytes();
+                    values[0] = u64::from_le_bytes([high, low, j, 0, 0, 0, 0, 0]);
+                }
+            })),
+        });
+        // `I` and `q`, the key's identifier (public for a top unit) and one
+        // value below 2^h, copied from the message hash into every hash that
+        // names them (`I` alone into a path level's, `q ⊕ 2^h` into the
+        // leaf's): one read of an instance the verifier weighs far faster
+        // than a row of public bytes per chain step.
         relations.push(Relation {
             instances: self.set(|_, r| matches!(r, Role::Step { .. } | Role::PublicKey(0))),
-            wires: block(16..20),
-            from: Some((to_message0.clone(), block(16..20))),
+            wires: block(0..20),
+            from: Some((to_message0.clone(), block(0..20))),
+            values: RunValues::Zero,
+        });
+        relations.push(Relation {
+            instances: first_nodes.clone(),
+            wires: block(0..16),
+            from: Some((to_message0.clone(), block(0..16))),
             values: RunValues::Zero,
         });
         for bits in runs((set.h..32).map(u32_bit)) {
@@ -430,11 +456,13 @@ impl Layout {
                 values: RunValues::Zero,
             });
         }
+        let mut leaf_id_q = [0u8; 20];
+        leaf_id_q[16..].copy_from_slice(&(1u32 << set.h).to_be_bytes());
         relations.push(Relation {
             instances: leaves.clone(),
-            wires: block(16..20),
-            from: Some((to_message0.clone(), block(16..20))),
-            values: RunValues::Constant(row_of(&(1u32 << set.h).to_be_bytes())),
+            wires: block(0..20),
+            from: Some((to_message0.clone(), block(0..20))),
+            values: RunValues::Constant(row_of(&leaf_id_q)),
         });
         // Each level's node number: the one below shifted right by one bit
         // (value bit v from bit v + 1; the top bit zero); its direction: the
@@ -564,7 +592,9 @@ impl Layout {
                 fill_row(values, &q_reps.get((u / levels) as usize)[nb * j..nb * (j + 1)])
             })),
         });
-        let last_node = |y: usize, r: Role| second_node(r) && self.last_of_its_hash(y);
+        // The top level's last block (a path level is one block with
+        // SHAKE256, whose nodes are all first blocks).
+        let last_node = |y: usize, r: Role| matches!(r, Role::Node { .. }) && self.last_of_its_hash(y);
         let layout = self.clone();
         relations.push(Relation {
             instances: self.set(|y, r| last_node(y, r) && self.top(self.owner[y].0)),
@@ -613,15 +643,6 @@ impl Layout {
                 values: RunValues::Zero,
             })
             .collect();
-        relations.push(Relation {
-            instances: self.set(|y, r| lower(y) && r != Role::Message(0) && r.is_first_block()),
-            wires: block(0..16),
-            from: Some((
-                self.map(|_, u, _| Some(self.message_first[u as usize])),
-                block(0..16),
-            )),
-            values: RunValues::Zero,
-        });
         relations.extend(root.into_iter().map(|(k, at, of_root)| Relation {
             instances: lower_roots.clone(),
             wires: circuit.output_wires(of_root),

@@ -344,11 +344,16 @@ fn wrong_directions_and_path_nodes(hash: RowHash, n: usize, c: &Cheat) {
 
 #[test]
 fn another_message_representative_or_key_is_rejected() {
-    let c = cheat(RowHash::Sha256, 32);
+    for (hash, n) in LMS_HASHES {
+        another_message_representative_or_key(&cheat(hash, n));
+    }
+}
+
+fn another_message_representative_or_key(c: &Cheat) {
     let q_rep = |st: &mut crate::Statement| {
         *st.outputs_mut() = changed(st.outputs(), |s, q| {
             if s == 1 {
-                q[31] ^= 1
+                *q.last_mut().expect("a Q") ^= 1
             }
         })
     };
@@ -558,6 +563,20 @@ fn slh_dsa_cheats(set: SlhSet) {
     let h_end = h + lanes[last].hash.block_bytes() - 1;
     let h_padding = c.edit(last, node, move |r| r[h_end] ^= 1);
     c.assert_rejected(with_instances(&h_padding), "an H call with another padding");
+    // Another key: its seed, or its root (which the last node of the top
+    // layer must output).
+    for (byte, what) in [(0, "another PK.seed"), (n, "another PK.root")] {
+        let other = move |st: &mut crate::Statement| {
+            *st.inputs_mut() = changed(st.inputs(), |_, r| r[byte] ^= 0x01)
+        };
+        c.assert_rejected(
+            Tamper {
+                statement: Some(&other),
+                ..Tamper::default()
+            },
+            what,
+        );
+    }
     // Another digest or layer message in the statement.
     for byte in [0, 40] {
         let other = move |st: &mut crate::Statement| {
@@ -714,8 +733,13 @@ fn hss_faults_are_refused_naming_the_level() {
 
 #[test]
 fn a_level_under_a_key_the_level_above_did_not_sign_is_rejected() {
+    for hash in [RowHash::Sha256, RowHash::Shake256] {
+        a_level_under_a_key_the_level_above_did_not_sign(LmsSet::with_hash(hash, 32, 5, 4).unwrap());
+    }
+}
+
+fn a_level_under_a_key_the_level_above_did_not_sign(set: LmsSet) {
     use rand::SeedableRng;
-    let set = LmsSet::new(32, 5, 4).unwrap();
     let scheme = Hss::new(2, set).unwrap();
     let kind = Signatures::new(Scheme::Hss(scheme));
     let (public, private) = kind.random_batch(1, 9, 21);
