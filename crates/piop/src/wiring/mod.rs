@@ -45,7 +45,7 @@ mod weights;
 
 pub use fold::{fold_wires, fold_wires_reference};
 pub use values::{RowFill, Values};
-pub use weights::{own_weight_at, shifted_prefix_sum, source_weight_at, Instances, Source};
+pub use weights::{shifted_prefix_sum, Instances, Source, WeightsAt};
 
 use rayon::prelude::*;
 use starling_crypto::codec::{put_fields, Reader};
@@ -178,6 +178,8 @@ fn check(shape: Shape, p: usize, relations: &[Relation<'_>]) -> Result<(), PiopE
             "the public block must fit in the wires (p <= k)",
         ));
     }
+    // A map several relations read through is checked once.
+    let mut checked: Vec<&std::sync::Arc<[u32]>> = Vec::new();
     for rel in relations {
         let runs = std::iter::once(rel.wires).chain(rel.from.as_ref().map(|(_, w)| *w));
         for w in runs {
@@ -196,9 +198,13 @@ fn check(shape: Shape, p: usize, relations: &[Relation<'_>]) -> Result<(), PiopE
             return Err(PiopError::BadShape("a relation's instances must be below 2^n"));
         }
         if let Some((Source::Map(map), _)) = &rel.from {
+            if checked.iter().any(|c| std::sync::Arc::ptr_eq(c, map)) {
+                continue;
+            }
             if map.len() > 1 << shape.n() || map.iter().any(|&x| x as usize >= 1 << shape.n()) {
                 return Err(PiopError::BadShape("a relation's map must stay below 2^n"));
             }
+            checked.push(map);
         }
     }
     Ok(())
@@ -364,10 +370,11 @@ pub fn verify(
     let ch = challenges(shape, relations, transcript);
     let runs = runs(relations);
     // The public side of step 2.
+    let at_rho = WeightsAt::new(&ch.rho_y, None);
     let mut claim = Gf128::ZERO;
     for (rel, &lambda) in relations.iter().zip(&ch.lambda) {
         let e = wire_weights(rel.wires, &ch.rho_w);
-        claim += lambda * values::evaluate(&rel.values, &rel.instances, &ch.rho_y, &e);
+        claim += lambda * values::evaluate(&rel.values, &rel.instances, &at_rho, &ch.rho_y, &e);
     }
     let (instance_rounds, wire_rounds) = proof.rounds.split_at(shape.n());
     let mut r = Vec::with_capacity(shape.n());
@@ -376,11 +383,12 @@ pub fn verify(
         claim = round.next_claim(claim, x);
         r.push(x);
     }
+    let at_r = WeightsAt::new(&ch.rho_y, Some(&r));
     let mut weights_at_r = vec![Gf128::ZERO; runs.runs.len()];
     for ((rel, &(own, from)), &lambda) in relations.iter().zip(&runs.of).zip(&ch.lambda) {
-        weights_at_r[own] += lambda * own_weight_at(&rel.instances, &ch.rho_y, Some(&r));
+        weights_at_r[own] += lambda * at_r.own(&rel.instances);
         if let (Some((source, _)), Some(from)) = (&rel.from, from) {
-            weights_at_r[from] += lambda * source_weight_at(&rel.instances, source, &ch.rho_y, &r);
+            weights_at_r[from] += lambda * at_r.source(&rel.instances, source);
         }
     }
     let mut s = Vec::with_capacity(p);

@@ -188,7 +188,7 @@ fn sets_maps_and_constants_bind_what_they_say() {
         Relation {
             instances: Instances::Range { start: 0, end: 64 },
             wires: Wires { base: 20, len: 4 },
-            from: Some((Source::Map(map), Wires { base: 40, len: 4 })),
+            from: Some((Source::Map(map.into()), Wires { base: 40, len: 4 })),
             values: Values::Zero,
         },
         Relation {

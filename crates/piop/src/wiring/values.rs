@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use starling_field::{backend, Gf128};
 use starling_poly::multilinear::eq_table;
 
-use super::weights::{own_weight_at, EqLookup, Instances};
+use super::weights::{EqLookup, Instances, WeightsAt};
 use crate::kernels::{Kernels, WordWeights};
 use crate::SKIP_VARS;
 
@@ -42,6 +42,7 @@ impl std::fmt::Debug for Values<'_> {
 pub(crate) fn evaluate(
     values: &Values<'_>,
     set: &Instances,
+    at_rho: &WeightsAt<'_>,
     rho_y: &[Gf128],
     wire_weights: &[Gf128],
 ) -> Gf128 {
@@ -54,7 +55,7 @@ pub(crate) fn evaluate(
                 .filter(|(j, _)| bits.get(j / 64).is_some_and(|w| (w >> (j % 64)) & 1 == 1))
                 .map(|(_, &e)| e)
                 .sum();
-            folded * own_weight_at(set, rho_y, None)
+            folded * at_rho.own(set)
         }
         Values::PerInstance(fill) => by_rows(fill, set, rho_y, wire_weights),
     }
@@ -255,7 +256,13 @@ mod tests {
                         eq_y[y] * row_sum
                     })
                     .sum();
-                let got = evaluate(&Values::PerInstance(&fill), &set, &rho_y, &e);
+                let got = evaluate(
+                    &Values::PerInstance(&fill),
+                    &set,
+                    &WeightsAt::new(&rho_y, None),
+                    &rho_y,
+                    &e,
+                );
                 assert_eq!(got, expected, "len {len}, {set:?}");
             }
         }

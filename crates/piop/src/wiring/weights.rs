@@ -12,6 +12,8 @@
 //! or map costs `O(N)`, which kinds with irregular layouts pay anyway while
 //! reading their public data.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use starling_field::{backend, Gf128};
 use starling_poly::multilinear::eq_table;
@@ -122,7 +124,9 @@ pub enum Source {
     /// Instance `y - 1` (a chain, the blocks of one message).
     Previous,
     /// Instance `map[y]` (a tree, or any layout the statement lists).
-    Map(Vec<u32>),
+    /// Shared: a layout's relations often read through one map, and the
+    /// verifier checks and weighs a map it has seen once.
+    Map(Arc<[u32]>),
 }
 
 impl Source {
@@ -213,16 +217,35 @@ fn bit_weight(t: Gf128, bit: u64) -> Gf128 {
 pub(crate) struct EqLookup {
     low_bits: usize,
     low: Vec<Gf128>,
+    /// `low_prefix[i]`: the sum of `low[..i]`, so that a run of members
+    /// that share their high coordinates sums in two reads.
+    low_prefix: Vec<Gf128>,
     high: Vec<Gf128>,
 }
 
 impl EqLookup {
     pub(crate) fn new(point: &[Gf128]) -> Self {
         let low_bits = point.len() / 2;
+        Self::of_tables(
+            low_bits,
+            eq_table(&point[..low_bits]),
+            eq_table(&point[low_bits..]),
+        )
+    }
+
+    fn of_tables(low_bits: usize, low: Vec<Gf128>, high: Vec<Gf128>) -> Self {
+        let mut low_prefix = Vec::with_capacity(low.len() + 1);
+        let mut sum = Gf128::ZERO;
+        low_prefix.push(sum);
+        for &e in &low {
+            sum += e;
+            low_prefix.push(sum);
+        }
         EqLookup {
             low_bits,
-            low: eq_table(&point[..low_bits]),
-            high: eq_table(&point[low_bits..]),
+            low,
+            low_prefix,
+            high,
         }
     }
 
@@ -243,11 +266,7 @@ impl EqLookup {
             }
             table
         };
-        EqLookup {
-            low_bits,
-            low: table(0..low_bits),
-            high: table(low_bits..a.len()),
-        }
+        Self::of_tables(low_bits, table(0..low_bits), table(low_bits..a.len()))
     }
 
     pub(crate) fn at(&self, y: usize) -> Gf128 {
@@ -256,8 +275,10 @@ impl EqLookup {
 
     /// The sum over the members of a set (bit `y % 64` of word `y / 64`).
     /// Members that share their high coordinates share a factor: their low
-    /// factors are added first, so a set costs one addition a member and
-    /// one product per `2^low_bits` instances.
+    /// factors are added first, a run of consecutive members as the
+    /// difference of two prefix sums, so a set costs two reads a run (the
+    /// sets of a signature batch are long runs: a chain's steps, a lane's
+    /// calls of one kind) and one product per `2^low_bits` instances.
     pub(crate) fn sum_over(&self, bits: &[u64]) -> Gf128 {
         if self.low_bits < 6 {
             return Members::of_bits(bits).map(|y| self.at(y)).sum();
@@ -265,53 +286,154 @@ impl EqLookup {
         let words_per_high = 1usize << (self.low_bits - 6);
         bits.chunks(words_per_high)
             .zip(&self.high)
-            .map(|(words, &high)| {
-                let mut low = Gf128::ZERO;
-                for (w, &word) in words.iter().enumerate() {
-                    let mut word = word;
-                    while word != 0 {
-                        low += self.low[64 * w + word.trailing_zeros() as usize];
-                        word &= word - 1;
-                    }
-                }
-                high * low
+            .map(|(words, &high)| high * run_sums(&self.low_prefix, words))
+            .sum()
+    }
+}
+
+/// The sum of `terms[i]` over the members `i` of a group's words (bit
+/// `i % 64` of word `i / 64`), from `prefix`, the prefix sums of `terms`:
+/// two reads per run of consecutive members.
+fn run_sums(prefix: &[Gf128], words: &[u64]) -> Gf128 {
+    let mut sum = Gf128::ZERO;
+    for (w, &word) in words.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            let start = word.trailing_zeros() as usize;
+            let end = start + (!(word >> start)).trailing_zeros() as usize;
+            sum += prefix[64 * w + end] + prefix[64 * w + start];
+            word = if end == 64 { 0 } else { word & (!0u64 << end) };
+        }
+    }
+    sum
+}
+
+/// `sum_{y in set, y > 0} eq(rho, y) eq(r, y - 1)` in two reads a run of
+/// members: in a group of `2^low_bits` instances that share their high
+/// coordinates, `y - 1` shares them too except at the group's first
+/// instance (whose predecessor is the last of the group before), so the
+/// low factors `rho_low[i] r_low[i - 1]` sum by prefix sums and a group
+/// costs one product of the high factors. What a relation that reads the
+/// instance before over an explicit set (a lane's calls) costs the verifier.
+struct PreviousLookup {
+    /// Prefix sums of `rho_low[i] r_low[i - 1]` (`i >= 1`; 0 at `i = 0`).
+    low_prefix: Vec<Gf128>,
+    /// `rho_high[h] r_high[h]`.
+    high: Vec<Gf128>,
+    /// `eq(rho, y) eq(r, y - 1)` at a group's first instance `y = h 2^low_bits`
+    /// (0 for the first group).
+    first: Vec<Gf128>,
+    words_per_group: usize,
+}
+
+impl PreviousLookup {
+    /// `None` for groups smaller than a word of the set.
+    fn new(rho: &EqLookup, r: &EqLookup) -> Option<Self> {
+        debug_assert_eq!(rho.low_bits, r.low_bits);
+        if rho.low_bits < 6 {
+            return None;
+        }
+        let last = r.low.len() - 1;
+        let mut low_prefix = vec![Gf128::ZERO, Gf128::ZERO];
+        let mut sum = Gf128::ZERO;
+        for i in 1..rho.low.len() {
+            sum += rho.low[i] * r.low[i - 1];
+            low_prefix.push(sum);
+        }
+        let high = rho.high.iter().zip(&r.high).map(|(&a, &b)| a * b).collect();
+        let corner = rho.low[0] * r.low[last];
+        let first = (0..rho.high.len())
+            .map(|h| match h {
+                0 => Gf128::ZERO,
+                _ => corner * rho.high[h] * r.high[h - 1],
+            })
+            .collect();
+        Some(PreviousLookup {
+            low_prefix,
+            high,
+            first,
+            words_per_group: 1 << (rho.low_bits - 6),
+        })
+    }
+
+    fn sum_over(&self, bits: &[u64]) -> Gf128 {
+        bits.chunks(self.words_per_group)
+            .enumerate()
+            .map(|(h, words)| {
+                let starts_group = words[0] & 1 == 1;
+                let first = if starts_group { self.first[h] } else { Gf128::ZERO };
+                self.high[h] * run_sums(&self.low_prefix, words) + first
             })
             .sum()
     }
 }
 
-/// `sum_{y in set} eq(rho, y) eq(r, y)`, or `sum_{y in set} eq(rho, y)` when
-/// `r` is `None`: the weight of a relation's own wires at `r`.
-pub fn own_weight_at(set: &Instances, rho: &[Gf128], r: Option<&[Gf128]>) -> Gf128 {
-    match set {
-        Instances::Range { start, end } => {
-            shifted_prefix_sum(rho, r, 0, *end as u64) + shifted_prefix_sum(rho, r, 0, *start as u64)
-        }
-        Instances::Set(bits) => {
-            let eq = match r {
-                Some(r) => EqLookup::product(rho, r),
-                None => EqLookup::new(rho),
-            };
-            eq.sum_over(bits)
-        }
-    }
+/// The verifier's weights of relations at the instance point `rho` and,
+/// after the instance sumcheck, at its point `r`, with the lookups every
+/// relation over an explicit set or map shares, made once.
+pub struct WeightsAt<'a> {
+    rho: &'a [Gf128],
+    eq_rho: EqLookup,
+    /// `r`, `eq(r, .)` and `eq(rho, .) eq(r, .)`.
+    at_r: Option<(&'a [Gf128], EqLookup, EqLookup)>,
+    /// The instance before's weights over a set, where groups are whole words.
+    previous: Option<PreviousLookup>,
 }
 
-/// `sum_{y in set} eq(rho, y) eq(r, src(y))`: the weight, at `r`, of the
-/// wires a relation reads from another instance.
-pub fn source_weight_at(set: &Instances, source: &Source, rho: &[Gf128], r: &[Gf128]) -> Gf128 {
-    match (set, source) {
-        (Instances::Range { start, end }, Source::Previous) => {
-            // y = x + 1 for x in [max(start, 1) - 1, end - 1).
-            let (lo, hi) = ((*start).max(1) - 1, end.saturating_sub(1));
-            if lo >= hi {
-                return Gf128::ZERO;
-            }
-            shifted_prefix_sum(r, Some(rho), 1, hi as u64) + shifted_prefix_sum(r, Some(rho), 1, lo as u64)
+impl<'a> WeightsAt<'a> {
+    /// Weights at `rho` alone (`r = None`: weighing by 1 on the `r` side),
+    /// or at `rho` and `r` (of the same length).
+    pub fn new(rho: &'a [Gf128], r: Option<&'a [Gf128]>) -> Self {
+        let eq_rho = EqLookup::new(rho);
+        let at_r = r.map(|r| (r, EqLookup::new(r), EqLookup::product(rho, r)));
+        let previous = at_r
+            .as_ref()
+            .and_then(|(_, eq_r, _)| PreviousLookup::new(&eq_rho, eq_r));
+        WeightsAt {
+            rho,
+            eq_rho,
+            at_r,
+            previous,
         }
-        _ => {
-            let pairs = set.members().filter_map(|y| source.of(y).map(|x| (y, x)));
-            pair_sum(&EqLookup::new(rho), &EqLookup::new(r), pairs)
+    }
+
+    /// `sum_{y in set} eq(rho, y) eq(r, y)`, or `sum_{y in set} eq(rho, y)`
+    /// without `r`: the weight of a relation's own wires.
+    pub fn own(&self, set: &Instances) -> Gf128 {
+        let r = self.at_r.as_ref().map(|(r, _, _)| *r);
+        match set {
+            Instances::Range { start, end } => {
+                shifted_prefix_sum(self.rho, r, 0, *end as u64)
+                    + shifted_prefix_sum(self.rho, r, 0, *start as u64)
+            }
+            Instances::Set(bits) => match &self.at_r {
+                Some((_, _, both)) => both.sum_over(bits),
+                None => self.eq_rho.sum_over(bits),
+            },
+        }
+    }
+
+    /// `sum_{y in set} eq(rho, y) eq(r, src(y))`: the weight, at `r`, of the
+    /// wires a relation reads from another instance. Panics without `r`.
+    pub fn source(&self, set: &Instances, source: &Source) -> Gf128 {
+        let (r, eq_r, _) = self.at_r.as_ref().expect("a point r");
+        match (set, source) {
+            (Instances::Range { start, end }, Source::Previous) => {
+                // y = x + 1 for x in [max(start, 1) - 1, end - 1).
+                let (lo, hi) = ((*start).max(1) - 1, end.saturating_sub(1));
+                if lo >= hi {
+                    return Gf128::ZERO;
+                }
+                shifted_prefix_sum(r, Some(self.rho), 1, hi as u64)
+                    + shifted_prefix_sum(r, Some(self.rho), 1, lo as u64)
+            }
+            (Instances::Set(bits), Source::Previous) if self.previous.is_some() => {
+                self.previous.as_ref().map_or(Gf128::ZERO, |p| p.sum_over(bits))
+            }
+            _ => {
+                let pairs = set.members().filter_map(|y| source.of(y).map(|x| (y, x)));
+                pair_sum(&self.eq_rho, eq_r, pairs)
+            }
         }
     }
 }
@@ -444,39 +566,55 @@ mod tests {
     #[test]
     fn weights_at_a_point_match_their_tables() {
         let mut rng = ChaCha8Rng::seed_from_u64(6);
-        let n = 7;
-        let rho = point(&mut rng, n);
-        let r = point(&mut rng, n);
-        let eq_rho = eq_table(&rho);
-        let eq_r = eq_table(&r);
-        let mut set_bits = vec![0u64; 2];
-        for y in [0usize, 5, 64, 100, 127] {
-            set_bits[y / 64] |= 1 << (y % 64);
-        }
-        let map: Vec<u32> = (0..128u32).map(|y| (y * 37 + 11) % 128).collect();
-        let sets = [
-            Instances::Range { start: 0, end: 128 },
-            Instances::Range { start: 1, end: 100 },
-            Instances::Range { start: 0, end: 1 },
-            Instances::single(127),
-            Instances::Range { start: 3, end: 3 },
-            Instances::Set(set_bits),
-        ];
-        let mle = |table: &[Gf128]| -> Gf128 { table.iter().zip(&eq_r).map(|(a, b)| *a * *b).sum() };
-        for set in &sets {
-            let mut own = vec![Gf128::ZERO; 128];
-            add_own_weights(set, &eq_rho, Gf128::ONE, &mut own);
-            assert_eq!(own_weight_at(set, &rho, Some(&r)), mle(&own), "{set:?}");
-            let plain: Gf128 = set.members().map(|y| eq_rho[y]).sum();
-            assert_eq!(own_weight_at(set, &rho, None), plain, "{set:?}");
-            for source in [Source::Previous, Source::Map(map.clone())] {
-                let mut pulled = vec![Gf128::ZERO; 128];
-                add_source_weights(set, &source, &eq_rho, Gf128::ONE, &mut pulled);
-                assert_eq!(
-                    source_weight_at(set, &source, &rho, &r),
-                    mle(&pulled),
-                    "{set:?} {source:?}"
-                );
+        // Groups of 2^(n/2) instances: smaller than a word (7), whole words
+        // (12, 13), where sets are summed by runs.
+        for n in [7usize, 12, 13] {
+            let size = 1usize << n;
+            let rho = point(&mut rng, n);
+            let r = point(&mut rng, n);
+            let eq_rho = eq_table(&rho);
+            let eq_r = eq_table(&r);
+            let mut scattered = vec![0u64; size / 64];
+            for y in [0usize, 5, 64, 100, size - 1] {
+                scattered[y / 64] |= 1 << (y % 64);
+            }
+            // Runs of random lengths and gaps, across words and groups, with
+            // a group's first instance in and out of the set.
+            let mut runs = vec![0u64; size / 64];
+            let mut y = 0;
+            while y < size {
+                let len = rng.gen_range(1..200).min(size - y);
+                (y..y + len).for_each(|y| runs[y / 64] |= 1 << (y % 64));
+                y += len + rng.gen_range(0..70);
+            }
+            let map: Vec<u32> = (0..size as u32).map(|y| (y * 37 + 11) % size as u32).collect();
+            let sets = [
+                Instances::Range { start: 0, end: size },
+                Instances::Range { start: 1, end: 100 },
+                Instances::Range { start: 0, end: 1 },
+                Instances::single(size - 1),
+                Instances::Range { start: 3, end: 3 },
+                Instances::Set(scattered),
+                Instances::Set(runs),
+                Instances::Set(vec![!0u64; size / 64]),
+            ];
+            let mle = |table: &[Gf128]| -> Gf128 { table.iter().zip(&eq_r).map(|(a, b)| *a * *b).sum() };
+            let (at_r, at_rho) = (WeightsAt::new(&rho, Some(&r)), WeightsAt::new(&rho, None));
+            for set in &sets {
+                let mut own = vec![Gf128::ZERO; size];
+                add_own_weights(set, &eq_rho, Gf128::ONE, &mut own);
+                assert_eq!(at_r.own(set), mle(&own), "n {n} {set:?}");
+                let plain: Gf128 = set.members().map(|y| eq_rho[y]).sum();
+                assert_eq!(at_rho.own(set), plain, "n {n} {set:?}");
+                for source in [Source::Previous, Source::Map(map.clone().into())] {
+                    let mut pulled = vec![Gf128::ZERO; size];
+                    add_source_weights(set, &source, &eq_rho, Gf128::ONE, &mut pulled);
+                    assert_eq!(
+                        at_r.source(set, &source),
+                        mle(&pulled),
+                        "n {n} {set:?} {source:?}"
+                    );
+                }
             }
         }
     }

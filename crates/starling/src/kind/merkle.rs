@@ -546,7 +546,7 @@ impl Kind for MerkleRoot {
                         relations.push(Relation {
                             instances: set.clone(),
                             wires: c.input_wires(block_start + start..block_start + start + len),
-                            from: Some((Source::Map(map), c.output_wires(j..j + len))),
+                            from: Some((Source::Map(map.into()), c.output_wires(j..j + len))),
                             values: RunValues::Zero,
                         });
                     }

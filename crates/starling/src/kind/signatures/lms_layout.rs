@@ -86,6 +86,53 @@ pub(crate) struct Layout {
     chain_end: Vec<Vec<Option<usize>>>,
 }
 
+/// What the relations' sets ask of an instance: its role (a chain step's
+/// numbers left out, and a block number only as far as some set tells it
+/// apart: the first, the last of a key's hash, the last of a signed key's
+/// message), whether it is its hash's last block, and its unit's place in
+/// the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Class {
+    role: Role,
+    last_of_hash: bool,
+    top: bool,
+    signs_key: bool,
+}
+
+/// A layout's instances split by [`Class`].
+struct Classes {
+    words: usize,
+    classes: Vec<(Class, Vec<u64>)>,
+}
+
+impl Classes {
+    /// The instances whose class passes `keep`.
+    fn set(&self, keep: impl Fn(Class) -> bool) -> Instances {
+        Instances::Set(self.bits(keep))
+    }
+
+    /// [`Classes::set`] as bits.
+    fn bits(&self, keep: impl Fn(Class) -> bool) -> Vec<u64> {
+        let mut bits = vec![0u64; self.words];
+        for (_, members) in self.classes.iter().filter(|(c, _)| keep(*c)) {
+            bits.iter_mut().zip(members).for_each(|(b, m)| *b |= m);
+        }
+        bits
+    }
+}
+
+/// The instances right after those of `bits` (bit `y + 1` for each `y`).
+fn after(bits: &[u64]) -> Vec<u64> {
+    let mut carry = 0;
+    bits.iter()
+        .map(|&w| {
+            let shifted = (w << 1) | carry;
+            carry = w >> 63;
+            shifted
+        })
+        .collect()
+}
+
 /// Bytes each unit's message hash reads after its prefix, per signature
 /// record: the key below for all units but the last, the message for it.
 fn unit_messages(stack: Stack, record: &[u8]) -> impl Iterator<Item = usize> {
@@ -204,15 +251,54 @@ impl Layout {
         })
     }
 
-    /// The instances whose role passes `keep`, as a set.
-    fn set(&self, keep: impl Fn(usize, Role) -> bool) -> Instances {
-        let mut bits = vec![0u64; self.owner.len().div_ceil(64)];
-        for (y, &(_, role)) in self.owner.iter().enumerate() {
-            if keep(y, role) {
-                bits[y / 64] |= 1 << (y % 64);
+    /// The instances by [`Class`]: one pass over the layout, after which a
+    /// set is a union of classes, a few word operations per instance (a
+    /// verifier builds some twenty sets over every call of the batch).
+    fn classes(&self) -> Classes {
+        let set = self.stack.set;
+        let key_last = Self::key_blocks(set) as u32 - 1;
+        let signed_last =
+            ((set.message_prefix_bytes() + set.public_key_bytes()) / set.hash.block_bytes()) as u32;
+        let words = self.owner.len().div_ceil(64);
+        let mut classes: Vec<(Class, Vec<u64>)> = Vec::new();
+        let mut last = usize::MAX;
+        let mut unit = (u32::MAX, false, false);
+        for (y, &(u, role)) in self.owner.iter().enumerate() {
+            if unit.0 != u {
+                unit = (u, self.top(u), self.signs_key(u));
             }
+            let (_, top, signs_key) = unit;
+            // Blocks of one kind that no set tells apart stand for each other.
+            let role = match role {
+                Role::Message(k) if !signs_key => Role::Message(k.min(1)),
+                Role::Message(k) => Role::Message(if k == signed_last { signed_last } else { k.min(1) }),
+                Role::PublicKey(k) if k == 0 || k == key_last => Role::PublicKey(k),
+                Role::PublicKey(_) => Role::PublicKey(1),
+                Role::Step { first, .. } => Role::Step {
+                    chain: 0,
+                    j: 0,
+                    first,
+                },
+                other => other,
+            };
+            let class = Class {
+                role,
+                last_of_hash: self.last_of_its_hash(y),
+                top,
+                signs_key,
+            };
+            if classes.get(last).is_none_or(|(c, _)| *c != class) {
+                last = match classes.iter().position(|(c, _)| *c == class) {
+                    Some(i) => i,
+                    None => {
+                        classes.push((class, vec![0u64; words]));
+                        classes.len() - 1
+                    }
+                };
+            }
+            classes[last].1[y / 64] |= 1 << (y % 64);
         }
-        Instances::Set(bits)
+        Classes { words, classes }
     }
 
     /// A map from each instance to the one `source` names (0 elsewhere).
@@ -322,12 +408,13 @@ impl Layout {
         };
 
         // The sets and maps several relations share, made once.
-        let first_blocks = self.set(|_, r| r.is_first_block());
-        let steps = self.set(|_, r| matches!(r, Role::Step { .. }));
-        let first_nodes = self.set(|_, r| first_node(r));
-        let second_nodes = self.set(|_, r| second_node(r));
-        let leaves = self.set(|_, r| r == Role::Leaf);
-        let message_starts = self.set(|_, r| r == Role::Message(0));
+        let classes = self.classes();
+        let first_blocks = classes.set(|c| c.role.is_first_block());
+        let steps = classes.set(|c| matches!(c.role, Role::Step { .. }));
+        let first_nodes = classes.set(|c| first_node(c.role));
+        let second_nodes = classes.set(|c| second_node(c.role));
+        let leaves = classes.set(|c| c.role == Role::Leaf);
+        let message_starts = classes.set(|c| c.role == Role::Message(0));
         let holders = self.map(holder);
         let to_message0 = self.map(message0);
 
@@ -342,7 +429,7 @@ impl Layout {
             values: RunValues::Constant(row_of(&first_state)),
         });
         relations.push(Relation {
-            instances: self.set(|_, r| !r.is_first_block()),
+            instances: classes.set(|c| !c.role.is_first_block()),
             wires: circuit.input_wires(0..state),
             from: Some((Source::Previous, out(0..state))),
             values: RunValues::Zero,
@@ -356,49 +443,44 @@ impl Layout {
         let signed_end = fixed + set.public_key_bytes();
         let (signed_last, signed_tail) = (signed_end / bb, signed_end % bb);
         let node_tail = set.node_bytes() % bb;
-        let signs_key = |y: usize| self.signs_key(self.owner[y].0);
         // Each run, and whether it is a padding (the same in every
         // instance of its set).
         let public_runs: [(Instances, Range<usize>, bool); 10] = [
+            (classes.set(|c| c.role == Role::Message(0) && c.top), 0..16, false),
             (
-                self.set(|y, r| r == Role::Message(0) && self.top(self.owner[y].0)),
-                0..16,
-                false,
-            ),
-            (
-                self.set(|_, r| r.is_first_block() && !matches!(r, Role::Step { .. })),
+                classes.set(|c| c.role.is_first_block() && !matches!(c.role, Role::Step { .. })),
                 20..22,
                 false,
             ),
             (steps.clone(), set.step_bytes()..bb, true),
             (
-                self.set(|y, r| r == Role::Leaf || r == Role::Message(0) && !signs_key(y)),
+                classes.set(|c| c.role == Role::Leaf || c.role == Role::Message(0) && !c.signs_key),
                 fixed..bb,
                 false,
             ),
             (
-                self.set(|y, r| r == Role::Message(0) && signs_key(y)),
+                classes.set(|c| c.role == Role::Message(0) && c.signs_key),
                 fixed..fixed + 8,
                 false,
             ),
             (
-                self.set(|y, r| matches!(r, Role::Message(k) if k > 0) && !signs_key(y)),
+                classes.set(|c| matches!(c.role, Role::Message(k) if k > 0) && !c.signs_key),
                 0..bb,
                 false,
             ),
             (
-                self.set(|y, r| r == Role::Message(signed_last as u32) && signs_key(y)),
+                classes.set(|c| c.role == Role::Message(signed_last as u32) && c.signs_key),
                 signed_tail..bb,
                 false,
             ),
             (
-                self.set(|_, r| r == Role::PublicKey(key_last)),
+                classes.set(|c| c.role == Role::PublicKey(key_last)),
                 key_tail..bb,
                 true,
             ),
             (second_nodes.clone(), node_tail..bb, true),
             (
-                self.set(|_, r| node_blocks == 1 && first_node(r)),
+                classes.set(|c| node_blocks == 1 && first_node(c.role)),
                 node_tail..bb,
                 true,
             ),
@@ -434,10 +516,21 @@ impl Layout {
         // `I` and `q`, the key's identifier (public for a top unit) and one
         // value below 2^h, copied from the message hash into every hash that
         // names them (`I` alone into a path level's, `q ⊕ 2^h` into the
-        // leaf's): one read of an instance the verifier weighs far faster
-        // than a row of public bytes per chain step.
+        // leaf's): a read of another instance, which the verifier weighs far
+        // faster than a row of public bytes per chain step. A chain step or
+        // the key's first block after a step reads the step (of its unit:
+        // a unit's steps are followed by its key), the others the message
+        // hash.
+        let named = classes.bits(|c| matches!(c.role, Role::Step { .. } | Role::PublicKey(0)));
+        let after_step = after(&classes.bits(|c| matches!(c.role, Role::Step { .. })));
         relations.push(Relation {
-            instances: self.set(|_, r| matches!(r, Role::Step { .. } | Role::PublicKey(0))),
+            instances: Instances::Set(named.iter().zip(&after_step).map(|(a, b)| a & b).collect()),
+            wires: block(0..20),
+            from: Some((Source::Previous, block(0..20))),
+            values: RunValues::Zero,
+        });
+        relations.push(Relation {
+            instances: Instances::Set(named.iter().zip(&after_step).map(|(a, b)| a & !b).collect()),
             wires: block(0..20),
             from: Some((to_message0.clone(), block(0..20))),
             values: RunValues::Zero,
@@ -539,7 +632,7 @@ impl Layout {
         });
         // A chain step after the first hashes the one before.
         relations.push(Relation {
-            instances: self.set(|_, r| matches!(r, Role::Step { first: false, .. })),
+            instances: classes.set(|c| matches!(c.role, Role::Step { first: false, .. })),
             wires: block(PREFIX_BYTES + 1..set.step_bytes()),
             from: Some((Source::Previous, out(0..nb))),
             values: RunValues::Zero,
@@ -547,35 +640,35 @@ impl Layout {
         // Each chain's end in Kc, at byte 22 + n i of its message: whole in
         // one block, or split over two where it crosses a block's end;
         // grouped by where in its block it starts, and by part.
-        let mut placed: BTreeMap<(usize, bool), Vec<Option<usize>>> = BTreeMap::new();
+        let mut placed: BTreeMap<(usize, bool), Vec<(usize, usize)>> = BTreeMap::new();
         for (u, ends) in self.chain_end.iter().enumerate() {
             for (i, end) in ends.iter().enumerate() {
                 let Some(end) = *end else { continue };
                 let at = PREFIX_BYTES + nb * i;
                 let y = self.key_first[u] + at / bb;
-                let mut place = |tail: bool, y: usize| {
-                    let ends = placed
-                        .entry((at % bb, tail))
-                        .or_insert_with(|| vec![None; self.owner.len()]);
-                    ends[y] = Some(end);
-                };
-                place(false, y);
+                placed.entry((at % bb, false)).or_default().push((y, end));
                 if at % bb + nb > bb {
-                    place(true, y + 1);
+                    placed.entry((at % bb, true)).or_default().push((y + 1, end));
                 }
             }
         }
-        for ((start, tail), ends) in &placed {
+        for ((start, tail), pairs) in placed {
             let head = nb.min(bb - start);
-            let (to, from) = if *tail {
+            let (to, from) = if tail {
                 (block(0..nb - head), out(head..nb))
             } else {
-                (block(*start..start + head), out(0..head))
+                (block(start..start + head), out(0..head))
             };
+            let mut bits = vec![0u64; self.owner.len().div_ceil(64)];
+            let mut map = vec![0u32; self.owner.len()];
+            for (y, end) in pairs {
+                bits[y / 64] |= 1 << (y % 64);
+                map[y] = end as u32;
+            }
             relations.push(Relation {
-                instances: self.set(|y, _| ends[y].is_some()),
+                instances: Instances::Set(bits),
                 wires: to,
-                from: Some((self.map(|y, _, _| ends[y]), from)),
+                from: Some((Source::Map(map.into()), from)),
                 values: RunValues::Zero,
             });
         }
@@ -583,7 +676,7 @@ impl Layout {
         let layout = self.clone();
         let levels = self.stack.levels;
         relations.push(Relation {
-            instances: self.set(|y, r| matches!(r, Role::Message(_)) && self.last_of_its_hash(y)),
+            instances: classes.set(|c| matches!(c.role, Role::Message(_)) && c.last_of_hash),
             wires: out(0..nb),
             from: None,
             values: RunValues::PerInstance(Box::new(move |y, values| {
@@ -594,10 +687,10 @@ impl Layout {
         });
         // The top level's last block (a path level is one block with
         // SHAKE256, whose nodes are all first blocks).
-        let last_node = |y: usize, r: Role| matches!(r, Role::Node { .. }) && self.last_of_its_hash(y);
+        let last_node = |c: Class| matches!(c.role, Role::Node { .. }) && c.last_of_hash;
         let layout = self.clone();
         relations.push(Relation {
-            instances: self.set(|y, r| last_node(y, r) && self.top(self.owner[y].0)),
+            instances: classes.set(|c| last_node(c) && c.top),
             wires: out(0..nb),
             from: None,
             values: RunValues::PerInstance(Box::new(move |y, values| {
@@ -607,7 +700,7 @@ impl Layout {
             })),
         });
         if levels > 1 {
-            relations.extend(self.signed_keys(circuit, last_node));
+            relations.extend(self.signed_keys(circuit, &classes, last_node));
         }
         relations
     }
@@ -617,12 +710,12 @@ impl Layout {
     fn signed_keys<'a>(
         &self,
         circuit: &StatementCircuit,
-        last_node: impl Fn(usize, Role) -> bool,
+        classes: &Classes,
+        last_node: impl Fn(Class) -> bool,
     ) -> Vec<Relation<'a>> {
         let set = self.stack.set;
         let state = set.hash.state_bytes();
         let block = |bytes: Range<usize>| circuit.input_wires(state + bytes.start..state + bytes.end);
-        let lower = |y: usize| !self.top(self.owner[y].0);
         // The unit above's message block `k`, by the instance that reads it.
         let above = |k: usize| {
             self.map(move |_, u, _| (!self.top(u)).then(|| self.message_first[u as usize - 1] + k))
@@ -632,8 +725,8 @@ impl Layout {
         let id_at = set.message_prefix_bytes() + 8;
         let id = pieces(id_at, 16, set.hash.block_bytes());
         let root = pieces(id_at + 16, set.n_bytes(), set.hash.block_bytes());
-        let lower_message0 = self.set(|y, r| r == Role::Message(0) && lower(y));
-        let lower_roots = self.set(|y, r| lower(y) && last_node(y, r));
+        let lower_message0 = classes.set(|c| c.role == Role::Message(0) && !c.top);
+        let lower_roots = classes.set(|c| !c.top && last_node(c));
         let mut relations: Vec<Relation<'a>> = id
             .into_iter()
             .map(|(k, at, of_id)| Relation {

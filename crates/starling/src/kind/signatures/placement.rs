@@ -138,9 +138,10 @@ impl<'l> Placement<'l> {
         relations: Vec<Relation<'a>>,
     ) -> Vec<Relation<'a>> {
         let mut out = Vec::with_capacity(relations.len());
+        let mut reads = Vec::new();
         for relation in relations {
             match self.group_of(circuit, relation.wires) {
-                Some((g, _)) => self.place(circuit, g, relation, &mut out),
+                Some((g, _)) => self.place(circuit, g, relation, &mut reads, &mut out),
                 None => out.push(relation),
             }
         }
@@ -153,6 +154,7 @@ impl<'l> Placement<'l> {
         circuit: &StatementCircuit,
         g: usize,
         relation: Relation<'a>,
+        reads: &mut Vec<MapReads>,
         out: &mut Vec<Relation<'a>>,
     ) {
         let copies = self.lanes[g].copies;
@@ -168,7 +170,33 @@ impl<'l> Placement<'l> {
         let values = Shared::new(relation.values);
         let (source, from) = match relation.from {
             Some((Source::Map(map), from)) => {
-                self.place_map(circuit, &relation.wires, &bits, &map, from, &values, out);
+                let at = match reads
+                    .iter()
+                    .position(|r| Arc::ptr_eq(&r.map, &map) && r.bits == bits)
+                {
+                    Some(at) => at,
+                    None => {
+                        let source_copies = self
+                            .group_of(circuit, from)
+                            .map(|(gs, _)| self.lanes[gs].copies)
+                            .expect("a lane's wires");
+                        reads.push(self.map_reads(bits, map, copies, source_copies));
+                        reads.len() - 1
+                    }
+                };
+                for read in &reads[at].placed {
+                    out.push(Relation {
+                        instances: read.instances.clone(),
+                        wires: self.moved(circuit, relation.wires, read.copy),
+                        from: Some(match &read.map {
+                            None => (Source::Previous, self.moved(circuit, from, read.copy)),
+                            Some((map, source_copy)) => {
+                                (Source::Map(map.clone()), self.moved(circuit, from, *source_copy))
+                            }
+                        }),
+                        values: values.for_copy(read.copy, self.m),
+                    });
+                }
                 return;
             }
             Some((Source::Previous, from)) => (true, Some(from)),
@@ -186,7 +214,7 @@ impl<'l> Placement<'l> {
                     instances: Instances::single(0),
                     wires: self.moved(circuit, relation.wires, copy),
                     from: Some((
-                        Source::Map(vec![(self.m - 1) as u32]),
+                        Source::Map(vec![(self.m - 1) as u32].into()),
                         self.moved(circuit, from, copy - 1),
                     )),
                     values: values.for_copy(copy, self.m),
@@ -204,35 +232,30 @@ impl<'l> Placement<'l> {
         }
     }
 
-    /// The relations of a virtual relation that reads through a map: one
-    /// per lane and source lane (the instance before in the same lane read
-    /// as `Source::Previous`).
-    #[allow(clippy::too_many_arguments)]
-    fn place_map<'a>(
-        &self,
-        circuit: &StatementCircuit,
-        wires: &Wires,
-        bits: &[u64],
-        map: &[u32],
-        from: Wires,
-        values: &Shared<'a>,
-        out: &mut Vec<Relation<'a>>,
-    ) {
-        let g = self.group_of(circuit, *wires).expect("a lane's wires").0;
-        let copies = self.lanes[g].copies;
-        let source_copies = self
-            .group_of(circuit, from)
-            .map(|(gs, _)| self.lanes[gs].copies)
-            .expect("a lane's wires");
+    /// Where a virtual set's reads through `map` go: one placed read per
+    /// lane and source lane (the instance before in the same lane read as
+    /// `Source::Previous`). Members are visited in order, so a member's
+    /// lane is found by counting, and a source's place is worked out once
+    /// for a stretch of members that read one instance.
+    fn map_reads(&self, bits: Vec<u64>, map: Arc<[u32]>, copies: usize, source_copies: usize) -> MapReads {
         let mut previous = vec![Vec::new(); copies];
         let mut maps: Vec<Vec<(usize, usize)>> = vec![Vec::new(); copies * source_copies];
+        let (mut copy, mut last) = (0, None);
+        let mut source = (0, 0);
         for (w, &word) in bits.iter().enumerate() {
             let mut word = word;
             while word != 0 {
                 let v = 64 * w + word.trailing_zeros() as usize;
                 word &= word - 1;
-                let (copy, y) = self.at(v);
-                let (source_copy, source_y) = self.at(map[v] as usize);
+                while v >= (copy + 1) * self.m {
+                    copy += 1;
+                }
+                let y = v - copy * self.m;
+                let x = map[v] as usize;
+                if last != Some(x) {
+                    (source, last) = (self.at(x), Some(x));
+                }
+                let (source_copy, source_y) = source;
                 if source_copy == copy && source_y + 1 == y {
                     previous[copy].push(y);
                 } else {
@@ -240,13 +263,13 @@ impl<'l> Placement<'l> {
                 }
             }
         }
+        let mut placed = Vec::new();
         for (copy, ys) in previous.into_iter().enumerate() {
             if !ys.is_empty() {
-                out.push(Relation {
+                placed.push(PlacedRead {
+                    copy,
                     instances: self.set(&ys),
-                    wires: self.moved(circuit, *wires, copy),
-                    from: Some((Source::Previous, self.moved(circuit, from, copy))),
-                    values: values.for_copy(copy, self.m),
+                    map: None,
                 });
             }
         }
@@ -254,19 +277,18 @@ impl<'l> Placement<'l> {
             if pairs.is_empty() {
                 continue;
             }
-            let (copy, source_copy) = (at / source_copies, at % source_copies);
             let ys: Vec<usize> = pairs.iter().map(|&(y, _)| y).collect();
-            let mut map = vec![0u32; ys.last().map_or(0, |&y| y + 1)];
+            let mut lane_map = vec![0u32; ys.last().map_or(0, |&y| y + 1)];
             for &(y, source_y) in &pairs {
-                map[y] = source_y as u32;
+                lane_map[y] = source_y as u32;
             }
-            out.push(Relation {
+            placed.push(PlacedRead {
+                copy: at / source_copies,
                 instances: self.set(&ys),
-                wires: self.moved(circuit, *wires, copy),
-                from: Some((Source::Map(map), self.moved(circuit, from, source_copy))),
-                values: values.for_copy(copy, self.m),
+                map: Some((lane_map.into(), at % source_copies)),
             });
         }
+        MapReads { bits, map, placed }
     }
 
     /// The set of instances `ys`.
@@ -277,6 +299,24 @@ impl<'l> Placement<'l> {
         }
         Instances::Set(bits)
     }
+}
+
+/// A virtual set's reads through one map, placed: relations on the same
+/// instances reading through the same map (a layout's one read split by
+/// the wires it binds) share them, maps included.
+struct MapReads {
+    bits: Vec<u64>,
+    map: Arc<[u32]>,
+    placed: Vec<PlacedRead>,
+}
+
+/// The reads of one lane from one source lane.
+struct PlacedRead {
+    copy: usize,
+    instances: Instances,
+    /// `None`: the instance before, in the same lane; else the map and the
+    /// source's lane.
+    map: Option<(Arc<[u32]>, usize)>,
 }
 
 /// Bits `start .. start + len` of `bits` (zero past its end), from bit 0.
@@ -378,7 +418,7 @@ mod tests {
             Relation {
                 instances: set(&cross),
                 wires: block(1),
-                from: Some((Source::Map(map.clone()), out(0))),
+                from: Some((Source::Map(map.clone().into()), out(0))),
                 values: RunValues::Zero,
             },
             Relation {

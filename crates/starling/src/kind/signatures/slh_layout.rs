@@ -429,7 +429,10 @@ impl Layout {
                 relations.push(Relation {
                     instances: Instances::Set(bits),
                     wires: self.block(circuit, lane, to.clone()),
-                    from: Some((Source::Map(map), self.output(circuit, source_lane, from.clone()))),
+                    from: Some((
+                        Source::Map(map.into()),
+                        self.output(circuit, source_lane, from.clone()),
+                    )),
                     values: RunValues::Zero,
                 });
             }

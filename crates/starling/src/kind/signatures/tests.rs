@@ -268,6 +268,25 @@ fn chains_that_skip_a_step_or_start_elsewhere(hash: RowHash, n: usize, c: &Cheat
         c.put_row(rows, step, &r);
     };
     c.assert_rejected(with_instances(&other_q), "a step with another q");
+    // Another I or q where a hash reads them from the instance before (a
+    // later step; the key's first block after the last step) or from the
+    // message hash (the leaf, a path level's I).
+    let later_step = c.find(1, |_, r| matches!(r, Role::Step { first: false, .. }));
+    let key = c.find(1, |_, r| r == Role::PublicKey(0));
+    let leaf = c.find(1, |_, r| r == Role::Leaf);
+    let node = c.find(1, |_, r| r == Role::Node { second: false });
+    for (y, byte, what) in [
+        (later_step, 0, "a later step with another I"),
+        (later_step, 18, "a later step with another q"),
+        (key, 9, "the key's hash with another I"),
+        (key, 17, "the key's hash with another q"),
+        (leaf, 15, "the leaf with another I"),
+        (leaf, 16, "the leaf with another q"),
+        (node, 4, "a path level with another I"),
+    ] {
+        let edit = c.edit(0, y, move |r| r[st + byte] ^= 0x20);
+        c.assert_rejected(with_instances(&edit), what);
+    }
     // A step hashed with another padding (its block's last byte: SHA-256's
     // bit length, SHAKE256's final bit), which a padding run binds for all
     // steps at once.
@@ -566,9 +585,8 @@ fn slh_dsa_cheats(set: SlhSet) {
     // Another key: its seed, or its root (which the last node of the top
     // layer must output).
     for (byte, what) in [(0, "another PK.seed"), (n, "another PK.root")] {
-        let other = move |st: &mut crate::Statement| {
-            *st.inputs_mut() = changed(st.inputs(), |_, r| r[byte] ^= 0x01)
-        };
+        let other =
+            move |st: &mut crate::Statement| *st.inputs_mut() = changed(st.inputs(), |_, r| r[byte] ^= 0x01);
         c.assert_rejected(
             Tamper {
                 statement: Some(&other),
@@ -728,6 +746,81 @@ fn hss_faults_are_refused_naming_the_level() {
         let e = refused(pk_change, sig_change);
         assert_eq!(matches!(e, Error::False(_)), is_false, "{what}: {e}");
         assert!(e.to_string().contains(says), "{what}: {e}");
+    }
+}
+
+/// A forger's hasher: every call but the message hash names another
+/// identifier `I` (message bytes 0..16).
+struct OtherId<'a> {
+    trace: &'a mut Trace,
+    id: [u8; 16],
+}
+
+impl hashing::Hasher for OtherId<'_> {
+    fn hash_long(
+        &mut self,
+        hash: RowHash,
+        message: &[u8],
+        part: hashing::Part,
+        node: hashing::PathNode<'_>,
+        len: usize,
+    ) -> Vec<u8> {
+        let mut message = message.to_vec();
+        if part != hashing::Part::Message {
+            message[..16].copy_from_slice(&self.id);
+        }
+        self.trace.hash_long(hash, &message, part, node, len)
+    }
+
+    fn hash_seeded(&mut self, hash: RowHash, state: &[u8], tail: &[u8]) -> Vec<u8> {
+        self.trace.hash_seeded(hash, state, tail)
+    }
+
+    fn first_hash(&self) -> RowHash {
+        self.trace.first_hash()
+    }
+}
+
+#[test]
+fn chains_a_key_and_a_path_under_another_identifier_are_rejected() {
+    // The message hash names the key's `I` (public), every other hash
+    // another; the statement's root is the one they lead to. RFC 8554
+    // hashes all of them with the key's `I`, so the signature is invalid,
+    // and only the copies of `I` from the message hash tell.
+    for hash in [RowHash::Sha256, RowHash::Shake256] {
+        let set = LmsSet::with_hash(hash, 32, 5, 4).unwrap();
+        let kind = Signatures::new(Scheme::Lms(set));
+        let (public, private) = kind.random_batch(1, 9, 13);
+        let (pk, msg) = public.get(0).split_at(set.public_key_bytes());
+        let mut trace = Trace::of(&set.lanes());
+        let mut other = OtherId {
+            trace: &mut trace,
+            id: [0x5a; 16],
+        };
+        let (_, root) = set.candidate(&pk[8..24], msg, private.get(0), &mut other);
+        let rows = [&trace.rows[0].message_rows[..], &trace.rows[0].rows[..]].concat();
+        let forge = |instances: &mut [u64]| {
+            for (y, bytes) in rows.chunks_exact(set.row_bytes()).enumerate() {
+                put_lane_row(&kind, instances, 0, y, bytes);
+            }
+        };
+        let key_root = |st: &mut crate::Statement| {
+            *st.inputs_mut() = changed(st.inputs(), |_, r| r[24..56].copy_from_slice(&root))
+        };
+        let case = (Arc::new(kind.clone()) as Arc<dyn Kind>, public.clone());
+        assert_rejected(
+            prove_tampered_private(
+                &case,
+                &private,
+                Tamper {
+                    instances: Some(&forge),
+                    statement: Some(&key_root),
+                    ..Tamper::default()
+                },
+            ),
+            "chains, key hash and path under another I",
+            &kind,
+        );
     }
 }
 
