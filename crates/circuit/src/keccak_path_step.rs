@@ -15,10 +15,11 @@
 //! - `F = b · (B[22 + n..22 + 2n] ⊕ P)`.
 //!
 //! Public inputs: `S` (200 bytes), `B` (136), `P` (`n`), `b` (one bit);
-//! outputs: `S'` (200 bytes), `E`, `F` (`n` each). States are FIPS 202's
+//! outputs: `S'` (200 bytes), `E`, `F` (`n` each), `J` (block byte 22
+//! plus one: [`crate::path_step`]). States are FIPS 202's
 //! byte strings ([`crate::keccak`]: lane `(x, y)` little-endian at bytes
 //! `8(x + 5y)..`); byte `j`, bit `t` of each value is bit `8j + t`.
-//! Cost: Keccak-f's 38,400 AND rows and `16 n` for the checks.
+//! Cost: Keccak-f's 38,400 AND rows, `16 n` for the checks and 6 for `J`.
 
 use crate::builder::CircuitBuilder;
 use crate::keccak::{permute_gadget, STATE_BITS};

@@ -13,9 +13,16 @@
 //! - `F = b · (right ⊕ P)`,
 //!
 //! bound to zero by the statement where a node's bytes are.
+//!
+//! The output ends with one more byte, `J = block[22] + 1 mod 256`: in a
+//! Winternitz chain step (`I ‖ u32(q) ‖ u16(i) ‖ u8(j) ‖ tmp`) byte 22 is
+//! the step number `j`, so the statement binds a step's `j` to the step
+//! before's `J`, and only a chain's first step has its number as a public
+//! value.
 
 use crate::builder::CircuitBuilder;
 use crate::lin::Lin;
+use crate::word::Word;
 
 /// Block byte where `left` starts: after `I ‖ u32 ‖ u16`.
 pub const LEFT_BYTE: usize = 22;
@@ -87,9 +94,14 @@ impl PathStepLayout {
         self.e_offset() + self.node_bits()
     }
 
-    /// Public output bits: the chained part, `E`, `F`.
-    pub fn public_output_bits(self) -> usize {
+    /// Output bit offset of `J`, the successor of block byte 22.
+    pub fn next_offset(self) -> usize {
         self.f_offset() + self.node_bits()
+    }
+
+    /// Public output bits: the chained part, `E`, `F`, `J`.
+    pub fn public_output_bits(self) -> usize {
+        self.next_offset() + 8
     }
 
     /// Block byte where `right` starts.
@@ -110,8 +122,12 @@ impl PathStepLayout {
 }
 
 /// Sets the check words `E` (outputs from `e_offset`) and `F` (from
-/// `f_offset`) for rows laid out as `layout` says.
+/// `f_offset`), and the successor `J` of block byte 22 (from
+/// `next_offset`: six AND rows), for rows laid out as `layout` says.
 pub(crate) fn side_checks(b: &mut CircuitBuilder, layout: PathStepLayout) {
+    let step: Word<8> = b.public_input_word(layout.block_offset() + 8 * LEFT_BYTE);
+    let next = b.add_const(&step, 1);
+    b.set_public_output_word(layout.next_offset(), &next);
     let dir = b.public_input(layout.bit_offset());
     let not_dir = dir.xor(&Lin::one());
     for t in 0..layout.node_bits() {

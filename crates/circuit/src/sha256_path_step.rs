@@ -25,7 +25,9 @@
 //!
 //! Public inputs: the chaining value (32 bytes) and block (64), as in
 //! [`crate::sha256`], then `P` (32 bytes), then `b` (one bit); outputs: the
-//! new chaining value (32 bytes), then `E` and `F` (32 bytes each). Byte
+//! new chaining value (32 bytes), then `E` and `F` (32 bytes each), then
+//! `J`, block byte 22 plus one (a chain step's number `j` and the next
+//! one's: [`crate::path_step`], six AND rows). Byte
 //! `j`, bit `t` of each is bit `8 j + t`. [`PathStepLayout::sha256`] says
 //! where each is, for these 32-byte nodes and for SHA-256/192's 24-byte
 //! ones.

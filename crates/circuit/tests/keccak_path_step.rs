@@ -1,6 +1,6 @@
 //! The SHAKE256 path-step circuit: its permutation of `S ⊕ B` against the
-//! reference Keccak-f, and its check words `E` and `F` against their
-//! definitions, for 32- and 24-byte nodes.
+//! reference Keccak-f, and its check words `E` and `F` and the step
+//! successor `J` against their definitions, for 32- and 24-byte nodes.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -30,7 +30,7 @@ fn snapshot_constraint_counts() {
         );
         assert_eq!(r1cs.num_public_inputs(), layout.public_input_bits());
         assert_eq!(r1cs.num_public_outputs(), layout.public_output_bits());
-        assert_eq!(r1cs.and_rows(), 38_400 + 16 * n);
+        assert_eq!(r1cs.and_rows(), 38_400 + 16 * n + 6);
     }
 }
 
@@ -53,6 +53,10 @@ fn outputs_match_the_permutation_and_the_check_definitions() {
             }
             if case % 4 == 3 {
                 block[layout.right_byte()..layout.right_byte() + n].copy_from_slice(&prev);
+            }
+            if case == 6 {
+                // The step number's successor wraps.
+                block[LEFT_BYTE] = 0xff;
             }
             let mut inputs = vec![false; layout.public_input_bits()];
             for (i, input) in inputs[..8 * STATE_BYTES].iter_mut().enumerate() {
@@ -84,6 +88,11 @@ fn outputs_match_the_permutation_and_the_check_definitions() {
                 assert_eq!(out(layout.e_offset() + i), e, "n {n} case {case}: E bit {i}");
                 let f = dir && (bit(&block, 8 * layout.right_byte() + i) != bit(&prev, i));
                 assert_eq!(out(layout.f_offset() + i), f, "n {n} case {case}: F bit {i}");
+            }
+            // J, the successor of block byte 22 (mod 256).
+            let next = [block[LEFT_BYTE].wrapping_add(1)];
+            for t in 0..8 {
+                assert_eq!(out(layout.next_offset() + t), bit(&next, t), "J bit {t}");
             }
         }
     }

@@ -1,5 +1,6 @@
 //! The path-step circuit: its compression against `sha2::compress256`, and
-//! its check words `E` and `F` against their definitions.
+//! its check words `E` and `F` and the step successor `J` against their
+//! definitions.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -31,7 +32,7 @@ fn snapshot_constraint_counts() {
         assert_eq!((r1cs.k(), r1cs.p()), (15, p));
         assert_eq!(r1cs.num_public_inputs(), layout.public_input_bits());
         assert_eq!(r1cs.num_public_outputs(), layout.public_output_bits());
-        assert_eq!(r1cs.and_rows(), 22_573 + 16 * layout.node_bytes);
+        assert_eq!(r1cs.and_rows(), 22_573 + 16 * layout.node_bytes + 6);
     }
 }
 
@@ -64,6 +65,10 @@ fn check_layout(layout: PathStepLayout) {
                 block[j / 8] = block[j / 8] & !(1 << (j % 8)) | (bit(&prev, t) as u8) << (j % 8);
             }
         }
+        if case == 6 {
+            // The step number's successor wraps.
+            block[LEFT_BYTE] = 0xff;
+        }
         let mut inputs = vec![false; layout.public_input_bits()];
         for (i, input) in inputs[..256].iter_mut().enumerate() {
             *input = bit(&cv, i);
@@ -91,6 +96,11 @@ fn check_layout(layout: PathStepLayout) {
             assert_eq!(out(layout.e_offset() + i), e, "case {case}: E bit {i}");
             let f = dir && (bit(&block, layout.right_block_bit(i)) != bit(&prev, i));
             assert_eq!(out(layout.f_offset() + i), f, "case {case}: F bit {i}");
+        }
+        // J, the successor of block byte 22 (mod 256).
+        let next = [block[LEFT_BYTE].wrapping_add(1)];
+        for t in 0..8 {
+            assert_eq!(out(layout.next_offset() + t), bit(&next, t), "J bit {t}");
         }
     }
 }

@@ -45,7 +45,7 @@ mod weights;
 
 pub use fold::{fold_wires, fold_wires_reference};
 pub use values::{RowFill, Values};
-pub use weights::{shifted_prefix_sum, Instances, Source, WeightsAt};
+pub use weights::{shifted_prefix_sum, Instances, Members, Source, WeightsAt};
 
 use rayon::prelude::*;
 use starling_crypto::codec::{put_fields, Reader};
@@ -173,13 +173,12 @@ struct Runs {
 }
 
 fn check(shape: Shape, p: usize, relations: &[Relation<'_>]) -> Result<(), PiopError> {
+    let mut checked = std::collections::HashSet::new();
     if p > shape.k() {
         return Err(PiopError::BadShape(
             "the public block must fit in the wires (p <= k)",
         ));
     }
-    // A map several relations read through is checked once.
-    let mut checked: Vec<&std::sync::Arc<[u32]>> = Vec::new();
     for rel in relations {
         let runs = std::iter::once(rel.wires).chain(rel.from.as_ref().map(|(_, w)| *w));
         for w in runs {
@@ -197,14 +196,23 @@ fn check(shape: Shape, p: usize, relations: &[Relation<'_>]) -> Result<(), PiopE
         if !rel.instances.fits(shape.n()) {
             return Err(PiopError::BadShape("a relation's instances must be below 2^n"));
         }
+        // The entries a relation reads (its members'; a map is read nowhere
+        // else), so that a check costs what weighing the relation does;
+        // once for relations that share their set and map.
         if let Some((Source::Map(map), _)) = &rel.from {
-            if checked.iter().any(|c| std::sync::Arc::ptr_eq(c, map)) {
-                continue;
+            if let Instances::Set(bits) = &rel.instances {
+                if !checked.insert((bits.as_ptr() as usize, map.as_ptr() as usize)) {
+                    continue;
+                }
             }
-            if map.len() > 1 << shape.n() || map.iter().any(|&x| x as usize >= 1 << shape.n()) {
+            let largest = rel
+                .instances
+                .members()
+                .filter_map(|y| map.get(y))
+                .fold(0u32, |m, &x| m.max(x));
+            if largest as usize >= 1 << shape.n() {
                 return Err(PiopError::BadShape("a relation's map must stay below 2^n"));
             }
-            checked.push(map);
         }
     }
     Ok(())
@@ -374,7 +382,7 @@ pub fn verify(
     let mut claim = Gf128::ZERO;
     for (rel, &lambda) in relations.iter().zip(&ch.lambda) {
         let e = wire_weights(rel.wires, &ch.rho_w);
-        claim += lambda * values::evaluate(&rel.values, &rel.instances, &at_rho, &ch.rho_y, &e);
+        claim += lambda * values::evaluate(&rel.values, &rel.instances, &at_rho, &e);
     }
     let (instance_rounds, wire_rounds) = proof.rounds.split_at(shape.n());
     let mut r = Vec::with_capacity(shape.n());

@@ -182,7 +182,7 @@ fn sets_maps_and_constants_bind_what_they_say() {
             set_bit(shape, &mut z, y, 50 + j, v);
         }
     }
-    let set = Instances::Set(set_bits);
+    let set = Instances::Set(set_bits.into());
     let pattern = [0b101u64];
     let relations = [
         Relation {
@@ -302,8 +302,47 @@ fn a_lookup_sums_a_set_as_its_members_one_by_one() {
                     bits[y / 64] |= 1 << (y % 64);
                 }
             }
-            let one_by_one: Gf128 = Instances::Set(bits.clone()).members().map(|y| eq.at(y)).sum();
+            let one_by_one: Gf128 = Instances::Set(bits.clone().into())
+                .members()
+                .map(|y| eq.at(y))
+                .sum();
             assert_eq!(eq.sum_over(&bits), one_by_one, "n = {n}, density {density}");
         }
     }
+}
+
+#[test]
+fn a_map_entry_past_the_instances_is_refused_where_a_member_reads_it() {
+    let shape = Shape::new(7, 4).unwrap();
+    let proof = Proof {
+        rounds: vec![QuadraticRound::default(); 7 + 4],
+        nonces: Vec::new(),
+        z_eval: Gf128::ZERO,
+    };
+    // Instance 5 reads instance 128, past the 2^7 instances; instance 6,
+    // outside the set, would read 300.
+    let mut map = vec![0u32; 128];
+    map[5] = 128;
+    map[6] = 300;
+    let rel = |members: &[usize]| {
+        let mut bits = vec![0u64; 2];
+        members.iter().for_each(|&y| bits[y / 64] |= 1 << (y % 64));
+        [Relation {
+            instances: Instances::Set(bits.into()),
+            wires: Wires { base: 0, len: 4 },
+            from: Some((Source::Map(map.clone().into()), Wires { base: 4, len: 4 })),
+            values: Values::Zero,
+        }]
+    };
+    let shape_error = |members: &[usize]| {
+        matches!(
+            verify(shape, 4, &rel(members), &proof, 0, &mut Transcript::new(b"w")),
+            Err(PiopError::BadShape(_))
+        )
+    };
+    assert!(shape_error(&[3, 5]));
+    assert!(
+        !shape_error(&[3, 7]),
+        "entries of instances outside the set are not read"
+    );
 }

@@ -3,11 +3,9 @@
 
 use rayon::prelude::*;
 use starling_field::{backend, Gf128};
-use starling_poly::multilinear::eq_table;
 
 use super::weights::{EqLookup, Instances, WeightsAt};
 use crate::kernels::{Kernels, WordWeights};
-use crate::SKIP_VARS;
 
 /// Writes the values of one instance: called with an instance `y` of the
 /// relation's set and one bit per wire of the run, zeroed (bit `j` is bit
@@ -43,7 +41,6 @@ pub(crate) fn evaluate(
     values: &Values<'_>,
     set: &Instances,
     at_rho: &WeightsAt<'_>,
-    rho_y: &[Gf128],
     wire_weights: &[Gf128],
 ) -> Gf128 {
     match values {
@@ -57,7 +54,7 @@ pub(crate) fn evaluate(
                 .sum();
             folded * at_rho.own(set)
         }
-        Values::PerInstance(fill) => by_rows(fill, set, rho_y, wire_weights),
+        Values::PerInstance(fill) => by_rows(fill, set, at_rho.eq_rho(), wire_weights),
     }
 }
 
@@ -75,32 +72,21 @@ const SEGMENT_WORDS: usize = 256;
 /// weights that the zerocheck prover runs too ([`Kernels::weigh_words`]:
 /// byte tables of the subset sums (four Russians), split-nibble shuffles
 /// on AVX2, affine products on GFNI), and the rows are weighed by
-/// `eq(rho_y, y)` as the product of a weight of the low six instance bits
-/// (one vector product per instance) and one of the high bits (one product
-/// per 64 instances). Products are per instance, not per value. Runs longer
-/// than [`SEGMENT_WORDS`] words are weighed a segment at a time.
-fn by_rows(fill: RowFill<'_>, set: &Instances, rho_y: &[Gf128], wire_weights: &[Gf128]) -> Gf128 {
-    debug_assert!(rho_y.len() >= SKIP_VARS);
-    let weights = InstanceSplit {
-        low: eq_table(&rho_y[..SKIP_VARS]),
-        high: EqLookup::new(&rho_y[SKIP_VARS..]),
-    };
+/// `eq(rho_y, y)` as the product of a weight of the low half of the
+/// instance bits (one vector product per instance) and one of the high half
+/// (one product per group of instances that share it, however few of the
+/// group are in the set). Runs longer than [`SEGMENT_WORDS`] words are
+/// weighed a segment at a time.
+fn by_rows(fill: RowFill<'_>, set: &Instances, weights: &EqLookup, wire_weights: &[Gf128]) -> Gf128 {
     let words = wire_weights.len().div_ceil(64);
     (0..words)
         .step_by(SEGMENT_WORDS)
         .map(|first| {
             let end = (first + SEGMENT_WORDS).min(words);
             let segment = &wire_weights[64 * first..(64 * end).min(wire_weights.len())];
-            segment_by_rows(fill, set, &weights, words, first, segment)
+            segment_by_rows(fill, set, weights, words, first, segment)
         })
         .sum()
-}
-
-/// `eq(rho_y, y)` as a table of the low six instance bits and a lookup of
-/// the rest.
-struct InstanceSplit {
-    low: Vec<Gf128>,
-    high: EqLookup,
 }
 
 /// The terms of [`by_rows`] for the wires of words `first..` of rows of
@@ -112,7 +98,7 @@ struct InstanceSplit {
 fn segment_by_rows(
     fill: RowFill<'_>,
     set: &Instances,
-    weights: &InstanceSplit,
+    weights: &EqLookup,
     words: usize,
     first: usize,
     segment: &[Gf128],
@@ -149,7 +135,7 @@ struct SegmentWeighing<'a> {
     fill: RowFill<'a>,
     kernels: Kernels,
     tables: &'a [WordWeights],
-    weights: &'a InstanceSplit,
+    weights: &'a EqLookup,
     words: usize,
     first: usize,
 }
@@ -196,17 +182,17 @@ impl SegmentWeighing<'_> {
         }
         let mut low_weights = [0u128; BATCH];
         for (low, &y) in low_weights.iter_mut().zip(batch) {
-            *low = self.weights.low[y & ((1 << SKIP_VARS) - 1)].to_bits();
+            *low = self.weights.low(y).to_bits();
         }
-        // The instances of one group of 64 are weighed by their low weights
+        // The instances of one group are weighed by their low weights
         // (vector products), the group by its high weight.
         let mut v = Gf128::ZERO;
         let mut start = 0;
         while start < rows {
-            let group = batch[start] >> SKIP_VARS;
-            let end = start + batch[start..].partition_point(|&y| y >> SKIP_VARS == group);
+            let group = self.weights.group(batch[start]);
+            let end = start + batch[start..].partition_point(|&y| self.weights.group(y) == group);
             let acc = backend::dot(&sums[start..end], &low_weights[start..end]);
-            v += self.weights.high.at(group) * Gf128::new(acc);
+            v += self.weights.high(group) * Gf128::new(acc);
             start = end;
         }
         v
@@ -219,6 +205,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use starling_poly::multilinear::eq_table;
 
     /// `evaluate` against the double sum, term by term: runs of ragged
     /// lengths (inside a byte, a word, across words, past one segment of
@@ -244,7 +231,7 @@ mod tests {
             for set in [
                 Instances::Range { start: 3, end: 1000 },
                 Instances::single(77),
-                Instances::Set(set_bits),
+                Instances::Set(set_bits.into()),
             ] {
                 let expected: Gf128 = set
                     .members()
@@ -260,7 +247,6 @@ mod tests {
                     &Values::PerInstance(&fill),
                     &set,
                     &WeightsAt::new(&rho_y, None),
-                    &rho_y,
                     &e,
                 );
                 assert_eq!(got, expected, "len {len}, {set:?}");

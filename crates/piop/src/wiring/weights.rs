@@ -12,6 +12,8 @@
 //! or map costs `O(N)`, which kinds with irregular layouts pay anyway while
 //! reading their public data.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -32,7 +34,9 @@ pub enum Instances {
         end: usize,
     },
     /// The instances whose bit is set (bit `y % 64` of word `y / 64`).
-    Set(Vec<u64>),
+    /// Shared: a layout's relations often hold on one set, and the
+    /// verifier weighs a set it has seen once.
+    Set(Arc<[u64]>),
 }
 
 impl Instances {
@@ -66,9 +70,9 @@ impl Instances {
     }
 
     /// The members in increasing order.
-    pub(crate) fn members(&self) -> Members<'_> {
+    pub fn members(&self) -> Members<'_> {
         match self {
-            Instances::Range { start, end } => Members::Range(*start..*end),
+            Instances::Range { start, end } => Members(MemberWalk::Range(*start..*end)),
             Instances::Set(bits) => Members::of_bits(bits),
         }
     }
@@ -77,7 +81,9 @@ impl Instances {
 /// The members of an [`Instances`], in increasing order: a set's are found
 /// a word at a time by its lowest set bit (the verifier walks every member
 /// of the large sets of a signature batch's relations several times).
-pub(crate) enum Members<'a> {
+pub struct Members<'a>(MemberWalk<'a>);
+
+enum MemberWalk<'a> {
     Range(std::ops::Range<usize>),
     Bits {
         words: &'a [u64],
@@ -90,11 +96,11 @@ pub(crate) enum Members<'a> {
 impl<'a> Members<'a> {
     /// The members of a set given as bits (bit `y % 64` of word `y / 64`).
     fn of_bits(words: &'a [u64]) -> Self {
-        Members::Bits {
+        Members(MemberWalk::Bits {
             words,
             at: 0,
             word: words.first().copied().unwrap_or(0),
-        }
+        })
     }
 }
 
@@ -103,9 +109,9 @@ impl Iterator for Members<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        match self {
-            Members::Range(range) => range.next(),
-            Members::Bits { words, at, word } => {
+        match &mut self.0 {
+            MemberWalk::Range(range) => range.next(),
+            MemberWalk::Bits { words, at, word } => {
                 while *word == 0 {
                     *at += 1;
                     *word = *words.get(*at)?;
@@ -123,9 +129,10 @@ impl Iterator for Members<'_> {
 pub enum Source {
     /// Instance `y - 1` (a chain, the blocks of one message).
     Previous,
-    /// Instance `map[y]` (a tree, or any layout the statement lists).
-    /// Shared: a layout's relations often read through one map, and the
-    /// verifier checks and weighs a map it has seen once.
+    /// Instance `map[y]` (a tree, or any layout the statement lists): only
+    /// the entries of the relation's instances are read (and must be below
+    /// `2^n`); a member past the map's end reads nothing. Shared: a
+    /// layout's relations often read through one map.
     Map(Arc<[u32]>),
 }
 
@@ -269,6 +276,21 @@ impl EqLookup {
         Self::of_tables(low_bits, table(0..low_bits), table(low_bits..a.len()))
     }
 
+    /// The factor of `y`'s low coordinates.
+    pub(crate) fn low(&self, y: usize) -> Gf128 {
+        self.low[y & ((1 << self.low_bits) - 1)]
+    }
+
+    /// The group of instances that share `y`'s high coordinates.
+    pub(crate) fn group(&self, y: usize) -> usize {
+        y >> self.low_bits
+    }
+
+    /// The factor of a group's high coordinates.
+    pub(crate) fn high(&self, group: usize) -> Gf128 {
+        self.high[group]
+    }
+
     pub(crate) fn at(&self, y: usize) -> Gf128 {
         self.low[y & ((1 << self.low_bits) - 1)] * self.high[y >> self.low_bits]
     }
@@ -286,6 +308,7 @@ impl EqLookup {
         let words_per_high = 1usize << (self.low_bits - 6);
         bits.chunks(words_per_high)
             .zip(&self.high)
+            .filter(|(words, _)| words.iter().any(|&w| w != 0))
             .map(|(words, &high)| high * run_sums(&self.low_prefix, words))
             .sum()
     }
@@ -359,6 +382,7 @@ impl PreviousLookup {
     fn sum_over(&self, bits: &[u64]) -> Gf128 {
         bits.chunks(self.words_per_group)
             .enumerate()
+            .filter(|(_, words)| words.iter().any(|&w| w != 0))
             .map(|(h, words)| {
                 let starts_group = words[0] & 1 == 1;
                 let first = if starts_group { self.first[h] } else { Gf128::ZERO };
@@ -373,6 +397,12 @@ impl PreviousLookup {
 /// relation over an explicit set or map shares, made once.
 pub struct WeightsAt<'a> {
     rho: &'a [Gf128],
+    /// Weights of shared sets (and maps) already computed, by the
+    /// addresses of what they depend on: a layout's relations on one set,
+    /// split by the wires they bind, are weighed once. (An address names
+    /// one set while the relations that hold it live, which is as long as
+    /// `self` is used.)
+    memo: RefCell<HashMap<(usize, usize), Gf128>>,
     eq_rho: EqLookup,
     /// `r`, `eq(r, .)` and `eq(rho, .) eq(r, .)`.
     at_r: Option<(&'a [Gf128], EqLookup, EqLookup)>,
@@ -391,15 +421,41 @@ impl<'a> WeightsAt<'a> {
             .and_then(|(_, eq_r, _)| PreviousLookup::new(&eq_rho, eq_r));
         WeightsAt {
             rho,
+            memo: RefCell::new(HashMap::new()),
             eq_rho,
             at_r,
             previous,
         }
     }
 
+    /// `compute()`, or what it gave before for this shared set and source
+    /// (`0` for a set's own weight, `1` for the instance before, a map's
+    /// address). Ranges cost `O(n)` and are not kept.
+    fn memoized(&self, set: &Instances, source: usize, compute: impl FnOnce() -> Gf128) -> Gf128 {
+        let Instances::Set(bits) = set else {
+            return compute();
+        };
+        let key = (Arc::as_ptr(bits) as *const u64 as usize, source);
+        if let Some(&weight) = self.memo.borrow().get(&key) {
+            return weight;
+        }
+        let weight = compute();
+        self.memo.borrow_mut().insert(key, weight);
+        weight
+    }
+
+    /// `eq(rho, .)`.
+    pub(crate) fn eq_rho(&self) -> &EqLookup {
+        &self.eq_rho
+    }
+
     /// `sum_{y in set} eq(rho, y) eq(r, y)`, or `sum_{y in set} eq(rho, y)`
     /// without `r`: the weight of a relation's own wires.
     pub fn own(&self, set: &Instances) -> Gf128 {
+        self.memoized(set, 0, || self.own_of(set))
+    }
+
+    fn own_of(&self, set: &Instances) -> Gf128 {
         let r = self.at_r.as_ref().map(|(r, _, _)| *r);
         match set {
             Instances::Range { start, end } => {
@@ -416,6 +472,14 @@ impl<'a> WeightsAt<'a> {
     /// `sum_{y in set} eq(rho, y) eq(r, src(y))`: the weight, at `r`, of the
     /// wires a relation reads from another instance. Panics without `r`.
     pub fn source(&self, set: &Instances, source: &Source) -> Gf128 {
+        let key = match source {
+            Source::Previous => 1,
+            Source::Map(map) => Arc::as_ptr(map) as *const u32 as usize,
+        };
+        self.memoized(set, key, || self.source_of(set, source))
+    }
+
+    fn source_of(&self, set: &Instances, source: &Source) -> Gf128 {
         let (r, eq_r, _) = self.at_r.as_ref().expect("a point r");
         match (set, source) {
             (Instances::Range { start, end }, Source::Previous) => {
@@ -594,9 +658,9 @@ mod tests {
                 Instances::Range { start: 0, end: 1 },
                 Instances::single(size - 1),
                 Instances::Range { start: 3, end: 3 },
-                Instances::Set(scattered),
-                Instances::Set(runs),
-                Instances::Set(vec![!0u64; size / 64]),
+                Instances::Set(scattered.into()),
+                Instances::Set(runs.into()),
+                Instances::Set(vec![!0u64; size / 64].into()),
             ];
             let mle = |table: &[Gf128]| -> Gf128 { table.iter().zip(&eq_r).map(|(a, b)| *a * *b).sum() };
             let (at_r, at_rho) = (WeightsAt::new(&rho, Some(&r)), WeightsAt::new(&rho, None));
@@ -615,6 +679,33 @@ mod tests {
                         "n {n} {set:?} {source:?}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_shared_set_is_weighed_once_per_source() {
+        // One set read through the instance before and two maps, and its
+        // own weight: each as a weighing of its own would give, in any order.
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let n = 12;
+        let (rho, r) = (point(&mut rng, n), point(&mut rng, n));
+        let bits: Vec<u64> = (0..(1usize << n) / 64).map(|_| rng.gen()).collect();
+        let set = Instances::Set(bits.into());
+        let maps: Vec<Source> = (0..2u32)
+            .map(|k| Source::Map((0..1u32 << n).map(|y| (y * (3 + 2 * k) + 1) % (1 << n)).collect()))
+            .collect();
+        let sources = [Source::Previous, maps[0].clone(), maps[1].clone()];
+        let shared = WeightsAt::new(&rho, Some(&r));
+        for _ in 0..2 {
+            for source in sources.iter().rev() {
+                let fresh = WeightsAt::new(&rho, Some(&r));
+                assert_eq!(
+                    shared.source(&set, source),
+                    fresh.source(&set, source),
+                    "{source:?}"
+                );
+                assert_eq!(shared.own(&set), fresh.own(&set));
             }
         }
     }

@@ -65,7 +65,7 @@ impl Blocks {
             let y = which(self.starts[m], self.starts[m + 1]);
             bits[y / 64] |= 1 << (y % 64);
         }
-        Instances::Set(bits)
+        Instances::Set(bits.into())
     }
 }
 
@@ -207,7 +207,7 @@ impl Kind for Digest {
                 if !total.is_multiple_of(64) {
                     *later.last_mut().expect("at least one block") &= (1 << (total % 64)) - 1;
                 }
-                Instances::Set(later)
+                Instances::Set(later.into())
             }
             Instances::Range { .. } => unreachable!("a set"),
         };

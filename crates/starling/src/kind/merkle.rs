@@ -257,7 +257,7 @@ impl Layout {
         for y in members {
             bits[y / 64] |= 1 << (y % 64);
         }
-        Instances::Set(bits)
+        Instances::Set(bits.into())
     }
 }
 

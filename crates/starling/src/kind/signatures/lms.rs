@@ -229,16 +229,37 @@ impl LmsSet {
     /// The `p` digits of `Q ‖ Cksm(Q)` (RFC 8554 §4.4 `coef` and
     /// Algorithm 2's checksum), each the step its chain starts at.
     pub fn digits(self, q_rep: &[u8]) -> Vec<u32> {
-        let w = self.w as usize;
-        let max = self.max_digit();
-        let coef = |s: &[u8], i: usize| -> u32 {
-            let byte = s[i * w / 8] as u32;
-            (byte >> (8 - (w * (i % (8 / w)) + w))) & max
+        let mut digits = Vec::with_capacity(self.p());
+        self.each_digit(q_rep, |a| digits.push(a));
+        digits
+    }
+
+    /// The chain steps a signature with this `Q` takes: `2^w - 1 - a` for
+    /// each digit `a` (what a verifier lays out, counted without a list).
+    pub fn steps(self, q_rep: &[u8]) -> u32 {
+        let mut steps = 0;
+        self.each_digit(q_rep, |a| steps += self.max_digit() - a);
+        steps
+    }
+
+    /// Calls `f` with each of [`LmsSet::digits`], in order: `coef` reads
+    /// `w`-bit digits from each byte's most significant bits down.
+    fn each_digit(self, q_rep: &[u8], mut f: impl FnMut(u32)) {
+        let (w, max) = (self.w, self.max_digit());
+        let coefs = |bytes: &[u8], limit: usize, f: &mut dyn FnMut(u32)| {
+            let digits = bytes
+                .iter()
+                .flat_map(|&b| (1..=8 / w).map(move |t| (u32::from(b) >> (8 - w * t)) & max));
+            digits.take(limit).for_each(f);
         };
-        let sum: u32 = (0..8 * self.n_bytes() / w).map(|i| max - coef(q_rep, i)).sum();
-        let mut v = q_rep.to_vec();
-        v.extend(((sum << self.ls()) as u16).to_be_bytes());
-        (0..self.p()).map(|i| coef(&v, i)).collect()
+        let message_digits = (8 * self.n_bytes()) / w as usize;
+        let mut sum = 0;
+        coefs(&q_rep[..self.n_bytes()], message_digits, &mut |a| {
+            sum += max - a;
+            f(a)
+        });
+        let checksum = ((sum << self.ls()) as u16).to_be_bytes();
+        coefs(&checksum, self.p() - message_digits, &mut f);
     }
 
     /// Checks a public key's length and typecodes.

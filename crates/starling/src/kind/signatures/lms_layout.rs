@@ -84,6 +84,8 @@ pub(crate) struct Layout {
     key_first: Vec<usize>,
     /// Per unit and chain: the chain's last step, if it has steps.
     chain_end: Vec<Vec<Option<usize>>>,
+    /// Per unit: where its chain steps start (its key's blocks if none).
+    steps_first: Vec<usize>,
 }
 
 /// What the relations' sets ask of an instance: its role (a chain step's
@@ -99,16 +101,79 @@ struct Class {
     signs_key: bool,
 }
 
+impl Class {
+    /// A number below 256, distinct for distinct classes: a normalized
+    /// block number is 0, 1 or a key's last block, which `min(2)` keeps
+    /// apart from 1 since a key whose last block is 1 has no other.
+    fn key(self) -> usize {
+        let (kind, payload) = match self.role {
+            Role::Message(k) => (0, k.min(2) as usize),
+            Role::Step { first, .. } => (1, first as usize),
+            Role::PublicKey(k) => (2, k.min(2) as usize),
+            Role::Leaf => (3, 0),
+            Role::Node { second } => (4, second as usize),
+        };
+        kind | payload << 3
+            | usize::from(self.last_of_hash) << 5
+            | usize::from(self.top) << 6
+            | usize::from(self.signs_key) << 7
+    }
+}
+
 /// A layout's instances split by [`Class`].
+#[derive(Debug)]
 struct Classes {
     words: usize,
     classes: Vec<(Class, Vec<u64>)>,
+    /// Each class's place in `classes` by its key.
+    index: [u8; 256],
 }
 
 impl Classes {
+    fn new(instances: usize) -> Self {
+        Classes {
+            words: instances.div_ceil(64),
+            classes: Vec::new(),
+            index: [u8::MAX; 256],
+        }
+    }
+
+    /// Puts the instances `range` in `class`.
+    fn add(&mut self, class: Class, range: Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        let key = class.key();
+        if self.index[key] == u8::MAX {
+            self.index[key] = self.classes.len() as u8;
+            self.classes.push((class, vec![0u64; self.words]));
+        }
+        let at = self.index[key] as usize;
+        let bits = &mut self.classes[at].1;
+        let (first, last) = (range.start / 64, (range.end - 1) / 64);
+        let low = !0u64 << (range.start % 64);
+        let high = !0u64 >> (63 - (range.end - 1) % 64);
+        if first == last {
+            bits[first] |= low & high;
+        } else {
+            bits[first] |= low;
+            bits[first + 1..last].fill(!0);
+            bits[last] |= high;
+        }
+    }
+
+    /// Each class's instances, by the class's key (for comparing two).
+    #[cfg(test)]
+    fn by_key(&self) -> std::collections::BTreeMap<usize, (Class, &[u64])> {
+        self.classes
+            .iter()
+            .map(|(c, bits)| (c.key(), (*c, &bits[..])))
+            .collect()
+    }
+
     /// The instances whose class passes `keep`.
     fn set(&self, keep: impl Fn(Class) -> bool) -> Instances {
-        Instances::Set(self.bits(keep))
+        Instances::Set(self.bits(keep).into())
     }
 
     /// [`Classes::set`] as bits.
@@ -159,8 +224,11 @@ impl Layout {
         let key_blocks = Self::key_blocks(set);
         let mut key_first = Vec::with_capacity(message_first.len());
         let mut chain_end = Vec::with_capacity(message_first.len());
+        let mut steps_first = Vec::with_capacity(message_first.len());
+        owner.reserve(Self::count(stack, inputs, q_reps) - owner.len());
         for q_rep in q_reps.iter().flat_map(|r| r.chunks_exact(set.n_bytes())) {
             let s32 = key_first.len() as u32;
+            steps_first.push(owner.len());
             let mut ends = Vec::with_capacity(set.p());
             for (i, a) in set.digits(q_rep).into_iter().enumerate() {
                 for j in a..max {
@@ -190,6 +258,7 @@ impl Layout {
             message_first,
             key_first,
             chain_end,
+            steps_first,
         }
     }
 
@@ -197,7 +266,6 @@ impl Layout {
     /// `q_reps`, without laying them out.
     pub(crate) fn count(stack: Stack, inputs: &Records, q_reps: &Records) -> usize {
         let set = stack.set;
-        let max = set.max_digit() as usize;
         let per_unit = Self::key_blocks(set) + 1 + Self::node_blocks(set) * set.h as usize;
         let messages: usize = inputs
             .iter()
@@ -207,7 +275,7 @@ impl Layout {
         let steps: usize = q_reps
             .iter()
             .flat_map(|r| r.chunks_exact(set.n_bytes()))
-            .map(|q| set.digits(q).iter().map(|&a| max - a as usize).sum::<usize>())
+            .map(|q| set.steps(q) as usize)
             .sum();
         messages + steps + inputs.len() * stack.levels as usize * per_unit
     }
@@ -244,6 +312,7 @@ impl Layout {
 
     /// Whether instance `y` is the last block of its hash: the next
     /// instance is another unit's or another role's.
+    #[cfg(test)]
     fn last_of_its_hash(&self, y: usize) -> bool {
         let (s, role) = self.owner[y];
         self.owner.get(y + 1).is_none_or(|&(next_s, next)| {
@@ -251,65 +320,107 @@ impl Layout {
         })
     }
 
-    /// The instances by [`Class`]: one pass over the layout, after which a
-    /// set is a union of classes, a few word operations per instance (a
-    /// verifier builds some twenty sets over every call of the batch).
-    fn classes(&self) -> Classes {
+    /// The class of an instance of unit `u` with role `role` (whether it
+    /// is its hash's last block matters for messages and path levels only):
+    /// blocks of one kind that no set tells apart stand for each other.
+    fn class_of(&self) -> impl Fn(u32, Role, bool) -> Class + '_ {
         let set = self.stack.set;
         let key_last = Self::key_blocks(set) as u32 - 1;
         let signed_last =
             ((set.message_prefix_bytes() + set.public_key_bytes()) / set.hash.block_bytes()) as u32;
-        let words = self.owner.len().div_ceil(64);
-        let mut classes: Vec<(Class, Vec<u64>)> = Vec::new();
-        let mut last = usize::MAX;
-        let mut unit = (u32::MAX, false, false);
-        for (y, &(u, role)) in self.owner.iter().enumerate() {
-            if unit.0 != u {
-                unit = (u, self.top(u), self.signs_key(u));
-            }
-            let (_, top, signs_key) = unit;
-            // Blocks of one kind that no set tells apart stand for each other.
+        move |u, role, last_of_hash| {
+            let signs_key = self.signs_key(u);
             let role = match role {
                 Role::Message(k) if !signs_key => Role::Message(k.min(1)),
                 Role::Message(k) => Role::Message(if k == signed_last { signed_last } else { k.min(1) }),
-                Role::PublicKey(k) if k == 0 || k == key_last => Role::PublicKey(k),
-                Role::PublicKey(_) => Role::PublicKey(1),
                 Role::Step { first, .. } => Role::Step {
                     chain: 0,
                     j: 0,
                     first,
                 },
+                Role::PublicKey(k) if k == 0 || k == key_last => Role::PublicKey(k),
+                Role::PublicKey(_) => Role::PublicKey(1),
                 other => other,
             };
-            let class = Class {
+            Class {
                 role,
-                last_of_hash: self.last_of_its_hash(y),
-                top,
+                last_of_hash: last_of_hash && matches!(role, Role::Message(_) | Role::Node { .. }),
+                top: self.top(u),
                 signs_key,
-            };
-            if classes.get(last).is_none_or(|(c, _)| *c != class) {
-                last = match classes.iter().position(|(c, _)| *c == class) {
-                    Some(i) => i,
-                    None => {
-                        classes.push((class, vec![0u64; words]));
-                        classes.len() - 1
-                    }
-                };
             }
-            classes[last].1[y / 64] |= 1 << (y % 64);
         }
-        Classes { words, classes }
     }
 
-    /// A map from each instance to the one `source` names (0 elsewhere).
-    fn map(&self, source: impl Fn(usize, u32, Role) -> Option<usize>) -> Source {
-        Source::Map(
-            self.owner
-                .iter()
-                .enumerate()
-                .map(|(y, &(s, role))| source(y, s, role).unwrap_or(0) as u32)
-                .collect(),
-        )
+    /// The instances by [`Class`], laid down unit by unit as runs (a
+    /// chain's steps after its first are one), after which a set is a union
+    /// of classes: a few word operations per instance (a verifier builds
+    /// some twenty sets over every call of the batch).
+    fn classes(&self) -> Classes {
+        let set = self.stack.set;
+        let class = self.class_of();
+        let mut classes = Classes::new(self.owner.len());
+        let bodies = self.steps_first.first().copied().unwrap_or(self.owner.len());
+        for (u, &first) in self.message_first.iter().enumerate() {
+            let u32 = u as u32;
+            let end = self.message_first.get(u + 1).copied().unwrap_or(bodies);
+            for y in first..end {
+                let role = Role::Message((y - first) as u32);
+                classes.add(class(u32, role, y + 1 == end), y..y + 1);
+            }
+        }
+        let key_blocks = Self::key_blocks(set);
+        for (u, ends) in self.chain_end.iter().enumerate() {
+            let u32 = u as u32;
+            let step = |first| Role::Step {
+                chain: 0,
+                j: 0,
+                first,
+            };
+            let (first_step, later_step) = (class(u32, step(true), false), class(u32, step(false), false));
+            let mut next = self.steps_first[u];
+            for &end in ends.iter().flatten() {
+                classes.add(first_step, next..next + 1);
+                classes.add(later_step, next + 1..end + 1);
+                next = end + 1;
+            }
+            let key = self.key_first[u];
+            for k in 0..key_blocks {
+                classes.add(class(u32, Role::PublicKey(k as u32), false), key + k..key + k + 1);
+            }
+            let leaf = key + key_blocks;
+            classes.add(class(u32, Role::Leaf, false), leaf..leaf + 1);
+            let nodes = leaf + 1..leaf + 1 + Self::node_blocks(set) * set.h as usize;
+            for y in nodes.clone() {
+                let role = Role::Node {
+                    second: Self::node_blocks(set) == 2 && (y - nodes.start) % 2 == 1,
+                };
+                classes.add(class(u32, role, y + 1 == nodes.end), y..y + 1);
+            }
+        }
+        classes
+    }
+
+    /// [`Layout::classes`] instance by instance from the roles: the plain
+    /// reference the tests hold it against.
+    #[cfg(test)]
+    fn classes_one_by_one(&self) -> Classes {
+        let class = self.class_of();
+        let mut classes = Classes::new(self.owner.len());
+        for (y, &(u, role)) in self.owner.iter().enumerate() {
+            classes.add(class(u, role, self.last_of_its_hash(y)), y..y + 1);
+        }
+        classes
+    }
+
+    /// A map from each instance of `readers` to the one `source` names (0
+    /// elsewhere: no relation reads those entries).
+    fn map(&self, readers: &[&Instances], source: impl Fn(usize, u32, Role) -> Option<usize>) -> Source {
+        let mut map = vec![0u32; self.owner.len()];
+        for y in readers.iter().flat_map(|set| set.members()) {
+            let (u, role) = self.owner[y];
+            map[y] = source(y, u, role).unwrap_or(0) as u32;
+        }
+        Source::Map(map.into())
     }
 
     /// The public bytes of instance `y`'s block: every byte the verifier
@@ -415,8 +526,7 @@ impl Layout {
         let second_nodes = classes.set(|c| second_node(c.role));
         let leaves = classes.set(|c| c.role == Role::Leaf);
         let message_starts = classes.set(|c| c.role == Role::Message(0));
-        let holders = self.map(holder);
-        let to_message0 = self.map(message0);
+        let holders = self.map(&[&first_nodes], holder);
 
         let mut relations = vec![Relation::constant_wire(n)];
         // Chained parts: SHA-256's IV or SHAKE256's zero state in a hash's
@@ -443,15 +553,15 @@ impl Layout {
         let signed_end = fixed + set.public_key_bytes();
         let (signed_last, signed_tail) = (signed_end / bb, signed_end % bb);
         let node_tail = set.node_bytes() % bb;
-        // Each run, and whether it is a padding (the same in every
-        // instance of its set).
-        let public_runs: [(Instances, Range<usize>, bool); 10] = [
+        // Each run, and whether it is the same in every instance of its set
+        // (a padding, a domain tag): one constant row for the set.
+        let public_runs: [(Instances, Range<usize>, bool); 13] = [
             (classes.set(|c| c.role == Role::Message(0) && c.top), 0..16, false),
-            (
-                classes.set(|c| c.role.is_first_block() && !matches!(c.role, Role::Step { .. })),
-                20..22,
-                false,
-            ),
+            // The domain tag of each kind of hash but a chain step's.
+            (message_starts.clone(), 20..22, true),
+            (classes.set(|c| c.role == Role::PublicKey(0)), 20..22, true),
+            (leaves.clone(), 20..22, true),
+            (first_nodes.clone(), 20..22, true),
             (steps.clone(), set.step_bytes()..bb, true),
             (
                 classes.set(|c| c.role == Role::Leaf || c.role == Role::Message(0) && !c.signs_key),
@@ -485,25 +595,26 @@ impl Layout {
                 true,
             ),
         ];
-        for (instances, bytes, padding) in public_runs {
+        for (instances, bytes, same) in public_runs {
             if instances.is_empty() || bytes.is_empty() {
                 continue;
             }
             let layout = self.clone();
             let template = move |y, bytes, out: &mut [u8]| layout.template(y, inputs, bytes, out);
-            if padding {
+            if same {
                 relations.extend(same_public_bytes(circuit, state, instances, bytes, template));
             } else {
                 relations.push(public_bytes(circuit, state, instances, bytes, template));
             }
         }
-        // A chain step's tag, the chain's number and the step's, the one
-        // row of public bytes a step has: written straight from its role,
-        // as the template would (the verifier writes half a million of these
-        // for 1,024 signatures).
+        // A chain step's tag, the chain's number `i` and the step's `j`: a
+        // public row at a chain's first step (written straight from its
+        // role, as the template would), and at the steps after it `i`
+        // copied from the step before and `j` its successor `J`, which the
+        // circuit computes (so that a verifier weighs no row per step).
         let layout = self.clone();
         relations.push(Relation {
-            instances: steps.clone(),
+            instances: classes.set(|c| matches!(c.role, Role::Step { first: true, .. })),
             wires: block(20..PREFIX_BYTES + 1),
             from: None,
             values: RunValues::PerInstance(Box::new(move |y, values| {
@@ -512,6 +623,19 @@ impl Layout {
                     values[0] = u64::from_le_bytes([high, low, j, 0, 0, 0, 0, 0]);
                 }
             })),
+        });
+        let later_steps = classes.set(|c| matches!(c.role, Role::Step { first: false, .. }));
+        relations.push(Relation {
+            instances: later_steps.clone(),
+            wires: block(20..PREFIX_BYTES),
+            from: Some((Source::Previous, block(20..PREFIX_BYTES))),
+            values: RunValues::Zero,
+        });
+        relations.push(Relation {
+            instances: later_steps.clone(),
+            wires: block(PREFIX_BYTES..PREFIX_BYTES + 1),
+            from: Some((Source::Previous, out(state + 2 * nb..state + 2 * nb + 1))),
+            values: RunValues::Zero,
         });
         // `I` and `q`, the key's identifier (public for a top unit) and one
         // value below 2^h, copied from the message hash into every hash that
@@ -523,6 +647,8 @@ impl Layout {
         // hash.
         let named = classes.bits(|c| matches!(c.role, Role::Step { .. } | Role::PublicKey(0)));
         let after_step = after(&classes.bits(|c| matches!(c.role, Role::Step { .. })));
+        let first_named = Instances::Set(named.iter().zip(&after_step).map(|(a, b)| a & !b).collect());
+        let to_message0 = self.map(&[&first_named, &first_nodes, &leaves], message0);
         relations.push(Relation {
             instances: Instances::Set(named.iter().zip(&after_step).map(|(a, b)| a & b).collect()),
             wires: block(0..20),
@@ -530,7 +656,7 @@ impl Layout {
             values: RunValues::Zero,
         });
         relations.push(Relation {
-            instances: Instances::Set(named.iter().zip(&after_step).map(|(a, b)| a & !b).collect()),
+            instances: first_named,
             wires: block(0..20),
             from: Some((to_message0.clone(), block(0..20))),
             values: RunValues::Zero,
@@ -632,7 +758,7 @@ impl Layout {
         });
         // A chain step after the first hashes the one before.
         relations.push(Relation {
-            instances: classes.set(|c| matches!(c.role, Role::Step { first: false, .. })),
+            instances: later_steps,
             wires: block(PREFIX_BYTES + 1..set.step_bytes()),
             from: Some((Source::Previous, out(0..nb))),
             values: RunValues::Zero,
@@ -666,7 +792,7 @@ impl Layout {
                 map[y] = end as u32;
             }
             relations.push(Relation {
-                instances: Instances::Set(bits),
+                instances: Instances::Set(bits.into()),
                 wires: to,
                 from: Some((Source::Map(map.into()), from)),
                 values: RunValues::Zero,
@@ -716,17 +842,19 @@ impl Layout {
         let set = self.stack.set;
         let state = set.hash.state_bytes();
         let block = |bytes: Range<usize>| circuit.input_wires(state + bytes.start..state + bytes.end);
+        let lower_message0 = classes.set(|c| c.role == Role::Message(0) && !c.top);
+        let lower_roots = classes.set(|c| !c.top && last_node(c));
         // The unit above's message block `k`, by the instance that reads it.
         let above = |k: usize| {
-            self.map(move |_, u, _| (!self.top(u)).then(|| self.message_first[u as usize - 1] + k))
+            self.map(&[&lower_message0, &lower_roots], move |_, u, _| {
+                (!self.top(u)).then(|| self.message_first[u as usize - 1] + k)
+            })
         };
         // The signed key's `I` and root, after its typecodes in the message
         // the unit above signs, each in one block or split over two.
         let id_at = set.message_prefix_bytes() + 8;
         let id = pieces(id_at, 16, set.hash.block_bytes());
         let root = pieces(id_at + 16, set.n_bytes(), set.hash.block_bytes());
-        let lower_message0 = classes.set(|c| c.role == Role::Message(0) && !c.top);
-        let lower_roots = classes.set(|c| !c.top && last_node(c));
         let mut relations: Vec<Relation<'a>> = id
             .into_iter()
             .map(|(k, at, of_id)| Relation {
@@ -795,4 +923,49 @@ fn shifted_runs(pairs: &[(usize, usize)]) -> Vec<(Range<usize>, Range<usize>)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kind::signatures::{hashing::RowHash, Hss, Scheme, Signatures};
+    use crate::kind::Kind;
+
+    /// The classes laid down by runs are those of the instances one by one:
+    /// LMS and HSS, both hashes, messages of one block and of several.
+    #[test]
+    fn classes_by_runs_are_the_classes_of_each_instance() {
+        let sha = LmsSet::with_hash(RowHash::Sha256, 32, 5, 4).unwrap();
+        let shake = LmsSet::with_hash(RowHash::Shake256, 24, 5, 2).unwrap();
+        let stacks = [
+            (Scheme::Lms(sha), Stack::lms(sha)),
+            (Scheme::Lms(shake), Stack::lms(shake)),
+            (
+                Scheme::Hss(Hss::new(2, sha).unwrap()),
+                Hss::new(2, sha).unwrap().stack(),
+            ),
+            (
+                Scheme::Hss(Hss::new(3, shake).unwrap()),
+                Hss::new(3, shake).unwrap().stack(),
+            ),
+        ];
+        for (scheme, stack) in stacks {
+            for msg_len in [0, 150] {
+                let kind = Signatures::new(scheme.clone());
+                let (public, private) = kind.random_batch(3, msg_len, 5);
+                let mut q_reps = Records::new();
+                let key = stack.public_key_bytes();
+                for (p, s) in public.iter().zip(private.iter()) {
+                    q_reps.push(&stack.trace(&p[..key], &p[key..], s).unwrap().output);
+                }
+                let layout = Layout::new(stack, &public, &q_reps);
+                assert_eq!(
+                    layout.classes().by_key(),
+                    layout.classes_one_by_one().by_key(),
+                    "{} with {msg_len}-byte messages",
+                    kind.name()
+                );
+            }
+        }
+    }
 }

@@ -138,10 +138,10 @@ impl<'l> Placement<'l> {
         relations: Vec<Relation<'a>>,
     ) -> Vec<Relation<'a>> {
         let mut out = Vec::with_capacity(relations.len());
-        let mut reads = Vec::new();
+        let mut placed = Placed::default();
         for relation in relations {
             match self.group_of(circuit, relation.wires) {
-                Some((g, _)) => self.place(circuit, g, relation, &mut reads, &mut out),
+                Some((g, _)) => self.place(circuit, g, relation, &mut placed, &mut out),
                 None => out.push(relation),
             }
         }
@@ -154,25 +154,26 @@ impl<'l> Placement<'l> {
         circuit: &StatementCircuit,
         g: usize,
         relation: Relation<'a>,
-        reads: &mut Vec<MapReads>,
+        placed: &mut Placed,
         out: &mut Vec<Relation<'a>>,
     ) {
         let copies = self.lanes[g].copies;
         // The virtual set as bits; each lane's instances are a stretch of it.
-        let bits = match &relation.instances {
+        let bits: Arc<[u64]> = match &relation.instances {
             Instances::Set(bits) => bits.clone(),
             Instances::Range { start, end } => {
                 let mut bits = vec![0u64; end.div_ceil(64)];
                 (*start..*end).for_each(|v| bits[v / 64] |= 1 << (v % 64));
-                bits
+                bits.into()
             }
         };
         let values = Shared::new(relation.values);
         let (source, from) = match relation.from {
             Some((Source::Map(map), from)) => {
-                let at = match reads
+                let at = match placed
+                    .reads
                     .iter()
-                    .position(|r| Arc::ptr_eq(&r.map, &map) && r.bits == bits)
+                    .position(|r| Arc::ptr_eq(&r.map, &map) && Arc::ptr_eq(&r.bits, &bits))
                 {
                     Some(at) => at,
                     None => {
@@ -180,11 +181,13 @@ impl<'l> Placement<'l> {
                             .group_of(circuit, from)
                             .map(|(gs, _)| self.lanes[gs].copies)
                             .expect("a lane's wires");
-                        reads.push(self.map_reads(bits, map, copies, source_copies));
-                        reads.len() - 1
+                        placed
+                            .reads
+                            .push(self.map_reads(bits, map, copies, source_copies));
+                        placed.reads.len() - 1
                     }
                 };
-                for read in &reads[at].placed {
+                for read in &placed.reads[at].placed {
                     out.push(Relation {
                         instances: read.instances.clone(),
                         wires: self.moved(circuit, relation.wires, read.copy),
@@ -202,13 +205,19 @@ impl<'l> Placement<'l> {
             Some((Source::Previous, from)) => (true, Some(from)),
             None => (false, None),
         };
-        for copy in 0..copies {
-            let mut lane = stretch(&bits, copy * self.m, self.m);
-            // A lane's first instance reads the last of the lane before.
-            let first = source && lane.first().is_some_and(|w| w & 1 == 1);
-            if first {
-                assert!(copy > 0, "the first instance reads no instance before it");
-                lane[0] &= !1;
+        let at = match placed
+            .lanes
+            .iter()
+            .position(|l| l.reads_previous == source && Arc::ptr_eq(&l.bits, &bits))
+        {
+            Some(at) => at,
+            None => {
+                placed.lanes.push(self.lane_sets(bits, copies, source));
+                placed.lanes.len() - 1
+            }
+        };
+        for (copy, (lane, first)) in placed.lanes[at].lanes.iter().enumerate() {
+            if *first {
                 let from = from.expect("a source run");
                 out.push(Relation {
                     instances: Instances::single(0),
@@ -220,15 +229,39 @@ impl<'l> Placement<'l> {
                     values: values.for_copy(copy, self.m),
                 });
             }
-            if lane.iter().all(|&w| w == 0) {
-                continue;
+            if let Some(lane) = lane {
+                out.push(Relation {
+                    instances: Instances::Set(lane.clone()),
+                    wires: self.moved(circuit, relation.wires, copy),
+                    from: from.map(|from| (Source::Previous, self.moved(circuit, from, copy))),
+                    values: values.for_copy(copy, self.m),
+                });
             }
-            out.push(Relation {
-                instances: Instances::Set(lane),
-                wires: self.moved(circuit, relation.wires, copy),
-                from: from.map(|from| (Source::Previous, self.moved(circuit, from, copy))),
-                values: values.for_copy(copy, self.m),
-            });
+        }
+    }
+
+    /// A virtual set's instances in each lane: the lane's stretch of it
+    /// (`None` where empty), and whether the lane's first instance is a
+    /// member that reads the instance before (`reads_previous`), which is
+    /// the last of the lane before: then that member is left out of the
+    /// lane's set, and a relation of its own reads it.
+    fn lane_sets(&self, bits: Arc<[u64]>, copies: usize, reads_previous: bool) -> LaneSets {
+        let lanes = (0..copies)
+            .map(|copy| {
+                let mut lane = stretch(&bits, copy * self.m, self.m);
+                let first = reads_previous && lane.first().is_some_and(|w| w & 1 == 1);
+                if first {
+                    assert!(copy > 0, "the first instance reads no instance before it");
+                    lane[0] &= !1;
+                }
+                let lane = lane.iter().any(|&w| w != 0).then(|| lane.into());
+                (lane, first)
+            })
+            .collect();
+        LaneSets {
+            bits,
+            reads_previous,
+            lanes,
         }
     }
 
@@ -237,7 +270,7 @@ impl<'l> Placement<'l> {
     /// `Source::Previous`). Members are visited in order, so a member's
     /// lane is found by counting, and a source's place is worked out once
     /// for a stretch of members that read one instance.
-    fn map_reads(&self, bits: Vec<u64>, map: Arc<[u32]>, copies: usize, source_copies: usize) -> MapReads {
+    fn map_reads(&self, bits: Arc<[u64]>, map: Arc<[u32]>, copies: usize, source_copies: usize) -> MapReads {
         let mut previous = vec![Vec::new(); copies];
         let mut maps: Vec<Vec<(usize, usize)>> = vec![Vec::new(); copies * source_copies];
         let (mut copy, mut last) = (0, None);
@@ -297,15 +330,30 @@ impl<'l> Placement<'l> {
         for &y in ys {
             bits[y / 64] |= 1 << (y % 64);
         }
-        Instances::Set(bits)
+        Instances::Set(bits.into())
     }
 }
 
-/// A virtual set's reads through one map, placed: relations on the same
-/// instances reading through the same map (a layout's one read split by
-/// the wires it binds) share them, maps included.
+/// What a batch's virtual sets became, kept for the relations that share
+/// them (a layout's one set of instances, or one read, split by the wires
+/// it binds): those share the placed sets and maps, which the verifier
+/// then weighs once.
+#[derive(Default)]
+struct Placed {
+    lanes: Vec<LaneSets>,
+    reads: Vec<MapReads>,
+}
+
+/// [`Placement::lane_sets`].
+struct LaneSets {
+    bits: Arc<[u64]>,
+    reads_previous: bool,
+    lanes: Vec<(Option<Arc<[u64]>>, bool)>,
+}
+
+/// A virtual set's reads through one map, placed.
 struct MapReads {
-    bits: Vec<u64>,
+    bits: Arc<[u64]>,
     map: Arc<[u32]>,
     placed: Vec<PlacedRead>,
 }
@@ -402,7 +450,7 @@ mod tests {
         let set = |vs: &[usize]| {
             let mut bits = vec![0u64; 1];
             vs.iter().for_each(|&v| bits[0] |= 1 << v);
-            Instances::Set(bits)
+            Instances::Set(bits.into())
         };
         let chain: Vec<usize> = (1..11).collect();
         let cross = [0usize, 2, 3, 4];

@@ -355,7 +355,7 @@ impl Layout {
                 bits[y / 64] |= 1 << (y % 64);
             }
         }
-        Instances::Set(bits)
+        Instances::Set(bits.into())
     }
 
     /// The map that takes an instance to its `source` (0 where none).
@@ -418,7 +418,7 @@ impl Layout {
         let mut relations = Vec::new();
         if previous.iter().any(|&w| w != 0) {
             relations.push(Relation {
-                instances: Instances::Set(previous),
+                instances: Instances::Set(previous.into()),
                 wires: self.block(circuit, lane, to.clone()),
                 from: Some((Source::Previous, self.output(circuit, lane, from.clone()))),
                 values: RunValues::Zero,
@@ -427,7 +427,7 @@ impl Layout {
         for (source_lane, entry) in mapped.into_iter().enumerate() {
             if let Some((bits, map)) = entry {
                 relations.push(Relation {
-                    instances: Instances::Set(bits),
+                    instances: Instances::Set(bits.into()),
                     wires: self.block(circuit, lane, to.clone()),
                     from: Some((
                         Source::Map(map.into()),
