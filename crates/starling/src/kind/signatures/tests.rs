@@ -10,6 +10,7 @@ use crate::inputs::{parse_inputs, read_prover_inputs};
 use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
 use hashing::{RowHash, Trace};
+use lms::PREFIX_BYTES;
 use lms_layout::{Layout, Role};
 
 fn lms(h: u32, w: u32) -> Signatures {
@@ -749,14 +750,14 @@ fn hss_faults_are_refused_naming_the_level() {
     }
 }
 
-/// A forger's hasher: every call but the message hash names another
-/// identifier `I` (message bytes 0..16).
-struct OtherId<'a> {
+/// A forger's hasher: each message is changed by `edit` (given its part)
+/// before it is hashed.
+struct Forger<'a> {
     trace: &'a mut Trace,
-    id: [u8; 16],
+    edit: &'a mut dyn FnMut(&mut [u8], hashing::Part),
 }
 
-impl hashing::Hasher for OtherId<'_> {
+impl hashing::Hasher for Forger<'_> {
     fn hash_long(
         &mut self,
         hash: RowHash,
@@ -766,9 +767,7 @@ impl hashing::Hasher for OtherId<'_> {
         len: usize,
     ) -> Vec<u8> {
         let mut message = message.to_vec();
-        if part != hashing::Part::Message {
-            message[..16].copy_from_slice(&self.id);
-        }
+        (self.edit)(&mut message, part);
         self.trace.hash_long(hash, &message, part, node, len)
     }
 
@@ -781,46 +780,86 @@ impl hashing::Hasher for OtherId<'_> {
     }
 }
 
+/// A forged LMS h5/w4 signature with `hash`: the verification of a sampled
+/// signature with every message changed by `edit`, its calls as the
+/// instances, and as the statement's root the one they lead to. RFC 8554
+/// hashes the messages unchanged, so the signature is invalid under that
+/// key: `verify` must reject it.
+fn assert_forgery_rejected(hash: RowHash, what: &str, edit: &mut dyn FnMut(&mut [u8], hashing::Part)) {
+    let set = LmsSet::with_hash(hash, 32, 5, 4).unwrap();
+    let kind = Signatures::new(Scheme::Lms(set));
+    let (public, private) = kind.random_batch(1, 9, 13);
+    let (pk, msg) = public.get(0).split_at(set.public_key_bytes());
+    let mut trace = Trace::of(&set.lanes());
+    let mut forger = Forger {
+        trace: &mut trace,
+        edit,
+    };
+    let (_, root) = set.candidate(&pk[8..24], msg, private.get(0), &mut forger);
+    let rows = [&trace.rows[0].message_rows[..], &trace.rows[0].rows[..]].concat();
+    let forge = |instances: &mut [u64]| {
+        for (y, bytes) in rows.chunks_exact(set.row_bytes()).enumerate() {
+            put_lane_row(&kind, instances, 0, y, bytes);
+        }
+    };
+    let key_root = |st: &mut crate::Statement| {
+        *st.inputs_mut() = changed(st.inputs(), |_, r| r[24..56].copy_from_slice(&root))
+    };
+    let case = (Arc::new(kind.clone()) as Arc<dyn Kind>, public.clone());
+    assert_rejected(
+        prove_tampered_private(
+            &case,
+            &private,
+            Tamper {
+                instances: Some(&forge),
+                statement: Some(&key_root),
+                ..Tamper::default()
+            },
+        ),
+        what,
+        &kind,
+    );
+}
+
 #[test]
 fn chains_a_key_and_a_path_under_another_identifier_are_rejected() {
     // The message hash names the key's `I` (public), every other hash
-    // another; the statement's root is the one they lead to. RFC 8554
-    // hashes all of them with the key's `I`, so the signature is invalid,
-    // and only the copies of `I` from the message hash tell.
+    // another: only the copies of `I` from the message hash tell.
     for hash in [RowHash::Sha256, RowHash::Shake256] {
-        let set = LmsSet::with_hash(hash, 32, 5, 4).unwrap();
-        let kind = Signatures::new(Scheme::Lms(set));
-        let (public, private) = kind.random_batch(1, 9, 13);
-        let (pk, msg) = public.get(0).split_at(set.public_key_bytes());
-        let mut trace = Trace::of(&set.lanes());
-        let mut other = OtherId {
-            trace: &mut trace,
-            id: [0x5a; 16],
-        };
-        let (_, root) = set.candidate(&pk[8..24], msg, private.get(0), &mut other);
-        let rows = [&trace.rows[0].message_rows[..], &trace.rows[0].rows[..]].concat();
-        let forge = |instances: &mut [u64]| {
-            for (y, bytes) in rows.chunks_exact(set.row_bytes()).enumerate() {
-                put_lane_row(&kind, instances, 0, y, bytes);
+        let mut other_id = |m: &mut [u8], part| {
+            if part != hashing::Part::Message {
+                m[..16].fill(0x5a)
             }
         };
-        let key_root = |st: &mut crate::Statement| {
-            *st.inputs_mut() = changed(st.inputs(), |_, r| r[24..56].copy_from_slice(&root))
-        };
-        let case = (Arc::new(kind.clone()) as Arc<dyn Kind>, public.clone());
-        assert_rejected(
-            prove_tampered_private(
-                &case,
-                &private,
-                Tamper {
-                    instances: Some(&forge),
-                    statement: Some(&key_root),
-                    ..Tamper::default()
-                },
-            ),
-            "chains, key hash and path under another I",
-            &kind,
-        );
+        assert_forgery_rejected(hash, "chains, key hash and path under another I", &mut other_id);
+    }
+}
+
+#[test]
+fn a_chain_step_with_another_number_is_rejected() {
+    // One later step of a chain (a step message, `I ‖ q ‖ i ‖ j ‖ tmp`,
+    // of the chain the step before was of) hashed with `j + 1`, or with
+    // another chain's number `i`: only the step before's successor `J`, or
+    // its `i`, tells.
+    for hash in [RowHash::Sha256, RowHash::Shake256] {
+        for (byte, what) in [
+            (PREFIX_BYTES, "another step number"),
+            (21, "another chain number"),
+        ] {
+            let (mut chain, mut done) = (None, false);
+            let mut other = |m: &mut [u8], part| {
+                if part != hashing::Part::Rest || m.len() != PREFIX_BYTES + 1 + 32 {
+                    return;
+                }
+                let this = [m[20], m[21]];
+                if chain == Some(this) && !done {
+                    m[byte] += 1;
+                    done = true;
+                }
+                chain = Some(this);
+            };
+            assert_forgery_rejected(hash, &format!("a chain step with {what}"), &mut other);
+        }
     }
 }
 
