@@ -45,7 +45,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         params: KindParams,
         /// Refuse proofs with less provable security than this.
-        #[arg(long, value_name = "BITS", default_value_t = starling::DEFAULT_MIN_SECURITY_BITS)]
+        #[arg(long, value_name = "BITS", default_value_t = starling::DEFAULT_MIN_SECURITY_BITS, value_parser = finite_bits)]
         min_security: f64,
     },
     /// Describe a proof file without verifying it: statement, N, digests,
@@ -397,5 +397,15 @@ impl From<ProfileArg> for Profile {
             ProfileArg::Default => Profile::Default,
             ProfileArg::Secure => Profile::Secure,
         }
+    }
+}
+
+/// A number of bits that is a number: `NaN` compares false with every
+/// security figure and would turn the floor off.
+fn finite_bits(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(bits) if bits.is_finite() => Ok(bits),
+        Ok(_) => Err("a finite number of bits".into()),
+        Err(e) => Err(e.to_string()),
     }
 }

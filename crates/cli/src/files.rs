@@ -138,17 +138,36 @@ pub(crate) fn check_output_path(out: &Path, inputs: &[&Path]) -> Result<(), Fail
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and
 /// a rename, so that `path` holds either its old contents or the whole new
-/// file.
+/// file. `path` must be a regular file or missing: a rename would replace
+/// a device, a FIFO or a symlink (as root, deleting a device node). The
+/// temporary file has a name no one can guess and is created only if
+/// nothing is there, so a link planted at its name is never written
+/// through.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let cannot = |e: std::io::Error| unreadable(format!("cannot write {}: {e}", path.display()));
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_file() => {
+            return Err(unreadable(format!(
+                "--out {} is not a regular file (a device, FIFO, link or folder); write the proof to a file",
+                path.display()
+            )))
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(cannot(e)),
+    }
     let name = path
         .file_name()
         .ok_or_else(|| unreadable(format!("cannot write {}: not a file name", path.display())))?;
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    tmp_name.push(format!(".{:016x}.tmp", unpredictable()));
     let tmp: PathBuf = path.with_file_name(tmp_name);
-    let written = File::create(&tmp)
+    let created = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp);
+    let written = created
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
         .and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = written {
@@ -156,4 +175,13 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure>
         return Err(cannot(e));
     }
     Ok(())
+}
+
+/// 64 bits no other process can predict: the standard library seeds each
+/// `RandomState` from the operating system's randomness.
+fn unpredictable() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    hasher.finish()
 }

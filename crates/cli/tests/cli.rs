@@ -368,3 +368,82 @@ fn proofs_are_identical_across_tiers_and_threads() {
         }
     }
 }
+
+/// `--out` names a regular file or nothing: a device, a FIFO, a link or a
+/// folder is refused (exit 2) and left as it was (the rename over it
+/// replaced it, as root deleting a device node).
+#[cfg(unix)]
+#[test]
+fn out_is_a_regular_file_or_nothing() {
+    let prove = |out: &std::path::Path| {
+        starling(&[
+            "prove",
+            "sha256",
+            "--random",
+            "2",
+            "--seed",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let dir = tmp("out-targets");
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("target.txt");
+    std::fs::write(&target, b"keep me").unwrap();
+    let link = dir.join("link.proof");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let fifo = dir.join("fifo.proof");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut refused = vec![link.clone(), dir.clone(), PathBuf::from("/dev/null")];
+    if made {
+        refused.push(fifo.clone());
+    }
+    for out in &refused {
+        let run = prove(out);
+        assert_eq!(
+            run.status.code(),
+            Some(2),
+            "{}: {}",
+            out.display(),
+            text(&run.stderr)
+        );
+        assert!(
+            text(&run.stderr).contains("not a regular file"),
+            "{}",
+            text(&run.stderr)
+        );
+    }
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep me");
+    assert!(std::path::Path::new("/dev/null").exists());
+    // A regular file is written, and no temporary file is left.
+    let out = dir.join("x.proof");
+    let _ = std::fs::remove_file(&out);
+    let run = prove(&out);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(std::fs::metadata(&out).unwrap().file_type().is_file());
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep me");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp") && std::fs::symlink_metadata(dir.join(n)).is_ok_and(|m| m.is_file()))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+#[test]
+fn a_security_floor_that_is_not_a_number_is_refused() {
+    for floor in ["NaN", "inf", "-inf"] {
+        let flag = format!("--min-security={floor}");
+        let out = starling(&["verify", "/nonexistent/proof", &flag]);
+        assert_eq!(out.status.code(), Some(2), "{floor}");
+        assert!(text(&out.stderr).contains("finite"), "{}", text(&out.stderr));
+    }
+}

@@ -235,7 +235,9 @@ pub fn verify_claimed(file: &ProofFile, min_security_bits: f64) -> Result<Verifi
 /// parameters reach on success.
 fn check_file(file: &ProofFile, min_security_bits: f64) -> Result<f64, Error> {
     let bits = security_report(file)?.bits();
-    if bits < min_security_bits {
+    // A floor that is not a number (NaN) refuses every proof rather than
+    // none: `bits < NaN` is false.
+    if min_security_bits.is_nan() || bits < min_security_bits {
         return Err(Error::Rejected(Rejection::TooWeak {
             bits,
             profile: file.profile.name(),

@@ -72,6 +72,11 @@ fn the_first_difference_is_named() {
         Err(Error::Rejected(Rejection::TooWeak { required, .. })) => assert_eq!(required, 110.0),
         other => panic!("expected too weak, got {other:?}"),
     }
+    // A floor that is not a number refuses every proof, rather than none.
+    match verify(&expected.clone().with_min_security_bits(f64::NAN), &proof) {
+        Err(Error::Rejected(Rejection::TooWeak { required, .. })) => assert!(required.is_nan()),
+        other => panic!("expected too weak, got {other:?}"),
+    }
 }
 
 #[test]
