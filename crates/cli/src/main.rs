@@ -152,11 +152,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             params,
             min_security,
         } => {
+            let bytes = files::read_proof(&proof)?;
             let expected = match (expect, kind) {
-                (Some(inputs), Some(kind)) => Some(expected(&inputs, kind, &params, min_security)?),
+                (Some(inputs), Some(kind)) => Some(expected(&bytes, &inputs, kind, &params, min_security)?),
                 _ => None,
             };
-            verify(&proof, expected.as_ref(), min_security, print_outputs)
+            verify(&bytes, expected.as_ref(), min_security, print_outputs)
         }
         Command::Inspect { proof } => {
             print!("{}", starling::inspect(&files::read_proof(&proof)?)?);
@@ -447,30 +448,33 @@ fn write_private_proof(
     Ok(())
 }
 
-/// The statement `verify --expect` checks the proof against.
+/// The statement `verify --expect` checks the proof (`bytes`) against. The
+/// proof's kind is compared first, so that a proof of another kind is
+/// rejected as such (exit 1) rather than the inputs read as this kind's.
 fn expected(
+    bytes: &[u8],
     inputs: &str,
     kind: KindArg,
     params: &KindParams,
     min_security: f64,
 ) -> Result<Expected, Failure> {
     let kind = statement_kind(kind, params)?;
+    starling::check_kind(kind.as_ref(), bytes)?;
     let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(inputs)?)
         .map_err(|e| unreadable(format!("{inputs}: {e}")))?;
     Ok(Expected::new(kind, records)?.with_min_security_bits(min_security))
 }
 
 fn verify(
-    path: &Path,
+    bytes: &[u8],
     expected: Option<&Expected>,
     min_security: f64,
     print_outputs: bool,
 ) -> Result<(), Failure> {
-    let bytes = files::read_proof(path)?;
     let start = std::time::Instant::now();
     let verified: Verified = match expected {
-        Some(expected) => starling::verify(expected, &bytes)?,
-        None => starling::verify_claimed(&ProofFile::from_bytes(&bytes)?, min_security)?,
+        Some(expected) => starling::verify(expected, bytes)?,
+        None => starling::verify_claimed(&ProofFile::from_bytes(bytes)?, min_security)?,
     };
     let ms = start.elapsed().as_secs_f64() * 1e3;
     let mut out = std::io::stdout().lock();

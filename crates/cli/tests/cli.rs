@@ -447,3 +447,27 @@ fn a_security_floor_that_is_not_a_number_is_refused() {
         assert!(text(&out.stderr).contains("finite"), "{}", text(&out.stderr));
     }
 }
+
+/// A proof of another kind than `--kind` is rejected as such (exit 1),
+/// before the expected inputs are read as that kind's (which here would be
+/// a malformed file, exit 2).
+#[test]
+fn a_proof_of_another_kind_is_rejected_as_such() {
+    let inputs = tmp("kind-first.inputs");
+    std::fs::write(&inputs, format!("{IV} {ABC_BLOCK}\n")).unwrap();
+    let proof = tmp("kind-first.proof");
+    let (inputs, proof) = (inputs.to_str().unwrap(), proof.to_str().unwrap());
+    let made = starling(&["prove", "sha256", "--inputs", inputs, "--out", proof]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let out = starling(&[
+        "verify", proof, "--expect", inputs, "--kind", "digest", "--hash", "sha256",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("sha256 compressions"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = starling(&["verify", proof, "--expect", inputs, "--kind", "sha256"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

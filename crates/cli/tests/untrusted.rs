@@ -263,10 +263,15 @@ fn endless_or_binary_files_are_refused_in_bounded_memory() {
             command,
         );
     }
+    // A proof of the kind expected (verify reads the proof first), then an
+    // endless expected-inputs file.
     let sha = scratch("sha.txt");
     std::fs::write(&sha, format!("{} {}\n", "00".repeat(32), "00".repeat(64))).unwrap();
+    let proof = path_str(&scratch("sha.proof")).to_string();
+    let made = starling(&["prove", "sha256", "--inputs", path_str(&sha), "--out", &proof]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
     assert_exit(
-        &starling_bounded(&["verify", &out, "--expect", "/dev/zero", "--kind", "sha256"]),
+        &starling_bounded(&["verify", &proof, "--expect", "/dev/zero", "--kind", "sha256"]),
         2,
         "line 1: longer than",
         "--expect /dev/zero",

@@ -29,4 +29,4 @@ pub use starling_field::cpu;
 pub use starling_pcs::SecurityProfile as Profile;
 pub use statement::Statement;
 pub use timings::Timings;
-pub use verify::{verify, verify_claimed, Expected, Verified, DEFAULT_MIN_SECURITY_BITS};
+pub use verify::{check_kind, verify, verify_claimed, Expected, Verified, DEFAULT_MIN_SECURITY_BITS};

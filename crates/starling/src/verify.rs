@@ -92,12 +92,8 @@ impl Expected {
     /// The first difference between `statement` and this expectation.
     fn first_difference(&self, statement: &Statement) -> Option<Mismatch> {
         let (want, got) = (&self.kind, statement.kind());
-        let described = |k: &Arc<dyn Kind>| format!("{} {}s", k.name(), k.noun());
-        if want.code() != got.code() || want.name() != got.name() {
-            return Some(Mismatch::Kind {
-                expected: described(want),
-                found: described(got),
-            });
+        if let Some(m) = kind_difference(want.as_ref(), got.as_ref()) {
+            return Some(m);
         }
         let (want_digest, got_digest) = (want.circuit().digest(), got.circuit().digest());
         if want_digest != got_digest {
@@ -186,6 +182,31 @@ impl Verified {
             .iter()
             .map(|r| kind.format_output(r))
             .collect()
+    }
+}
+
+/// The difference between an expected kind and a proof's, if any: its
+/// name and parameters (`sha256`, `chain --hash sha256`).
+fn kind_difference(want: &dyn Kind, got: &dyn Kind) -> Option<Mismatch> {
+    let described = |k: &dyn Kind| format!("{} {}s", k.name(), k.noun());
+    (want.code() != got.code() || want.name() != got.name()).then(|| Mismatch::Kind {
+        expected: described(want),
+        found: described(got),
+    })
+}
+
+/// Checks, from its header alone, that `proof` is about `kind` (name and
+/// parameters): what a verifier can tell before it reads the expected
+/// inputs as that kind's, so that a proof of another kind is rejected as
+/// such ([`Rejection::Mismatch`]) rather than its inputs file refused as
+/// malformed. [`verify`] checks this again, with everything else.
+pub fn check_kind(kind: &dyn Kind, proof: &[u8]) -> Result<(), Error> {
+    let mut r = starling_crypto::codec::Reader::new(proof);
+    let header = crate::format::read_header(&mut r)?;
+    let found = crate::format::read_kind(&mut r, header.code, None)?;
+    match kind_difference(kind, found.as_ref()) {
+        Some(m) => Err(Error::mismatch(m)),
+        None => Ok(()),
     }
 }
 
