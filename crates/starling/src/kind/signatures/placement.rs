@@ -170,17 +170,17 @@ impl<'l> Placement<'l> {
         let values = Shared::new(relation.values);
         let (source, from) = match relation.from {
             Some((Source::Map(map), from)) => {
-                let at = match placed
-                    .reads
-                    .iter()
-                    .position(|r| Arc::ptr_eq(&r.map, &map) && Arc::ptr_eq(&r.bits, &bits))
-                {
+                let source_copies = self
+                    .group_of(circuit, from)
+                    .map(|(gs, _)| self.lanes[gs].copies)
+                    .expect("a lane's wires");
+                let at = match placed.reads.iter().position(|r| {
+                    Arc::ptr_eq(&r.map, &map)
+                        && Arc::ptr_eq(&r.bits, &bits)
+                        && (r.copies, r.source_copies) == (copies, source_copies)
+                }) {
                     Some(at) => at,
                     None => {
-                        let source_copies = self
-                            .group_of(circuit, from)
-                            .map(|(gs, _)| self.lanes[gs].copies)
-                            .expect("a lane's wires");
                         placed
                             .reads
                             .push(self.map_reads(bits, map, copies, source_copies));
@@ -205,11 +205,9 @@ impl<'l> Placement<'l> {
             Some((Source::Previous, from)) => (true, Some(from)),
             None => (false, None),
         };
-        let at = match placed
-            .lanes
-            .iter()
-            .position(|l| l.reads_previous == source && Arc::ptr_eq(&l.bits, &bits))
-        {
+        let at = match placed.lanes.iter().position(|l| {
+            l.reads_previous == source && l.lanes.len() == copies && Arc::ptr_eq(&l.bits, &bits)
+        }) {
             Some(at) => at,
             None => {
                 placed.lanes.push(self.lane_sets(bits, copies, source));
@@ -321,7 +319,13 @@ impl<'l> Placement<'l> {
                 map: Some((lane_map.into(), at % source_copies)),
             });
         }
-        MapReads { bits, map, placed }
+        MapReads {
+            copies,
+            source_copies,
+            bits,
+            map,
+            placed,
+        }
     }
 
     /// The set of instances `ys`.
@@ -351,8 +355,11 @@ struct LaneSets {
     lanes: Vec<(Option<Arc<[u64]>>, bool)>,
 }
 
-/// A virtual set's reads through one map, placed.
+/// A virtual set's reads through one map, placed (from `copies` lanes
+/// reading `source_copies`).
 struct MapReads {
+    copies: usize,
+    source_copies: usize,
     bits: Arc<[u64]>,
     map: Arc<[u32]>,
     placed: Vec<PlacedRead>,
