@@ -9,6 +9,7 @@
 //! thread.
 //! Usage: `cargo run --release -p starling-crypto --example leaf_hash_timing -- [log_leaves] [leaf_elems]`
 
+use starling_field::Gf128Slices;
 use std::time::{Duration, Instant};
 
 use sha2::{Digest as _, Sha256};
@@ -32,7 +33,7 @@ fn main() {
     for rep in 0..3 {
         let t = Instant::now();
         let mut many = vec![[0u8; 32]; 1 << log_leaves];
-        blake3_multi::keyed_hash_many(merkle::leaf_key(), bytes, leaf * 16, &mut many);
+        blake3_multi::keyed_hash_many(&merkle::LEAF_KEY, bytes, leaf * 16, &mut many);
         let many_t = t.elapsed();
         // As the commitment feeds them: four elements of every leaf at a time.
         let parts: Vec<Vec<u8>> =
@@ -44,7 +45,7 @@ fn main() {
                     parts
                 });
         let t = Instant::now();
-        let mut partial = PartialHashes::new(merkle::leaf_key(), 1 << log_leaves, leaf * 16);
+        let mut partial = PartialHashes::new(&merkle::LEAF_KEY, 1 << log_leaves, leaf * 16);
         for p in &parts {
             partial.update(p, p.len() >> log_leaves);
         }

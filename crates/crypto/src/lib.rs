@@ -4,12 +4,10 @@
 #![deny(unsafe_code)]
 
 pub mod blake3_multi;
-pub mod codec;
 pub mod merkle;
 pub mod pow;
-mod transcript;
 
-pub use transcript::Transcript;
-
-/// A 32-byte digest (Merkle trees, transcript state).
-pub type Digest = [u8; 32];
+pub use pow::Grind;
+/// The transcript, the proof bytes reader and the digest type are the
+/// verifier's: one definition for both sides.
+pub use starling_verifier::{codec, Digest, Transcript};

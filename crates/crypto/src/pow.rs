@@ -1,53 +1,33 @@
-//! Proof-of-work grinding before a challenge ([`crate::Transcript::grind`]).
-//!
-//! The nonce is valid when `BLAKE3-keyed(POW_KEY, state || nonce)` starts
-//! with `bits` zero bits (read as a little-endian u64, its low bits), where
-//! `state` is the transcript state just before the nonce is absorbed and
-//! `POW_KEY = BLAKE3("starling/pow")`. The 40-byte input is one BLAKE3
-//! block, so a search lays out runs of attempts side by side and hashes
-//! them many at a time ([`blake3_multi::keyed_hash_many`]: sixteen with
-//! AVX-512). At 16 bits a search makes 65,536 attempts on average, three
-//! times per proof.
-
-use std::sync::OnceLock;
+//! The prover's proof-of-work search before a challenge ([`Grind`]). What a
+//! valid nonce is, and the check, are the verifier's
+//! (`starling_verifier::pow`): keyed BLAKE3 of `state || nonce`, one block.
+//! The search lays out runs of attempts side by side and hashes them many
+//! at a time ([`blake3_multi::keyed_hash_many`]: sixteen with AVX-512). At
+//! 16 bits a search makes 65,536 attempts on average, three times per
+//! proof.
 
 use rayon::prelude::*;
+use starling_verifier::pow::{attempt, value_of, INPUT_LEN, POW_KEY};
+use starling_verifier::Transcript;
 
-use crate::blake3_multi::{self, Key};
+use crate::blake3_multi;
 use crate::Digest;
 
-/// The hashed input's length in bytes: the state, then the nonce.
-const INPUT_LEN: usize = 32 + 8;
-
-/// The key of proof-of-work attempts.
-fn pow_key() -> &'static Key {
-    static KEY: OnceLock<Key> = OnceLock::new();
-    KEY.get_or_init(|| *blake3::hash(b"starling/pow").as_bytes())
+/// The prover's side of [`Transcript::check_grind`].
+pub trait Grind {
+    /// Proof of work before the next challenge: finds the smallest nonce
+    /// meeting `bits` of difficulty for the current state, absorbs it and
+    /// returns it for the proof. With `bits = 0` the nonce is 0 and costs
+    /// nothing.
+    fn grind(&mut self, label: &[u8], bits: u32) -> u64;
 }
 
-/// `state || nonce`, the hashed input.
-fn attempt(state: &Digest, nonce: u64) -> [u8; INPUT_LEN] {
-    let mut input = [0u8; INPUT_LEN];
-    input[..32].copy_from_slice(state);
-    input[32..].copy_from_slice(&nonce.to_le_bytes());
-    input
-}
-
-/// A digest's first eight bytes as a little-endian u64.
-fn value_of(digest: &Digest) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&digest[..8]);
-    u64::from_le_bytes(word)
-}
-
-/// The value an attempt is judged by.
-fn pow_value(state: &Digest, nonce: u64) -> u64 {
-    value_of(blake3::keyed_hash(pow_key(), &attempt(state, nonce)).as_bytes())
-}
-
-/// True when `nonce` meets the difficulty `bits` for `state`.
-pub fn check(state: &Digest, nonce: u64, bits: u32) -> bool {
-    bits == 0 || pow_value(state, nonce).trailing_zeros() >= bits
+impl Grind for Transcript {
+    fn grind(&mut self, label: &[u8], bits: u32) -> u64 {
+        let nonce = grind(&self.state(), bits);
+        self.absorb_u64(label, nonce);
+        nonce
+    }
 }
 
 /// The smallest valid nonce: blocks of nonces one after another, each
@@ -68,7 +48,7 @@ pub fn grind(state: &Digest, bits: u32) -> u64 {
                 .flat_map(|nonce| attempt(state, nonce))
                 .collect();
             let mut digests = vec![[0u8; 32]; RUN];
-            blake3_multi::keyed_hash_many(pow_key(), &inputs, INPUT_LEN, &mut digests);
+            blake3_multi::keyed_hash_many(&POW_KEY, &inputs, INPUT_LEN, &mut digests);
             (first..)
                 .zip(&digests)
                 .find(|(_, d)| value_of(d).trailing_zeros() >= bits)
@@ -84,16 +64,7 @@ pub fn grind(state: &Digest, bits: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn attempts_are_keyed_blake3_of_state_and_nonce() {
-        let state = [3u8; 32];
-        let mut input = state.to_vec();
-        input.extend_from_slice(&5u64.to_le_bytes());
-        let key = blake3::hash(b"starling/pow");
-        let want = value_of(blake3::keyed_hash(key.as_bytes(), &input).as_bytes());
-        assert_eq!(pow_value(&state, 5), want);
-    }
+    use starling_verifier::pow::{check, value};
 
     #[test]
     fn grind_finds_the_smallest_valid_nonce() {
@@ -101,7 +72,16 @@ mod tests {
         for bits in [1u32, 4, 10, 16] {
             let n = grind(&state, bits);
             assert!(check(&state, n, bits));
-            assert!((0..n).all(|m| pow_value(&state, m).trailing_zeros() < bits));
+            assert!((0..n).all(|m| value(&state, m).trailing_zeros() < bits));
         }
+    }
+
+    #[test]
+    fn a_ground_nonce_passes_the_verifiers_check() {
+        let mut p = Transcript::new(b"t");
+        let mut v = p.clone();
+        let nonce = p.grind(b"pow", 8);
+        assert!(v.check_grind(b"pow", 8, nonce));
+        assert_eq!(p.state(), v.state());
     }
 }

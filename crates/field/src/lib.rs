@@ -9,8 +9,9 @@ mod gf8;
 mod linear_map;
 pub mod prefetch;
 pub mod scratch;
-pub mod trace;
 
-pub use gf128::Gf128;
+pub use gf128::{Gf128, Gf128Slices};
 pub use gf8::Gf8;
 pub use linear_map::{subset_sums, ByteLinearMap};
+/// The trace and the dual basis (ring switching) are the verifier's.
+pub use starling_verifier::field::trace;

@@ -1,57 +1,13 @@
 //! The full opening of bit claims: ring switching, then the Ligerito opening,
 //! in one transcript flow. This is what the proof system calls at the end of
-//! the PIOP.
+//! the PIOP. The proof type and the verifier are `starling-verifier`'s.
 
-use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
-use starling_field::Gf128;
+pub use starling_verifier::pcs::bits::{verify, verify_with, Proof};
 
-use crate::commit::{Commitment, ProverData};
-use crate::params::PcsParams;
-use crate::ring_switch::{self, BitEvaluations, PackedClaim};
-use crate::{ligerito, PcsError};
-
-/// Ring-switching messages plus the opening.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Proof {
-    /// `s_u = z(u, R_i)` for every claim `i`.
-    pub bit_evaluations: Vec<BitEvaluations>,
-    /// The opening of the batched claim.
-    pub opening: ligerito::Proof,
-}
-
-impl Proof {
-    /// Serialised proof.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        for s in &self.bit_evaluations {
-            put_fields(&mut out, s);
-        }
-        self.opening.write(&mut out);
-        out
-    }
-
-    /// Decodes a proof of `num_claims` claims; never panics.
-    pub fn from_bytes(params: &PcsParams, num_claims: usize, bytes: &[u8]) -> Result<Proof, PcsError> {
-        if num_claims == 0 || num_claims > ring_switch::MAX_CLAIMS {
-            return Err(PcsError::BadInput("between 1 and MAX_CLAIMS claims are needed"));
-        }
-        let mut r = Reader::new(bytes);
-        let mut bit_evaluations = Vec::with_capacity(num_claims);
-        for _ in 0..num_claims {
-            let v = r.fields(128, "the ring-switching evaluations")?;
-            let mut s = [Gf128::ZERO; 128];
-            s.copy_from_slice(&v);
-            bit_evaluations.push(s);
-        }
-        let opening = ligerito::Proof::read(params, &mut r)?;
-        r.finish()?;
-        Ok(Proof {
-            bit_evaluations,
-            opening,
-        })
-    }
-}
+use crate::commit::ProverData;
+use crate::ring_switch::{self, PackedClaim};
+use crate::{ligerito, PcsError, PcsParams};
 
 /// Proves all `claims` about the bits of the committed table.
 pub fn prove(
@@ -80,23 +36,4 @@ pub fn prove(
         bit_evaluations,
         opening,
     })
-}
-
-/// Verifies a [`Proof`] for `claims` against the commitment.
-pub fn verify(
-    params: &PcsParams,
-    commitment: &Commitment,
-    claims: &[PackedClaim],
-    proof: &Proof,
-    transcript: &mut Transcript,
-) -> Result<(), PcsError> {
-    let red = ring_switch::verify(
-        params.num_vars(),
-        params.live_rows_len(),
-        claims,
-        &proof.bit_evaluations,
-        transcript,
-    )?;
-    let weight = |p: &[Gf128]| red.weight_at(p);
-    ligerito::verify(params, commitment, red.claim, &weight, &proof.opening, transcript)
 }

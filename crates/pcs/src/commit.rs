@@ -62,15 +62,7 @@ use starling_field::Gf128;
 use starling_poly::additive_ntt::AdditiveNtt;
 use starling_poly::reed_solomon::ReedSolomon;
 
-use crate::params::PcsParams;
-use crate::PcsError;
-
-/// The commitment: the Merkle root of the level-0 codeword.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Commitment {
-    /// Root of the column tree.
-    pub root: Digest,
-}
+use crate::{Commitment, PcsError, PcsParams};
 
 /// Rows encoded and hashed at once when a large level is committed, per
 /// four threads (at least once, at most four times): four field elements
@@ -385,7 +377,7 @@ impl Rows<'_> {
     /// MiB, against about 10 ms of transposing a second time on one thread).
     fn coset_leaves(self, code: &ReedSolomon, h: usize, group: usize, out: &mut [Digest]) {
         let positions = 1usize << self.log_msg;
-        let mut hashes = PartialHashes::new(merkle::leaf_key(), positions, 16 * self.width);
+        let mut hashes = PartialHashes::new(&merkle::LEAF_KEY, positions, 16 * self.width);
         // A buffer an earlier phase recycled, or zeroed pages from the
         // allocator: every entry is written, so it needs no clearing.
         let mut buf = scratch::take_field(group * positions);

@@ -3,15 +3,14 @@
 
 pub mod bits;
 mod commit;
-mod error;
 pub mod ligerito;
-pub mod params;
 pub mod ring_switch;
-pub mod security;
 mod sumcheck;
 
-pub use commit::{commit, Commitment, ProverData};
-pub use error::PcsError;
-pub use params::{LevelParams, PcsParams};
-pub use ring_switch::PackedClaim;
-pub use security::{SecurityProfile, SecurityReport};
+pub use commit::{commit, ProverData};
+/// The parameters, the security calculator, the commitment and proof types
+/// and the error are the verifier's: one definition for both sides.
+pub use starling_verifier::pcs::{
+    params, security, Commitment, LevelParams, PackedClaim, PcsError, PcsParams, SecurityProfile,
+    SecurityReport,
+};

@@ -28,6 +28,7 @@
 
 use rayon::prelude::*;
 use starling_field::scratch::{self, ScratchVec};
+use starling_field::Gf128Slices;
 use starling_field::{backend, Gf128};
 use starling_poly::sumcheck_round::QuadraticRound;
 

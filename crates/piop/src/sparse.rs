@@ -4,6 +4,7 @@
 //! compressed form; the lincheck only needs two walks over the nonzeros: a
 //! weighted transpose (prover) and a weighted bilinear form (verifier).
 
+use starling_field::Gf128Slices;
 use starling_field::{backend, Gf128};
 
 use crate::PiopError;

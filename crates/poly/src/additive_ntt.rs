@@ -21,89 +21,16 @@
 //! once this way leaves every column (one position) contiguous, which is what a
 //! Merkle leaf of an interleaved code wants.
 
-use std::sync::OnceLock;
+use starling_field::Gf128Slices;
 
 use rayon::prelude::*;
 use starling_field::{backend, Gf128};
+pub use starling_verifier::poly::novel_basis::{
+    generator_row_mle, normalized_vanishing, normalized_vanishing_at, novel_basis_at,
+};
 
 /// Largest supported subspace dimension (`log2` of the evaluation domain).
 pub const MAX_LOG_DOMAIN: usize = 62;
-
-/// Number of basis indices `i` for which `What_i` is tabulated.
-const TABLE_ROWS: usize = 64;
-
-/// `What_i(beta_c)` for `i < 64` and every `c < 128`.
-fn what_table() -> &'static [[Gf128; 128]] {
-    static TABLE: OnceLock<Vec<[Gf128; 128]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        // w[c] = W_i(beta_c), updated from i to i + 1 by the recurrence.
-        let mut w: Vec<Gf128> = (0..128).map(|c| Gf128::new(1u128 << c)).collect();
-        let mut table = Vec::with_capacity(TABLE_ROWS);
-        for i in 0..TABLE_ROWS {
-            let norm = w[i];
-            // beta_i is outside span(beta_0..beta_{i-1}), so W_i(beta_i) != 0.
-            let inv = norm.inverse().expect("W_i(beta_i) is nonzero");
-            let mut row = [Gf128::ZERO; 128];
-            for c in 0..128 {
-                row[c] = w[c] * inv;
-            }
-            table.push(row);
-            for v in w.iter_mut() {
-                *v = *v * (*v + norm);
-            }
-        }
-        table
-    })
-}
-
-/// `What_i(q)`: the normalised vanishing polynomial of `span(beta_0..beta_{i-1})`
-/// at the domain point with integer label `q`.
-#[inline]
-pub fn normalized_vanishing(i: usize, q: u64) -> Gf128 {
-    let row = &what_table()[i];
-    // What_i(beta_c) = 0 for c < i, so only the bits from i upwards matter.
-    let mut bits = q >> i;
-    let mut c = i;
-    let mut acc = Gf128::ZERO;
-    while bits != 0 {
-        let tz = bits.trailing_zeros() as usize;
-        c += tz;
-        acc += row[c];
-        bits >>= tz;
-        bits &= !1;
-    }
-    acc
-}
-
-/// `What_i(y)` at an arbitrary field element `y` (by linearity over its bits).
-pub fn normalized_vanishing_at(i: usize, y: Gf128) -> Gf128 {
-    let row = &what_table()[i];
-    (0..128).filter(|&c| y.bit(c)).map(|c| row[c]).sum()
-}
-
-/// `X_j(y) = prod_b What_b(y)^{j_b}`, the novel basis polynomial `j` at `y`.
-pub fn novel_basis_at(j: u64, y: Gf128) -> Gf128 {
-    let mut acc = Gf128::ONE;
-    for b in 0..64 {
-        if (j >> b) & 1 == 1 {
-            acc *= normalized_vanishing_at(b, y);
-        }
-    }
-    acc
-}
-
-/// The multilinear extension over `j in {0,1}^m` of
-/// `j -> X_j(omega_q)`, evaluated at `point`:
-/// `prod_b (1 + u_b + u_b What_b(omega_q))`. This is the MLE of row `q` of the
-/// Reed–Solomon generator matrix, which a PCS verifier needs per query.
-pub fn generator_row_mle(m: usize, q: u64, point: &[Gf128]) -> Gf128 {
-    assert_eq!(point.len(), m, "point must have m coordinates");
-    point
-        .iter()
-        .enumerate()
-        .map(|(b, &u)| Gf128::ONE + u * (Gf128::ONE + normalized_vanishing(b, q)))
-        .product()
-}
 
 /// The table `j -> X_j(omega_q)` for `j < 2^m`: row `q` of the generator matrix.
 pub fn generator_row(m: usize, q: u64) -> Vec<Gf128> {

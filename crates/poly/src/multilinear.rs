@@ -6,14 +6,10 @@
 //! (characteristic 2), which on a Boolean `x` is `prod_i (1 + r_i + x_i)`.
 
 use rayon::prelude::*;
+use starling_field::Gf128Slices;
 use starling_field::{backend, scratch, Gf128};
 
-/// `eq(a, b) = prod_i (1 + a_i + b_i)`: the multilinear equality polynomial
-/// at two arbitrary points of the same length.
-pub fn eq_eval(a: &[Gf128], b: &[Gf128]) -> Gf128 {
-    assert_eq!(a.len(), b.len(), "eq_eval needs points of equal length");
-    a.iter().zip(b).map(|(&x, &y)| Gf128::ONE + x + y).product()
-}
+pub use starling_verifier::poly::eq_eval;
 
 /// The table of `x -> eq(point, x)` over the hypercube of dimension `point.len()`.
 /// Its doublings of [`PAR_MIN_LEN`] entries or more run on rayon's threads
@@ -109,6 +105,24 @@ pub fn evaluate(table: &[Gf128], point: &[Gf128]) -> Gf128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The verifier's one-at-a-time definitions give what the prover's
+    /// threaded passes give, short tables and long ones.
+    #[test]
+    fn eq_tables_and_evaluations_match_the_verifiers() {
+        for m in [0usize, 1, 5, 15] {
+            let point: Vec<Gf128> = (0..m as u128)
+                .map(|i| Gf128::new((i + 3) * 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835))
+                .collect();
+            let table = eq_table(&point);
+            assert_eq!(table, starling_verifier::poly::eq_table(&point), "m {m}");
+            assert_eq!(
+                evaluate(&table, &point),
+                starling_verifier::poly::evaluate(&table, &point),
+                "m {m}"
+            );
+        }
+    }
 
     fn pt(vals: &[u128]) -> Vec<Gf128> {
         vals.iter().map(|&v| Gf128::new(v)).collect()

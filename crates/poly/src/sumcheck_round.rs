@@ -11,34 +11,7 @@ use crate::multilinear::{fold_lowest_in_place, PAR_CHUNK, PAR_MIN_LEN};
 use rayon::prelude::*;
 use starling_field::Gf128;
 
-/// The prover's message for one degree-2 round: `h(0)` and the `X^2` coefficient.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct QuadraticRound {
-    /// `h(0)`.
-    pub c0: Gf128,
-    /// Coefficient of `X^2`.
-    pub c2: Gf128,
-}
-
-impl QuadraticRound {
-    /// The next claim `h(r)`, with `c1` recovered from the current claim.
-    pub fn next_claim(&self, claim: Gf128, r: Gf128) -> Gf128 {
-        let c1 = claim + self.c2;
-        self.c0 + r * (c1 + r * self.c2)
-    }
-}
-
-impl core::ops::Add for QuadraticRound {
-    type Output = QuadraticRound;
-
-    /// The message of a sum of sumchecks: coefficients add.
-    fn add(self, other: QuadraticRound) -> QuadraticRound {
-        QuadraticRound {
-            c0: self.c0 + other.c0,
-            c2: self.c2 + other.c2,
-        }
-    }
-}
+pub use starling_verifier::poly::QuadraticRound;
 
 /// The round message for `sum_x f(x) g(x)` binding the lowest variable.
 ///

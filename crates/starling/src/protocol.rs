@@ -6,8 +6,11 @@
 //! the wiring check (public values, links between instances); ring
 //! switching and one batched opening of the three claims on z.
 
+use starling_crypto::Grind;
+use starling_field::Gf128Slices;
 use std::sync::Arc;
 
+use starling_crypto::merkle::ManyAtOnce;
 use starling_crypto::Transcript;
 use starling_field::scratch::{self, ScratchVec};
 use starling_field::Gf128;
@@ -560,7 +563,8 @@ pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
         public_claim.to_packed(),
     ];
     let claims = claims.map(convert_claim);
-    bits::verify(
+    bits::verify_with(
+        &ManyAtOnce,
         &params.pcs,
         &proof.commitment,
         &claims,

@@ -30,6 +30,7 @@ mod portable;
 #[allow(unsafe_code)]
 mod x86_64;
 
+use starling_field::Gf128Slices;
 use std::borrow::Cow;
 
 use rayon::prelude::*;

@@ -205,24 +205,6 @@ pub fn kernels() -> &'static Kernels {
     kernels_for(cpu::tier()).expect("the process's tier runs here")
 }
 
-/// Multiplies two field elements given as raw `u128`s with the selected backend.
-#[inline]
-pub fn mul(a: u128, b: u128) -> u128 {
-    #[cfg(target_arch = "x86_64")]
-    if matches!(cpu::tier(), Tier::Avx2 | Tier::Avx512) {
-        // SAFETY: both tiers include pclmulqdq, and `cpu::tier` only
-        // selects a tier that runs here.
-        return unsafe { avx2::mul(a, b) };
-    }
-    #[cfg(target_arch = "aarch64")]
-    if cpu::tier() == Tier::Neon {
-        // SAFETY: the tier includes neon and aes (PMULL), and `cpu::tier`
-        // only selects a tier that runs here.
-        return unsafe { neon::mul(a, b) };
-    }
-    portable::mul(a, b)
-}
-
 /// `sum_i a[i] * b[i]`, with the selected backend: the carry-less products
 /// are summed unreduced and reduced once (reduction is linear), which
 /// saves two of a product's six carry-less multiplications and the

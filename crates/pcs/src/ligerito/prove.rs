@@ -2,6 +2,7 @@
 
 use rayon::prelude::*;
 use starling_crypto::merkle::hash_leaves_fields;
+use starling_crypto::Grind;
 use starling_crypto::Transcript;
 use starling_field::scratch::{self, ScratchVec};
 use starling_field::Gf128;
@@ -11,7 +12,7 @@ use starling_poly::sumcheck_round::QuadraticRound;
 use super::*;
 use crate::commit::{CommittedLevel, ProverData};
 use crate::sumcheck::{product_round_at, PairTable};
-use crate::PcsError;
+use crate::{Commitment, PcsError, PcsParams};
 
 /// The opening's tables: before the first fold the message is the committed
 /// table and the weight its own vector, both zero from entry `live` on;

@@ -49,6 +49,7 @@ pub use weights::{shifted_prefix_sum, Instances, Members, Source, WeightsAt};
 
 use rayon::prelude::*;
 use starling_crypto::codec::{put_fields, Reader};
+use starling_crypto::Grind;
 use starling_crypto::Transcript;
 use starling_field::{scratch, Gf128};
 use starling_poly::multilinear::{eq_table, fold_lowest_in_place};

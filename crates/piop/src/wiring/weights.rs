@@ -12,6 +12,7 @@
 //! or map costs `O(N)`, which kinds with irregular layouts pay anyway while
 //! reading their public data.
 
+use starling_field::Gf128Slices;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -29,6 +29,8 @@
 //! the live length (the caller's, or [`live_len`] read from the data); the
 //! folded vectors are zero past their own live length.
 
+use starling_crypto::Grind;
+use starling_field::Gf128Slices;
 use std::sync::OnceLock;
 
 use rayon::prelude::*;

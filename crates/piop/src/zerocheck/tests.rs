@@ -3,6 +3,7 @@ use rand_chacha::ChaCha8Rng;
 use starling_crypto::codec::DecodeError;
 use starling_crypto::Transcript;
 use starling_field::Gf128;
+use starling_field::Gf128Slices;
 use starling_poly::multilinear::eq_table;
 
 use super::verifier::replay;

@@ -1,6 +1,7 @@
 //! Tests of the transform against its definitions.
 
 use super::*;
+use starling_field::Gf128Slices;
 
 /// `W_i(y)` straight from the definition: the product over the subspace.
 fn vanishing_by_product(i: usize, y: Gf128) -> Gf128 {

@@ -3,11 +3,17 @@
 //! from the number of variables and the security profile by
 //! [`PcsParams::new`] and never below what [`crate::security`] proves.
 
-use crate::security::{
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use alloc::{format, vec};
+
+use libm::{ceil, exp2, log2};
+
+use super::security::{
     add_ring_switch_terms, proximity_gap_log2, queries_for, query_log2, random_batching_log2, sumcheck_log2,
     SecurityProfile, SecurityReport,
 };
-use crate::PcsError;
+use super::PcsError;
 
 /// Largest number of variables the PCS accepts.
 pub const MAX_NUM_VARS: usize = 40;
@@ -133,7 +139,7 @@ impl PcsParams {
             let m = remaining - k;
             let queries = queries_for(m, r, budget + f64::from(query_grinding));
             let raw = proximity_gap_log2(k, m, r, 0);
-            let grinding_bits = (raw - budget).ceil().max(0.0) as u32;
+            let grinding_bits = ceil(raw - budget).max(0.0) as u32;
             levels.push(LevelParams {
                 log_rows: k,
                 log_inv_rate: r,
@@ -352,21 +358,21 @@ impl PcsParams {
 /// `bits`: sumcheck and ring switching are taken off first, the rest is split
 /// evenly over the two main terms of each level.
 fn per_term_budget(num_vars: usize, bits: f64, levels: usize) -> f64 {
-    let total = (-bits).exp2();
+    let total = exp2(-bits);
     let mut fixed = SecurityReport::new();
     fixed.add("sumcheck", sumcheck_log2(num_vars, 2));
     add_ring_switch_terms(&mut fixed, 4);
     for _ in 0..levels {
         fixed.add("batching", random_batching_log2());
     }
-    let rest = total - fixed.total_log2_error().exp2();
-    (rest / (2 * levels) as f64).log2()
+    let rest = total - exp2(fixed.total_log2_error());
+    log2(rest / (2 * levels) as f64)
 }
 
 /// Bytes of one level: `k` rounds, columns of `width` elements, paths.
 fn level_bytes(log_msg: usize, k: usize, width: usize, r: usize, t: usize, g: u32, qg: u32) -> usize {
     let depth = log_msg + r;
-    let paths = (depth as f64 - (t as f64).log2()).max(0.0);
+    let paths = (depth as f64 - log2(t as f64)).max(0.0);
     let siblings = (t as f64 * paths) as usize;
     (32 * k + if g > 0 { 8 * k } else { 0 } + if qg > 0 { 8 } else { 0 } + 32 + 8)
         .saturating_add(t.saturating_mul(16 * width))
@@ -388,7 +394,7 @@ fn best_shape(vars: usize, budget: f64, query_grinding: u32) -> Vec<(usize, usiz
             for &r in &LATER_LOG_INV_RATES {
                 let m = v - k;
                 let t = queries_for(m, r, budget + f64::from(query_grinding));
-                let g = (proximity_gap_log2(k, m, r, 0) - budget).ceil().max(0.0) as u32;
+                let g = ceil(proximity_gap_log2(k, m, r, 0) - budget).max(0.0) as u32;
                 let bytes = level_bytes(m, k, 1 << k, r, t, g, query_grinding) + best[m].0;
                 if bytes < choice.0 {
                     let mut shape = vec![(k, r)];

@@ -3,13 +3,13 @@
 //! read checks the remaining input first, so decoding untrusted bytes returns
 //! an error instead of panicking or allocating without bound.
 
-use starling_crypto::codec::{put_fields, DecodeError, Reader};
-use starling_crypto::merkle::MultiProof;
-use starling_poly::sumcheck_round::QuadraticRound;
+use alloc::vec::Vec;
 
 use super::{LevelProof, Proof};
-use crate::params::PcsParams;
-use crate::PcsError;
+use crate::codec::{put_fields, DecodeError, Reader};
+use crate::merkle::MultiProof;
+use crate::pcs::{PcsError, PcsParams};
+use crate::poly::QuadraticRound;
 
 fn read_round(r: &mut Reader<'_>) -> Result<QuadraticRound, DecodeError> {
     Ok(QuadraticRound {
@@ -31,7 +31,7 @@ impl Proof {
         out
     }
 
-    pub(crate) fn write(&self, out: &mut Vec<u8>) {
+    pub fn write(&self, out: &mut Vec<u8>) {
         for l in &self.levels {
             for r in &l.rounds {
                 put_round(out, r);

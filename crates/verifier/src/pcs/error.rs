@@ -1,7 +1,9 @@
 //! The one error type of the PCS layer.
 
-use starling_crypto::codec::DecodeError;
-use starling_crypto::merkle::MerkleError;
+use alloc::string::String;
+
+use crate::codec::DecodeError;
+use crate::merkle::MerkleError;
 
 /// Why a commitment, opening or proof was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -7,9 +7,12 @@
 //! `sum_j (d_v a)^(2^j)`, which a verifier can evaluate at points off the
 //! hypercube.
 
-use std::sync::OnceLock;
+use alloc::boxed::Box;
+use alloc::vec;
 
-use crate::Gf128;
+use once_cell::race::OnceBox;
+
+use super::Gf128;
 
 /// Tr(a) = a + a^2 + a^4 + ... + a^(2^127), computed the slow way.
 fn trace_slow(a: Gf128) -> bool {
@@ -25,15 +28,17 @@ fn trace_slow(a: Gf128) -> bool {
 
 /// Bit u set iff Tr(x^u) = 1; trace is linear so Tr(a) = parity(a & mask).
 fn trace_mask() -> u128 {
-    static MASK: OnceLock<u128> = OnceLock::new();
+    static MASK: OnceBox<u128> = OnceBox::new();
     *MASK.get_or_init(|| {
-        let mut m = 0u128;
-        for u in 0..128 {
-            if trace_slow(Gf128::new(1u128 << u)) {
-                m |= 1u128 << u;
+        Box::new({
+            let mut m = 0u128;
+            for u in 0..128 {
+                if trace_slow(Gf128::new(1u128 << u)) {
+                    m |= 1u128 << u;
+                }
             }
-        }
-        m
+            m
+        })
     })
 }
 
@@ -45,59 +50,63 @@ pub fn trace(a: Gf128) -> bool {
 
 /// The dual basis `d_0..d_127` of the polynomial basis under the trace form.
 pub fn dual_basis() -> &'static [Gf128; 128] {
-    static DUAL: OnceLock<[Gf128; 128]> = OnceLock::new();
+    static DUAL: OnceBox<[Gf128; 128]> = OnceBox::new();
     DUAL.get_or_init(|| {
-        // Row w of T is the functional u -> Tr(x^(u+w)), a 128-bit mask. We
-        // want D with D * T = I; Gauss-Jordan on [T | I].
-        let mut t = [0u128; 128];
-        let mut inv = [0u128; 128];
-        for w in 0..128 {
-            let xw = Gf128::new(1u128 << w);
-            let mut row = 0u128;
-            for u in 0..128 {
-                if trace(xw * Gf128::new(1u128 << u)) {
-                    row |= 1u128 << u;
+        Box::new({
+            // Row w of T is the functional u -> Tr(x^(u+w)), a 128-bit mask. We
+            // want D with D * T = I; Gauss-Jordan on [T | I].
+            let mut t = [0u128; 128];
+            let mut inv = [0u128; 128];
+            for w in 0..128 {
+                let xw = Gf128::new(1u128 << w);
+                let mut row = 0u128;
+                for u in 0..128 {
+                    if trace(xw * Gf128::new(1u128 << u)) {
+                        row |= 1u128 << u;
+                    }
+                }
+                t[w] = row;
+                inv[w] = 1u128 << w;
+            }
+            for col in 0..128 {
+                let pivot = (col..128)
+                    .find(|&r| (t[r] >> col) & 1 == 1)
+                    .expect("the trace form is non-degenerate");
+                t.swap(col, pivot);
+                inv.swap(col, pivot);
+                for r in 0..128 {
+                    if r != col && (t[r] >> col) & 1 == 1 {
+                        t[r] ^= t[col];
+                        inv[r] ^= inv[col];
+                    }
                 }
             }
-            t[w] = row;
-            inv[w] = 1u128 << w;
-        }
-        for col in 0..128 {
-            let pivot = (col..128)
-                .find(|&r| (t[r] >> col) & 1 == 1)
-                .expect("the trace form is non-degenerate");
-            t.swap(col, pivot);
-            inv.swap(col, pivot);
-            for r in 0..128 {
-                if r != col && (t[r] >> col) & 1 == 1 {
-                    t[r] ^= t[col];
-                    inv[r] ^= inv[col];
-                }
+            // Now inv * T = I, i.e. row v of inv lists the w with d_v = sum x^w.
+            // T is symmetric, so T^-1 is too, and rows or columns give the same d_v.
+            let mut d = [Gf128::ZERO; 128];
+            for v in 0..128 {
+                d[v] = Gf128::new(inv[v]);
             }
-        }
-        // Now inv * T = I, i.e. row v of inv lists the w with d_v = sum x^w.
-        // T is symmetric, so T^-1 is too, and rows or columns give the same d_v.
-        let mut d = [Gf128::ZERO; 128];
-        for v in 0..128 {
-            d[v] = Gf128::new(inv[v]);
-        }
-        d
+            d
+        })
     })
 }
 
 /// The Frobenius conjugates of the dual basis: entry `[j][v]` is
-/// `d_v^(2^j)` as bits, so that `sum_v e_v d_v^(2^j)` is one dot product of
-/// the weights `e` with row `j`. Kept in the static itself (256 KiB), not on
-/// the heap: a table built between two proofs would sit in their freed
-/// blocks.
-pub fn dual_basis_conjugates() -> &'static [[u128; 128]; 128] {
-    static CONJUGATES: OnceLock<[[u128; 128]; 128]> = OnceLock::new();
+/// `d_v^(2^j)`, so that `sum_v e_v d_v^(2^j)` is one dot product of
+/// the weights `e` with row `j`. Built once per process, on the heap (256
+/// KiB, never on the stack: a small target's stack is smaller).
+pub fn dual_basis_conjugates() -> &'static [[Gf128; 128]; 128] {
+    static CONJUGATES: OnceBox<[[Gf128; 128]; 128]> = OnceBox::new();
     CONJUGATES.get_or_init(|| {
-        let mut rows = [[0u128; 128]; 128];
+        let mut rows: Box<[[Gf128; 128]; 128]> = vec![[Gf128::ZERO; 128]; 128]
+            .into_boxed_slice()
+            .try_into()
+            .expect("128 rows");
         for (v, &d) in dual_basis().iter().enumerate() {
             let mut p = d;
             for row in rows.iter_mut() {
-                row[v] = p.to_bits();
+                row[v] = p;
                 p = p.square();
             }
         }
@@ -113,9 +122,9 @@ mod tests {
     fn conjugates_are_squares_of_the_row_above() {
         let (d, c) = (dual_basis(), dual_basis_conjugates());
         for v in [0usize, 1, 77, 127] {
-            assert_eq!(c[0][v], d[v].to_bits());
+            assert_eq!(c[0][v], d[v]);
             for j in 1..128 {
-                assert_eq!(Gf128::new(c[j][v]), Gf128::new(c[j - 1][v]).square(), "{j} {v}");
+                assert_eq!(c[j][v], c[j - 1][v].square(), "{j} {v}");
             }
         }
     }

@@ -13,6 +13,11 @@
 //! is counted `g` bits smaller (the standard accounting of grinding in
 //! Fiat–Shamir'd IOPs, e.g. ethSTARK documentation, Section 6).
 
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use libm::{ceil, exp2, floor, log2};
+
 /// GF(2^128): every challenge is a uniform field element.
 pub const FIELD_BITS: f64 = 128.0;
 
@@ -143,7 +148,7 @@ pub fn log2_sum(xs: impl Iterator<Item = f64> + Clone) -> f64 {
     if max == f64::NEG_INFINITY {
         return max;
     }
-    max + xs.map(|x| (x - max).exp2()).sum::<f64>().log2()
+    max + log2(xs.map(|x| exp2(x - max)).sum::<f64>())
 }
 
 /// The decoding regime the calculator works in.
@@ -163,13 +168,13 @@ pub const REGIME: ProximityRegime = ProximityRegime::UniqueDecoding;
 /// Block length `n`, and the proximity parameter `e` (in positions) for a
 /// Reed–Solomon code with `2^log_msg` symbols and rate `2^-log_inv_rate`.
 pub fn proximity_parameter(log_msg: usize, log_inv_rate: usize) -> (f64, f64) {
-    let n = ((log_msg + log_inv_rate) as f64).exp2();
-    let k = (log_msg as f64).exp2();
+    let n = exp2((log_msg + log_inv_rate) as f64);
+    let k = exp2(log_msg as f64);
     // Minimum distance of an RS code (MDS): d = n - k + 1.
     let d = n - k + 1.0;
     let e = match REGIME {
-        ProximityRegime::UniqueDecoding => ((d - 1.0) / 2.0).floor(),
-        ProximityRegime::ThirdDistance => ((d - 1.0) / 3.0).floor(),
+        ProximityRegime::UniqueDecoding => floor((d - 1.0) / 2.0),
+        ProximityRegime::ThirdDistance => floor((d - 1.0) / 3.0),
     };
     (n, e)
 }
@@ -198,7 +203,7 @@ pub fn proximity_gap_log2(folds: usize, log_msg: usize, log_inv_rate: usize, gri
         ProximityRegime::UniqueDecoding => n,
         ProximityRegime::ThirdDistance => e.max(1.0),
     };
-    (2.0 * folds as f64 * bad).log2() - FIELD_BITS - grinding_bits as f64
+    log2(2.0 * folds as f64 * bad) - FIELD_BITS - grinding_bits as f64
 }
 
 /// Query soundness of one level: a word `e`-far from the code (relative
@@ -212,7 +217,7 @@ pub fn proximity_gap_log2(folds: usize, log_msg: usize, log_inv_rate: usize, gri
 /// term `g` bits smaller (module doc).
 pub fn query_log2(log_msg: usize, log_inv_rate: usize, queries: usize) -> f64 {
     let (n, e) = proximity_parameter(log_msg, log_inv_rate);
-    queries as f64 * (1.0 - e / n).log2()
+    queries as f64 * log2(1.0 - e / n)
 }
 
 /// Smallest number of queries with [`query_log2`] at most `log2_target`.
@@ -224,7 +229,7 @@ pub fn queries_for(log_msg: usize, log_inv_rate: usize, log2_target: f64) -> usi
     if per <= 0.0 {
         return usize::MAX;
     }
-    let mut t = (-log2_target / per).ceil().max(1.0) as usize;
+    let mut t = ceil(-log2_target / per).max(1.0) as usize;
     while query_log2(log_msg, log_inv_rate, t) > log2_target {
         t += 1;
     }
@@ -238,7 +243,7 @@ pub fn sumcheck_log2(rounds: usize, degree: usize) -> f64 {
     if rounds == 0 {
         return f64::NEG_INFINITY;
     }
-    ((rounds * degree) as f64).log2() - FIELD_BITS
+    log2((rounds * degree) as f64) - FIELD_BITS
 }
 
 /// Batching checks with independent uniform coefficients: if any check fails,

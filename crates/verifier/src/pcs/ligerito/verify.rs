@@ -1,13 +1,13 @@
 //! The verifier side of the opening: scalar and single-threaded.
 
-use starling_crypto::merkle::{self, hash_leaves_fields};
-use starling_crypto::Transcript;
-use starling_field::Gf128;
-use starling_poly::additive_ntt::generator_row_mle;
-use starling_poly::multilinear::{eq_table, evaluate};
+use alloc::vec::Vec;
 
 use super::*;
-use crate::PcsError;
+use crate::merkle::{self, Hashes, OneByOne};
+use crate::pcs::PcsError;
+use crate::poly::novel_basis::generator_row_mle;
+use crate::poly::{eq_table, evaluate};
+use crate::{Gf128, Transcript};
 
 /// The query checks of one level folded into the weight: `(q, beta_q)`.
 struct WeightUpdate {
@@ -19,6 +19,20 @@ struct WeightUpdate {
 /// Checks a proof of `sum_x f(x) w(x) = claim` for the committed `f`, where
 /// `weight(P)` returns the multilinear extension of `w` at `P` (length `L`).
 pub fn verify(
+    params: &PcsParams,
+    commitment: &Commitment,
+    claim: Gf128,
+    weight: &dyn Fn(&[Gf128]) -> Gf128,
+    proof: &Proof,
+    transcript: &mut Transcript,
+) -> Result<(), PcsError> {
+    verify_with(&OneByOne, params, commitment, claim, weight, proof, transcript)
+}
+
+/// [`verify`], with the opened columns' and Merkle nodes' hashes computed
+/// by `hashes`.
+pub fn verify_with(
+    hashes: &dyn Hashes,
     params: &PcsParams,
     commitment: &Commitment,
     claim: Gf128,
@@ -72,10 +86,17 @@ pub fn verify(
                 want: positions.len(),
             });
         }
-        let hashes = hash_leaves_fields(&pr.columns, width);
-        merkle::verify(&root, params.level_log_len(i), &positions, &hashes, &pr.merkle)
-            .map_err(|source| PcsError::Merkle { level: i, source })?;
-        absorb_leaf_hashes(transcript, &hashes);
+        let leaves = hashes.leaves(&pr.columns, width);
+        merkle::verify_with(
+            hashes,
+            &root,
+            params.level_log_len(i),
+            &positions,
+            &leaves,
+            &pr.merkle,
+        )
+        .map_err(|source| PcsError::Merkle { level: i, source })?;
+        absorb_leaf_hashes(transcript, &leaves);
 
         // c_q = sum_row eq(s, row) column_q[row] = Enc(y_i)[q] for an honest
         // prover; the rows past the column's width are zero.

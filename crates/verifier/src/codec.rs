@@ -8,9 +8,9 @@
 //! Integers are little-endian; a field element is its 16-byte encoding
 //! ([`Gf128::to_bytes`]); a section is a `u32` length and that many bytes.
 
-use starling_field::Gf128;
+use alloc::vec::Vec;
 
-use crate::Digest;
+use crate::{Digest, Gf128};
 
 /// Why bytes could not be decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -135,6 +135,7 @@ pub fn put_section(out: &mut Vec<u8>, bytes: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec;
 
     #[test]
     fn reads_what_was_written() {
