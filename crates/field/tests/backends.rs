@@ -24,23 +24,6 @@ fn mul_x64_is_the_product_by_x64() {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[test]
-fn clmul_matches_portable_when_available() {
-    if !std::arch::is_x86_feature_detected!("pclmulqdq") {
-        eprintln!("skipped: this CPU has no PCLMULQDQ");
-        return;
-    }
-    let mut rng = rand::rngs::StdRng::seed_from_u64(2);
-    for _ in 0..10_000 {
-        let a: u128 = rng.gen();
-        let b: u128 = rng.gen();
-        // SAFETY: the feature was detected just above.
-        let fast = unsafe { backend::avx2::mul(a, b) };
-        assert_eq!(fast, portable::mul(a, b));
-    }
-}
-
 #[test]
 fn slice_kernels_match_scalar() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
@@ -66,25 +49,6 @@ fn slice_kernels_match_scalar() {
 fn check_kernels_against_portable(k: &backend::Kernels, seed: u64) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut vec = |n: usize| -> Vec<u128> { (0..n).map(|_| rng.gen()).collect() };
-    for _ in 0..2000 {
-        let (a, b) = (vec(1)[0], vec(1)[0]);
-        assert_eq!((k.mul)(a, b), portable::mul(a, b), "{:?} mul", k.name);
-    }
-    let edges = [
-        0u128,
-        1,
-        u128::MAX,
-        1 << 127,
-        (1 << 127) | 1,
-        0x87,
-        u64::MAX as u128,
-        (u64::MAX as u128) << 64,
-    ];
-    for &a in &edges {
-        for &b in &edges {
-            assert_eq!((k.mul)(a, b), portable::mul(a, b), "{:?} mul edge", k.name);
-        }
-    }
     for n in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 257] {
         let (a, b, c, d) = (vec(n), vec(n), vec(n), vec(n));
         let mut s = vec(1)[0];

@@ -18,44 +18,12 @@ use core::arch::x86_64::*;
 
 use super::portable::reduce;
 
-/// Carry-less 128x128 product, unreduced, as (low, high).
-///
-/// # Safety
-/// The CPU must support `pclmulqdq`.
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse2")]
-unsafe fn clmul128(a: u128, b: u128) -> (u128, u128) {
-    let av = _mm_set_epi64x((a >> 64) as i64, a as i64);
-    let bv = _mm_set_epi64x((b >> 64) as i64, b as i64);
-    let lo = _mm_clmulepi64_si128(av, bv, 0x00);
-    let hi = _mm_clmulepi64_si128(av, bv, 0x11);
-    let m1 = _mm_clmulepi64_si128(av, bv, 0x01);
-    let m2 = _mm_clmulepi64_si128(av, bv, 0x10);
-    let mid = _mm_xor_si128(m1, m2);
-    let lo = to_u128(lo);
-    let hi = to_u128(hi);
-    let mid = to_u128(mid);
-    (lo ^ (mid << 64), hi ^ (mid >> 64))
-}
-
 #[inline]
 #[target_feature(enable = "sse2")]
 fn to_u128(v: __m128i) -> u128 {
     let lo = _mm_cvtsi128_si64(v) as u64;
     let hi = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
     (lo as u128) | ((hi as u128) << 64)
-}
-
-/// Field product.
-///
-/// # Safety
-/// The CPU must support `pclmulqdq`.
-#[inline]
-#[target_feature(enable = "pclmulqdq,sse2")]
-pub unsafe fn mul(a: u128, b: u128) -> u128 {
-    // SAFETY: same target features as the caller.
-    let (lo, hi) = unsafe { clmul128(a, b) };
-    reduce(lo, hi)
 }
 
 #[inline]

@@ -31,8 +31,6 @@ pub type ButterflyFrom = fn(&mut [u128], &mut [u128], &[u128], &[u128], u128);
 pub struct Kernels {
     /// Which backend these are: `portable`, `pclmulqdq`, `avx512` or `neon`.
     pub name: &'static str,
-    /// `a * b`.
-    pub mul: fn(u128, u128) -> u128,
     /// `sum_i a[i] * b[i]`.
     pub dot: fn(&[u128], &[u128]) -> u128,
     /// `v[i] *= s`.
@@ -59,7 +57,6 @@ pub struct Kernels {
 
 static PORTABLE_KERNELS: Kernels = Kernels {
     name: "portable",
-    mul: portable::mul,
     dot: portable::dot,
     scale_slice: portable::scale_slice,
     scale_into: portable::scale_into,
@@ -78,17 +75,13 @@ static PORTABLE_KERNELS: Kernels = Kernels {
 /// The wrappers are private and are only reachable through the table they
 /// fill, and `kernels_for` hands that table out only for a tier that
 /// [`Tier::runs_here`], whose features include the module's. That is what makes calling the `unsafe`
-/// kernels from a safe `fn` sound. `$scalar` is the module whose `mul` is
-/// the table's one-product kernel.
+/// kernels from a safe `fn` sound.' One product at a time is the
+/// verifier's (`starling_verifier::field::mul`), not a kernel of a table.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! gated_kernels {
-    ($name:ident, $label:expr, $module:ident, $scalar:ident) => {
+    ($name:ident, $label:expr, $module:ident) => {
         mod $name {
             use super::$module as k;
-            pub fn mul(a: u128, b: u128) -> u128 {
-                // SAFETY: see `gated_kernels`: only reachable after detection.
-                unsafe { super::$scalar::mul(a, b) }
-            }
             pub fn dot(a: &[u128], b: &[u128]) -> u128 {
                 // SAFETY: see `gated_kernels`: only reachable after detection.
                 unsafe { k::dot(a, b) }
@@ -135,7 +128,6 @@ macro_rules! gated_kernels {
             }
             pub static KERNELS: super::Kernels = super::Kernels {
                 name: $label,
-                mul,
                 dot,
                 scale_slice,
                 scale_into,
@@ -153,18 +145,13 @@ macro_rules! gated_kernels {
 }
 
 #[cfg(target_arch = "x86_64")]
-gated_kernels!(avx2_gated, "pclmulqdq", avx2, avx2);
+gated_kernels!(avx2_gated, "pclmulqdq", avx2);
 #[cfg(target_arch = "x86_64")]
-gated_kernels!(
-    avx2_vpclmul_gated,
-    "pclmulqdq, vpclmulqdq-256",
-    avx2_vpclmul,
-    avx2
-);
+gated_kernels!(avx2_vpclmul_gated, "pclmulqdq, vpclmulqdq-256", avx2_vpclmul);
 #[cfg(target_arch = "x86_64")]
-gated_kernels!(avx512_gated, "avx512", avx512, avx2);
+gated_kernels!(avx512_gated, "avx512", avx512);
 #[cfg(target_arch = "aarch64")]
-gated_kernels!(neon_gated, "neon", neon, neon);
+gated_kernels!(neon_gated, "neon", neon);
 
 /// The kernels `tier` uses, or `None` when this CPU does not run it. Tiers
 /// without field kernels of their own use the portable ones.

@@ -66,16 +66,6 @@ fn mul_vec(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
     reduce(lo, mid, hi)
 }
 
-/// Field product.
-///
-/// # Safety
-/// The CPU must support `neon` and `aes` (PMULL).
-#[inline]
-#[target_feature(enable = "neon,aes")]
-pub unsafe fn mul(a: u128, b: u128) -> u128 {
-    store(mul_vec(load(a), load(b)))
-}
-
 /// Carry-less products summed unreduced: `(lo, mid, hi)` as
 /// [`clmul128`]'s.
 #[derive(Clone, Copy)]
