@@ -3,20 +3,17 @@
 #![warn(missing_docs)]
 
 pub mod claims;
-mod error;
 mod kernels;
 pub mod lincheck;
-mod shape;
 pub mod skip;
-pub mod soundness;
 pub mod sparse;
 pub mod wiring;
 pub mod zerocheck;
 
 pub use claims::{EvalClaim, InstanceWeights, PackedClaim};
-pub use error::PiopError;
-pub use shape::{Shape, MAX_LOG_SIZE, SKIP_VARS};
 pub use sparse::SparseMatrix;
+/// The shape, the errors and the soundness arithmetic are the verifier's.
+pub use starling_verifier::piop::{soundness, PiopError, Shape, MAX_LOG_SIZE, SKIP_VARS};
 
 use starling_crypto::Transcript;
 use starling_field::Gf128;

@@ -12,6 +12,7 @@ pub mod codec;
 pub mod field;
 pub mod merkle;
 pub mod pcs;
+pub mod piop;
 pub mod poly;
 pub mod pow;
 mod transcript;

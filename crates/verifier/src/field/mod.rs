@@ -8,9 +8,12 @@
 //! portable definition and are tested against it.
 
 mod clmul;
+mod gf8;
 pub mod portable;
 pub mod trace;
 pub mod transpose;
+
+pub use gf8::{omega_powers, Gf8, OMEGA};
 
 use core::fmt;
 use core::iter::{Product, Sum};

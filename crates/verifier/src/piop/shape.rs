@@ -1,6 +1,6 @@
 //! The shape of a batch: `N = 2^n` instances of a circuit with `K = 2^k` wires.
 
-use crate::PiopError;
+use super::PiopError;
 
 /// Number of skip variables: the low 6 instance bits, one `u64` word.
 pub const SKIP_VARS: usize = 6;

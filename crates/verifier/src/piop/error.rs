@@ -1,7 +1,8 @@
 //! Why a verifier rejected, or why proof bytes could not be read.
 
-use starling_crypto::codec::DecodeError;
 use thiserror::Error;
+
+use crate::codec::DecodeError;
 
 /// Every way the PIOP verifiers (and the proof decoders) can refuse.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

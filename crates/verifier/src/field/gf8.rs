@@ -6,9 +6,12 @@
 //! a field homomorphism. The constant was found once by search; the test
 //! `omega_is_a_root` checks it.
 
+use alloc::boxed::Box;
 use core::ops::{Add, Mul};
 
-use crate::Gf128;
+use once_cell::race::OnceBox;
+
+use super::Gf128;
 
 /// A root in GF(2^128) of the AES polynomial X^8 + X^4 + X^3 + X + 1.
 pub const OMEGA: Gf128 = Gf128::new(0x053d_8555_a997_9a1c_a13f_e8ac_5560_ce0d);
@@ -68,9 +71,9 @@ impl Mul for Gf8 {
 
 /// `OMEGA^i` for i in 0..8: the images of the AES basis.
 pub fn omega_powers() -> [Gf128; 8] {
-    static POWERS: std::sync::OnceLock<[Gf128; 8]> = std::sync::OnceLock::new();
+    static POWERS: OnceBox<[Gf128; 8]> = OnceBox::new();
     *POWERS.get_or_init(|| {
-        let mut p = [Gf128::ONE; 8];
+        let mut p = Box::new([Gf128::ONE; 8]);
         for i in 1..8 {
             p[i] = p[i - 1] * OMEGA;
         }
