@@ -65,13 +65,19 @@ pub fn read_prover_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<(Reco
     Ok((checked(kind, records)?, private))
 }
 
-/// At least one record, and a statement of `kind`.
+/// A statement of `kind`: records it takes ([`check_not_empty`], its shape).
 fn checked(kind: &dyn Kind, records: Records) -> Result<Records, Error> {
-    if records.is_empty() {
-        return Err(Error::Input("no inputs: N must be at least 1".into()));
-    }
+    check_not_empty(kind, &records)?;
     kind.shape(&records).map_err(Error::Input)?;
     Ok(records)
+}
+
+/// At least one record, unless the kind [`Kind::holds_without_inputs`].
+pub(crate) fn check_not_empty(kind: &dyn Kind, records: &Records) -> Result<(), Error> {
+    if records.is_empty() && !kind.holds_without_inputs() {
+        return Err(Error::Input("no inputs: N must be at least 1".into()));
+    }
+    Ok(())
 }
 
 /// Calls `line` with the whitespace-separated fields of every line that is
