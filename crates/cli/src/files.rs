@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use starling::format::{MAGIC, MAX_CIRCUIT_TEXT_BYTES, MAX_FILE_BYTES};
+use starling::{Error, Kind, Records};
 
 use crate::{unreadable, Failure};
 
@@ -107,13 +108,45 @@ pub(crate) fn read_circuit_text(path: &Path) -> Result<String, Failure> {
 }
 
 /// An inputs text (`-` for stdin), read a line at a time by
-/// `starling::inputs::read_inputs`, which bounds lines, instances and size.
-pub(crate) fn open_inputs(path: &str) -> Result<Box<dyn BufRead>, Failure> {
+/// `starling::inputs`, which bounds lines, instances and size.
+fn open_inputs(path: &str) -> Result<Box<dyn BufRead>, Failure> {
     if path == "-" {
         Ok(Box::new(std::io::stdin().lock()))
     } else {
         Ok(Box::new(BufReader::new(open(Path::new(path))?)))
     }
+}
+
+/// How messages name an inputs file: its path, `stdin` for `-`.
+pub(crate) fn inputs_name(path: &str) -> &str {
+    if path == "-" {
+        "stdin"
+    } else {
+        path
+    }
+}
+
+/// An error about the inputs file `path`, as `FILE: line N: ...`, with its
+/// exit code (a line whose signature does not verify stays 1).
+fn in_inputs(path: &str, e: Error) -> Failure {
+    let mut failure = Failure::from(e);
+    failure.message = format!("{}: {}", inputs_name(path), failure.message);
+    failure
+}
+
+/// The input records of `kind` in the inputs file `path` (`-` for stdin).
+pub(crate) fn read_inputs(kind: &dyn Kind, path: &str) -> Result<Records, Failure> {
+    starling::inputs::read_inputs(kind, open_inputs(path)?).map_err(|e| in_inputs(path, e))
+}
+
+/// [`read_inputs`], with each record's line number.
+pub(crate) fn read_inputs_with_lines(kind: &dyn Kind, path: &str) -> Result<(Records, Vec<u64>), Failure> {
+    starling::inputs::read_inputs_with_lines(kind, open_inputs(path)?).map_err(|e| in_inputs(path, e))
+}
+
+/// The public and private records of a prover's inputs file.
+pub(crate) fn read_prover_inputs(kind: &dyn Kind, path: &str) -> Result<(Records, Records), Failure> {
+    starling::inputs::read_prover_inputs(kind, open_inputs(path)?).map_err(|e| in_inputs(path, e))
 }
 
 /// True when `a` and `b` name the same existing file.

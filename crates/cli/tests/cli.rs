@@ -143,8 +143,17 @@ fn bad_inputs_exit_2_with_the_line() {
         assert_eq!(out.status.code(), Some(2));
         let err = text(&out.stderr);
         assert!(err.contains(want), "{err}");
+        // Named as verify names its expected inputs: `FILE: line N: ...`.
+        assert!(err.starts_with(&format!("error: {}: ", f.display())), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+    let out = starling(&["prove", "sha256", "--inputs", "-", "--out", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("error: stdin: no inputs"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = starling(&["prove", "sha256", "--inputs", "/nonexistent/inputs", "--out", "x"]);
     assert_eq!(out.status.code(), Some(2));
     let out = starling(&["verify", "/nonexistent/proof"]);
