@@ -8,6 +8,7 @@ mod allocator;
 mod args;
 mod bench;
 mod files;
+mod interrupt;
 mod native_sha256;
 mod native_sha512;
 mod report;
@@ -347,6 +348,8 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 }
 
 fn prove(what: ProveWhat) -> Result<(), Failure> {
+    // Before the worker threads start, so that they inherit its mask.
+    interrupt::watch();
     match what {
         ProveWhat::Sha256(args) => prove_batch(Batch::builtin(Builtin::Sha256), args, None),
         ProveWhat::Sha512(args) => prove_batch(Batch::builtin(Builtin::Sha512), args, None),
@@ -463,9 +466,10 @@ fn write_private_proof(
             eprintln!("{msg}");
         }
     };
+    let out = files::ProofOutput::create(&output.out)?;
     let proved = starling::prove_private(kind, records, private, output.profile.into(), &mut progress)?;
     let bytes = proved.file.to_bytes();
-    files::write_atomically(&output.out, &bytes)?;
+    out.commit(&bytes)?;
     if quiet {
         return Ok(());
     }
