@@ -195,24 +195,18 @@ impl ProofOutput {
         tmp_name.push(name);
         tmp_name.push(format!(".{:016x}.tmp", unpredictable()));
         let tmp = path.with_file_name(tmp_name);
-        // Registered before it exists, so that a signal between the two
-        // finds nothing left to remove rather than a file it did not know of.
-        interrupt::remove_on_interrupt(&tmp, path);
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(file) => Ok(ProofOutput {
-                path: path.to_path_buf(),
-                tmp,
-                file,
-            }),
-            Err(e) => {
-                interrupt::forget();
-                Err(cannot_write(path, e))
-            }
-        }
+        let create = || {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+        };
+        let file = interrupt::step(create, Some((&tmp, path))).map_err(|e| cannot_write(path, e))?;
+        Ok(ProofOutput {
+            path: path.to_path_buf(),
+            tmp,
+            file,
+        })
     }
 
     /// Writes `bytes` and renames the file over `--out`.
@@ -221,7 +215,7 @@ impl ProofOutput {
         written.map_err(|e| cannot_write(&self.path, e))?;
         // Checked again: the file may have been replaced while proving.
         check_replaceable(&self.path)?;
-        interrupt::renaming(|| std::fs::rename(&self.tmp, &self.path))
+        interrupt::step(|| std::fs::rename(&self.tmp, &self.path), None)
             .map_err(|e| cannot_write(&self.path, e))
     }
 }

@@ -7,10 +7,10 @@
 //! mask, and one thread takes them with `sigwait`. It then runs as ordinary
 //! code, so it may lock, remove a file and print, none of which a handler
 //! may do (only async-signal-safe calls are allowed there). The file to
-//! remove is registered in [`PENDING`]; the rename that publishes a proof
-//! holds the same lock ([`renaming`]), so a signal either finds the
-//! temporary file and removes it before the rename, or finds the proof
-//! already in place.
+//! remove is registered in [`PENDING`]; creating it and the rename that
+//! publishes the proof hold the same lock ([`step`]), so a signal finds
+//! either no file yet, or the temporary file, which it removes, or the
+//! proof in place.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -24,23 +24,24 @@ fn pending() -> MutexGuard<'static, Option<(PathBuf, PathBuf)>> {
     PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Removes `tmp`, the temporary file of `out`, if a signal comes.
-pub(crate) fn remove_on_interrupt(tmp: &Path, out: &Path) {
-    *pending() = Some((tmp.to_path_buf(), out.to_path_buf()));
+/// Runs `change`, which creates or renames the temporary file, with no
+/// signal taken meanwhile; once it has succeeded, a signal removes `then`
+/// (a temporary file and the `--out` it is for), or nothing.
+pub(crate) fn step<T, E>(
+    change: impl FnOnce() -> Result<T, E>,
+    then: Option<(&Path, &Path)>,
+) -> Result<T, E> {
+    let mut pending = pending();
+    let result = change();
+    if result.is_ok() {
+        *pending = then.map(|(tmp, out)| (tmp.to_path_buf(), out.to_path_buf()));
+    }
+    result
 }
 
 /// Nothing to remove any more.
 pub(crate) fn forget() {
     *pending() = None;
-}
-
-/// Runs `rename`, which moves the registered file into place, and forgets
-/// it, with no signal taken in between.
-pub(crate) fn renaming<T>(rename: impl FnOnce() -> T) -> T {
-    let mut pending = pending();
-    let result = rename();
-    *pending = None;
-    result
 }
 
 /// Takes SIGINT and SIGTERM from here on. Call before any other thread
