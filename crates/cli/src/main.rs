@@ -26,7 +26,7 @@ use std::sync::Arc;
 use clap::{Parser, ValueEnum};
 use starling::format::MAX_INSTANCES;
 use starling::kind::{Batch, Chain, Interface, Scheme, SignatureScheme, Signatures, SlhDsa};
-use starling::{Builtin, Error, Hash, Kind, ProofFile, Records, StatementCircuit};
+use starling::{Builtin, Error, Hash, Kind, Records, StatementCircuit};
 
 use args::{
     Cli, Command, InterfaceArg, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SchemeArg, SlhArgs,
@@ -172,7 +172,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Inspect { proof, json } => {
             let bytes = files::read_proof(&proof)?;
             if json {
-                println!("{}", inspect_json(&bytes)?);
+                println!("{}", report::inspect(&bytes)?);
             } else {
                 print!("{}", starling::inspect(&bytes)?);
             }
@@ -189,17 +189,6 @@ fn run(cli: Cli) -> Result<(), Failure> {
             bench::demo()
         }
     }
-}
-
-/// `inspect --json`: what the file claims ([`report::statement`]), its
-/// size, and `"verified": false`, since nothing was checked.
-fn inspect_json(bytes: &[u8]) -> Result<serde_json::Value, Failure> {
-    let file = ProofFile::from_bytes(bytes)?;
-    let report = starling::security_report(&file).ok();
-    let mut obj = report::statement(&file.statement, file.profile, report.as_ref(), true);
-    obj.insert("verified".into(), serde_json::json!(false));
-    obj.insert("file_bytes".into(), serde_json::json!(bytes.len()));
-    Ok(serde_json::Value::Object(obj))
 }
 
 /// Reads and compiles a Bristol circuit; errors name the file and line.

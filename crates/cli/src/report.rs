@@ -3,9 +3,9 @@
 //! read fields instead of parsing the text lines.
 
 use serde_json::{json, Map, Value};
-use starling::{Profile, SecurityReport, Statement};
+use starling::{Profile, ProofFile, SecurityReport, Statement};
 
-use crate::hex;
+use crate::{hex, Failure};
 
 /// What a proof says of itself: its statement (kind, N, instances,
 /// circuit and public digests), profile and security, each error term
@@ -38,4 +38,15 @@ pub(crate) fn statement(
         obj.insert("outputs".into(), json!(statement.output_lines()));
     }
     obj
+}
+
+/// `inspect --json`: what the file claims ([`statement`]), its size, and
+/// `"verified": false`, since nothing was checked.
+pub(crate) fn inspect(bytes: &[u8]) -> Result<Value, Failure> {
+    let file = ProofFile::from_bytes(bytes)?;
+    let security = starling::security_report(&file).ok();
+    let mut obj = statement(&file.statement, file.profile, security.as_ref(), true);
+    obj.insert("verified".into(), json!(false));
+    obj.insert("file_bytes".into(), json!(bytes.len()));
+    Ok(Value::Object(obj))
 }
