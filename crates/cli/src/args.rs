@@ -34,6 +34,14 @@ pub(crate) enum Command {
         /// statement kind's text format).
         #[arg(long)]
         print_outputs: bool,
+        /// Print one JSON object instead: kind, count, instances, circuit,
+        /// public_digest, profile, security_bits, security_terms (name ->
+        /// log2 of its error), expected (whether --expect was given),
+        /// verdict ("accepted" or "rejected"), and outputs and verify_ms
+        /// when accepted or error when rejected (exit codes unchanged; a
+        /// file that cannot be read, exit 2, prints no object).
+        #[arg(long)]
+        json: bool,
         /// The inputs the proof must be about: an inputs file (`-` for
         /// stdin) in the format `prove` reads (for a chain, the line
         /// `START STEPS`; for a Merkle root, the leaves). Needs --kind.
@@ -53,6 +61,11 @@ pub(crate) enum Command {
     Inspect {
         /// The proof file.
         proof: PathBuf,
+        /// Print one JSON object instead: the keys of `verify --json`
+        /// (outputs included) but verdict, expected and verify_ms, and
+        /// "verified": false and file_bytes.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the digest of a kind's instance circuit, as `verify` reports
     /// and compares it.
@@ -298,6 +311,9 @@ pub(crate) struct OutputArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub(crate) threads: Option<usize>,
+    /// Print nothing on success (errors still go to stderr).
+    #[arg(long)]
+    pub(crate) quiet: bool,
 }
 
 #[derive(Args)]

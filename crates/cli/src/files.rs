@@ -1,15 +1,16 @@
 //! The files a command reads and writes: every read has a size bound and a
 //! clear error past it (a proof, a circuit, an inputs text, stdin), and a
 //! proof is written to a temporary file that is renamed into place, so a
-//! failure never leaves half a proof behind.
+//! failure or an interruption never leaves half a proof behind.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use starling::format::{MAGIC, MAX_CIRCUIT_TEXT_BYTES, MAX_FILE_BYTES};
+use starling::{Error, Kind, Records};
 
-use crate::{unreadable, Failure};
+use crate::{interrupt, unreadable, Failure};
 
 /// Bytes read at a time from a file whose size is not known in advance.
 const CHUNK: usize = 1 << 16;
@@ -107,13 +108,45 @@ pub(crate) fn read_circuit_text(path: &Path) -> Result<String, Failure> {
 }
 
 /// An inputs text (`-` for stdin), read a line at a time by
-/// `starling::inputs::read_inputs`, which bounds lines, instances and size.
-pub(crate) fn open_inputs(path: &str) -> Result<Box<dyn BufRead>, Failure> {
+/// `starling::inputs`, which bounds lines, instances and size.
+fn open_inputs(path: &str) -> Result<Box<dyn BufRead>, Failure> {
     if path == "-" {
         Ok(Box::new(std::io::stdin().lock()))
     } else {
         Ok(Box::new(BufReader::new(open(Path::new(path))?)))
     }
+}
+
+/// How messages name an inputs file: its path, `stdin` for `-`.
+pub(crate) fn inputs_name(path: &str) -> &str {
+    if path == "-" {
+        "stdin"
+    } else {
+        path
+    }
+}
+
+/// An error about the inputs file `path`, as `FILE: line N: ...`, with its
+/// exit code (a line whose signature does not verify stays 1).
+fn in_inputs(path: &str, e: Error) -> Failure {
+    let mut failure = Failure::from(e);
+    failure.message = format!("{}: {}", inputs_name(path), failure.message);
+    failure
+}
+
+/// The input records of `kind` in the inputs file `path` (`-` for stdin).
+pub(crate) fn read_inputs(kind: &dyn Kind, path: &str) -> Result<Records, Failure> {
+    starling::inputs::read_inputs(kind, open_inputs(path)?).map_err(|e| in_inputs(path, e))
+}
+
+/// [`read_inputs`], with each record's line number.
+pub(crate) fn read_inputs_with_lines(kind: &dyn Kind, path: &str) -> Result<(Records, Vec<u64>), Failure> {
+    starling::inputs::read_inputs_with_lines(kind, open_inputs(path)?).map_err(|e| in_inputs(path, e))
+}
+
+/// The public and private records of a prover's inputs file.
+pub(crate) fn read_prover_inputs(kind: &dyn Kind, path: &str) -> Result<(Records, Records), Failure> {
+    starling::inputs::read_prover_inputs(kind, open_inputs(path)?).map_err(|e| in_inputs(path, e))
 }
 
 /// True when `a` and `b` name the same existing file.
@@ -136,45 +169,81 @@ pub(crate) fn check_output_path(out: &Path, inputs: &[&Path]) -> Result<(), Fail
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and
-/// a rename, so that `path` holds either its old contents or the whole new
-/// file. `path` must be a regular file or missing: a rename would replace
-/// a device, a FIFO or a symlink (as root, deleting a device node). The
-/// temporary file has a name no one can guess and is created only if
-/// nothing is there, so a link planted at its name is never written
-/// through.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let cannot = |e: std::io::Error| unreadable(format!("cannot write {}: {e}", path.display()));
+/// Where a proof is written: a temporary file beside `--out`, renamed over
+/// it once the whole proof is in it, so that `--out` holds either its old
+/// contents or the whole new file. The temporary file is created before
+/// proving, so that an `--out` that cannot be written fails at once, not
+/// after a proof of minutes; it is removed when the command fails, and on
+/// SIGINT or SIGTERM ([`crate::interrupt`]). It has a name no one can
+/// guess and is created only if nothing is there, so a link planted at
+/// its name is never written through.
+pub(crate) struct ProofOutput {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: File,
+}
+
+impl ProofOutput {
+    /// Creates the temporary file for `path`, which must be a regular file
+    /// or missing.
+    pub(crate) fn create(path: &Path) -> Result<ProofOutput, Failure> {
+        check_replaceable(path)?;
+        let name = path
+            .file_name()
+            .ok_or_else(|| unreadable(format!("cannot write {}: not a file name", path.display())))?;
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".{:016x}.tmp", unpredictable()));
+        let tmp = path.with_file_name(tmp_name);
+        let create = || {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+        };
+        let file = interrupt::step(create, Some((&tmp, path))).map_err(|e| cannot_write(path, e))?;
+        Ok(ProofOutput {
+            path: path.to_path_buf(),
+            tmp,
+            file,
+        })
+    }
+
+    /// Writes `bytes` and renames the file over `--out`.
+    pub(crate) fn commit(mut self, bytes: &[u8]) -> Result<(), Failure> {
+        let written = self.file.write_all(bytes).and_then(|()| self.file.sync_all());
+        written.map_err(|e| cannot_write(&self.path, e))?;
+        // Checked again: the file may have been replaced while proving.
+        check_replaceable(&self.path)?;
+        interrupt::step(|| std::fs::rename(&self.tmp, &self.path), None)
+            .map_err(|e| cannot_write(&self.path, e))
+    }
+}
+
+impl Drop for ProofOutput {
+    /// Removes the temporary file unless it was renamed into place.
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.tmp);
+        interrupt::forget();
+    }
+}
+
+fn cannot_write(path: &Path, e: std::io::Error) -> Failure {
+    unreadable(format!("cannot write {}: {e}", path.display()))
+}
+
+/// `path` must be a regular file or missing: a rename would replace a
+/// device, a FIFO or a symlink (as root, deleting a device node).
+fn check_replaceable(path: &Path) -> Result<(), Failure> {
     match std::fs::symlink_metadata(path) {
-        Ok(meta) if !meta.file_type().is_file() => {
-            return Err(unreadable(format!(
-                "--out {} is not a regular file (a device, FIFO, link or folder); write the proof to a file",
-                path.display()
-            )))
-        }
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(cannot(e)),
+        Ok(meta) if !meta.file_type().is_file() => Err(unreadable(format!(
+            "--out {} is not a regular file (a device, FIFO, link or folder); write the proof to a file",
+            path.display()
+        ))),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(cannot_write(path, e)),
     }
-    let name = path
-        .file_name()
-        .ok_or_else(|| unreadable(format!("cannot write {}: not a file name", path.display())))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".{:016x}.tmp", unpredictable()));
-    let tmp: PathBuf = path.with_file_name(tmp_name);
-    let created = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp);
-    let written = created
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(cannot(e));
-    }
-    Ok(())
 }
 
 /// 64 bits no other process can predict: the standard library seeds each

@@ -8,13 +8,14 @@ mod allocator;
 mod args;
 mod bench;
 mod files;
+mod interrupt;
 mod native_sha256;
 mod native_sha512;
+mod report;
+mod verify;
 
 #[global_allocator]
 static ALLOCATOR: allocator::HugePageAlloc = allocator::HugePageAlloc;
-
-use std::io::Write;
 
 use starling_circuit::wording::counted;
 use std::path::Path;
@@ -25,7 +26,7 @@ use std::sync::Arc;
 use clap::{Parser, ValueEnum};
 use starling::format::MAX_INSTANCES;
 use starling::kind::{Batch, Chain, Interface, Scheme, SignatureScheme, Signatures, SlhDsa};
-use starling::{Builtin, Error, Expected, Hash, Kind, ProofFile, Records, StatementCircuit, Verified};
+use starling::{Builtin, Error, Hash, Kind, Records, StatementCircuit};
 
 use args::{
     Cli, Command, InterfaceArg, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SchemeArg, SlhArgs,
@@ -147,20 +148,34 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Verify {
             proof,
             print_outputs,
+            json,
             expect,
             kind,
             params,
             min_security,
         } => {
             let bytes = files::read_proof(&proof)?;
-            let expected = match (expect, kind) {
-                (Some(inputs), Some(kind)) => Some(expected(&bytes, &inputs, kind, &params, min_security)?),
+            let expect = match (&expect, kind) {
+                (Some(inputs), Some(kind)) => Some(verify::Expect {
+                    inputs,
+                    kind,
+                    params: &params,
+                }),
                 _ => None,
             };
-            verify(&bytes, expected.as_ref(), min_security, print_outputs)
+            let printing = verify::Printing {
+                outputs: print_outputs,
+                json,
+            };
+            verify::run(&bytes, expect, min_security, printing)
         }
-        Command::Inspect { proof } => {
-            print!("{}", starling::inspect(&files::read_proof(&proof)?)?);
+        Command::Inspect { proof, json } => {
+            let bytes = files::read_proof(&proof)?;
+            if json {
+                println!("{}", report::inspect(&bytes)?);
+            } else {
+                print!("{}", starling::inspect(&bytes)?);
+            }
             Ok(())
         }
         Command::Digest { kind, params } => {
@@ -185,7 +200,7 @@ fn read_bristol(path: &Path) -> Result<Arc<StatementCircuit>, Failure> {
 /// The statement kind `--kind` names, with its parameters: `--bristol` for
 /// circuit, `--hash` for digest, chain and merkle-root, `--scheme` for
 /// merkle-root; a parameter the kind does not take is an error.
-fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, Failure> {
+pub(crate) fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, Failure> {
     let hashed = matches!(kind, KindArg::Digest | KindArg::Chain | KindArg::MerkleRoot);
     for (flag, given, taken) in [
         (
@@ -317,11 +332,13 @@ pub(crate) fn merkle_kind(hash: Hash, scheme: Scheme) -> Result<Arc<dyn Kind>, F
     })
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn prove(what: ProveWhat) -> Result<(), Failure> {
+    // Before the worker threads start, so that they inherit its mask.
+    interrupt::watch();
     match what {
         ProveWhat::Sha256(args) => prove_batch(Batch::builtin(Builtin::Sha256), args, None),
         ProveWhat::Sha512(args) => prove_batch(Batch::builtin(Builtin::Sha512), args, None),
@@ -342,7 +359,7 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .collect();
             files::check_output_path(&output.out, &paths)?;
             let kind = starling::kind::digest(hash.into());
-            let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(&messages)?)?;
+            let records = files::read_inputs(kind.as_ref(), &messages)?;
             write_proof(kind, records, &output)
         }
         ProveWhat::Chain {
@@ -375,7 +392,7 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .collect();
             files::check_output_path(&output.out, &paths)?;
             let kind = merkle_kind(hash.into(), scheme.into())?;
-            let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(&leaves)?)?;
+            let records = files::read_inputs(kind.as_ref(), &leaves)?;
             write_proof(kind, records, &output)
         }
         ProveWhat::Signatures {
@@ -391,8 +408,7 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .collect();
             files::check_output_path(&output.out, &paths)?;
             let kind: Arc<dyn Kind> = Arc::new(signature_kind(&scheme, &slh)?);
-            let (records, private) =
-                starling::inputs::read_prover_inputs(kind.as_ref(), files::open_inputs(&batch)?)?;
+            let (records, private) = files::read_prover_inputs(kind.as_ref(), &batch)?;
             write_private_proof(kind, records, private, &output)
         }
     }
@@ -406,7 +422,7 @@ fn prove_batch(batch: Batch, args: ProveArgs, bristol: Option<&Path>) -> Result<
     }
     files::check_output_path(&args.output.out, &inputs_paths)?;
     let records = match (&args.inputs, args.random) {
-        (Some(path), None) => starling::inputs::read_inputs(&batch, files::open_inputs(path)?)?,
+        (Some(path), None) => files::read_inputs(&batch, path)?,
         (None, Some(n)) => {
             check_count("--random", n)?;
             batch.random_inputs(n, args.seed.unwrap_or(0))
@@ -420,7 +436,8 @@ fn prove_batch(batch: Batch, args: ProveArgs, bristol: Option<&Path>) -> Result<
     write_proof(Arc::new(batch), records, &args.output)
 }
 
-/// Proves and writes the file, with a line of what was done.
+/// Proves and writes the file, with the phases and a line of what was
+/// done on stderr unless `--quiet`.
 fn write_proof(kind: Arc<dyn Kind>, records: Records, output: &OutputArgs) -> Result<(), Failure> {
     write_private_proof(kind, records, Records::new(), output)
 }
@@ -432,10 +449,19 @@ fn write_private_proof(
     private: Records,
     output: &OutputArgs,
 ) -> Result<(), Failure> {
-    let mut progress = |msg: &str| eprintln!("{msg}");
+    let quiet = output.quiet;
+    let mut progress = |msg: &str| {
+        if !quiet {
+            eprintln!("{msg}");
+        }
+    };
+    let out = files::ProofOutput::create(&output.out)?;
     let proved = starling::prove_private(kind, records, private, output.profile.into(), &mut progress)?;
     let bytes = proved.file.to_bytes();
-    files::write_atomically(&output.out, &bytes)?;
+    out.commit(&bytes)?;
+    if quiet {
+        return Ok(());
+    }
     let st = &proved.file.statement;
     eprintln!(
         "proved {} ({}); wrote {} bytes to {} in {:.3} s",
@@ -445,58 +471,5 @@ fn write_private_proof(
         output.out.display(),
         proved.timings.total().as_secs_f64(),
     );
-    Ok(())
-}
-
-/// The statement `verify --expect` checks the proof (`bytes`) against. The
-/// proof's kind is compared first, so that a proof of another kind is
-/// rejected as such (exit 1) rather than the inputs read as this kind's.
-fn expected(
-    bytes: &[u8],
-    inputs: &str,
-    kind: KindArg,
-    params: &KindParams,
-    min_security: f64,
-) -> Result<Expected, Failure> {
-    let kind = statement_kind(kind, params)?;
-    starling::check_kind(kind.as_ref(), bytes)?;
-    let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(inputs)?)
-        .map_err(|e| unreadable(format!("{inputs}: {e}")))?;
-    Ok(Expected::new(kind, records)?.with_min_security_bits(min_security))
-}
-
-fn verify(
-    bytes: &[u8],
-    expected: Option<&Expected>,
-    min_security: f64,
-    print_outputs: bool,
-) -> Result<(), Failure> {
-    let start = std::time::Instant::now();
-    let verified: Verified = match expected {
-        Some(expected) => starling::verify(expected, bytes)?,
-        None => starling::verify_claimed(&ProofFile::from_bytes(bytes)?, min_security)?,
-    };
-    let ms = start.elapsed().as_secs_f64() * 1e3;
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "OK {} N={} circuit={} public={} profile={} security={:.1} bits verified in {ms:.2} ms",
-        verified.kind().name(),
-        verified.count(),
-        hex(&verified.circuit_digest()),
-        hex(&verified.public_digest()),
-        verified.profile().name(),
-        verified.security_bits(),
-    );
-    if expected.is_none() {
-        eprintln!(
-            "note: without --expect this shows only that the proof proves the statement it carries; compare its kind, circuit and public digests with what you expect"
-        );
-    }
-    if print_outputs {
-        for line in verified.output_lines() {
-            let _ = writeln!(out, "{line}");
-        }
-    }
     Ok(())
 }

@@ -143,8 +143,17 @@ fn bad_inputs_exit_2_with_the_line() {
         assert_eq!(out.status.code(), Some(2));
         let err = text(&out.stderr);
         assert!(err.contains(want), "{err}");
+        // Named as verify names its expected inputs: `FILE: line N: ...`.
+        assert!(err.starts_with(&format!("error: {}: ", f.display())), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+    let out = starling(&["prove", "sha256", "--inputs", "-", "--out", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("error: stdin: no inputs"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = starling(&["prove", "sha256", "--inputs", "/nonexistent/inputs", "--out", "x"]);
     assert_eq!(out.status.code(), Some(2));
     let out = starling(&["verify", "/nonexistent/proof"]);
@@ -366,6 +375,65 @@ fn proofs_are_identical_across_tiers_and_threads() {
                 }
             }
         }
+    }
+}
+
+/// A prove interrupted by SIGINT or SIGTERM removes its temporary file and
+/// exits 128 plus the signal's number, as a shell reports it.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_prove_leaves_no_file() {
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let dir = tmp(&format!("interrupted-{signal}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("big.proof");
+        // 2^16 compressions take a second or more on one thread; the
+        // signal comes as soon as the temporary file is there.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_starling"))
+            .args([
+                "prove",
+                "sha256",
+                "--random",
+                "65536",
+                "--seed",
+                "1",
+                "--threads",
+                "1",
+                "--quiet",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let listed = || -> Vec<String> {
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        };
+        let started = std::time::Instant::now();
+        while listed().is_empty() {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "prove ended before its temporary file was seen"
+            );
+            assert!(
+                started.elapsed().as_secs() < 60,
+                "no temporary file after a minute"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        // SAFETY: a signal to this test's own child, which has not been
+        // waited for yet.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let run = child.wait_with_output().unwrap();
+        let err = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(code), "signal {signal}: {err}");
+        assert!(err.contains("interrupted by SIG"), "{err}");
+        assert_eq!(listed(), Vec::<String>::new(), "signal {signal}: files left");
     }
 }
 

@@ -126,6 +126,36 @@ const OUTPUT_AT: isize = 12 + 4 + 8 + 4 * 96 + 8;
 const ZEROCHECK_AT: isize = OUTPUT_AT + 4 * 32 + 36 + 12 + 4 + 10;
 
 #[test]
+fn a_differing_input_names_its_line_in_the_expected_file() {
+    let lines = sha256_lines();
+    let proof = prove("sha-lines", &["sha256"], &lines, &[]);
+    // Comments and blank lines before and between the records: input 3 is
+    // on line 9.
+    let mut v = lines.clone();
+    v[3] = flip(&v[3], 1, 127);
+    let commented = [
+        "# four compressions".to_string(),
+        String::new(),
+        v[0].clone(),
+        v[1].clone(),
+        "# the last two".to_string(),
+        String::new(),
+        v[2].clone(),
+        "   ".to_string(),
+        v[3].clone(),
+    ];
+    let expect = inputs_file("sha-lines-expected", &commented);
+    assert_rejected(
+        &verify_expect(&proof, &expect, "sha256", None, &[]),
+        &format!(
+            "input 3 (0-based, in line order) differs first in its block ({}: line 9)",
+            path_str(&expect)
+        ),
+        "a changed block on line 9",
+    );
+}
+
+#[test]
 fn only_the_honest_sha256_proof_matches_the_expected_statement() {
     let lines = sha256_lines();
     let expect = inputs_file("sha-expected", &lines);

@@ -260,6 +260,77 @@ fn merkle_roots_match_the_schemes_and_expect_binds_the_leaves() {
 }
 
 #[test]
+fn the_empty_rfc6962_tree_is_the_hash_of_the_empty_string() {
+    // RFC 6962 §2.1: MTH({}) = SHA-256(), whatever the comments.
+    let empty = lines_file("merkle-empty", &["# no leaves".into()]);
+    let one = lines_file("merkle-one", &["-".into()]);
+    prove_verify_expect_empty(&empty, &one);
+    for scheme in ["plain", "bitcoin"] {
+        let out = starling(&[
+            "prove",
+            "merkle-root",
+            "--hash",
+            "sha256",
+            "--scheme",
+            scheme,
+            "--leaves",
+            path_str(&empty),
+            "--out",
+            path_str(&scratch("never.proof")),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{scheme}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("N must be at least 1"), "{scheme}");
+    }
+}
+
+/// Proves the empty tree of `empty`, checks its root and that `verify
+/// --expect` accepts no leaves and rejects `one` leaf.
+fn prove_verify_expect_empty(empty: &Path, one: &Path) {
+    let proof = scratch("merkle-empty.proof");
+    let tree = ["--hash", "sha256", "--scheme", "rfc6962"];
+    let mut args = vec![
+        "prove",
+        "merkle-root",
+        "--leaves",
+        path_str(empty),
+        "--out",
+        path_str(&proof),
+    ];
+    args.extend(tree);
+    let out = starling(&args);
+    assert!(out.status.success(), "prove: {}", text(&out.stderr));
+    assert_eq!(
+        hex(&digest_of("sha256", b"")),
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    );
+    for (expect, code) in [(empty, 0), (one, 1)] {
+        let mut args = vec![
+            "verify",
+            path_str(&proof),
+            "--print-outputs",
+            "--kind",
+            "merkle-root",
+            "--expect",
+            path_str(expect),
+        ];
+        args.extend(tree);
+        let out = starling(&args);
+        assert_eq!(out.status.code(), Some(code), "{}", text(&out.stderr));
+        if code == 0 {
+            let printed: Vec<String> = text(&out.stdout).lines().skip(1).map(str::to_owned).collect();
+            assert_eq!(printed, [hex(&digest_of("sha256", b""))]);
+            assert!(text(&out.stdout).starts_with("OK merkle-root --hash sha256 --scheme rfc6962 N=0 "));
+        } else {
+            assert!(
+                text(&out.stderr).contains("0 leaf nodes, expected 1"),
+                "{}",
+                text(&out.stderr)
+            );
+        }
+    }
+}
+
+#[test]
 fn wrong_parameters_exit_2_with_the_reason() {
     let leaves = lines_file("three-leaves", &vec![hex(&[1; 32]); 3]);
     for (args, reason) in [

@@ -278,6 +278,88 @@ fn endless_or_binary_files_are_refused_in_bounded_memory() {
     );
 }
 
+/// Most memory a verifier may use for an expected-inputs file of up to
+/// 1 MB (issue 54).
+#[cfg(target_os = "linux")]
+const EXPECT_PEAK_BYTES: u64 = 128_000_000;
+
+/// The command's output and its peak resident memory in bytes, from the
+/// kernel's account of the child (`wait4`), not the address space: a
+/// verifier's threads reserve far more than they touch.
+#[cfg(target_os = "linux")]
+// The child is reaped by `wait4`, which `std` does not know of.
+#[allow(clippy::zombie_processes)]
+fn starling_peak(args: &[&str]) -> (Output, u64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_starling"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the starling binary runs");
+    // The outputs are a line or two, well within a pipe's buffer, so the
+    // child never waits on them.
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data the kernel fills; the pid is this
+    // test's own child, not yet reaped.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(
+            libc::wait4(child.id() as i32, &mut status, 0, &mut usage),
+            child.id() as i32
+        );
+        usage
+    };
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    child.stdout.take().unwrap().read_to_end(&mut stdout).unwrap();
+    child.stderr.take().unwrap().read_to_end(&mut stderr).unwrap();
+    let status = std::process::ExitStatus::from_raw(status);
+    // Linux reports kilobytes.
+    (
+        Output {
+            status,
+            stdout,
+            stderr,
+        },
+        usage.ru_maxrss as u64 * 1024,
+    )
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_expected_inputs_file_of_1_mb_is_read_in_bounded_memory() {
+    // 500,000 empty RFC 6962 leaves, the most lines 1,000,000 bytes hold,
+    // against the proof of one leaf: the expected tree is counted, not
+    // built (a million nodes, 145 MB when it was built to count them).
+    let one = write("one-leaf.txt", b"-\n");
+    let leaves = write("empty-leaves.txt", &b"-\n".repeat(500_000));
+    let proof = path_str(&scratch("one-leaf.proof")).to_string();
+    let tree = ["--kind", "merkle-root", "--hash", "sha256", "--scheme", "rfc6962"];
+    let made = starling(&[
+        "prove",
+        "merkle-root",
+        "--hash",
+        "sha256",
+        "--scheme",
+        "rfc6962",
+        "--leaves",
+        path_str(&one),
+        "--out",
+        &proof,
+    ]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let mut args = vec!["verify", &proof, "--expect", path_str(&leaves)];
+    args.extend(tree);
+    let (out, peak) = starling_peak(&args);
+    assert_exit(&out, 1, "1 leaf node, expected 500000", "500,000 expected leaves");
+    assert!(
+        peak <= EXPECT_PEAK_BYTES,
+        "verify --expect of a 1 MB file peaked at {peak} bytes"
+    );
+}
+
 #[test]
 fn a_bug_exits_3_and_says_so() {
     let out = Command::new(env!("CARGO_BIN_EXE_starling"))

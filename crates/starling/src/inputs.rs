@@ -35,9 +35,28 @@ pub fn parse_inputs(kind: &dyn Kind, text: &str) -> Result<Records, Error> {
 /// more than `MAX_INSTANCES` records are errors as soon as they are seen,
 /// so memory stays proportional to the records read.
 pub fn read_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<Records, Error> {
+    read_numbered_inputs(kind, reader, |_| {})
+}
+
+/// [`read_inputs`], with the line number of every record, in order: what a
+/// message about a record names for its reader, since comments and blank
+/// lines make line and record numbers differ.
+pub fn read_inputs_with_lines(kind: &dyn Kind, reader: impl BufRead) -> Result<(Records, Vec<u64>), Error> {
+    let mut lines = Vec::new();
+    let records = read_numbered_inputs(kind, reader, |number| lines.push(number))?;
+    Ok((records, lines))
+}
+
+/// [`read_inputs`], telling `numbered` each record's line number.
+fn read_numbered_inputs(
+    kind: &dyn Kind,
+    reader: impl BufRead,
+    mut numbered: impl FnMut(u64),
+) -> Result<Records, Error> {
     let mut records = Records::new();
-    read_lines(reader, |fields| {
+    read_lines(reader, |number, fields| {
         records.push(&kind.parse_input(fields).map_err(Error::Input)?);
+        numbered(number);
         Ok(())
     })?;
     checked(kind, records)
@@ -53,7 +72,7 @@ pub fn read_prover_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<(Reco
         return Ok((read_inputs(kind, reader)?, Records::new()));
     }
     let (mut records, mut private) = (Records::new(), Records::new());
-    read_lines(reader, |fields| {
+    read_lines(reader, |_, fields| {
         let (record, secret) = kind.parse_prover_line(fields).map_err(|e| match e {
             PrivateInputError::Unreadable(e) => Error::Input(e),
             PrivateInputError::False(e) => Error::False(e),
@@ -65,26 +84,32 @@ pub fn read_prover_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<(Reco
     Ok((checked(kind, records)?, private))
 }
 
-/// At least one record, and a statement of `kind`.
+/// A statement of `kind`: records it takes ([`check_not_empty`], its shape).
 fn checked(kind: &dyn Kind, records: Records) -> Result<Records, Error> {
-    if records.is_empty() {
-        return Err(Error::Input("no inputs: N must be at least 1".into()));
-    }
+    check_not_empty(kind, &records)?;
     kind.shape(&records).map_err(Error::Input)?;
     Ok(records)
 }
 
-/// Calls `line` with the whitespace-separated fields of every line that is
-/// not blank or a comment, with the bounds [`read_inputs`] documents;
-/// errors (its own and `line`'s) name the line.
+/// At least one record, unless the kind [`Kind::holds_without_inputs`].
+pub(crate) fn check_not_empty(kind: &dyn Kind, records: &Records) -> Result<(), Error> {
+    if records.is_empty() && !kind.holds_without_inputs() {
+        return Err(Error::Input("no inputs: N must be at least 1".into()));
+    }
+    Ok(())
+}
+
+/// Calls `line` with the number and the whitespace-separated fields of
+/// every line that is not blank or a comment, with the bounds
+/// [`read_inputs`] documents; errors (its own and `line`'s) name the line.
 fn read_lines(
     mut reader: impl BufRead,
-    mut line: impl FnMut(&[&str]) -> Result<(), Error>,
+    mut line: impl FnMut(u64, &[&str]) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let mut records = 0u64;
     let mut total: u64 = 0;
     let mut buf = Vec::new();
-    for number in 1.. {
+    for number in 1u64.. {
         buf.clear();
         let read = reader
             .by_ref()
@@ -123,7 +148,7 @@ fn read_lines(
             )));
         }
         let fields: Vec<&str> = text.split_whitespace().collect();
-        line(&fields).map_err(|e| match e {
+        line(number, &fields).map_err(|e| match e {
             Error::Input(e) => at_line(e),
             Error::False(e) => Error::False(format!("line {number}: {e}")),
             e => e,

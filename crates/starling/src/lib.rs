@@ -26,7 +26,7 @@ pub use proof_file::{inspect, security_bits, security_report, ProofFile};
 pub use protocol::{keep_buffers_between_proofs, prove, prove_private, Proved};
 pub use records::Records;
 pub use starling_field::cpu;
-pub use starling_pcs::SecurityProfile as Profile;
+pub use starling_pcs::{SecurityProfile as Profile, SecurityReport};
 pub use statement::Statement;
 pub use timings::Timings;
 pub use verify::{check_kind, verify, verify_claimed, Expected, Verified, DEFAULT_MIN_SECURITY_BITS};

@@ -265,9 +265,7 @@ pub(crate) fn prove_with(
     progress: &mut dyn FnMut(&str),
     tamper: &Tamper<'_>,
 ) -> Result<Proved, Error> {
-    if inputs.is_empty() {
-        return Err(Error::Input("no inputs: N must be at least 1".into()));
-    }
+    crate::inputs::check_not_empty(kind.as_ref(), &inputs)?;
     if inputs.len() as u64 > format::MAX_INSTANCES {
         return Err(Error::Input(format!(
             "at most {} input records per proof",

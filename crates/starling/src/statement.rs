@@ -104,6 +104,15 @@ impl Statement {
         &self.public.outputs
     }
 
+    /// The outputs, one line each in order, in the kind's text format (what
+    /// `verify --print-outputs` prints).
+    pub fn output_lines(&self) -> Vec<String> {
+        self.outputs()
+            .iter()
+            .map(|r| self.kind.format_output(r))
+            .collect()
+    }
+
     /// BLAKE3 of every public value in file order
     /// ([`format::statement_digest`]), computed on first use.
     pub fn public_digest(&self) -> [u8; 32] {

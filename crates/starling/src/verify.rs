@@ -40,7 +40,7 @@ use crate::protocol::check;
 use crate::records::Records;
 use crate::statement::Statement;
 use crate::worker::on_worker;
-use crate::{Error, Profile};
+use crate::{Error, Profile, SecurityReport};
 
 /// The security a verifier requires unless told otherwise, in bits.
 pub const DEFAULT_MIN_SECURITY_BITS: f64 = 100.0;
@@ -134,7 +134,7 @@ impl Expected {
 pub struct Verified {
     statement: Statement,
     profile: Profile,
-    security_bits: f64,
+    security: SecurityReport,
 }
 
 impl Verified {
@@ -155,7 +155,12 @@ impl Verified {
 
     /// Provable security of the proof system at this size and profile.
     pub fn security_bits(&self) -> f64 {
-        self.security_bits
+        self.security.bits()
+    }
+
+    /// Every error term behind [`Verified::security_bits`].
+    pub fn security_report(&self) -> &SecurityReport {
+        &self.security
     }
 
     /// The proved statement.
@@ -176,12 +181,7 @@ impl Verified {
 
     /// The outputs, one line each in order, in the kind's text format.
     pub fn output_lines(&self) -> Vec<String> {
-        let kind = self.statement.kind();
-        self.statement
-            .outputs()
-            .iter()
-            .map(|r| kind.format_output(r))
-            .collect()
+        self.statement.output_lines()
     }
 }
 
@@ -231,11 +231,11 @@ fn verify_on_worker(expected: &Expected, proof: &[u8]) -> Result<Verified, Error
     if let Some(m) = expected.first_difference(&file.statement) {
         return Err(Error::mismatch(m));
     }
-    let security_bits = check_file(&file, expected.min_security_bits)?;
+    let security = check_file(&file, expected.min_security_bits)?;
     Ok(Verified {
         statement: file.statement,
         profile: file.profile,
-        security_bits,
+        security,
     })
 }
 
@@ -244,18 +244,19 @@ fn verify_on_worker(expected: &Expected, proof: &[u8]) -> Result<Verified, Error
 /// statement of their choosing; a verifier that knows what should have been
 /// proven uses [`verify`].
 pub fn verify_claimed(file: &ProofFile, min_security_bits: f64) -> Result<Verified, Error> {
-    let security_bits = on_worker(|| check_file(file, min_security_bits))?;
+    let security = on_worker(|| check_file(file, min_security_bits))?;
     Ok(Verified {
         statement: file.statement.clone(),
         profile: file.profile,
-        security_bits,
+        security,
     })
 }
 
 /// Every check of `file` at `min_security_bits` or more: the security its
 /// parameters reach on success.
-fn check_file(file: &ProofFile, min_security_bits: f64) -> Result<f64, Error> {
-    let bits = security_report(file)?.bits();
+fn check_file(file: &ProofFile, min_security_bits: f64) -> Result<SecurityReport, Error> {
+    let report = security_report(file)?;
+    let bits = report.bits();
     // A floor that is not a number (NaN) refuses every proof rather than
     // none: `bits < NaN` is false.
     if min_security_bits.is_nan() || bits < min_security_bits {
@@ -266,5 +267,5 @@ fn check_file(file: &ProofFile, min_security_bits: f64) -> Result<f64, Error> {
         }));
     }
     check(file)?;
-    Ok(bits)
+    Ok(report)
 }

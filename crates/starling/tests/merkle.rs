@@ -1,5 +1,5 @@
 //! Merkle roots end to end: RFC 6962 against the shared vectors for every
-//! tree size; plain and bitcoin trees against a few lines of reference code
+//! tree size, the empty one included; plain and bitcoin trees against a few lines of reference code
 //! over the crates, for 1, 2, 3, 5, 8 and 1000 leaves (plain: powers of two;
 //! leaves of a digest's size, 64 bytes for SHA-512).
 
@@ -110,6 +110,11 @@ fn rfc6962_vectors_for_every_tree_size() {
             "size {size}"
         );
     }
+    // The empty tree (RFC 6962 §2.1: the hash of the empty string).
+    assert_eq!(
+        root(Hash::Sha256, Scheme::Rfc6962, &[]),
+        json["empty_root"].as_str().unwrap()
+    );
 }
 
 #[test]

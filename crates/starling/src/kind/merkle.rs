@@ -84,21 +84,26 @@ impl Scheme {
     }
 }
 
-/// Part of a node's message.
-#[derive(Clone, Debug)]
+/// Part of a node's message. Eight bytes, so that a tree of 2^24 leaves
+/// stays within the memory its input file's size suggests.
+#[derive(Clone, Copy, Debug)]
 enum Part {
-    /// Constant bytes.
-    Bytes(&'static [u8]),
+    /// A constant byte (RFC 6962's domain separation).
+    Byte(u8),
     /// A leaf's bytes.
-    Leaf(usize),
+    Leaf(u32),
     /// A child node's digest.
-    Child(usize),
+    Child(u32),
 }
 
 /// The tree as hashed nodes, children before parents; the root is the last
-/// (none for a single plain or bitcoin leaf, which is its own root).
+/// (none for a single plain or bitcoin leaf, which is its own root). The
+/// nodes' parts are one flat list: a list per node cost an allocation each,
+/// most of a verifier's memory for a file of empty RFC 6962 leaves.
 struct Tree {
-    nodes: Vec<Vec<Part>>,
+    parts: Vec<Part>,
+    /// End of each node's parts in `parts`.
+    ends: Vec<u32>,
     /// Bytes of a child's digest in its parent's message.
     digest_bytes: usize,
 }
@@ -106,22 +111,23 @@ struct Tree {
 impl Tree {
     fn build(hash: Hash, scheme: Scheme, leaves: usize) -> Tree {
         let mut tree = Tree {
-            nodes: Vec::new(),
+            parts: Vec::new(),
+            ends: Vec::new(),
             digest_bytes: hash.digest_bytes(),
         };
         match scheme {
             Scheme::Plain | Scheme::Bitcoin => {
-                let mut level: Vec<Part> = (0..leaves).map(Part::Leaf).collect();
+                let mut level: Vec<Part> = (0..leaves as u32).map(Part::Leaf).collect();
                 while level.len() > 1 {
                     if level.len() % 2 == 1 {
-                        level.push(level[level.len() - 1].clone());
+                        level.push(level[level.len() - 1]);
                     }
                     level = level
                         .chunks_exact(2)
                         .map(|pair| {
-                            let inner = tree.push(pair.to_vec());
+                            let inner = tree.push(pair);
                             if scheme == Scheme::Bitcoin {
-                                Part::Child(tree.push(vec![Part::Child(inner)]))
+                                Part::Child(tree.push(&[Part::Child(inner)]))
                             } else {
                                 Part::Child(inner)
                             }
@@ -129,41 +135,67 @@ impl Tree {
                         .collect();
                 }
             }
+            // RFC 6962 §2.1: the hash of an empty list is the hash of the
+            // empty string.
+            Scheme::Rfc6962 if leaves == 0 => {
+                tree.push(&[]);
+            }
             Scheme::Rfc6962 => {
-                tree.rfc6962(0..leaves);
+                tree.rfc6962(0..leaves as u32);
             }
         }
         tree
     }
 
-    fn push(&mut self, parts: Vec<Part>) -> usize {
-        self.nodes.push(parts);
-        self.nodes.len() - 1
+    fn push(&mut self, parts: &[Part]) -> u32 {
+        self.parts.extend_from_slice(parts);
+        self.ends.push(self.parts.len() as u32);
+        self.ends.len() as u32 - 1
     }
 
-    /// RFC 6962 §2.1: the node of `leaves`, split at the largest power of
-    /// two below their number.
-    fn rfc6962(&mut self, leaves: Range<usize>) -> usize {
+    /// Number of hashed nodes.
+    fn nodes(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The parts of a node's message.
+    fn parts(&self, node: usize) -> &[Part] {
+        let start = node.checked_sub(1).map_or(0, |before| self.ends[before] as usize);
+        &self.parts[start..self.ends[node] as usize]
+    }
+
+    /// RFC 6962 §2.1: the node of `leaves` (at least one), split at the
+    /// largest power of two below their number.
+    fn rfc6962(&mut self, leaves: Range<u32>) -> u32 {
         if leaves.len() == 1 {
-            return self.push(vec![Part::Bytes(&[0x00]), Part::Leaf(leaves.start)]);
+            return self.push(&[Part::Byte(0x00), Part::Leaf(leaves.start)]);
         }
         // The largest power of two below the number of leaves.
-        let k = 1usize << (usize::BITS - 1 - (leaves.len() - 1).leading_zeros());
+        let k = 1u32 << (u32::BITS - 1 - (leaves.len() as u32 - 1).leading_zeros());
         let split = leaves.start + k;
         let left = self.rfc6962(leaves.start..split);
         let right = self.rfc6962(split..leaves.end);
-        self.push(vec![Part::Bytes(&[0x01]), Part::Child(left), Part::Child(right)])
+        self.push(&[Part::Byte(0x01), Part::Child(left), Part::Child(right)])
+    }
+
+    /// Bytes of a part in its node's message.
+    fn part_len(&self, part: Part, leaves: &Records) -> usize {
+        match part {
+            Part::Byte(_) => 1,
+            Part::Leaf(i) => leaves.get(i as usize).len(),
+            Part::Child(_) => self.digest_bytes,
+        }
     }
 
     /// A node's message, with `digest(child)` for each child (zeros when
     /// the digests are not known, as for the verifier's public bytes).
     fn message(&self, node: usize, leaves: &Records, digest: &dyn Fn(usize) -> Vec<u8>) -> Vec<u8> {
         let mut out = Vec::new();
-        for part in &self.nodes[node] {
-            match part {
-                Part::Bytes(b) => out.extend_from_slice(b),
-                Part::Leaf(i) => out.extend_from_slice(leaves.get(*i)),
-                Part::Child(c) => out.extend_from_slice(&digest(*c)),
+        for part in self.parts(node) {
+            match *part {
+                Part::Byte(b) => out.push(b),
+                Part::Leaf(i) => out.extend_from_slice(leaves.get(i as usize)),
+                Part::Child(c) => out.extend_from_slice(&digest(c as usize)),
             }
         }
         out
@@ -173,13 +205,13 @@ impl Tree {
     /// child whose digest it is (`None` for constant and leaf bytes).
     fn spans(&self, node: usize, leaves: &Records) -> Vec<(Range<usize>, Option<usize>)> {
         let mut at = 0;
-        self.nodes[node]
+        self.parts(node)
             .iter()
-            .map(|part| {
-                let (len, child) = match part {
-                    Part::Bytes(b) => (b.len(), None),
-                    Part::Leaf(i) => (leaves.get(*i).len(), None),
-                    Part::Child(c) => (self.digest_bytes, Some(*c)),
+            .map(|&part| {
+                let len = self.part_len(part, leaves);
+                let child = match part {
+                    Part::Child(c) => Some(c as usize),
+                    Part::Byte(_) | Part::Leaf(_) => None,
                 };
                 at += len;
                 (at - len..at, child)
@@ -189,7 +221,10 @@ impl Tree {
 
     /// Length of a node's message.
     fn message_len(&self, node: usize, leaves: &Records) -> usize {
-        self.spans(node, leaves).last().map_or(0, |(r, _)| r.end)
+        self.parts(node)
+            .iter()
+            .map(|&part| self.part_len(part, leaves))
+            .sum()
     }
 
     /// The bytes `range` of a node's message, children's digests as zeros
@@ -197,20 +232,49 @@ impl Tree {
     /// block of a long RFC 6962 leaf costs its own bytes only.
     fn message_bytes(&self, node: usize, range: Range<usize>, leaves: &Records) -> Vec<u8> {
         let mut out = vec![0; range.len()];
-        for (part, (span, _)) in self.nodes[node].iter().zip(self.spans(node, leaves)) {
+        for (part, (span, _)) in self.parts(node).iter().zip(self.spans(node, leaves)) {
             let (start, end) = (span.start.max(range.start), span.end.min(range.end));
             if start >= end {
                 continue;
             }
             let bytes: &[u8] = match part {
-                Part::Bytes(b) => b,
-                Part::Leaf(i) => leaves.get(*i),
+                Part::Byte(b) => std::slice::from_ref(b),
+                Part::Leaf(i) => leaves.get(*i as usize),
                 Part::Child(_) => continue,
             };
             out[start - range.start..end - range.start]
                 .copy_from_slice(&bytes[start - span.start..end - span.start]);
         }
         out
+    }
+}
+
+/// The circuit instances of the tree of `scheme` over `leaves`, counted
+/// without building it (what a statement's shape needs, for trees of
+/// millions of nodes): every hashed node takes the blocks of its message.
+fn count_instances(hash: Hash, scheme: Scheme, leaves: &Records) -> u64 {
+    let blocks = |len: usize| hash.blocks(len) as u64;
+    let d = hash.digest_bytes();
+    // Plain and bitcoin trees hash each level's nodes in pairs, an odd
+    // level's last node paired with itself, up to one node.
+    let pairs = || {
+        let (mut level, mut pairs) = (leaves.len() as u64, 0);
+        while level > 1 {
+            level = level.div_ceil(2);
+            pairs += level;
+        }
+        pairs
+    };
+    match scheme {
+        Scheme::Plain => pairs() * blocks(2 * d),
+        // H(H(l || r)): the outer hash is of one digest.
+        Scheme::Bitcoin => pairs() * (blocks(2 * d) + blocks(d)),
+        Scheme::Rfc6962 if leaves.is_empty() => blocks(0),
+        // Leaf nodes hash 0x00 || d; the n - 1 inner nodes 0x01 || l || r.
+        Scheme::Rfc6962 => {
+            leaves.iter().map(|leaf| blocks(1 + leaf.len())).sum::<u64>()
+                + (leaves.len() as u64 - 1) * blocks(1 + 2 * d)
+        }
     }
 }
 
@@ -222,30 +286,43 @@ pub struct MerkleRoot {
     circuit: Arc<StatementCircuit>,
 }
 
-/// Where the instances of a tree are.
+/// Where the instances of a tree are, built once for a statement's
+/// relations (the count alone is [`count_instances`]).
 struct Layout {
     tree: Tree,
     /// First instance of each node, and the total at the end.
-    starts: Vec<usize>,
-    /// For each instance: its node and block index.
-    owner: Vec<(u32, u32)>,
+    starts: Vec<u32>,
+    /// For each instance: its node (its block is its distance from the
+    /// node's first instance).
+    owner: Vec<u32>,
 }
 
 impl Layout {
     fn new(hash: Hash, scheme: Scheme, leaves: &Records) -> Layout {
         let tree = Tree::build(hash, scheme, leaves.len());
-        let mut starts = vec![0];
-        let mut owner = Vec::new();
-        for node in 0..tree.nodes.len() {
-            let len = tree.message_len(node, leaves);
-            owner.extend((0..hash.blocks(len)).map(|b| (node as u32, b as u32)));
-            starts.push(owner.len());
+        let mut starts = Vec::with_capacity(tree.nodes() + 1);
+        starts.push(0);
+        let mut owner = Vec::with_capacity(count_instances(hash, scheme, leaves) as usize);
+        for node in 0..tree.nodes() {
+            let blocks = hash.blocks(tree.message_len(node, leaves));
+            owner.extend(std::iter::repeat_n(node as u32, blocks));
+            starts.push(owner.len() as u32);
         }
         Layout { tree, starts, owner }
     }
 
+    /// The node of instance `y` and its block in the node's message.
+    fn block(&self, y: usize) -> (usize, usize) {
+        let node = self.owner[y] as usize;
+        (node, y - self.starts[node] as usize)
+    }
+
+    fn first_instance(&self, node: usize) -> usize {
+        self.starts[node] as usize
+    }
+
     fn last_instance(&self, node: usize) -> usize {
-        self.starts[node + 1] - 1
+        self.starts[node + 1] as usize - 1
     }
 
     fn instances(&self) -> usize {
@@ -368,7 +445,7 @@ impl Kind for MerkleRoot {
 
     fn shape(&self, inputs: &Records) -> Result<StatementShape, String> {
         let leaves = inputs.len();
-        if leaves == 0 {
+        if leaves == 0 && !self.holds_without_inputs() {
             return Err("a Merkle tree needs at least one leaf".into());
         }
         if self.scheme == Scheme::Plain && !leaves.is_power_of_two() {
@@ -376,7 +453,6 @@ impl Kind for MerkleRoot {
                 "a plain Merkle tree needs a power of two of leaves, not {leaves}"
             ));
         }
-        let mut bytes = 0u64;
         for leaf in inputs.iter() {
             if let Some(size) = self.input_size().filter(|&s| leaf.len() != s) {
                 return Err(format!("a leaf is not {size} bytes"));
@@ -388,16 +464,9 @@ impl Kind for MerkleRoot {
                     self.hash.max_message()
                 ));
             }
-            bytes += leaf.len() as u64;
         }
-        // At most three instances a node, two nodes a leaf, plus the leaves'
-        // own blocks: checked before the tree is built.
-        let bound = 6 * leaves as u64 + bytes / self.hash.block_len() as u64 + 2;
-        if bound > 4 * MAX_INSTANCES {
-            return Err(format!("{leaves} leaves are more than one proof holds"));
-        }
-        let instances = Layout::new(self.hash, self.scheme, inputs).instances();
-        if instances as u64 > MAX_INSTANCES {
+        let instances = count_instances(self.hash, self.scheme, inputs);
+        if instances > MAX_INSTANCES {
             return Err(format!(
                 "the tree needs {instances} instances, more than the {MAX_INSTANCES} one proof holds"
             ));
@@ -409,7 +478,11 @@ impl Kind for MerkleRoot {
     }
 
     fn instances(&self, inputs: &Records, _outputs: &Records) -> usize {
-        Layout::new(self.hash, self.scheme, inputs).instances()
+        count_instances(self.hash, self.scheme, inputs) as usize
+    }
+
+    fn holds_without_inputs(&self) -> bool {
+        self.scheme == Scheme::Rfc6962
     }
 
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
@@ -433,11 +506,11 @@ impl Kind for MerkleRoot {
     }
 
     fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
-        let layout = Layout::new(self.hash, self.scheme, inputs);
-        let mut digests: Vec<Vec<u8>> = Vec::with_capacity(layout.tree.nodes.len());
+        let tree = Tree::build(self.hash, self.scheme, inputs.len());
+        let mut digests: Vec<Vec<u8>> = Vec::with_capacity(tree.nodes());
         let mut rows = Vec::new();
-        for node in 0..layout.tree.nodes.len() {
-            let msg = layout.tree.message(node, inputs, &|c| digests[c].clone());
+        for node in 0..tree.nodes() {
+            let msg = tree.message(node, inputs, &|c| digests[c].clone());
             let (node_rows, digest) = self.hash.instances(&msg);
             for row in node_rows {
                 rows.extend(row_of(&row));
@@ -448,13 +521,13 @@ impl Kind for MerkleRoot {
     }
 
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
-        let layout = Layout::new(self.hash, self.scheme, inputs);
-        let root: Vec<u8> = match layout.tree.nodes.len() {
+        // The root is the last node, so its digest is the last instance's.
+        let root: Vec<u8> = match count_instances(self.hash, self.scheme, inputs) as usize {
             // One plain or bitcoin leaf is its own root.
             0 => inputs.get(0).to_vec(),
-            nodes => {
+            instances => {
                 let words = self.circuit.output_words();
-                let y = layout.last_instance(nodes - 1);
+                let y = instances - 1;
                 let mut bytes = Vec::new();
                 extend_bytes_of(
                     &mut bytes,
@@ -472,7 +545,7 @@ impl Kind for MerkleRoot {
         let c = &self.circuit;
         let layout = Arc::new(Layout::new(hash, self.scheme, inputs));
         let mut relations = vec![Relation::constant_wire(n)];
-        let nodes = layout.tree.nodes.len();
+        let nodes = layout.tree.nodes();
         if nodes == 0 {
             // One leaf, its own root: the constant wire alone, and the root
             // must be the leaf (`shape` of the outputs is checked by the
@@ -487,8 +560,9 @@ impl Kind for MerkleRoot {
             }
             return relations;
         }
-        let first = layout.set((0..nodes).map(|v| layout.starts[v]));
-        let later = layout.set((0..nodes).flat_map(|v| layout.starts[v] + 1..layout.starts[v + 1]));
+        let first = layout.set((0..nodes).map(|v| layout.first_instance(v)));
+        let later =
+            layout.set((0..nodes).flat_map(|v| layout.first_instance(v) + 1..=layout.last_instance(v)));
         let chained = hash.chained();
         relations.push(Relation {
             instances: first,
@@ -505,8 +579,8 @@ impl Kind for MerkleRoot {
         // Group the instances by the layout of their block.
         let mut groups: BTreeMap<Vec<Segment>, Group> = BTreeMap::new();
         for y in 0..layout.instances() {
-            let (node, b) = layout.owner[y];
-            let segments = self.segments(&layout, inputs, node as usize, b as usize);
+            let (node, b) = layout.block(y);
+            let segments = self.segments(&layout, inputs, node, b);
             let key: Vec<Segment> = segments.iter().map(|(s, _)| *s).collect();
             let children = segments.iter().filter_map(|(_, child)| *child).count();
             let entry = groups.entry(key).or_insert_with(|| Group {
@@ -531,7 +605,7 @@ impl Kind for MerkleRoot {
                             wires: c.input_wires(block_start + start..block_start + start + len),
                             from: None,
                             values: RunValues::PerInstance(Box::new(move |y, out| {
-                                let (node, b) = (layout.owner[y].0 as usize, layout.owner[y].1 as usize);
+                                let (node, b) = layout.block(y);
                                 let msg_len = layout.tree.message_len(node, inputs);
                                 let lo = (hash.block_len() * b).min(msg_len);
                                 let hi = (hash.block_len() * (b + 1)).min(msg_len);
@@ -585,8 +659,8 @@ mod tests {
         let leaves: Records = data.iter().map(Vec::as_slice).collect();
         let kind = MerkleRoot::new(Hash::Sha256, Scheme::Rfc6962).expect("RFC 6962 takes SHA-256");
         let layout = Layout::new(Hash::Sha256, Scheme::Rfc6962, &leaves);
-        for (y, &(node, b)) in layout.owner.iter().enumerate() {
-            let (node, b) = (node as usize, b as usize);
+        for y in 0..layout.instances() {
+            let (node, b) = layout.block(y);
             let msg = layout.tree.message(node, &leaves, &|_| vec![0; 32]);
             assert_eq!(layout.tree.message_len(node, &leaves), msg.len());
             let (lo, hi) = ((64 * b).min(msg.len()), (64 * b + 64).min(msg.len()));
@@ -616,9 +690,67 @@ mod tests {
     fn rfc6962_splits_at_the_largest_power_of_two_below() {
         let tree = Tree::build(Hash::Sha256, Scheme::Rfc6962, 5);
         // Leaves 0..4 in a balanced subtree, then leaf 4: 5 leaf nodes, 4 inner.
-        assert_eq!(tree.nodes.len(), 9);
+        assert_eq!(tree.nodes(), 9);
         let tree = Tree::build(Hash::Sha256, Scheme::Bitcoin, 3);
         // 3 -> 4 leaves at level 0 (2 pairs: 4 nodes), 2 -> 1 at level 1 (2 nodes).
-        assert_eq!(tree.nodes.len(), 6);
+        assert_eq!(tree.nodes(), 6);
+    }
+
+    /// Leaves of many lengths (for RFC 6962, which takes any) or of a
+    /// digest's size.
+    fn leaves(scheme: Scheme, hash: Hash, count: usize) -> Records {
+        let len = |i: usize| match scheme {
+            Scheme::Rfc6962 => [0, 1, 54, 55, 56, 63, 64, 119, 120, 300][i % 10],
+            Scheme::Plain | Scheme::Bitcoin => hash.digest_bytes(),
+        };
+        let mut records = Records::new();
+        for i in 0..count {
+            records.push(&vec![i as u8; len(i)]);
+        }
+        records
+    }
+
+    #[test]
+    fn instances_are_counted_as_the_layout_places_them() {
+        let large = [1 << 16, (1 << 16) + 1, 100_003, 249_000];
+        for scheme in Scheme::ALL {
+            for hash in Hash::ALL.into_iter().filter(|&h| scheme.takes(h)) {
+                for count in (0..300).chain(large) {
+                    let leaves = leaves(scheme, hash, count);
+                    let layout = Layout::new(hash, scheme, &leaves);
+                    assert_eq!(
+                        count_instances(hash, scheme, &leaves),
+                        layout.instances() as u64,
+                        "{} {} over {count} leaves",
+                        hash.name(),
+                        scheme.name()
+                    );
+                    assert_eq!(layout.starts.last().copied(), Some(layout.instances() as u32));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_empty_rfc6962_tree_is_the_hash_of_the_empty_string() {
+        let kind = MerkleRoot::new(Hash::Sha256, Scheme::Rfc6962).expect("RFC 6962 takes SHA-256");
+        let none = Records::new();
+        assert!(kind.holds_without_inputs());
+        assert_eq!(kind.shape(&none), Ok(StatementShape { count: 0, outputs: 1 }));
+        assert_eq!(kind.instances(&none, &none), 1);
+        let rows = kind
+            .instance_inputs(&none, &none)
+            .expect("an empty tree has instances");
+        assert_eq!(rows.len(), kind.circuit().input_words());
+        let tree = Tree::build(Hash::Sha256, Scheme::Rfc6962, 0);
+        assert_eq!(tree.nodes(), 1);
+        assert_eq!(
+            hex::encode(Hash::Sha256.digest(&tree.message(0, &none, &|_| Vec::new()))),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        for scheme in [Scheme::Plain, Scheme::Bitcoin] {
+            let kind = MerkleRoot::new(Hash::Sha256, scheme).expect("takes SHA-256");
+            assert!(kind.shape(&none).is_err(), "{}", scheme.name());
+        }
     }
 }

@@ -90,6 +90,13 @@ pub trait Kind: Send + Sync + fmt::Debug {
         Ok(())
     }
 
+    /// Whether a statement with no input records is one: an empty RFC 6962
+    /// tree has a root, the hash of the empty string (RFC 6962 §2.1); every
+    /// other kind's N is at least 1.
+    fn holds_without_inputs(&self) -> bool {
+        false
+    }
+
     /// Circuit instances (before padding) of the statement on these records,
     /// which [`Kind::shape`] has accepted. Most kinds' inputs fix them; a
     /// signature batch's chain lengths follow from its outputs (each
