@@ -87,18 +87,10 @@ pub struct EvalClaim {
     pub value: Gf128,
 }
 
-/// The claim regrouped for the PCS: `sum_{u < 128} lambda(u) sum_rest
-/// eq(point, rest) z(u + 128 rest) = value`, where `rest` runs over instance
-/// bits 7..n and then the wire bits.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PackedClaim {
-    /// Weights of the low 7 instance bits (128 entries).
-    pub lambda: Vec<Gf128>,
-    /// Point on the remaining `l - 7` variables.
-    pub point: Vec<Gf128>,
-    /// The claimed value.
-    pub value: Gf128,
-}
+/// The claim regrouped for the PCS is the PCS's own claim type:
+/// `sum_{u < 128} lambda(u) sum_rest eq(point, rest) z(u + 128 rest) = value`,
+/// where `rest` runs over instance bits 7..n and then the wire bits.
+pub use starling_verifier::pcs::PackedClaim;
 
 impl EvalClaim {
     /// The same claim in the PCS's shape.

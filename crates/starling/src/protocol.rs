@@ -445,7 +445,6 @@ fn prove_statement(
         lincheck_claims[1].to_packed(),
         public_claim.to_packed(),
     ];
-    let claims = claims.map(convert_claim);
     let opening = timings.phase("open", progress, || {
         bits::prove(&params.pcs, &prover_data, &claims, &mut transcript)
             .map_err(|e| Error::Internal(format!("opening: {e}")))
@@ -495,14 +494,6 @@ fn lincheck_groups<'a>(
 }
 
 /// The PIOP's claim shape is the PCS's; only the type differs.
-fn convert_claim(c: starling_piop::PackedClaim) -> starling_pcs::PackedClaim {
-    starling_pcs::PackedClaim {
-        lambda: c.lambda,
-        point: c.point,
-        value: c.value,
-    }
-}
-
 /// Runs every check of the proof system on a decoded file: `Ok` means the
 /// proof proves the statement the file carries, whatever that is. The
 /// public API ([`crate::verify`], [`crate::verify_claimed`]) adds what the
@@ -560,7 +551,6 @@ pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
         lincheck_claims[1].to_packed(),
         public_claim.to_packed(),
     ];
-    let claims = claims.map(convert_claim);
     bits::verify_with(
         &ManyAtOnce,
         &params.pcs,
