@@ -5,6 +5,8 @@
 //! application into 16 lookups and XORs, which is how the prover reads
 //! weighted bits of field elements in bulk (ring switching, packed bit sums).
 
+pub use starling_verifier::field::subset_sums;
+
 use crate::Gf128;
 
 /// A GF(2)-linear map on GF(2^128), as sixteen 256-entry tables.
@@ -32,18 +34,4 @@ impl ByteLinearMap {
         }
         acc
     }
-}
-
-/// All 256 sums of subsets of 8 elements: entry `m` is the sum of `items[i]`
-/// over the set bits i of `m`.
-pub fn subset_sums(items: &[Gf128]) -> [Gf128; 256] {
-    assert_eq!(items.len(), 8, "subset_sums takes exactly 8 items");
-    let mut t = [Gf128::ZERO; 256];
-    for (i, &item) in items.iter().enumerate() {
-        let half = 1usize << i;
-        for m in 0..half {
-            t[half + m] = t[m] + item;
-        }
-    }
-    t
 }

@@ -13,10 +13,9 @@ pub mod zerocheck;
 pub use claims::{EvalClaim, InstanceWeights, PackedClaim};
 pub use sparse::SparseMatrix;
 /// The shape, the errors and the soundness arithmetic are the verifier's.
-pub use starling_verifier::piop::{soundness, PiopError, Shape, MAX_LOG_SIZE, SKIP_VARS};
-
-use starling_crypto::Transcript;
-use starling_field::Gf128;
+pub use starling_verifier::piop::{
+    challenge_nonzero_point, soundness, PiopError, Shape, MAX_LOG_SIZE, SKIP_VARS,
+};
 
 /// Builds the constant tables the prover keeps for the life of the process
 /// (the skip's extra-point tables in every basis, the coordinate maps, the
@@ -27,17 +26,4 @@ use starling_field::Gf128;
 /// of three Keccak-f proofs peaked 94 MiB higher that way).
 pub fn prepare_tables() {
     zerocheck::prepare_tables();
-}
-
-/// `count` challenges, each redrawn until nonzero (the zerocheck divides by
-/// the coordinates of `tau'`). A zero comes up with probability 2^-128.
-pub(crate) fn challenge_nonzero_point(transcript: &mut Transcript, label: &[u8], count: usize) -> Vec<Gf128> {
-    (0..count)
-        .map(|_| loop {
-            let c = transcript.challenge_field(label);
-            if !c.is_zero() {
-                break c;
-            }
-        })
-        .collect()
 }

@@ -537,7 +537,7 @@ mod tests {
                 assert_eq!(out, checked);
                 assert_eq!(out.len(), sizes.len());
                 for (claim, group) in out.iter().zip(&s.claims) {
-                    assert!(claim.holds_for(s.shape, &s.z));
+                    assert!(crate::claims::holds(claim, s.shape, &s.z));
                     assert_eq!(claim.weights, group.weights);
                     assert_eq!(claim.wire_point, out[0].wire_point);
                 }
@@ -606,7 +606,7 @@ mod tests {
         }
         let out = s.verify(&full.0).unwrap();
         assert_eq!(out, full.1);
-        assert!(out.iter().all(|c| c.holds_for(s.shape, &s.z)));
+        assert!(out.iter().all(|c| crate::claims::holds(c, s.shape, &s.z)));
     }
 
     #[test]

@@ -235,10 +235,14 @@ fn valid_batches_leave_true_claims() {
         assert_eq!(claims.lin, proved.lin);
         // c = z here, so the zerocheck's claim on c is one on z too; what
         // goes to the PCS is the lincheck's claims and the public claim.
-        assert!(claims.zero.c_claim().holds_for(shape, &batch.c));
+        assert!(starling_piop::claims::holds(
+            &claims.zero.c_claim(),
+            shape,
+            &batch.c
+        ));
         assert_eq!(claims.lin.len(), 2);
         for c in claims.lin.iter().chain([&claims.public]) {
-            assert!(c.holds_for(shape, &batch.z));
+            assert!(starling_piop::claims::holds(c, shape, &batch.z));
             let packed = c.to_packed();
             assert_eq!((packed.lambda.len(), packed.point.len()), (128, shape.l() - 7));
         }
@@ -268,8 +272,15 @@ fn all_zero_witness_is_caught_by_the_wiring_check() {
         c: vec![0; shape.num_words()],
     };
     let (bytes, proved) = prove_all(shape, p, &a0, &b0, &zero, &public_words);
-    assert!(proved.zero.c_claim().holds_for(shape, &zero.c));
-    assert!(proved.lin.iter().all(|c| c.holds_for(shape, &zero.z)));
+    assert!(starling_piop::claims::holds(
+        &proved.zero.c_claim(),
+        shape,
+        &zero.c
+    ));
+    assert!(proved
+        .lin
+        .iter()
+        .all(|c| starling_piop::claims::holds(c, shape, &zero.z)));
     // The zerocheck and lincheck verify; the wiring check, which binds the
     // public table (constant wire included), does not.
     assert_eq!(
@@ -311,8 +322,16 @@ fn a_c_other_than_c_z_is_caught_by_the_lincheck() {
     // lincheck's identity group at tau' rejects.
     let (shape, p, a0, b0, batch, public_words) = batch_with_a_wrong_last_wire(42);
     let (bytes, proved) = prove_all(shape, p, &a0, &b0, &batch, &public_words);
-    assert!(proved.zero.c_claim().holds_for(shape, &batch.c));
-    assert!(!proved.zero.c_claim().holds_for(shape, &batch.z));
+    assert!(starling_piop::claims::holds(
+        &proved.zero.c_claim(),
+        shape,
+        &batch.c
+    ));
+    assert!(!starling_piop::claims::holds(
+        &proved.zero.c_claim(),
+        shape,
+        &batch.z
+    ));
     assert_eq!(
         verify_all(shape, p, &a0, &b0, &public_words, &bytes).err(),
         Some(PiopError::LincheckFinalCheck)

@@ -84,7 +84,7 @@ fn accepts_grinding(
     ) {
         Ok(c) => {
             assert_eq!(c, claim, "prover and verifier agree on the claim");
-            c.holds_for(shape, z)
+            crate::claims::holds(&c, shape, z)
         }
         Err(_) => false,
     }

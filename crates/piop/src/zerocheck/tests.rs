@@ -6,10 +6,11 @@ use starling_field::Gf128;
 use starling_field::Gf128Slices;
 use starling_poly::multilinear::eq_table;
 
-use super::verifier::replay;
 use super::*;
 use crate::claims::evaluate_bits;
 use crate::skip::domain_point;
+use crate::{PiopError, Shape};
+use starling_verifier::piop::zerocheck::replay;
 
 fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
@@ -363,9 +364,9 @@ fn honest_round_trips() {
         assert_eq!(out, checked);
         assert_eq!(proof.to_bytes().len(), Proof::num_bytes(shape));
         // The claims left for later steps are true statements about a, b, c.
-        assert!(out.a_claim().holds_for(shape, &a));
-        assert!(out.b_claim().holds_for(shape, &b));
-        assert!(out.c_claim().holds_for(shape, &c));
+        assert!(crate::claims::holds(&out.a_claim(), shape, &a));
+        assert!(crate::claims::holds(&out.b_claim(), shape, &b));
+        assert!(crate::claims::holds(&out.c_claim(), shape, &c));
         // The interpolated starting claim equals the brute-force one.
         if shape.num_words() <= 64 {
             let fa = reference::fold(&a, out.r0);
@@ -584,8 +585,8 @@ fn lying_about_c_moves_the_error_into_the_c_claim() {
     committed[3] ^= 1 << 17;
     let (proof, out) = prove(shape, &a, &b, &c, 0, &mut transcript());
     let checked = verify(shape, &proof, 0, &mut transcript()).unwrap();
-    assert!(checked.c_claim().holds_for(shape, &c));
-    assert!(!checked.c_claim().holds_for(shape, &committed));
+    assert!(crate::claims::holds(&checked.c_claim(), shape, &c));
+    assert!(!crate::claims::holds(&checked.c_claim(), shape, &committed));
     assert_eq!(out, checked);
 }
 

@@ -40,6 +40,20 @@ pub fn dot(a: &[Gf128], b: &[Gf128]) -> Gf128 {
     Gf128(portable::reduce(lo, hi))
 }
 
+/// All 256 sums of subsets of 8 elements: entry `m` is the sum of `items[i]`
+/// over the set bits i of `m`.
+pub fn subset_sums(items: &[Gf128]) -> [Gf128; 256] {
+    assert_eq!(items.len(), 8, "subset_sums takes exactly 8 items");
+    let mut t = [Gf128::ZERO; 256];
+    for (i, &item) in items.iter().enumerate() {
+        let half = 1usize << i;
+        for m in 0..half {
+            t[half + m] = t[m] + item;
+        }
+    }
+    t
+}
+
 /// An element of GF(2^128). Bit j of the inner `u128` is the coefficient of x^j.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 #[repr(transparent)]

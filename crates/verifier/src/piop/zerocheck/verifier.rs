@@ -1,25 +1,28 @@
 //! The zerocheck verifier: scalar, O(l) field operations plus a fixed
 //! 127-point interpolation.
 
-use starling_crypto::Transcript;
-use starling_field::Gf128;
+use alloc::vec::Vec;
 
 use super::{Output, Proof};
 use super::{
     LABEL_EVALS, LABEL_P, LABEL_POW_R0, LABEL_POW_TAU, LABEL_R, LABEL_R0, LABEL_ROUND, LABEL_TAU, LABEL_V,
 };
-use crate::skip::{batch_invert, interpolate, lagrange_weights, INTERPOLATION_POINTS, SKIP_SIZE};
-use crate::{challenge_nonzero_point, PiopError, Shape};
+use crate::piop::skip::{batch_invert, interpolate, lagrange_weights, INTERPOLATION_POINTS, SKIP_SIZE};
+use crate::piop::{challenge_nonzero_point, PiopError, Shape};
+use crate::{Gf128, Transcript};
 
 /// Everything the verifier derives from the proof and transcript before its
 /// one check; split out so tests can watch the challenges.
-pub(crate) struct Replay {
-    pub(crate) output: Output,
+pub struct Replay {
+    /// What the zerocheck leaves for the later steps.
+    pub output: Output,
     /// The normalised claim after the last round: must equal `A(r') B(r')`.
-    pub(crate) final_claim: Gf128,
+    pub final_claim: Gf128,
 }
 
-pub(crate) fn replay(
+/// The verifier's pass over the proof: every challenge and the reduced
+/// claim, without the final check.
+pub fn replay(
     shape: Shape,
     proof: &Proof,
     grinding_bits: u32,
