@@ -296,3 +296,22 @@ fn butterfly_rounds4_matches_portable() {
         }
     }
 }
+
+/// What a native verifier installs computes the verifier's definitions.
+#[test]
+fn the_kernels_installed_in_the_verifier_compute_its_definitions() {
+    use starling_field::Gf128;
+    use starling_verifier::field as verifier;
+    backend::install_in_verifier();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    for n in [0usize, 1, 7, 64, 257] {
+        let a: Vec<Gf128> = (0..n).map(|_| Gf128::new(rng.gen())).collect();
+        let b: Vec<Gf128> = (0..n).map(|_| Gf128::new(rng.gen())).collect();
+        assert_eq!(verifier::dot(&a, &b), verifier::dot_here(&a, &b), "dot, n = {n}");
+        let s = Gf128::new(rng.gen());
+        let (mut fast, mut here) = (vec![Gf128::ZERO; n], vec![Gf128::ZERO; n]);
+        verifier::scale_into(&mut fast, &a, s);
+        verifier::scale_into_here(&mut here, &a, s);
+        assert_eq!(fast, here, "scale_into, n = {n}");
+    }
+}

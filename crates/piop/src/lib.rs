@@ -6,15 +6,14 @@ pub mod claims;
 mod kernels;
 pub mod lincheck;
 pub mod skip;
-pub mod sparse;
 pub mod wiring;
 pub mod zerocheck;
 
 pub use claims::{EvalClaim, InstanceWeights, PackedClaim};
-pub use sparse::SparseMatrix;
-/// The shape, the errors and the soundness arithmetic are the verifier's.
+/// The shape, the sparse matrices, the errors and the soundness
+/// arithmetic are the verifier's.
 pub use starling_verifier::piop::{
-    challenge_nonzero_point, soundness, PiopError, Shape, MAX_LOG_SIZE, SKIP_VARS,
+    challenge_nonzero_point, soundness, sparse, PiopError, Shape, SparseMatrix, MAX_LOG_SIZE, SKIP_VARS,
 };
 
 /// Builds the constant tables the prover keeps for the life of the process

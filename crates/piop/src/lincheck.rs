@@ -1,3 +1,7 @@
+//! The lincheck's prover. The protocol (below), its claim, group and proof
+//! types, labels, soundness terms and verifier are
+//! `starling_verifier::piop::lincheck`'s, re-exported here.
+//!
 //! Lincheck: reduces claims on `M_j z`, for matrices `M_j = I_N ⊗ M0_j` of
 //! one instance's `K x K` sparse `M0_j`, to claims on `z` (DESIGN §2.3 step
 //! 4). The zerocheck leaves two groups of such claims: on `A z` and `B z` at
@@ -19,153 +23,15 @@
 //! instance weights `W_g` and wire point `r_y`.
 
 use rayon::prelude::*;
-use starling_crypto::codec::{put_fields, Reader};
 use starling_crypto::Transcript;
 use starling_field::Gf128;
 use starling_poly::multilinear::eq_table;
-use starling_poly::sumcheck_round::{fold_pairs, pairs_round, QuadraticRound};
+use starling_poly::sumcheck_round::{fold_pairs, pairs_round};
 
 use crate::claims::{fold_instances_many, EvalClaim, InstanceWeights};
-use crate::soundness::log2_error;
-use crate::{zerocheck, PiopError, Shape, SparseMatrix, SKIP_VARS};
+use crate::Shape;
 
-const LABEL_ALPHA: &[u8] = b"lincheck/alpha";
-const LABEL_ROUND: &[u8] = b"lincheck/round";
-const LABEL_R: &[u8] = b"lincheck/r";
-const LABEL_EVAL: &[u8] = b"lincheck/eval";
-
-/// Claims on the products of several matrices with `z`, all at the same
-/// instance weights and wire point: `evals[j]` is the claimed value of
-/// `M_j z`, `M_j = I_N ⊗ M0_j` the `j`-th matrix of its [`Group`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LincheckClaim {
-    /// Instance weights `W`.
-    pub weights: InstanceWeights,
-    /// Wire point `r_w` (`k` coordinates).
-    pub wire_point: Vec<Gf128>,
-    /// Claimed values, one per matrix of the group.
-    pub evals: Vec<Gf128>,
-}
-
-impl LincheckClaim {
-    /// The zerocheck's claims on `A z` and `B z`: at `(r0, r')`, values
-    /// `[a_eval, b_eval]` (matrices `[A0, B0]`).
-    pub fn ab_from(out: &zerocheck::Output) -> Self {
-        let (weights, wire_point) = out.split_point(&out.r_prime);
-        LincheckClaim {
-            weights,
-            wire_point,
-            evals: vec![out.a_eval, out.b_eval],
-        }
-    }
-
-    /// The zerocheck's claim on `c = C z`: at `(r0, tau')`, value
-    /// `[c_value]` (matrix `[C0]`).
-    pub fn c_from(out: &zerocheck::Output) -> Self {
-        let (weights, wire_point) = out.split_point(&out.tau_prime);
-        LincheckClaim {
-            weights,
-            wire_point,
-            evals: vec![out.c_value],
-        }
-    }
-
-    fn check_shape(&self, shape: Shape) -> Result<(), PiopError> {
-        if self.wire_point.len() != shape.k() {
-            return Err(PiopError::BadShape("lincheck wire point must have k coordinates"));
-        }
-        if self.weights.point_hi.len() != shape.n() - SKIP_VARS {
-            return Err(PiopError::BadShape(
-                "lincheck instance point must have n - 6 coordinates",
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// One group of the lincheck: the matrices `M0_j` of one instance and the
-/// claims on `M_j z` at one point (`matrices.len() == claim.evals.len() >= 1`).
-#[derive(Clone, Copy, Debug)]
-pub struct Group<'a> {
-    /// The group's `K x K` matrices, in the order of `claim.evals`.
-    pub matrices: &'a [&'a SparseMatrix],
-    /// The claims, one per matrix, at the group's point.
-    pub claim: &'a LincheckClaim,
-}
-
-/// Checks that there is at least one group, that each has as many matrices
-/// as claimed values (at least one), and that every point and matrix fits
-/// `shape`.
-fn check_groups(shape: Shape, groups: &[Group<'_>]) -> Result<(), PiopError> {
-    if groups.is_empty() {
-        return Err(PiopError::BadShape("the lincheck needs at least one group"));
-    }
-    for g in groups {
-        if g.matrices.is_empty() || g.matrices.len() != g.claim.evals.len() {
-            return Err(PiopError::BadShape(
-                "a lincheck group needs one claimed value per matrix, and at least one matrix",
-            ));
-        }
-        g.claim.check_shape(shape)?;
-        for m in g.matrices {
-            m.check_square(shape.k())?;
-        }
-    }
-    Ok(())
-}
-
-/// A lincheck proof: `2 k + groups` field elements.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Proof {
-    /// One degree-2 round message per wire variable, lowest first.
-    pub rounds: Vec<QuadraticRound>,
-    /// `zf_g(r_y)`, one per group, in order.
-    pub zf_evals: Vec<Gf128>,
-}
-
-impl Proof {
-    /// Size in bytes of a proof for `shape` and `groups` groups.
-    pub fn num_bytes(shape: Shape, groups: usize) -> usize {
-        16 * (2 * shape.k() + groups)
-    }
-
-    /// Appends the proof to `out`.
-    pub fn write(&self, out: &mut Vec<u8>) {
-        for r in &self.rounds {
-            put_fields(out, &[r.c0, r.c2]);
-        }
-        put_fields(out, &self.zf_evals);
-    }
-
-    /// Reads a proof for `shape` and `groups` groups from `reader`.
-    pub fn read(shape: Shape, groups: usize, reader: &mut Reader<'_>) -> Result<Self, PiopError> {
-        let rounds = (0..shape.k())
-            .map(|_| {
-                Ok(QuadraticRound {
-                    c0: reader.field("a lincheck round")?,
-                    c2: reader.field("a lincheck round")?,
-                })
-            })
-            .collect::<Result<Vec<_>, PiopError>>()?;
-        let zf_evals = reader.fields(groups, "the lincheck evaluations")?;
-        Ok(Proof { rounds, zf_evals })
-    }
-
-    /// The proof as bytes.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 * (2 * self.rounds.len() + self.zf_evals.len()));
-        self.write(&mut out);
-        out
-    }
-
-    /// Decodes exactly one proof for `shape` and `groups` groups; never panics.
-    pub fn from_bytes(shape: Shape, groups: usize, bytes: &[u8]) -> Result<Self, PiopError> {
-        let mut reader = Reader::new(bytes);
-        let proof = Self::read(shape, groups, &mut reader)?;
-        reader.finish()?;
-        Ok(proof)
-    }
-}
+pub use starling_verifier::piop::lincheck::*;
 
 /// `M_g(y) = sum_{j in g} alpha^j M0_j~(r_g, y)` for every group and all `y`
 /// (prover side), `j` numbering the matrices across the groups. The groups
@@ -252,130 +118,6 @@ pub fn prove(
     (Proof { rounds, zf_evals }, out)
 }
 
-/// Everything the verifier derives before its check (tests watch the challenges).
-pub(crate) struct Replay {
-    pub(crate) alpha: Gf128,
-    pub(crate) r_y: Vec<Gf128>,
-    pub(crate) final_claim: Gf128,
-}
-
-pub(crate) fn replay(
-    shape: Shape,
-    groups: &[Group<'_>],
-    proof: &Proof,
-    transcript: &mut Transcript,
-) -> Result<Replay, PiopError> {
-    check_groups(shape, groups)?;
-    if proof.rounds.len() != shape.k() {
-        return Err(PiopError::WrongLength {
-            what: "lincheck rounds",
-            expected: shape.k(),
-            got: proof.rounds.len(),
-        });
-    }
-    if proof.zf_evals.len() != groups.len() {
-        return Err(PiopError::WrongLength {
-            what: "lincheck evaluations",
-            expected: groups.len(),
-            got: proof.zf_evals.len(),
-        });
-    }
-    let alpha = transcript.challenge_field(LABEL_ALPHA);
-    let mut c = Gf128::ZERO;
-    let mut power = Gf128::ONE;
-    for v in groups.iter().flat_map(|g| &g.claim.evals) {
-        c += power * *v;
-        power *= alpha;
-    }
-    let mut r_y = Vec::with_capacity(shape.k());
-    for round in &proof.rounds {
-        transcript.absorb_fields(LABEL_ROUND, &[round.c0, round.c2]);
-        let r = transcript.challenge_field(LABEL_R);
-        c = round.next_claim(c, r);
-        r_y.push(r);
-    }
-    transcript.absorb_fields(LABEL_EVAL, &proof.zf_evals);
-    Ok(Replay {
-        alpha,
-        r_y,
-        final_claim: c,
-    })
-}
-
-/// Verifies a lincheck proof against the circuit's matrices; on success
-/// returns the claims on `z`, one per group: at the group's instance weights
-/// and wire point `r_y`, value `zf_g(r_y)`.
-pub fn verify(
-    shape: Shape,
-    groups: &[Group<'_>],
-    proof: &Proof,
-    transcript: &mut Transcript,
-) -> Result<Vec<EvalClaim>, PiopError> {
-    let replay = replay(shape, groups, proof, transcript)?;
-    let eq_ry = eq_table(&replay.r_y);
-    // One eq table per distinct wire point.
-    let mut eq_tables: Vec<(&[Gf128], Vec<Gf128>)> = Vec::new();
-    let mut expected = Gf128::ZERO;
-    let mut power = Gf128::ONE;
-    for (g, zf) in groups.iter().zip(&proof.zf_evals) {
-        let point = g.claim.wire_point.as_slice();
-        let at = match eq_tables.iter().position(|(p, _)| *p == point) {
-            Some(i) => i,
-            None => {
-                eq_tables.push((point, eq_table(point)));
-                eq_tables.len() - 1
-            }
-        };
-        let eq_rw = &eq_tables[at].1;
-        let mut m_at_r = Gf128::ZERO;
-        for matrix in g.matrices {
-            m_at_r += power * matrix.bilinear(eq_rw, &eq_ry);
-            power *= replay.alpha;
-        }
-        expected += m_at_r * *zf;
-    }
-    if replay.final_claim != expected {
-        return Err(PiopError::LincheckFinalCheck);
-    }
-    Ok(groups
-        .iter()
-        .zip(&proof.zf_evals)
-        .map(|(g, &value)| EvalClaim {
-            weights: g.claim.weights.clone(),
-            wire_point: replay.r_y.clone(),
-            value,
-        })
-        .collect())
-}
-
-/// The lincheck's soundness error terms for `claims` claimed values in all
-/// (over every group), as `(what, log2 of the error)`.
-///
-/// * Batching with powers of `alpha`: if some claimed `v_j` is false, the
-///   batched claim minus the true batched value, `sum_j alpha^j (v_j - true_j)`,
-///   is a nonzero polynomial of degree at most `claims - 1` in `alpha`:
-///   `(claims - 1) / |F|` (Schwartz–Zippel). With one claim nothing is
-///   batched and the term is left out.
-/// * Sumcheck over `k` variables of a sum of products of two multilinears:
-///   degree 2 per round, `2 / |F|` per round (Lund–Fortnow–Karloff–Nisan;
-///   Thaler, "Proofs, Arguments, and Zero-Knowledge", §4.1).
-pub fn soundness_terms(shape: Shape, claims: usize) -> Vec<(&'static str, f64)> {
-    let mut terms = Vec::with_capacity(2);
-    if claims > 1 {
-        terms.push(("lincheck alpha batching", log2_error((claims - 1) as f64, 0.0)));
-    }
-    terms.push((
-        "lincheck sumcheck rounds",
-        log2_error(2.0 * shape.k() as f64, 0.0),
-    ));
-    terms
-}
-
-/// log2 of the lincheck's total soundness error for `claims` claimed values.
-pub fn soundness_log2(shape: Shape, claims: usize) -> f64 {
-    crate::soundness::log2_sum(&soundness_terms(shape, claims))
-}
-
 #[cfg(test)]
 mod tests {
     use rand::{Rng, SeedableRng};
@@ -385,6 +127,7 @@ mod tests {
 
     use super::*;
     use crate::claims::evaluate_bits;
+    use crate::{PiopError, SparseMatrix, SKIP_VARS};
 
     fn rand_field(r: &mut ChaCha8Rng) -> Gf128 {
         Gf128::new(r.gen())

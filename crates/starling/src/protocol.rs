@@ -499,6 +499,7 @@ fn lincheck_groups<'a>(
 /// public API ([`crate::verify`], [`crate::verify_claimed`]) adds what the
 /// verifier expects and the security it requires.
 pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
+    starling_field::backend::install_in_verifier();
     let statement = &file.statement;
     statement
         .kind()

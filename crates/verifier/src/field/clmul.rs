@@ -8,21 +8,34 @@
 //! architecture has none), and the caller uses [`super::portable::mul`].
 #![allow(unsafe_code)]
 
+use super::Gf128;
+
 /// The product, with the instruction, where this CPU has it.
 #[inline]
 pub fn mul(a: u128, b: u128) -> Option<u128> {
     imp::wide(a, b).map(|(lo, hi)| super::portable::reduce(lo, hi))
 }
 
-/// The 256-bit carry-less product as (low, high) halves, unreduced, with
-/// the instruction, where this CPU has it.
+/// `dst[i] = src[i] s` with the instruction, where this CPU has it (false,
+/// and nothing written, where it has not): the loop compiled for the
+/// instruction, as in [`wide_dot`].
 #[inline]
-pub fn wide(a: u128, b: u128) -> Option<(u128, u128)> {
-    imp::wide(a, b)
+pub fn scale_into(dst: &mut [Gf128], src: &[Gf128], s: Gf128) -> bool {
+    imp::scale_into(dst, src, s)
+}
+
+/// `sum_i a[i] b[i]` as unreduced (low, high) halves, with the instruction,
+/// where this CPU has it: one check for the whole loop, and the loop
+/// compiled for the instruction, so each product is three instructions,
+/// not a call.
+#[inline]
+pub fn wide_dot(a: &[Gf128], b: &[Gf128]) -> Option<(u128, u128)> {
+    imp::wide_dot(a, b)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod imp {
+    use super::Gf128;
     use core::arch::x86_64::{
         __cpuid, __m128i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_unpackhi_epi64,
     };
@@ -62,6 +75,41 @@ mod imp {
     }
 
     #[inline]
+    pub fn wide_dot(a: &[Gf128], b: &[Gf128]) -> Option<(u128, u128)> {
+        if !has_pclmulqdq() {
+            return None;
+        }
+        // SAFETY: as in `wide`.
+        Some(unsafe { dot_loop(a, b) })
+    }
+
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    fn dot_loop(a: &[Gf128], b: &[Gf128]) -> (u128, u128) {
+        a.iter().zip(b).fold((0, 0), |(lo, hi), (x, y)| {
+            let (pl, ph) = clmul128(x.0, y.0);
+            (lo ^ pl, hi ^ ph)
+        })
+    }
+
+    #[inline]
+    pub fn scale_into(dst: &mut [Gf128], src: &[Gf128], s: Gf128) -> bool {
+        if !has_pclmulqdq() {
+            return false;
+        }
+        // SAFETY: as in `wide`.
+        unsafe { scale_loop(dst, src, s) };
+        true
+    }
+
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    fn scale_loop(dst: &mut [Gf128], src: &[Gf128], s: Gf128) {
+        for (d, x) in dst.iter_mut().zip(src) {
+            let (lo, hi) = clmul128(x.0, s.0);
+            *d = Gf128(crate::field::portable::reduce(lo, hi));
+        }
+    }
+
+    #[inline]
     #[target_feature(enable = "pclmulqdq,sse2")]
     fn clmul128(a: u128, b: u128) -> (u128, u128) {
         let av = to_register(a);
@@ -89,6 +137,7 @@ mod imp {
 
 #[cfg(target_arch = "aarch64")]
 mod imp {
+    use super::Gf128;
     use core::arch::aarch64::vmull_p64;
 
     /// Whether the CPU has `pmull` (the `aes` extension): asked of the
@@ -113,6 +162,41 @@ mod imp {
     }
 
     #[inline]
+    pub fn wide_dot(a: &[Gf128], b: &[Gf128]) -> Option<(u128, u128)> {
+        if !has_pmull() {
+            return None;
+        }
+        // SAFETY: as in `wide`.
+        Some(unsafe { dot_loop(a, b) })
+    }
+
+    #[target_feature(enable = "neon,aes")]
+    fn dot_loop(a: &[Gf128], b: &[Gf128]) -> (u128, u128) {
+        a.iter().zip(b).fold((0, 0), |(lo, hi), (x, y)| {
+            let (pl, ph) = clmul128(x.0, y.0);
+            (lo ^ pl, hi ^ ph)
+        })
+    }
+
+    #[inline]
+    pub fn scale_into(dst: &mut [Gf128], src: &[Gf128], s: Gf128) -> bool {
+        if !has_pmull() {
+            return false;
+        }
+        // SAFETY: as in `wide`.
+        unsafe { scale_loop(dst, src, s) };
+        true
+    }
+
+    #[target_feature(enable = "neon,aes")]
+    fn scale_loop(dst: &mut [Gf128], src: &[Gf128], s: Gf128) {
+        for (d, x) in dst.iter_mut().zip(src) {
+            let (lo, hi) = clmul128(x.0, s.0);
+            *d = Gf128(crate::field::portable::reduce(lo, hi));
+        }
+    }
+
+    #[inline]
     #[target_feature(enable = "neon,aes")]
     fn clmul128(a: u128, b: u128) -> (u128, u128) {
         let (a0, a1) = (a as u64, (a >> 64) as u64);
@@ -126,15 +210,27 @@ mod imp {
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 mod imp {
+    use super::Gf128;
     #[inline]
     pub fn wide(_a: u128, _b: u128) -> Option<(u128, u128)> {
         None
+    }
+
+    #[inline]
+    pub fn wide_dot(_a: &[Gf128], _b: &[Gf128]) -> Option<(u128, u128)> {
+        None
+    }
+
+    #[inline]
+    pub fn scale_into(_dst: &mut [Gf128], _src: &[Gf128], _s: Gf128) -> bool {
+        false
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::portable;
+    use super::Gf128;
     use rand::{Rng, SeedableRng};
 
     #[test]
@@ -154,8 +250,23 @@ mod tests {
             .flat_map(|&a| edges.iter().map(move |&b| (a, b)))
             .collect();
         pairs.extend((0..10_000).map(|_| (rng.gen(), rng.gen())));
+        let (xs, ys): (std::vec::Vec<Gf128>, std::vec::Vec<Gf128>) =
+            pairs.iter().map(|&(a, b)| (Gf128::new(a), Gf128::new(b))).unzip();
+        if let Some(d) = super::wide_dot(&xs, &ys) {
+            let want = pairs.iter().fold((0, 0), |(lo, hi), &(a, b)| {
+                let (pl, ph) = portable::clmul128(a, b);
+                (lo ^ pl, hi ^ ph)
+            });
+            assert_eq!(d, want);
+        }
+        let mut scaled = xs.clone();
+        if super::scale_into(&mut scaled, &xs, ys[0]) {
+            for (d, x) in scaled.iter().zip(&xs) {
+                assert_eq!(d.0, portable::mul(x.0, ys[0].0));
+            }
+        }
         for (a, b) in pairs {
-            if let Some(p) = super::wide(a, b) {
+            if let Some(p) = super::imp::wide(a, b) {
                 assert_eq!(p, portable::clmul128(a, b), "{a:#x} * {b:#x}");
                 assert_eq!(super::mul(a, b), Some(portable::mul(a, b)));
             }

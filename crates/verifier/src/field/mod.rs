@@ -15,9 +15,12 @@ pub mod transpose;
 
 pub use gf8::{omega_powers, Gf8, OMEGA};
 
+use alloc::boxed::Box;
 use core::fmt;
 use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Sub, SubAssign};
+
+use once_cell::race::OnceBox;
 
 /// The field product of two elements' bits, with the fastest multiply this
 /// CPU runs.
@@ -33,9 +36,20 @@ pub fn mul(a: u128, b: u128) -> u128 {
 /// reduced once (reduction is linear), which saves a reduction per product.
 pub fn dot(a: &[Gf128], b: &[Gf128]) -> Gf128 {
     assert_eq!(a.len(), b.len(), "dot needs slices of equal length");
-    let (lo, hi) = a.iter().zip(b).fold((0, 0), |(lo, hi), (x, y)| {
-        let (pl, ph) = clmul::wide(x.0, y.0).unwrap_or_else(|| portable::clmul128(x.0, y.0));
-        (lo ^ pl, hi ^ ph)
+    if let Some(k) = INSTALLED.get() {
+        return k.dot(a, b);
+    }
+    dot_here(a, b)
+}
+
+/// [`dot`] with this crate's own product: the definition.
+pub fn dot_here(a: &[Gf128], b: &[Gf128]) -> Gf128 {
+    assert_eq!(a.len(), b.len(), "dot needs slices of equal length");
+    let (lo, hi) = clmul::wide_dot(a, b).unwrap_or_else(|| {
+        a.iter().zip(b).fold((0, 0), |(lo, hi), (x, y)| {
+            let (pl, ph) = portable::clmul128(x.0, y.0);
+            (lo ^ pl, hi ^ ph)
+        })
     });
     Gf128(portable::reduce(lo, hi))
 }
@@ -52,6 +66,48 @@ pub fn subset_sums(items: &[Gf128]) -> [Gf128; 256] {
         }
     }
     t
+}
+
+/// Slice kernels a host may install for the verifier's long passes (the
+/// `eq` tables and dot products of the lincheck and the opening): the
+/// prover's vector backends (`starling-field`), which hold several products
+/// per instruction where this crate does one. They must compute exactly
+/// what [`scale_into`] and [`dot`] define (the prover's tests hold them
+/// against these); without them the verifier runs its own, as in a
+/// browser.
+pub trait SliceKernels: Sync {
+    /// `dst[i] = src[i] s`.
+    fn scale_into(&self, dst: &mut [Gf128], src: &[Gf128], s: Gf128);
+    /// `sum_i a[i] b[i]`.
+    fn dot(&self, a: &[Gf128], b: &[Gf128]) -> Gf128;
+}
+
+static INSTALLED: OnceBox<&'static dyn SliceKernels> = OnceBox::new();
+
+/// Installs the slice kernels for the rest of the process; the first call
+/// wins (false for a later one).
+pub fn install_slice_kernels(kernels: &'static dyn SliceKernels) -> bool {
+    INSTALLED.set(Box::new(kernels)).is_ok()
+}
+
+/// `dst[i] = src[i] s` (the slices of equal length), with the installed
+/// kernels if any.
+pub fn scale_into(dst: &mut [Gf128], src: &[Gf128], s: Gf128) {
+    assert_eq!(dst.len(), src.len(), "scale_into needs slices of equal length");
+    if let Some(k) = INSTALLED.get() {
+        return k.scale_into(dst, src, s);
+    }
+    scale_into_here(dst, src, s);
+}
+
+/// [`scale_into`] with this crate's own product: the definition.
+pub fn scale_into_here(dst: &mut [Gf128], src: &[Gf128], s: Gf128) {
+    assert_eq!(dst.len(), src.len(), "scale_into needs slices of equal length");
+    if !clmul::scale_into(dst, src, s) {
+        for (d, x) in dst.iter_mut().zip(src) {
+            *d = Gf128(portable::mul(x.0, s.0));
+        }
+    }
 }
 
 /// An element of GF(2^128). Bit j of the inner `u128` is the coefficient of x^j.

@@ -1,14 +1,17 @@
-//! The PIOP's verifiers (DESIGN §2.3 step 3 so far): the zerocheck with
-//! its univariate skip, the claims it leaves, the batch's shape, the
+//! The PIOP's verifiers (DESIGN §2.3 steps 3 and 4): the zerocheck with
+//! its univariate skip, the lincheck over the circuit's sparse matrices,
+//! the claims they leave, the batch's shape, the
 //! soundness terms' arithmetic and the errors. The prover's side is `starling-piop`,
-//! which re-exports these; the lincheck and wiring verifiers follow
-//! them here.
+//! which re-exports these; the wiring check's verifier follows them
+//! here.
 
 pub mod claims;
 mod error;
+pub mod lincheck;
 mod shape;
 pub mod skip;
 pub mod soundness;
+pub mod sparse;
 pub mod zerocheck;
 
 use alloc::vec::Vec;
@@ -16,6 +19,7 @@ use alloc::vec::Vec;
 pub use claims::{EvalClaim, InstanceWeights};
 pub use error::PiopError;
 pub use shape::{Shape, MAX_LOG_SIZE, SKIP_VARS};
+pub use sparse::SparseMatrix;
 
 use crate::{Gf128, Transcript};
 

@@ -13,6 +13,7 @@ pub mod novel_basis;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::field::scale_into;
 use crate::Gf128;
 
 /// `eq(a, b) = prod_i (1 + a_i + b_i)`: the multilinear equality polynomial
@@ -31,8 +32,8 @@ pub fn eq_table(point: &[Gf128]) -> Vec<Gf128> {
         // Entries with bit i set are the old ones times r, the others times 1 + r.
         let half = 1usize << i;
         let (lo, hi) = table[..2 * half].split_at_mut(half);
-        for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
-            *h = *l * r;
+        scale_into(hi, lo, r);
+        for (l, h) in lo.iter_mut().zip(hi.iter()) {
             *l += *h;
         }
     }

@@ -4,10 +4,11 @@
 //! compressed form; the lincheck only needs two walks over the nonzeros: a
 //! weighted transpose (prover) and a weighted bilinear form (verifier).
 
-use starling_field::Gf128Slices;
-use starling_field::{backend, Gf128};
+use alloc::vec::Vec;
 
-use crate::PiopError;
+use super::PiopError;
+use crate::field::dot;
+use crate::Gf128;
 
 /// A sparse GF(2) matrix: row `i` is `indices[offsets[i]..offsets[i + 1]]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,15 +94,11 @@ impl SparseMatrix {
     /// multilinear extension at a point when both weight vectors are `eq`
     /// tables. O(nnz + rows). Indices must be in range.
     pub fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128 {
-        let sums: Vec<u128> = self
+        let sums: Vec<Gf128> = self
             .rows()
             .take(row_weights.len())
-            .map(|row| {
-                row.iter()
-                    .fold(0, |acc, &c| acc ^ col_weights[c as usize].to_bits())
-            })
+            .map(|row| row.iter().map(|&c| col_weights[c as usize]).sum())
             .collect();
-        let weights = Gf128::as_u128_slice(&row_weights[..sums.len()]);
-        Gf128::new(backend::dot(&sums, weights))
+        dot(&sums, &row_weights[..sums.len()])
     }
 }
