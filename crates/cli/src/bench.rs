@@ -13,9 +13,9 @@ use rand::{Rng, SeedableRng};
 use starling::kind::Chain;
 use starling::Hash;
 
-use crate::args::{BenchArgs, BenchCommon, BenchWhat};
+use crate::args::{BenchArgs, BenchCommon, BenchWhat, SlhArgs};
 use crate::{
-    check_count, merkle_kind, native_sha256, native_sha512, set_threads, signature_kind, unreadable, Failure,
+    check_count, kind_named, native_sha256, native_sha512, set_threads, unreadable, value_name, Failure,
 };
 
 /// The fixed seed of benchmark and demo inputs.
@@ -257,7 +257,7 @@ fn timed_proofs(
             inputs.clone(),
             private.clone(),
             profile,
-            &mut |_: &str| marks.push(process_cpu()),
+            &mut |_: &starling::Phase| marks.push(process_cpu()),
         )?;
         let s = start.elapsed().as_secs_f64();
         let marks: Option<Vec<Duration>> = marks.into_iter().collect();
@@ -335,10 +335,15 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
             leaves,
             common,
         } => {
-            let hash: Hash = hash.into();
             check_count("--leaves", leaves)?;
             set_threads(common.threads)?;
-            let kind = merkle_kind(hash, scheme.into())?;
+            let kind = kind_named(
+                "merkle-root",
+                Some(hash),
+                Some(&value_name(&scheme)),
+                &SlhArgs::default(),
+                None,
+            )?;
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(SEED);
             // Plain and bitcoin leaves are a digest's size; rfc6962 takes 32 bytes.
             let size = kind.input_size().unwrap_or(32);
@@ -346,7 +351,7 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
                 .map(|_| (0..size).map(|_| rng.gen()).collect())
                 .collect();
             let records: Records = all.iter().map(Vec::as_slice).collect();
-            report(kind, records, hash.name(), &common)
+            report(kind, records, Hash::from(hash).name(), &common)
         }
         BenchWhat::Signatures {
             scheme,
@@ -362,7 +367,8 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
                 )));
             }
             set_threads(common.threads)?;
-            let kind = signature_kind(&scheme, &slh)?;
+            let interface = slh.interface.map(|i| value_name(&i));
+            let kind = starling::kind::named_signatures(&scheme, slh.ctx.as_deref(), interface.as_deref())?;
             let (public, private) = kind.random_batch(count, msg_len, SEED);
             let native = native_verification(&kind, &public, &private);
             let bench = Bench {
@@ -605,7 +611,7 @@ pub(crate) fn demo() -> Result<(), Failure> {
     let inputs = batch.random_inputs(COUNT, SEED);
     let kind: Arc<dyn Kind> = Arc::new(batch);
     let expected = Expected::new(kind.clone(), inputs.clone())?;
-    let mut progress = |msg: &str| println!("  {msg}");
+    let mut progress = |phase: &starling::Phase| println!("  {phase}");
     let start = Instant::now();
     let proved = starling::prove(kind.clone(), inputs, Profile::Default, &mut progress)?;
     let prove_s = start.elapsed().as_secs_f64();

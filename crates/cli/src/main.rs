@@ -24,12 +24,10 @@ use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
 use starling::format::MAX_INSTANCES;
-use starling::kind::{Batch, Chain, Interface, Scheme, SignatureScheme, Signatures, SlhDsa};
+use starling::kind::{Batch, Chain};
 use starling::{Builtin, Error, Expected, Hash, Kind, ProofFile, Records, StatementCircuit, Verified};
 
-use args::{
-    Cli, Command, InterfaceArg, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SchemeArg, SlhArgs,
-};
+use args::{Cli, Command, HashArg, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SlhArgs};
 
 /// Most worker threads `--threads` accepts.
 const MAX_THREADS: usize = 1024;
@@ -186,135 +184,46 @@ fn read_bristol(path: &Path) -> Result<Arc<StatementCircuit>, Failure> {
 /// circuit, `--hash` for digest, chain and merkle-root, `--scheme` for
 /// merkle-root; a parameter the kind does not take is an error.
 fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, Failure> {
-    let hashed = matches!(kind, KindArg::Digest | KindArg::Chain | KindArg::MerkleRoot);
-    for (flag, given, taken) in [
-        (
-            "bristol",
-            params.bristol.is_some(),
-            matches!(kind, KindArg::Circuit),
-        ),
-        ("hash", params.hash.is_some(), hashed),
-        (
-            "scheme",
-            params.scheme.is_some(),
-            matches!(kind, KindArg::MerkleRoot | KindArg::Signatures),
-        ),
-        (
-            "ctx",
-            params.slh.ctx.is_some(),
-            matches!(kind, KindArg::Signatures),
-        ),
-        (
-            "interface",
-            params.slh.interface.is_some(),
-            matches!(kind, KindArg::Signatures),
-        ),
-    ] {
-        if given && !taken {
-            let name = kind.to_possible_value().expect("every kind has a name");
-            return Err(unreadable(format!(
-                "--{flag} is not a parameter of {} statements",
-                name.get_name()
-            )));
-        }
-    }
-    let hash = || -> Result<Hash, Failure> {
-        params
-            .hash
-            .map(Hash::from)
-            .ok_or_else(|| unreadable("digest, chain and merkle-root statements need --hash".into()))
+    kind_named(
+        &value_name(&kind),
+        params.hash,
+        params.scheme.as_deref(),
+        &params.slh,
+        params.bristol.as_deref(),
+    )
+}
+
+/// The kind `name` by the library's one mapping of names and parameters to
+/// kinds ([`starling::kind::named`], which the Python package shares); the
+/// circuit file is read only if the kind takes one.
+pub(crate) fn kind_named(
+    name: &str,
+    hash: Option<HashArg>,
+    scheme: Option<&str>,
+    slh: &SlhArgs,
+    bristol: Option<&Path>,
+) -> Result<Arc<dyn Kind>, Failure> {
+    let hash = hash.map(|h| value_name(&h));
+    let interface = slh.interface.map(|i| value_name(&i));
+    let compile = |path: &Path| read_bristol(path).map_err(|f| Error::Input(f.message));
+    let compile_given = bristol.map(|path| move || compile(path));
+    let params = starling::kind::KindParams {
+        bristol: compile_given.as_ref().map(|f| f as &dyn Fn() -> _),
+        hash: hash.as_deref(),
+        scheme,
+        ctx: slh.ctx.as_deref(),
+        interface: interface.as_deref(),
     };
-    Ok(match kind {
-        KindArg::Sha256 => Arc::new(Batch::builtin(Builtin::Sha256)),
-        KindArg::Sha512 => Arc::new(Batch::builtin(Builtin::Sha512)),
-        KindArg::Blake3 => Arc::new(Batch::builtin(Builtin::Blake3)),
-        KindArg::KeccakF1600 => Arc::new(Batch::builtin(Builtin::KeccakF1600)),
-        KindArg::Circuit => {
-            let path = params
-                .bristol
-                .as_deref()
-                .ok_or_else(|| unreadable("a circuit statement needs --bristol CIRCUIT".into()))?;
-            Arc::new(Batch::of(read_bristol(path)?))
-        }
-        KindArg::Digest => starling::kind::digest(hash()?),
-        KindArg::Chain => starling::kind::chain(hash()?),
-        KindArg::MerkleRoot => {
-            let scheme = params
-                .scheme
-                .as_deref()
-                .ok_or_else(|| unreadable("merkle-root statements need --scheme".into()))?;
-            let scheme = SchemeArg::from_str(scheme, false)
-                .map_err(|_| unreadable(format!("--scheme: {scheme:?} is not plain, rfc6962 or bitcoin")))?;
-            merkle_kind(hash()?, scheme.into())?
-        }
-        KindArg::Signatures => {
-            let scheme = params
-                .scheme
-                .as_deref()
-                .ok_or_else(|| unreadable("signatures statements need --scheme".into()))?;
-            Arc::new(signature_kind(scheme, &params.slh)?)
-        }
-    })
+    Ok(starling::kind::named(name, &params)?)
 }
 
-/// A signatures kind from the name `--scheme` gives and, for SLH-DSA,
-/// `--ctx` and `--interface`.
-pub(crate) fn signature_kind(scheme: &str, slh: &SlhArgs) -> Result<Signatures, Failure> {
-    let scheme = SignatureScheme::from_name(scheme).map_err(|e| unreadable(format!("--scheme: {e}")))?;
-    let flags_given = slh.ctx.is_some() || slh.interface.is_some();
-    let scheme = match scheme {
-        SignatureScheme::SlhDsa(slh_dsa) => {
-            let ctx = match &slh.ctx {
-                Some(hex) => decode_hex(hex).map_err(|e| unreadable(format!("--ctx: {e}")))?,
-                None => Vec::new(),
-            };
-            let interface = match slh.interface {
-                Some(InterfaceArg::Internal) if !ctx.is_empty() => {
-                    return Err(unreadable(
-                        "--ctx is a parameter of the pure interface only".into(),
-                    ))
-                }
-                Some(InterfaceArg::Internal) => Interface::Internal,
-                Some(InterfaceArg::Pure) | None => Interface::Pure(ctx),
-            };
-            SignatureScheme::SlhDsa(
-                SlhDsa::new(slh_dsa.set(), interface).map_err(|e| unreadable(format!("--ctx: {e}")))?,
-            )
-        }
-        other if flags_given => {
-            return Err(unreadable(format!(
-                "--ctx and --interface are parameters of SLH-DSA, not of {}",
-                other.name()
-            )))
-        }
-        other => other,
-    };
-    Ok(Signatures::new(scheme))
-}
-
-/// Bytes from hex digits (an even number of them).
-fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
-    if text.len() % 2 == 1 {
-        return Err("an odd number of hex digits".into());
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| {
-            u8::from_str_radix(text.get(i..i + 2).unwrap_or("x"), 16)
-                .map_err(|_| format!("{:?} is not hex", text))
-        })
-        .collect()
-}
-
-/// A Merkle root kind, or why the scheme does not take the hash.
-pub(crate) fn merkle_kind(hash: Hash, scheme: Scheme) -> Result<Arc<dyn Kind>, Failure> {
-    starling::kind::merkle_root(hash, scheme).ok_or_else(|| {
-        unreadable(format!(
-            "{} trees are not built with {}",
-            scheme.name(),
-            hash.name()
-        ))
-    })
+/// The name a value of the command line has (`keccak-f1600`, `sha3-256`).
+pub(crate) fn value_name(value: &impl ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .expect("every value has a name")
+        .get_name()
+        .to_string()
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -374,7 +283,13 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .filter(|p| *p != Path::new("-"))
                 .collect();
             files::check_output_path(&output.out, &paths)?;
-            let kind = merkle_kind(hash.into(), scheme.into())?;
+            let kind = kind_named(
+                "merkle-root",
+                Some(hash),
+                Some(&value_name(&scheme)),
+                &SlhArgs::default(),
+                None,
+            )?;
             let records = starling::inputs::read_inputs(kind.as_ref(), files::open_inputs(&leaves)?)?;
             write_proof(kind, records, &output)
         }
@@ -390,7 +305,7 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .filter(|p| *p != Path::new("-"))
                 .collect();
             files::check_output_path(&output.out, &paths)?;
-            let kind: Arc<dyn Kind> = Arc::new(signature_kind(&scheme, &slh)?);
+            let kind = kind_named("signatures", None, Some(&scheme), &slh, None)?;
             let (records, private) =
                 starling::inputs::read_prover_inputs(kind.as_ref(), files::open_inputs(&batch)?)?;
             write_private_proof(kind, records, private, &output)
@@ -432,7 +347,7 @@ fn write_private_proof(
     private: Records,
     output: &OutputArgs,
 ) -> Result<(), Failure> {
-    let mut progress = |msg: &str| eprintln!("{msg}");
+    let mut progress = |phase: &starling::Phase| eprintln!("{phase}");
     let proved = starling::prove_private(kind, records, private, output.profile.into(), &mut progress)?;
     let bytes = proved.file.to_bytes();
     files::write_atomically(&output.out, &bytes)?;
