@@ -8,8 +8,6 @@ mod allocator;
 mod args;
 mod bench;
 mod files;
-mod native_sha256;
-mod native_sha512;
 
 #[global_allocator]
 static ALLOCATOR: allocator::HugePageAlloc = allocator::HugePageAlloc;
@@ -23,7 +21,6 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
-use starling::format::MAX_INSTANCES;
 use starling::kind::{Batch, Chain};
 use starling::{Builtin, Error, Expected, Hash, Kind, ProofFile, Records, StatementCircuit, Verified};
 
@@ -125,12 +122,7 @@ pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
 /// Checks a batch size given on the command line before anything is
 /// allocated for it.
 pub(crate) fn check_count(flag: &str, n: usize) -> Result<(), Failure> {
-    if n == 0 || n as u64 > MAX_INSTANCES {
-        return Err(unreadable(format!(
-            "{flag} must be between 1 and {MAX_INSTANCES}"
-        )));
-    }
-    Ok(())
+    Ok(starling_bench::check_count(flag, n)?)
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
@@ -194,8 +186,7 @@ fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, F
 }
 
 /// The kind `name` by the library's one mapping of names and parameters to
-/// kinds ([`starling::kind::named`], which the Python package shares); the
-/// circuit file is read only if the kind takes one.
+/// kinds ([`starling::kind::named`], which the Python package shares).
 pub(crate) fn kind_named(
     name: &str,
     hash: Option<HashArg>,
@@ -203,6 +194,20 @@ pub(crate) fn kind_named(
     slh: &SlhArgs,
     bristol: Option<&Path>,
 ) -> Result<Arc<dyn Kind>, Failure> {
+    with_named_params(hash, scheme, slh, bristol, |params| {
+        starling::kind::named(name, params)
+    })
+}
+
+/// Calls `f` with the parameters given as the library names them; the
+/// circuit file is read only if `f` asks for the circuit.
+pub(crate) fn with_named_params<T>(
+    hash: Option<HashArg>,
+    scheme: Option<&str>,
+    slh: &SlhArgs,
+    bristol: Option<&Path>,
+    f: impl FnOnce(&starling::kind::KindParams<'_>) -> Result<T, Error>,
+) -> Result<T, Failure> {
     let hash = hash.map(|h| value_name(&h));
     let interface = slh.interface.map(|i| value_name(&i));
     let compile = |path: &Path| read_bristol(path).map_err(|f| Error::Input(f.message));
@@ -214,7 +219,7 @@ pub(crate) fn kind_named(
         ctx: slh.ctx.as_deref(),
         interface: interface.as_deref(),
     };
-    Ok(starling::kind::named(name, &params)?)
+    Ok(f(&params)?)
 }
 
 /// The name a value of the command line has (`keccak-f1600`, `sha3-256`).
