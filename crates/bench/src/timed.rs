@@ -43,7 +43,7 @@ pub(crate) struct TimedProofs {
 /// of the later runs.
 ///
 /// The first proof of a process pays for faulting in every buffer, which on a
-/// virtual machine can cost as much as the proof itself (see the command line's `allocator`);
+/// virtual machine can cost as much as the proof itself (see `starling_alloc`);
 /// later proofs reuse the memory, as a prover that proves batch after batch
 /// does. Both figures are reported. Like such a prover, the loop keeps no
 /// proof it is done with: proofs are deterministic, so the first one's file

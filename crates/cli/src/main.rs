@@ -4,13 +4,12 @@
 //! the files or arguments could not be read, 3 an internal error (a bug in
 //! Starling). Errors are one line on stderr; there are no backtraces.
 
-mod allocator;
 mod args;
 mod bench;
 mod files;
 
 #[global_allocator]
-static ALLOCATOR: allocator::HugePageAlloc = allocator::HugePageAlloc;
+static ALLOCATOR: starling_alloc::HugePageAlloc = starling_alloc::HugePageAlloc;
 
 use std::io::Write;
 
@@ -59,7 +58,7 @@ pub(crate) fn unreadable(message: String) -> Failure {
 }
 
 fn main() -> ExitCode {
-    allocator::set_block_policy();
+    starling_alloc::set_block_policy();
     starling::keep_buffers_between_proofs();
     // A panic is a bug: say so in one line, no backtrace, exit 3.
     std::panic::set_hook(Box::new(|info| {
@@ -103,7 +102,7 @@ fn main() -> ExitCode {
 /// from outside the pool it handed each step to a worker and slept until
 /// it was done, two thread switches per step, hundreds per proof. Its
 /// buffers stay in the main allocator arena, which the allocator policy
-/// (`allocator.rs`) is tuned for. Call before anything uses rayon.
+/// (`starling_alloc`) is tuned for. Call before anything uses rayon.
 pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
     if let Some(t) = threads {
         if !(1..=MAX_THREADS).contains(&t) {
