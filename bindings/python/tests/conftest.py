@@ -28,15 +28,12 @@ def hex_bytes(rng: random.Random, n: int) -> str:
 
 @dataclass
 class Statement:
-    """A kind with its parameters, the prover's inputs text and the text
-    ``verify --expect`` reads (the same but for signatures)."""
+    """A kind with its parameters and its inputs text, which ``prove``
+    and ``verify --expect`` both read."""
 
     kind: str
     inputs: str
     params: dict[str, str] = field(default_factory=dict)
-
-    def flags(self) -> list[str]:
-        return [a for name, value in self.params.items() for a in (f"--{name}", value)]
 
 
 def statements() -> list[Statement]:

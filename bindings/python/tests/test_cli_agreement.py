@@ -15,13 +15,12 @@ def cli_prove(cli: Path, statement: Statement, folder: Path) -> bytes:
     inputs = folder / "inputs.txt"
     inputs.write_text(statement.inputs)
     out = folder / "cli.proof"
-    params = cli_params(statement, folder)
     if statement.kind == "chain":
         start, steps = statement.inputs.split()
         args = ["--hash", statement.params["hash"], "--start", start, "--steps", steps]
     else:
         flag = {"digest": "--messages", "merkle-root": "--leaves"}.get(statement.kind, "--inputs")
-        args = [*params, flag, inputs]
+        args = [*cli_params(statement, folder), flag, inputs]
     done = run(cli, "prove", statement.kind, *args, "--out", out)
     assert done.returncode == 0, done.stderr
     return out.read_bytes()
