@@ -4,18 +4,15 @@
 //! the files or arguments could not be read, 3 an internal error (a bug in
 //! Starling). Errors are one line on stderr; there are no backtraces.
 
-mod allocator;
 mod args;
 mod bench;
 mod files;
 mod interrupt;
-mod native_sha256;
-mod native_sha512;
 mod report;
 mod verify;
 
 #[global_allocator]
-static ALLOCATOR: allocator::HugePageAlloc = allocator::HugePageAlloc;
+static ALLOCATOR: starling_alloc::HugePageAlloc = starling_alloc::HugePageAlloc;
 
 use starling_circuit::wording::counted;
 use std::path::Path;
@@ -24,13 +21,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
-use starling::format::MAX_INSTANCES;
-use starling::kind::{Batch, Chain, Interface, Scheme, SignatureScheme, Signatures, SlhDsa};
+use starling::kind::{Batch, Chain};
 use starling::{Builtin, Error, Hash, Kind, Records, StatementCircuit};
 
-use args::{
-    Cli, Command, InterfaceArg, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SchemeArg, SlhArgs,
-};
+use args::{Cli, Command, HashArg, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SlhArgs};
 
 /// Most worker threads `--threads` accepts.
 const MAX_THREADS: usize = 1024;
@@ -65,7 +59,7 @@ pub(crate) fn unreadable(message: String) -> Failure {
 }
 
 fn main() -> ExitCode {
-    allocator::set_block_policy();
+    starling_alloc::set_block_policy();
     starling::keep_buffers_between_proofs();
     // A panic is a bug: say so in one line, no backtrace, exit 3.
     std::panic::set_hook(Box::new(|info| {
@@ -109,7 +103,7 @@ fn main() -> ExitCode {
 /// from outside the pool it handed each step to a worker and slept until
 /// it was done, two thread switches per step, hundreds per proof. Its
 /// buffers stay in the main allocator arena, which the allocator policy
-/// (`allocator.rs`) is tuned for. Call before anything uses rayon.
+/// (`starling_alloc`) is tuned for. Call before anything uses rayon.
 pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
     if let Some(t) = threads {
         if !(1..=MAX_THREADS).contains(&t) {
@@ -128,12 +122,7 @@ pub(crate) fn set_threads(threads: Option<usize>) -> Result<(), Failure> {
 /// Checks a batch size given on the command line before anything is
 /// allocated for it.
 pub(crate) fn check_count(flag: &str, n: usize) -> Result<(), Failure> {
-    if n == 0 || n as u64 > MAX_INSTANCES {
-        return Err(unreadable(format!(
-            "{flag} must be between 1 and {MAX_INSTANCES}"
-        )));
-    }
-    Ok(())
+    Ok(starling_bench::check_count(flag, n)?)
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
@@ -201,135 +190,59 @@ fn read_bristol(path: &Path) -> Result<Arc<StatementCircuit>, Failure> {
 /// circuit, `--hash` for digest, chain and merkle-root, `--scheme` for
 /// merkle-root; a parameter the kind does not take is an error.
 pub(crate) fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, Failure> {
-    let hashed = matches!(kind, KindArg::Digest | KindArg::Chain | KindArg::MerkleRoot);
-    for (flag, given, taken) in [
-        (
-            "bristol",
-            params.bristol.is_some(),
-            matches!(kind, KindArg::Circuit),
-        ),
-        ("hash", params.hash.is_some(), hashed),
-        (
-            "scheme",
-            params.scheme.is_some(),
-            matches!(kind, KindArg::MerkleRoot | KindArg::Signatures),
-        ),
-        (
-            "ctx",
-            params.slh.ctx.is_some(),
-            matches!(kind, KindArg::Signatures),
-        ),
-        (
-            "interface",
-            params.slh.interface.is_some(),
-            matches!(kind, KindArg::Signatures),
-        ),
-    ] {
-        if given && !taken {
-            let name = kind.to_possible_value().expect("every kind has a name");
-            return Err(unreadable(format!(
-                "--{flag} is not a parameter of {} statements",
-                name.get_name()
-            )));
-        }
-    }
-    let hash = || -> Result<Hash, Failure> {
-        params
-            .hash
-            .map(Hash::from)
-            .ok_or_else(|| unreadable("digest, chain and merkle-root statements need --hash".into()))
-    };
-    Ok(match kind {
-        KindArg::Sha256 => Arc::new(Batch::builtin(Builtin::Sha256)),
-        KindArg::Sha512 => Arc::new(Batch::builtin(Builtin::Sha512)),
-        KindArg::Blake3 => Arc::new(Batch::builtin(Builtin::Blake3)),
-        KindArg::KeccakF1600 => Arc::new(Batch::builtin(Builtin::KeccakF1600)),
-        KindArg::Circuit => {
-            let path = params
-                .bristol
-                .as_deref()
-                .ok_or_else(|| unreadable("a circuit statement needs --bristol CIRCUIT".into()))?;
-            Arc::new(Batch::of(read_bristol(path)?))
-        }
-        KindArg::Digest => starling::kind::digest(hash()?),
-        KindArg::Chain => starling::kind::chain(hash()?),
-        KindArg::MerkleRoot => {
-            let scheme = params
-                .scheme
-                .as_deref()
-                .ok_or_else(|| unreadable("merkle-root statements need --scheme".into()))?;
-            let scheme = SchemeArg::from_str(scheme, false)
-                .map_err(|_| unreadable(format!("--scheme: {scheme:?} is not plain, rfc6962 or bitcoin")))?;
-            merkle_kind(hash()?, scheme.into())?
-        }
-        KindArg::Signatures => {
-            let scheme = params
-                .scheme
-                .as_deref()
-                .ok_or_else(|| unreadable("signatures statements need --scheme".into()))?;
-            Arc::new(signature_kind(scheme, &params.slh)?)
-        }
+    kind_named(
+        &value_name(&kind),
+        params.hash,
+        params.scheme.as_deref(),
+        &params.slh,
+        params.bristol.as_deref(),
+    )
+}
+
+/// The kind `name` by the library's one mapping of names and parameters to
+/// kinds ([`starling::kind::named`], which the Python package shares).
+pub(crate) fn kind_named(
+    name: &str,
+    hash: Option<HashArg>,
+    scheme: Option<&str>,
+    slh: &SlhArgs,
+    bristol: Option<&Path>,
+) -> Result<Arc<dyn Kind>, Failure> {
+    with_named_params(hash, scheme, slh, bristol, |params| {
+        starling::kind::named(name, params)
     })
 }
 
-/// A signatures kind from the name `--scheme` gives and, for SLH-DSA,
-/// `--ctx` and `--interface`.
-pub(crate) fn signature_kind(scheme: &str, slh: &SlhArgs) -> Result<Signatures, Failure> {
-    let scheme = SignatureScheme::from_name(scheme).map_err(|e| unreadable(format!("--scheme: {e}")))?;
-    let flags_given = slh.ctx.is_some() || slh.interface.is_some();
-    let scheme = match scheme {
-        SignatureScheme::SlhDsa(slh_dsa) => {
-            let ctx = match &slh.ctx {
-                Some(hex) => decode_hex(hex).map_err(|e| unreadable(format!("--ctx: {e}")))?,
-                None => Vec::new(),
-            };
-            let interface = match slh.interface {
-                Some(InterfaceArg::Internal) if !ctx.is_empty() => {
-                    return Err(unreadable(
-                        "--ctx is a parameter of the pure interface only".into(),
-                    ))
-                }
-                Some(InterfaceArg::Internal) => Interface::Internal,
-                Some(InterfaceArg::Pure) | None => Interface::Pure(ctx),
-            };
-            SignatureScheme::SlhDsa(
-                SlhDsa::new(slh_dsa.set(), interface).map_err(|e| unreadable(format!("--ctx: {e}")))?,
-            )
-        }
-        other if flags_given => {
-            return Err(unreadable(format!(
-                "--ctx and --interface are parameters of SLH-DSA, not of {}",
-                other.name()
-            )))
-        }
-        other => other,
+/// Calls `f` with the parameters given as the library names them; the
+/// circuit file is read only if `f` asks for the circuit.
+pub(crate) fn with_named_params<T>(
+    hash: Option<HashArg>,
+    scheme: Option<&str>,
+    slh: &SlhArgs,
+    bristol: Option<&Path>,
+    f: impl FnOnce(&starling::kind::KindParams<'_>) -> Result<T, Error>,
+) -> Result<T, Failure> {
+    let hash = hash.map(|h| value_name(&h));
+    let interface = slh.interface.map(|i| value_name(&i));
+    let compile = |path: &Path| read_bristol(path).map_err(|f| Error::Input(f.message));
+    let compile_given = bristol.map(|path| move || compile(path));
+    let params = starling::kind::KindParams {
+        bristol: compile_given.as_ref().map(|f| f as &dyn Fn() -> _),
+        hash: hash.as_deref(),
+        scheme,
+        ctx: slh.ctx.as_deref(),
+        interface: interface.as_deref(),
     };
-    Ok(Signatures::new(scheme))
+    Ok(f(&params)?)
 }
 
-/// Bytes from hex digits (an even number of them).
-fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
-    if text.len() % 2 == 1 {
-        return Err("an odd number of hex digits".into());
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| {
-            u8::from_str_radix(text.get(i..i + 2).unwrap_or("x"), 16)
-                .map_err(|_| format!("{:?} is not hex", text))
-        })
-        .collect()
-}
-
-/// A Merkle root kind, or why the scheme does not take the hash.
-pub(crate) fn merkle_kind(hash: Hash, scheme: Scheme) -> Result<Arc<dyn Kind>, Failure> {
-    starling::kind::merkle_root(hash, scheme).ok_or_else(|| {
-        unreadable(format!(
-            "{} trees are not built with {}",
-            scheme.name(),
-            hash.name()
-        ))
-    })
+/// The name a value of the command line has (`keccak-f1600`, `sha3-256`).
+pub(crate) fn value_name(value: &impl ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .expect("every value has a name")
+        .get_name()
+        .to_string()
 }
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
@@ -391,7 +304,13 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .filter(|p| *p != Path::new("-"))
                 .collect();
             files::check_output_path(&output.out, &paths)?;
-            let kind = merkle_kind(hash.into(), scheme.into())?;
+            let kind = kind_named(
+                "merkle-root",
+                Some(hash),
+                Some(&value_name(&scheme)),
+                &SlhArgs::default(),
+                None,
+            )?;
             let records = files::read_inputs(kind.as_ref(), &leaves)?;
             write_proof(kind, records, &output)
         }
@@ -407,7 +326,7 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .filter(|p| *p != Path::new("-"))
                 .collect();
             files::check_output_path(&output.out, &paths)?;
-            let kind: Arc<dyn Kind> = Arc::new(signature_kind(&scheme, &slh)?);
+            let kind = kind_named("signatures", None, Some(&scheme), &slh, None)?;
             let (records, private) = files::read_prover_inputs(kind.as_ref(), &batch)?;
             write_private_proof(kind, records, private, &output)
         }
@@ -450,9 +369,9 @@ fn write_private_proof(
     output: &OutputArgs,
 ) -> Result<(), Failure> {
     let quiet = output.quiet;
-    let mut progress = |msg: &str| {
+    let mut progress = |phase: &starling::Phase| {
         if !quiet {
-            eprintln!("{msg}");
+            eprintln!("{phase}");
         }
     };
     let out = files::ProofOutput::create(&output.out)?;

@@ -28,5 +28,5 @@ pub use records::Records;
 pub use starling_field::cpu;
 pub use starling_pcs::{SecurityProfile as Profile, SecurityReport};
 pub use statement::Statement;
-pub use timings::Timings;
+pub use timings::{Phase, Timings, PROVER_PHASES};
 pub use verify::{check_kind, verify, verify_claimed, Expected, Verified, DEFAULT_MIN_SECURITY_BITS};

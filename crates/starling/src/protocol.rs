@@ -28,6 +28,7 @@ use crate::layout::{self, log_instances, MIN_LOG_INSTANCES};
 use crate::proof_file::ProofFile;
 use crate::records::Records;
 use crate::statement::Statement;
+use crate::timings::Phase;
 use crate::{Error, Profile, Timings};
 
 /// Transcript protocol label; changes with any change to the protocol.
@@ -224,7 +225,7 @@ pub fn prove(
     kind: Arc<dyn Kind>,
     inputs: Records,
     profile: Profile,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(&Phase),
 ) -> Result<Proved, Error> {
     prove_private(kind, inputs, Records::new(), profile, progress)
 }
@@ -237,7 +238,7 @@ pub fn prove_private(
     inputs: Records,
     private: Records,
     profile: Profile,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(&Phase),
 ) -> Result<Proved, Error> {
     prove_with(kind, inputs, private, profile, progress, &Tamper::default())
 }
@@ -262,7 +263,7 @@ pub(crate) fn prove_with(
     inputs: Records,
     private: Records,
     profile: Profile,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(&Phase),
     tamper: &Tamper<'_>,
 ) -> Result<Proved, Error> {
     crate::inputs::check_not_empty(kind.as_ref(), &inputs)?;
@@ -385,7 +386,7 @@ fn prove_statement(
     [packed, mut a, mut b]: [ScratchVec; 3],
     c_source: CSource,
     profile: Profile,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(&Phase),
     mut timings: Timings,
 ) -> Result<Proved, Error> {
     let circuit = statement.kind().circuit().clone();

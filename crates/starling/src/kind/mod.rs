@@ -25,6 +25,7 @@ pub(crate) mod batch;
 pub(crate) mod chain;
 pub(crate) mod digest;
 pub(crate) mod merkle;
+mod named;
 pub(crate) mod signatures;
 
 use std::fmt;
@@ -45,6 +46,7 @@ pub use batch::Batch;
 pub use chain::Chain;
 pub use digest::Digest;
 pub use merkle::{MerkleRoot, Scheme};
+pub use named::{named, named_signatures, KindParams, KIND_NAMES};
 pub use signatures::{
     Hss, Interface, LmsSet, Scheme as SignatureScheme, SignatureHash, Signatures, SlhDsa, SlhSet,
     MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES,

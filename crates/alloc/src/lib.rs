@@ -1,32 +1,4 @@
-//! The process allocator: the system allocator, with every large block
-//! advised onto huge pages where the kernel offers them (faulted in at
-//! allocation where it does not), and glibc told to map the largest blocks
-//! on their own and to keep freed smaller ones in the process
-//! ([`set_block_policy`]). All of it is Linux tuning (glibc for the policy);
-//! elsewhere the allocator is the system's, unchanged.
-//!
-//! A proof of 2^14 hashes allocates hundreds of megabytes of buffers that are
-//! written in full right away (the witness, its linear forms, codeword
-//! cosets, sumcheck tables). Left to demand paging on 4 KiB pages, each page
-//! costs a page-fault exception on first write; on the virtual machines we
-//! measured, faulting in a fresh 256 MiB buffer took 0.14–0.17 s by touching
-//! it and 0.09 s with one `MADV_POPULATE_WRITE` call, and the faults were a
-//! fifth of the prover's time. Huge pages (`MADV_HUGEPAGE`, honoured when
-//! transparent huge pages are `madvise` or `always`) make a fault cover
-//! 2 MiB (11 ms per 128 MiB instead of 53 ms on Zen 3), and the prover's
-//! passes that stride across its tables (the witness's wire rows are 2 KiB
-//! apart) miss the TLB less: `bench` ran 4–5% faster on all three hashes
-//! with them. With huge pages the blocks are left to fault on first write:
-//! populating them up front as well stalled now and then for hundreds of
-//! milliseconds (a Zen 5 VM, single `prove` runs of 2^14 hashes on two
-//! threads: SHA-256 0.26, 0.27, 0.45 s with it, 0.24-0.26 s without;
-//! BLAKE3 0.22, 0.67, 0.23 against 0.21; Keccak-f 0.58, 0.75, 0.50 against
-//! 0.46-0.49). Where huge pages are off, one `MADV_POPULATE_WRITE` per block
-//! still saves the 4 KiB faults. Kernels before 5.14 reject the populate
-//! advice; the block is then paged on demand. Only blocks of at least
-//! [`ADVISED_BYTES`] are advised, and the prover's blocks of that size are
-//! written in full, so no memory is committed that would not have been
-//! anyway.
+#![doc = include_str!("../README.md")]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 #[cfg(target_os = "linux")]
@@ -52,8 +24,7 @@ pub const MAP_APART_BYTES: usize = 32 << 20;
 /// in the heap with trimming off (`M_TRIM_THRESHOLD` at its maximum), so the
 /// memory they free is reused without being faulted in again.
 pub fn set_block_policy() {
-    #[cfg(target_os = "linux")]
-    POPULATE.store(!huge_pages_available(), Ordering::Relaxed);
+    choose_advice();
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` only changes glibc's allocation policy; it is called
     // at the start of `main`, before the program has other threads.
@@ -61,6 +32,14 @@ pub fn set_block_policy() {
         libc::mallopt(libc::M_MMAP_THRESHOLD, MAP_APART_BYTES as libc::c_int);
         libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX);
     }
+}
+
+/// Decides once whether advised blocks are also populated at allocation:
+/// only where the kernel has transparent huge pages off. Call before any
+/// large allocation; until then blocks get the huge-page advice alone.
+pub fn choose_advice() {
+    #[cfg(target_os = "linux")]
+    POPULATE.store(!huge_pages_available(), Ordering::Relaxed);
 }
 
 /// Blocks at least this large are advised.
@@ -71,7 +50,7 @@ pub const ADVISED_BYTES: usize = 1 << 20;
 const PAGE: usize = 4096;
 
 /// Whether advised blocks are also populated at allocation: only where
-/// transparent huge pages are off (set by [`set_block_policy`]; read in the
+/// transparent huge pages are off (set by [`choose_advice`]; read in the
 /// allocator, which must not allocate).
 #[cfg(target_os = "linux")]
 static POPULATE: AtomicBool = AtomicBool::new(false);

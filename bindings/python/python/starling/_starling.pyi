@@ -1,0 +1,30 @@
+"""The native half of ``starling``; call the functions of ``starling``
+itself, which check and convert their arguments first."""
+
+DEFAULT_MIN_SECURITY_BITS: float
+KIND_NAMES: list[str]
+
+def prove(
+    kind: str,
+    inputs: str,
+    params: dict[str, str],
+    profile: str,
+    threads: int | None,
+    progress: object | None,
+) -> bytes: ...
+def verify(
+    proof: bytes,
+    kind: str,
+    inputs: str,
+    params: dict[str, str],
+    min_security: float,
+    threads: int | None,
+) -> tuple[str, int, str, str, str, float, list[str]]: ...
+def bench(
+    kind: str,
+    params: dict[str, str],
+    sizes: dict[str, int],
+    runs: int,
+    profile: str,
+    threads: int | None,
+) -> str: ...

@@ -1,0 +1,149 @@
+//! The native half of the Python package `starling` (`starling._starling`):
+//! prove and verify through the `starling` crate, with the GIL released and
+//! on a rayon pool of the caller's size. The Python half
+//! (`python/starling/__init__.py`) turns records into inputs text, reads
+//! circuit files and wraps the results; this half takes and returns only
+//! plain values.
+
+/// The prover's allocator, for this extension's own allocations: large
+/// blocks on huge pages, which the command line's proofs have too (a
+/// fifth of a cold proof's time went to 4 KiB page faults without them).
+#[global_allocator]
+static ALLOCATOR: starling_alloc::HugePageAlloc = starling_alloc::HugePageAlloc;
+
+mod errors;
+mod params;
+mod pool;
+mod progress;
+
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use starling::{inputs, Expected, Records};
+
+use errors::to_py;
+use params::{kind_named, profile_named, with_kind_params};
+
+/// Proves the statement `kind` (with `params`) makes of the inputs text, on
+/// `threads` worker threads, and returns the proof file's bytes.
+#[pyfunction]
+#[pyo3(signature = (kind, inputs, params, profile, threads, progress))]
+fn prove<'py>(
+    py: Python<'py>,
+    kind: &str,
+    inputs: &str,
+    params: HashMap<String, String>,
+    profile: &str,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let profile = profile_named(profile)?;
+    let kind = kind_named(kind, &params).map_err(to_py)?;
+    let mut report = progress::Reporter::new(progress);
+    let bytes = py.detach(|| {
+        pool::run(threads, || {
+            let (records, private) = if kind.has_private_inputs() {
+                inputs::read_prover_inputs(kind.as_ref(), inputs.as_bytes())?
+            } else {
+                (inputs::parse_inputs(kind.as_ref(), inputs)?, Records::new())
+            };
+            let proved =
+                starling::prove_private(kind, records, private, profile, &mut |phase| report.phase(phase))?;
+            Ok(proved.file.to_bytes())
+        })
+    });
+    report.finish()?;
+    Ok(PyBytes::new(py, &bytes.map_err(to_py)?))
+}
+
+/// What a verified proof shows: kind name, N, circuit digest, public
+/// digest (both hex), profile, security bits, output lines.
+type VerifiedTuple = (String, u64, String, String, String, f64, Vec<String>);
+
+/// Verifies `proof` against the statement `kind` (with `params`) makes of
+/// the expected inputs text, as `starling verify --expect` does: the
+/// proof's kind is compared first, so a proof of another kind is rejected as
+/// such rather than the inputs read as that kind's.
+#[pyfunction]
+#[pyo3(signature = (proof, kind, inputs, params, min_security, threads))]
+fn verify(
+    py: Python<'_>,
+    proof: &[u8],
+    kind: &str,
+    inputs: &str,
+    params: HashMap<String, String>,
+    min_security: f64,
+    threads: Option<usize>,
+) -> PyResult<VerifiedTuple> {
+    let kind = kind_named(kind, &params).map_err(to_py)?;
+    let verified = py.detach(|| {
+        pool::run(threads, || {
+            starling::check_kind(kind.as_ref(), proof)?;
+            let records = inputs::parse_inputs(kind.as_ref(), inputs)?;
+            let expected = Expected::new(kind, records)?.with_min_security_bits(min_security);
+            starling::verify(&expected, proof)
+        })
+    });
+    let v = verified.map_err(to_py)?;
+    Ok((
+        v.kind().name(),
+        v.count(),
+        hex(&v.circuit_digest()),
+        hex(&v.public_digest()),
+        v.profile().name().to_string(),
+        v.security_bits(),
+        v.output_lines(),
+    ))
+}
+
+/// Runs the benchmark `starling bench` runs for `kind` (with `params`) at
+/// `sizes` (`count`, `msg_len`, `steps`, `leaves`), on `threads` worker
+/// threads, and returns the object `--json` prints, as JSON text.
+#[pyfunction]
+#[pyo3(name = "bench", signature = (kind, params, sizes, runs, profile, threads))]
+fn benchmark(
+    py: Python<'_>,
+    kind: &str,
+    params: HashMap<String, String>,
+    sizes: HashMap<String, u64>,
+    runs: usize,
+    profile: &str,
+    threads: Option<usize>,
+) -> PyResult<String> {
+    let options = starling_bench::Options {
+        runs,
+        profile: profile_named(profile)?,
+    };
+    let size = |name: &str| sizes.get(name).map(|&n| n as usize);
+    let sizes = starling_bench::Sizes {
+        count: size("count"),
+        msg_len: size("msg_len"),
+        steps: sizes.get("steps").copied(),
+        leaves: size("leaves"),
+    };
+    let report = py.detach(|| {
+        pool::run(threads, || {
+            let target = with_kind_params(&params, |p| starling_bench::target(kind, p, &sizes))?;
+            starling_bench::run(target, &options)
+        })
+    });
+    Ok(report.map_err(to_py)?.to_json().to_string())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `starling._starling`: see the package's README.
+#[pymodule]
+fn _starling(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    starling_alloc::choose_advice();
+    m.add_function(wrap_pyfunction!(prove, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(benchmark, m)?)?;
+    m.add("DEFAULT_MIN_SECURITY_BITS", starling::DEFAULT_MIN_SECURITY_BITS)?;
+    m.add("KIND_NAMES", starling::kind::KIND_NAMES.to_vec())?;
+    Ok(())
+}

@@ -1,0 +1,103 @@
+//! The proofs and verifications a benchmark times.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use starling::{Error, Expected, Kind, Records};
+
+use crate::process::process_cpu;
+use crate::Options;
+
+/// Verifications [`verify`] takes the median of: a few milliseconds
+/// each, and on a shared machine the median of five still moved by a third
+/// between runs of the same binary (SHA-256 at 2^14: 3.7 to 5.5 ms).
+const VERIFY_RUNS: usize = 21;
+
+/// Median verify time over [`VERIFY_RUNS`] runs, as a verifier who expects
+/// these inputs checks the proof: from the file's bytes, decoding included.
+pub(crate) fn verify(expected: &Expected, bytes: &[u8]) -> Result<Duration, Error> {
+    let mut times = Vec::new();
+    for _ in 0..VERIFY_RUNS {
+        let start = Instant::now();
+        starling::verify(expected, bytes)?;
+        times.push(start.elapsed());
+    }
+    times.sort();
+    Ok(times[times.len() / 2])
+}
+
+/// The proofs a benchmark times.
+pub(crate) struct TimedProofs {
+    /// Seconds of the first proof of the process.
+    pub(crate) cold_s: f64,
+    /// The first proof's file with the timings of the median of the later
+    /// ones, and that median's time.
+    pub(crate) median: starling::Proved,
+    pub(crate) median_s: f64,
+    /// The median proof's CPU time per phase (all threads), in the order of
+    /// its timings; empty where unknown.
+    pub(crate) median_cpu: Vec<Duration>,
+}
+
+/// Proves the inputs once, then `options.runs` more times, and keeps the median
+/// of the later runs.
+///
+/// The first proof of a process pays for faulting in every buffer, which on a
+/// virtual machine can cost as much as the proof itself (see `starling_alloc`);
+/// later proofs reuse the memory, as a prover that proves batch after batch
+/// does. Both figures are reported. Like such a prover, the loop keeps no
+/// proof it is done with: proofs are deterministic, so the first one's file
+/// stands for every run and only the later runs' timings are kept (every
+/// run's statement and proof, a few megabytes each, would otherwise add to
+/// the peak memory reported).
+pub(crate) fn proofs(
+    kind: &Arc<dyn Kind>,
+    options: &Options,
+    inputs: &Records,
+    private: &Records,
+) -> Result<TimedProofs, Error> {
+    let profile = options.profile;
+    // The prover reports each phase as it ends: the process's CPU time
+    // between those reports is each phase's (a phase's also holds the
+    // little the prover does after the previous one).
+    let prove_once = || -> Result<(f64, starling::Proved, Vec<Duration>), Error> {
+        let mut marks = vec![process_cpu()];
+        let start = Instant::now();
+        let proved = starling::prove_private(
+            kind.clone(),
+            inputs.clone(),
+            private.clone(),
+            profile,
+            &mut |_: &starling::Phase| marks.push(process_cpu()),
+        )?;
+        let s = start.elapsed().as_secs_f64();
+        let marks: Option<Vec<Duration>> = marks.into_iter().collect();
+        let cpu = match marks {
+            Some(m) if m.len() == proved.timings.phases().len() + 1 => {
+                m.windows(2).map(|w| w[1].saturating_sub(w[0])).collect()
+            }
+            _ => Vec::new(),
+        };
+        Ok((s, proved, cpu))
+    };
+    let (cold_s, mut median, cold_cpu) = prove_once()?;
+    let mut later = Vec::with_capacity(options.runs);
+    for _ in 0..options.runs {
+        let (s, proved, cpu) = prove_once()?;
+        later.push((s, proved.timings, cpu));
+    }
+    later.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let (median_s, median_cpu) = if later.is_empty() {
+        (cold_s, cold_cpu)
+    } else {
+        let (s, timings, cpu) = later.swap_remove(later.len() / 2);
+        median.timings = timings;
+        (s, cpu)
+    };
+    Ok(TimedProofs {
+        cold_s,
+        median,
+        median_s,
+        median_cpu,
+    })
+}
