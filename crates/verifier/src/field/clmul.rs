@@ -33,6 +33,59 @@ pub fn wide_dot(a: &[Gf128], b: &[Gf128]) -> Option<(u128, u128)> {
     imp::wide_dot(a, b)
 }
 
+/// The entry points of an architecture's module, over its `clmul128`
+/// (compiled for `$features`) and its check `$has`: one check per call, and
+/// the loops compiled for the instruction, so each product is three
+/// instructions, not a call.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! entry_points {
+    ($features:literal, $has:ident) => {
+        #[inline]
+        pub fn wide(a: u128, b: u128) -> Option<(u128, u128)> {
+            if !$has() {
+                return None;
+            }
+            // SAFETY: the CPU has the instruction (checked just above).
+            Some(unsafe { clmul128(a, b) })
+        }
+
+        #[inline]
+        pub fn wide_dot(a: &[Gf128], b: &[Gf128]) -> Option<(u128, u128)> {
+            if !$has() {
+                return None;
+            }
+            // SAFETY: as in `wide`.
+            Some(unsafe { dot_loop(a, b) })
+        }
+
+        #[target_feature(enable = $features)]
+        fn dot_loop(a: &[Gf128], b: &[Gf128]) -> (u128, u128) {
+            a.iter().zip(b).fold((0, 0), |(lo, hi), (x, y)| {
+                let (pl, ph) = clmul128(x.0, y.0);
+                (lo ^ pl, hi ^ ph)
+            })
+        }
+
+        #[inline]
+        pub fn scale_into(dst: &mut [Gf128], src: &[Gf128], s: Gf128) -> bool {
+            if !$has() {
+                return false;
+            }
+            // SAFETY: as in `wide`.
+            unsafe { scale_loop(dst, src, s) };
+            true
+        }
+
+        #[target_feature(enable = $features)]
+        fn scale_loop(dst: &mut [Gf128], src: &[Gf128], s: Gf128) {
+            for (d, x) in dst.iter_mut().zip(src) {
+                let (lo, hi) = clmul128(x.0, s.0);
+                *d = Gf128(crate::field::portable::reduce(lo, hi));
+            }
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 mod imp {
     use super::Gf128;
@@ -65,49 +118,7 @@ mod imp {
         }
     }
 
-    #[inline]
-    pub fn wide(a: u128, b: u128) -> Option<(u128, u128)> {
-        if !has_pclmulqdq() {
-            return None;
-        }
-        // SAFETY: the CPU has pclmulqdq (checked above); SSE2 is part of x86-64.
-        Some(unsafe { clmul128(a, b) })
-    }
-
-    #[inline]
-    pub fn wide_dot(a: &[Gf128], b: &[Gf128]) -> Option<(u128, u128)> {
-        if !has_pclmulqdq() {
-            return None;
-        }
-        // SAFETY: as in `wide`.
-        Some(unsafe { dot_loop(a, b) })
-    }
-
-    #[target_feature(enable = "pclmulqdq,sse2")]
-    fn dot_loop(a: &[Gf128], b: &[Gf128]) -> (u128, u128) {
-        a.iter().zip(b).fold((0, 0), |(lo, hi), (x, y)| {
-            let (pl, ph) = clmul128(x.0, y.0);
-            (lo ^ pl, hi ^ ph)
-        })
-    }
-
-    #[inline]
-    pub fn scale_into(dst: &mut [Gf128], src: &[Gf128], s: Gf128) -> bool {
-        if !has_pclmulqdq() {
-            return false;
-        }
-        // SAFETY: as in `wide`.
-        unsafe { scale_loop(dst, src, s) };
-        true
-    }
-
-    #[target_feature(enable = "pclmulqdq,sse2")]
-    fn scale_loop(dst: &mut [Gf128], src: &[Gf128], s: Gf128) {
-        for (d, x) in dst.iter_mut().zip(src) {
-            let (lo, hi) = clmul128(x.0, s.0);
-            *d = Gf128(crate::field::portable::reduce(lo, hi));
-        }
-    }
+    entry_points!("pclmulqdq,sse2", has_pclmulqdq);
 
     #[inline]
     #[target_feature(enable = "pclmulqdq,sse2")]
@@ -150,51 +161,9 @@ mod imp {
         return cfg!(target_feature = "aes");
     }
 
-    #[inline]
-    pub fn wide(a: u128, b: u128) -> Option<(u128, u128)> {
-        if !has_pmull() {
-            return None;
-        }
-        // SAFETY: the CPU has the aes extension (checked above), which
-        // holds pmull; neon is part of every aarch64 target Rust supports
-        // with `std`, and of those that enable `aes`.
-        Some(unsafe { clmul128(a, b) })
-    }
-
-    #[inline]
-    pub fn wide_dot(a: &[Gf128], b: &[Gf128]) -> Option<(u128, u128)> {
-        if !has_pmull() {
-            return None;
-        }
-        // SAFETY: as in `wide`.
-        Some(unsafe { dot_loop(a, b) })
-    }
-
-    #[target_feature(enable = "neon,aes")]
-    fn dot_loop(a: &[Gf128], b: &[Gf128]) -> (u128, u128) {
-        a.iter().zip(b).fold((0, 0), |(lo, hi), (x, y)| {
-            let (pl, ph) = clmul128(x.0, y.0);
-            (lo ^ pl, hi ^ ph)
-        })
-    }
-
-    #[inline]
-    pub fn scale_into(dst: &mut [Gf128], src: &[Gf128], s: Gf128) -> bool {
-        if !has_pmull() {
-            return false;
-        }
-        // SAFETY: as in `wide`.
-        unsafe { scale_loop(dst, src, s) };
-        true
-    }
-
-    #[target_feature(enable = "neon,aes")]
-    fn scale_loop(dst: &mut [Gf128], src: &[Gf128], s: Gf128) {
-        for (d, x) in dst.iter_mut().zip(src) {
-            let (lo, hi) = clmul128(x.0, s.0);
-            *d = Gf128(crate::field::portable::reduce(lo, hi));
-        }
-    }
+    // The aes extension holds pmull; neon is part of every aarch64 target
+    // Rust supports with `std`, and of those that enable `aes`.
+    entry_points!("neon,aes", has_pmull);
 
     #[inline]
     #[target_feature(enable = "neon,aes")]
