@@ -1,24 +1,16 @@
 //! The `starling` command as users run it: exit codes, output lines, errors.
 
+mod common;
+
+use common::{starling, text};
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-
-fn starling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_starling"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
 
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("starling-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// The NIST "abc" block: SHA-256("abc") is one compression from the IV.

@@ -5,30 +5,10 @@
 
 mod common;
 
+use common::{path_str, scratch, starling, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn starling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_starling"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the starling binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("starling-expect-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
-}
+use std::process::Output;
 
 /// Writes `lines` as an inputs file.
 fn inputs_file(name: &str, lines: &[String]) -> PathBuf {

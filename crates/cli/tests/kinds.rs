@@ -7,11 +7,13 @@
 
 mod common;
 
+use common::{path_str, scratch, starling, text};
+
 use starling_circuit::blake3::{
     compress_reference, Blake3Input, BLAKE3_IV, CHUNK_END, CHUNK_START, KEYED_HASH, ROOT,
 };
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -19,29 +21,6 @@ use rand_chacha::ChaCha20Rng;
 // ---------------------------------------------------------------------------
 // Running the binary
 // ---------------------------------------------------------------------------
-
-fn starling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_starling"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the starling binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A scratch path private to this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("starling-kinds-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir.join(name)
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
-}
 
 /// Runs `starling prove <what...> --inputs FILE --out PROOF` on `lines`
 /// (one instance per line) and returns the proof's path.

@@ -2,32 +2,13 @@
 //! intermediate values: message digests, hash chains and Merkle roots, as a
 //! user types them, checked against the `sha2`, `sha3` and `blake3` crates.
 
+mod common;
+
+use common::{path_str, scratch, starling, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use sha2::Digest as _;
-
-fn starling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_starling"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("starling-linked-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("temp paths are UTF-8")
-}
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

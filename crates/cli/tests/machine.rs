@@ -2,32 +2,14 @@
 //! object with the fields the text lines hold, a rejection included, with
 //! the exit codes unchanged; `prove --quiet` prints nothing on success.
 
+mod common;
+
+use common::{path_str, scratch, starling, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn starling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_starling"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the starling binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("starling-machine-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
-}
 
 const IV: &str = "6a09e667bb67ae853c6ef372a54ff53a510e527f9b05688c1f83d9ab5be0cd19";
 

@@ -2,25 +2,17 @@
 //! `bench signatures` through the binary: the contract's exit codes and
 //! messages, on signatures sampled by the library.
 
+mod common;
+
+use common::{path_str, starling, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use starling::kind::{LmsSet, SignatureScheme, Signatures};
 use starling::{Kind, Records};
 
 const SCHEME: &str = "lms-sha256-m32-h5-w4";
-
-fn starling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_starling"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the starling binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A folder private to one test.
 fn folder(name: &str) -> PathBuf {
@@ -28,10 +20,6 @@ fn folder(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
     dir
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
 }
 
 fn kind() -> Signatures {

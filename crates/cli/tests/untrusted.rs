@@ -7,16 +7,12 @@
 //! space), set here so that the limit cannot be skipped: a decoder that
 //! allocates what a header declares dies instead of exiting 2.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn starling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_starling"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the starling binary runs")
-}
+use common::{path_str, scratch, starling, text};
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 
 /// Address space of a bounded child: what a verifier of small files may use.
 const LIMIT_KIB: u64 = 64 << 10;
@@ -31,20 +27,6 @@ fn starling_bounded(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("sh runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("starling-untrusted-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
 }
 
 fn write(name: &str, bytes: &[u8]) -> PathBuf {

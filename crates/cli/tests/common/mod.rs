@@ -1,9 +1,10 @@
-//! Helpers shared by the CLI integration tests: finding the known-answer
-//! vectors in the shared folder.
+//! Helpers shared by the CLI integration tests: running the binary, scratch
+//! files, and finding the known-answer vectors in the shared folder.
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 /// Where the vectors live: `$STARLING_VECTORS` if set, otherwise
 /// `../../../shared/vectors` relative to this crate's manifest.
@@ -36,4 +37,35 @@ pub fn read_vector(relative: &str) -> Option<String> {
         std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("vector file {} exists but is unreadable: {e}", path.display())),
     )
+}
+
+/// The `starling` binary with these arguments, stdin closed.
+pub fn starling(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_starling"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the starling binary runs")
+}
+
+/// A command's output bytes as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A path in this test binary's own scratch folder, one per test file and
+/// process (`starling-kinds-test-PID` for `tests/kinds.rs`).
+pub fn scratch(name: &str) -> PathBuf {
+    let binary = std::env::current_exe().expect("the test binary has a path");
+    let stem = binary.file_stem().expect("a file name").to_string_lossy();
+    // Cargo names a test binary `FILE-HASH`.
+    let test = stem.split('-').next().unwrap_or("cli");
+    let dir = std::env::temp_dir().join(format!("starling-{test}-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir.join(name)
+}
+
+/// A path as the command line takes it.
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
 }
