@@ -16,7 +16,7 @@
 //! `sum_g M_g(y) zf_g(y)` with `M_g = sum_{j in g} alpha^j M0_j~(r_g, .)`,
 //! which the prover proves with a degree-2 product sumcheck (Thaler,
 //! "Proofs, Arguments, and Zero-Knowledge", §4.1; one sum of products, so
-//! each round is still one [`QuadraticRound`]). It then sends `zf_g(r_y)`
+//! each round is still one `QuadraticRound`). It then sends `zf_g(r_y)`
 //! for every group, and the verifier evaluates every `M_g(r_y)` itself from
 //! the sparse rows in O(nnz + 2^k) per matrix, independent of the number of
 //! instances. What is left is one claim per group: `zf_g(r_y)` on `z` at

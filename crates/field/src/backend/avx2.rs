@@ -7,11 +7,10 @@
 //! `s x^64` ([`super::portable::mul_x64`]), so that each product takes five
 //! carry-less multiplications and a few XORs and no general-purpose
 //! registers (`mul_by`). Independent elements follow each other in the
-//! loops, so the out-of-order core overlaps their multiplications. The
-//! one-off product [`mul`] stays four carry-less multiplications reduced
-//! with the portable shift formula; it is every x86-64 tier's one-off
-//! product, and the slice kernels also take the element past the last
-//! pair in `avx2_vpclmul`. Every kernel returns exactly what `portable`
+//! loops, so the out-of-order core overlaps their multiplications; the
+//! slice kernels also take the element past the last pair in
+//! `avx2_vpclmul`. One product at a time is the verifier's
+//! (`starling_verifier::field::mul`). Every kernel returns exactly what `portable`
 //! does (tested on random inputs in `tests/backends.rs`).
 
 use core::arch::x86_64::*;

@@ -1,8 +1,8 @@
-//! The field GF(2^128) = GF(2)[x] / (x^128 + x^7 + x^2 + x + 1), one
+//! The field GF(2^128) = GF(2)\[x\] / (x^128 + x^7 + x^2 + x + 1), one
 //! element at a time: what a verifier computes with.
 //!
 //! A product is [`portable::mul`] or, where the CPU has it, one carry-less
-//! multiply instruction per 64-bit half ([`clmul`], chosen at run time);
+//! multiply instruction per 64-bit half (`clmul`, chosen at run time);
 //! both give the same element, so proofs never depend on the machine. The
 //! prover's slice kernels (`starling-field`'s `backend`) build on the same
 //! portable definition and are tested against it.

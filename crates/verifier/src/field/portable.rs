@@ -1,5 +1,5 @@
 //! The portable definition of GF(2^128) multiplication: every faster
-//! product (the one-instruction [`super::clmul`], the prover's vector
+//! product (the one-instruction `clmul`, the prover's vector
 //! kernels) is tested against it.
 //!
 //! Carry-less 64x64 products by 4-bit windows, Karatsuba for 128x128, then

@@ -1,7 +1,7 @@
 //! Parameters of the Ligerito opening: per level the number of row variables
 //! folded, the code rate, the number of queries and the grinding bits, chosen
 //! from the number of variables and the security profile by
-//! [`PcsParams::new`] and never below what [`crate::security`] proves.
+//! [`PcsParams::new`] and never below what [`super::security`] proves.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;

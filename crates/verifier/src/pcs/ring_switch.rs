@@ -230,7 +230,7 @@ pub fn lambda_check(claim: &PackedClaim, s: &BitEvaluations) -> bool {
 }
 
 /// Verifier: checks the bit evaluations against the claims and returns the
-/// opening claim and weight (zero from `live_len` on, as [`prove`] was told).
+/// opening claim and weight (zero from `live_len` on, as the prover was told).
 pub fn verify(
     num_vars: usize,
     live_len: usize,

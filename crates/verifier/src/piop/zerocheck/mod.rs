@@ -6,7 +6,7 @@
 //! with a linear form XORed in), and proves `a & b == c`. One `u64` word
 //! holds the 64 values of the skip variables (DESIGN §2.3 step 3). For each
 //! word `x'` the 64 bits are the values on the skip domain `S` of a
-//! polynomial of degree < 64 (`a_hat_{x'}`, see [`crate::skip`]).
+//! polynomial of degree < 64 (`a_hat_{x'}`, see [`crate::piop::skip`]).
 //! With `tau'` random in `F^(l-6)`:
 //! `P_ab(Y) = sum_{x'} eq(tau', x') a_hat(Y) b_hat(Y)` (degree <= 126) and
 //! `P_c(Y) = sum_{x'} eq(tau', x') c_hat(Y)` agree on `S` for a valid witness.
