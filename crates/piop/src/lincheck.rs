@@ -1,26 +1,8 @@
-//! The lincheck's prover. The protocol (below), its claim, group and proof
-//! types, labels, soundness terms and verifier are
-//! `starling_verifier::piop::lincheck`'s, re-exported here.
-//!
-//! Lincheck: reduces claims on `M_j z`, for matrices `M_j = I_N ⊗ M0_j` of
-//! one instance's `K x K` sparse `M0_j`, to claims on `z` (DESIGN §2.3 step
-//! 4). The zerocheck leaves two groups of such claims: on `A z` and `B z` at
-//! `(r0, r')`, and on `c = C z` at `(r0, tau')`.
-//!
-//! A group `g` holds claims at one point, instance weights `W_g` and wire
-//! point `r_g`: its `j`-th claim says
-//! `v_j = sum_y M0_j~(r_g, y) zf_g(y)` with `zf_g(y) = sum_inst W_g(inst) z(inst, y)`
-//! and `M0_j~(r, y) = sum_wire eq(r, wire) M0_j[wire][y]`. The verifier draws
-//! `alpha` and the claims, numbered across the groups in order, are batched
-//! as `sum_j alpha^j v_j`. That is the sum over the `k` wire variables of
-//! `sum_g M_g(y) zf_g(y)` with `M_g = sum_{j in g} alpha^j M0_j~(r_g, .)`,
-//! which the prover proves with a degree-2 product sumcheck (Thaler,
-//! "Proofs, Arguments, and Zero-Knowledge", §4.1; one sum of products, so
-//! each round is still one `QuadraticRound`). It then sends `zf_g(r_y)`
-//! for every group, and the verifier evaluates every `M_g(r_y)` itself from
-//! the sparse rows in O(nnz + 2^k) per matrix, independent of the number of
-//! instances. What is left is one claim per group: `zf_g(r_y)` on `z` at
-//! instance weights `W_g` and wire point `r_y`.
+//! The lincheck's prover: claims on `M_j z` reduced to claims on `z` by one
+//! degree-2 sumcheck over the wire variables. The protocol, its claim,
+//! group and proof types, labels, soundness terms and verifier are
+//! `starling_verifier::piop::lincheck`'s (its notes give the steps),
+//! re-exported here.
 
 use rayon::prelude::*;
 use starling_crypto::Transcript;
