@@ -539,13 +539,14 @@ pub(crate) fn check(file: &ProofFile) -> Result<(), Error> {
     let relations = statement
         .kind()
         .relations(statement.inputs(), statement.outputs(), shape.n());
-    let public_claim = wiring::verify(
+    let public_claim = wiring::verify_with(
         shape,
         params.p,
         &layout::piop_relations(&relations),
         &proof.wiring,
         grind_bits,
         &mut transcript,
+        &wiring::Weighed,
     )
     .map_err(|e| Error::invalid(Check::Wiring, &e))?;
     let claims = [

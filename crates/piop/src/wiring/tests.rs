@@ -2,6 +2,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
+use crate::PiopError;
 
 /// Bit `(y, w)` of a witness.
 fn bit(shape: Shape, z: &[u64], y: usize, w: usize) -> bool {
@@ -276,7 +277,6 @@ fn soundness_terms_match_hand_computation() {
 
 #[test]
 fn a_product_lookup_is_the_product_of_two_lookups() {
-    use super::weights::EqLookup;
     let mut r = ChaCha8Rng::seed_from_u64(17);
     for n in [0usize, 1, 5, 8, 11] {
         let a: Vec<Gf128> = (0..n).map(|_| Gf128::new(r.gen())).collect();
@@ -290,7 +290,6 @@ fn a_product_lookup_is_the_product_of_two_lookups() {
 
 #[test]
 fn a_lookup_sums_a_set_as_its_members_one_by_one() {
-    use super::weights::EqLookup;
     let mut r = ChaCha8Rng::seed_from_u64(23);
     for n in [0usize, 3, 6, 7, 12, 13, 15] {
         let point: Vec<Gf128> = (0..n).map(|_| Gf128::new(r.gen())).collect();

@@ -1,60 +1,20 @@
-//! The verifier's side of the public values: `sum_{y in I} eq(rho_y, y)
-//! sum_j e[j] value(y, j)` for each relation that binds wires to values.
+//! The native verifier's weighing of the public values
+//! ([`PublicRows`]): the prover's vector kernels, batches of instances on
+//! rayon's threads.
 
 use rayon::prelude::*;
 use starling_field::{backend, Gf128};
 
-use super::weights::{EqLookup, Instances, WeightsAt};
+use super::{EqLookup, Instances, PublicRows, RowFill, Segment};
 use crate::kernels::{Kernels, WordWeights};
 
-/// Writes the values of one instance: called with an instance `y` of the
-/// relation's set and one bit per wire of the run, zeroed (bit `j` is bit
-/// `j % 64` of word `j / 64`), it sets the bits of the wires that are one.
-/// Rows are what a statement's records already are, so nothing is
-/// transposed on the way in.
-pub type RowFill<'a> = &'a (dyn Fn(usize, &mut [u64]) + Sync);
+/// Weighs the public values as [`starling_verifier::piop::wiring::RowByRow`]
+/// defines, with the prover's kernels on rayon's threads.
+pub struct Weighed;
 
-/// What a relation's wires equal.
-#[derive(Clone, Copy)]
-pub enum Values<'a> {
-    /// Zero: a wiring relation with no public part.
-    Zero,
-    /// The same bits in every instance of the set (bit `j` of the run is
-    /// bit `j % 64` of word `j / 64`).
-    Constant(&'a [u64]),
-    /// Different bits in each instance, one instance's row at a time.
-    PerInstance(RowFill<'a>),
-}
-
-impl std::fmt::Debug for Values<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Values::Zero => f.write_str("Zero"),
-            Values::Constant(bits) => f.debug_tuple("Constant").field(bits).finish(),
-            Values::PerInstance(_) => f.write_str("PerInstance(..)"),
-        }
-    }
-}
-
-/// `sum_{y in set} eq(rho_y, y) sum_j wire_weights[j] value(y, j)`.
-pub(crate) fn evaluate(
-    values: &Values<'_>,
-    set: &Instances,
-    at_rho: &WeightsAt<'_>,
-    wire_weights: &[Gf128],
-) -> Gf128 {
-    match values {
-        Values::Zero => Gf128::ZERO,
-        Values::Constant(bits) => {
-            let folded: Gf128 = wire_weights
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| bits.get(j / 64).is_some_and(|w| (w >> (j % 64)) & 1 == 1))
-                .map(|(_, &e)| e)
-                .sum();
-            folded * at_rho.own(set)
-        }
-        Values::PerInstance(fill) => by_rows(fill, set, at_rho.eq_rho(), wire_weights),
+impl PublicRows for Weighed {
+    fn weigh(&self, s: &Segment<'_>) -> Gf128 {
+        segment_by_rows(s.fill, s.set, s.weights, s.words, s.first, s.segment)
     }
 }
 
@@ -62,35 +22,16 @@ pub(crate) fn evaluate(
 /// run, so that word's weighing tables stay in cache for all of them.
 const BATCH: usize = 256;
 
-/// Words of a run weighed with one set of tables: about 10 MiB of tables at
-/// most (a run of `64 SEGMENT_WORDS` wires), however long a stranger's
-/// circuit makes the run. Every built-in kind's runs fit in one segment.
-const SEGMENT_WORDS: usize = 256;
-
-/// The per-instance values weighed row by row: a row's `sum_j e[j]
-/// value(y, j)` is, word by word, the weighing of the word by its 64 wire
-/// weights that the zerocheck prover runs too ([`Kernels::weigh_words`]:
-/// byte tables of the subset sums (four Russians), split-nibble shuffles
-/// on AVX2, affine products on GFNI), and the rows are weighed by
-/// `eq(rho_y, y)` as the product of a weight of the low half of the
-/// instance bits (one vector product per instance) and one of the high half
-/// (one product per group of instances that share it, however few of the
-/// group are in the set). Runs longer than [`SEGMENT_WORDS`] words are
-/// weighed a segment at a time.
-fn by_rows(fill: RowFill<'_>, set: &Instances, weights: &EqLookup, wire_weights: &[Gf128]) -> Gf128 {
-    let words = wire_weights.len().div_ceil(64);
-    (0..words)
-        .step_by(SEGMENT_WORDS)
-        .map(|first| {
-            let end = (first + SEGMENT_WORDS).min(words);
-            let segment = &wire_weights[64 * first..(64 * end).min(wire_weights.len())];
-            segment_by_rows(fill, set, weights, words, first, segment)
-        })
-        .sum()
-}
-
-/// The terms of [`by_rows`] for the wires of words `first..` of rows of
-/// `words` words, whose weights are `segment`. Batches of [`BATCH`]
+/// The per-instance values weighed row by row, for the wires of words
+/// `first..` of rows of `words` words, whose weights are `segment`: a
+/// row's `sum_j e[j] value(y, j)` is, word by word, the weighing of the
+/// word by its 64 wire weights that the zerocheck prover runs too
+/// ([`Kernels::weigh_words`]: byte tables of the subset sums (four
+/// Russians), split-nibble shuffles on AVX2, affine products on GFNI), and
+/// the rows are weighed by `eq(rho_y, y)` as the product of a weight of the
+/// low half of the instance bits (one vector product per instance) and one
+/// of the high half (one product per group of instances that share it,
+/// however few of the group are in the set). Batches of [`BATCH`]
 /// instances are weighed on rayon's threads (the verifier's one pass over
 /// all the public data, 26 MB for 2^16 Keccak-f permutations), each job
 /// with buffers of its own; the sum of their terms does not depend on how
@@ -205,9 +146,11 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::wiring::{weigh_values, RowByRow, Values, WeightsAt, SEGMENT_WORDS};
     use starling_poly::multilinear::eq_table;
+    use starling_verifier::piop::wiring::PublicRows;
 
-    /// `evaluate` against the double sum, term by term: runs of ragged
+    /// The native weighing and the definition against the double sum, term by term: runs of ragged
     /// lengths (inside a byte, a word, across words, past one segment of
     /// tables), ranges and sets that start and end inside groups and span
     /// several batches.
@@ -243,13 +186,16 @@ mod tests {
                         eq_y[y] * row_sum
                     })
                     .sum();
-                let got = evaluate(
-                    &Values::PerInstance(&fill),
-                    &set,
-                    &WeightsAt::new(&rho_y, None),
-                    &e,
-                );
-                assert_eq!(got, expected, "len {len}, {set:?}");
+                for rows in [&Weighed as &dyn PublicRows, &RowByRow] {
+                    let got = weigh_values(
+                        &Values::PerInstance(&fill),
+                        &set,
+                        &WeightsAt::new(&rho_y, None),
+                        &e,
+                        rows,
+                    );
+                    assert_eq!(got, expected, "len {len}, {set:?}");
+                }
             }
         }
     }

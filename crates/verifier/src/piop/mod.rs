@@ -12,6 +12,7 @@ mod shape;
 pub mod skip;
 pub mod soundness;
 pub mod sparse;
+pub mod wiring;
 pub mod zerocheck;
 
 use alloc::vec::Vec;

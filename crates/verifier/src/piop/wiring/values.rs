@@ -1,0 +1,145 @@
+//! The verifier's side of the public values: `sum_{y in I} eq(rho_y, y)
+//! sum_j e[j] value(y, j)` for each relation that binds wires to values.
+//!
+//! This is the verifier's one pass over all the public data (26 MB for 2^16
+//! Keccak-f permutations), so how it runs is a [`PublicRows`] the caller
+//! chooses: [`RowByRow`] here, the definition, with byte tables of subset
+//! sums; a native verifier passes the prover's vector kernels on threads
+//! (`starling_piop::wiring::Weighed`), which must compute the same sum.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::weights::{EqLookup, Instances, WeightsAt};
+use crate::field::subset_sums;
+use crate::Gf128;
+
+/// Writes the values of one instance: called with an instance `y` of the
+/// relation's set and one bit per wire of the run, zeroed (bit `j` is bit
+/// `j % 64` of word `j / 64`), it sets the bits of the wires that are one.
+/// Rows are what a statement's records already are, so nothing is
+/// transposed on the way in.
+pub type RowFill<'a> = &'a (dyn Fn(usize, &mut [u64]) + Sync);
+
+/// What a relation's wires equal.
+#[derive(Clone, Copy)]
+pub enum Values<'a> {
+    /// Zero: a wiring relation with no public part.
+    Zero,
+    /// The same bits in every instance of the set (bit `j` of the run is
+    /// bit `j % 64` of word `j / 64`).
+    Constant(&'a [u64]),
+    /// Different bits in each instance, one instance's row at a time.
+    PerInstance(RowFill<'a>),
+}
+
+impl fmt::Debug for Values<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Values::Zero => f.write_str("Zero"),
+            Values::Constant(bits) => f.debug_tuple("Constant").field(bits).finish(),
+            Values::PerInstance(_) => f.write_str("PerInstance(..)"),
+        }
+    }
+}
+
+/// One segment of a relation's per-instance values to weigh: words
+/// `first..first + segment.len().div_ceil(64)` of rows of `words` words,
+/// whose wires weigh `segment`.
+pub struct Segment<'a> {
+    /// Writes an instance's row.
+    pub fill: RowFill<'a>,
+    /// The instances.
+    pub set: &'a Instances,
+    /// `eq(rho_y, .)`.
+    pub weights: &'a EqLookup,
+    /// Words of a whole row.
+    pub words: usize,
+    /// The segment's first word.
+    pub first: usize,
+    /// The weights of the segment's wires (at most `64 SEGMENT_WORDS`).
+    pub segment: &'a [Gf128],
+}
+
+/// How the verifier weighs per-instance values: `sum_{y in set} eq(rho_y,
+/// y) sum_j segment[j] bit(row(y), 64 first + j)`.
+pub trait PublicRows {
+    /// The segment's sum.
+    fn weigh(&self, segment: &Segment<'_>) -> Gf128;
+}
+
+/// The definition: row by row, each word of a row weighed by eight
+/// byte tables of subset sums of its 64 wire weights (eight lookups a word).
+pub struct RowByRow;
+
+impl PublicRows for RowByRow {
+    fn weigh(&self, s: &Segment<'_>) -> Gf128 {
+        let tables: Vec<[Gf128; 256]> = s
+            .segment
+            .chunks(8)
+            .map(|e| {
+                let mut items = [Gf128::ZERO; 8];
+                items[..e.len()].copy_from_slice(e);
+                subset_sums(&items)
+            })
+            .collect();
+        let mut row = vec![0u64; s.words];
+        s.set
+            .members()
+            .map(|y| {
+                row.fill(0);
+                (s.fill)(y, &mut row);
+                let bytes = row[s.first..].iter().flat_map(|w| w.to_le_bytes());
+                let sum: Gf128 = tables.iter().zip(bytes).map(|(t, b)| t[b as usize]).sum();
+                s.weights.at(y) * sum
+            })
+            .sum()
+    }
+}
+
+/// Words of a run weighed with one set of tables: about 10 MiB of tables at
+/// most in the native weighing (a run of `64 SEGMENT_WORDS` wires), however
+/// long a stranger's circuit makes the run. Every built-in kind's runs fit
+/// in one segment.
+pub const SEGMENT_WORDS: usize = 256;
+
+/// `sum_{y in set} eq(rho_y, y) sum_j wire_weights[j] value(y, j)`, the
+/// per-instance values a segment at a time through `rows`.
+pub fn weigh_values(
+    values: &Values<'_>,
+    set: &Instances,
+    at_rho: &WeightsAt<'_>,
+    wire_weights: &[Gf128],
+    rows: &dyn PublicRows,
+) -> Gf128 {
+    match values {
+        Values::Zero => Gf128::ZERO,
+        Values::Constant(bits) => {
+            let folded: Gf128 = wire_weights
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| bits.get(j / 64).is_some_and(|w| (w >> (j % 64)) & 1 == 1))
+                .map(|(_, &e)| e)
+                .sum();
+            folded * at_rho.own(set)
+        }
+        Values::PerInstance(fill) => {
+            let words = wire_weights.len().div_ceil(64);
+            (0..words)
+                .step_by(SEGMENT_WORDS)
+                .map(|first| {
+                    let end = (first + SEGMENT_WORDS).min(words);
+                    rows.weigh(&Segment {
+                        fill: *fill,
+                        set,
+                        weights: at_rho.eq_rho(),
+                        words,
+                        first,
+                        segment: &wire_weights[64 * first..(64 * end).min(wire_weights.len())],
+                    })
+                })
+                .sum()
+        }
+    }
+}
