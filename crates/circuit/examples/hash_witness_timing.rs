@@ -9,6 +9,7 @@ use starling_circuit::blake3::{Blake3Compression, Blake3Input};
 use starling_circuit::keccak::KeccakF1600;
 use starling_circuit::sha256::Sha256Compression;
 use starling_circuit::R1cs;
+use starling_circuit::R1csWitness;
 
 /// Times the input transposition, then the witness, its forms after it, and
 /// both in one pass, into reused buffers, best of five, and prints them.

@@ -10,6 +10,8 @@
 //! `words_per_instance = ceil(bits / 64)` words, bit `j` at word `j / 64`,
 //! bit `j % 64`. Conversion is done with 64×64 bit-matrix transposes.
 
+pub use starling_verifier::circuit::bits::{get_bit, pack_bits, words_for_bits};
+
 use crate::columns::{column_parts, part_words};
 use rayon::prelude::*;
 
@@ -35,11 +37,6 @@ pub fn transpose64(m: &mut [u64; 64]) {
         width >>= 1;
         mask ^= mask << width;
     }
-}
-
-/// Number of `u64` words that hold `bits` bits.
-pub fn words_for_bits(bits: usize) -> usize {
-    bits.div_ceil(64)
 }
 
 /// Converts per-instance rows to the bit-sliced layout.
@@ -140,21 +137,6 @@ pub fn unslice_instances(num_instances: usize, bits: usize, sliced: &[u64]) -> V
             }
         });
     rows
-}
-
-/// Packs bools into little-endian `u64` words (bit `j` at word `j / 64`).
-pub fn pack_bits(bits: &[bool]) -> Vec<u64> {
-    let mut out = vec![0u64; words_for_bits(bits.len())];
-    for (j, &b) in bits.iter().enumerate() {
-        out[j / 64] |= u64::from(b) << (j % 64);
-    }
-    out
-}
-
-/// Bit `j` of little-endian packed words.
-#[inline]
-pub fn get_bit(words: &[u64], j: usize) -> bool {
-    (words[j / 64] >> (j % 64)) & 1 == 1
 }
 
 #[cfg(test)]

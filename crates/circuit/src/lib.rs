@@ -6,31 +6,24 @@
 #![warn(missing_docs)]
 
 pub mod blake3;
-pub mod bristol;
 pub mod bristol_compile;
-pub mod builder;
 mod columns;
 mod eval_plan;
 pub mod keccak;
-pub mod keccak_path_step;
-pub mod lanes;
 pub mod layout;
-pub mod lin;
-pub mod path_step;
-pub mod r1cs;
 pub mod sha256;
-pub mod sha256_path_step;
-mod sha2_rounds;
 pub mod sha512;
 mod streaming;
 pub mod witness;
-pub mod word;
-pub mod wording;
 mod xor_row;
+
+pub use starling_verifier::circuit::{
+    bristol, builder, keccak_path_step, lanes, lin, path_step, r1cs, sha256_path_step, word, wording,
+};
 
 pub use blake3::{blake3_compression, Blake3Compression, Blake3Input};
 pub use bristol::{BristolCircuit, BristolError, BristolGate};
-pub use bristol_compile::{compile_bristol, BristolR1cs};
+pub use bristol_compile::{compile_bristol, BristolR1cs, BristolWitness};
 pub use builder::{BuildError, CircuitBuilder};
 pub use keccak::{keccak_f1600, KeccakF1600};
 pub use keccak_path_step::KeccakPathStep;
@@ -40,5 +33,5 @@ pub use r1cs::{R1cs, RowKind, SparseRows};
 pub use sha256::{sha256_compression, Sha256Compression};
 pub use sha256_path_step::Sha256PathStep;
 pub use sha512::{sha512_compression, Sha512Compression};
-pub use witness::{BatchWitness, WitnessError};
+pub use witness::{BatchWitness, R1csWitness, WitnessError};
 pub use word::{Word, Word64};

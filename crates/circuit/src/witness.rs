@@ -15,10 +15,12 @@
 //! the number of threads.
 
 use crate::columns::{column_parts, part_words, ColumnPart};
+use crate::eval_plan::plan;
 use crate::r1cs::{R1cs, RowKind};
 use crate::streaming;
 use crate::xor_row::XorRow;
 use rayon::prelude::*;
+use std::ops::Deref;
 use std::sync::Mutex;
 use thiserror::Error;
 
@@ -208,7 +210,154 @@ fn generator_lanes(words_per_wire: usize, slots: usize) -> usize {
     (1usize << per_thread.ilog2()).min(fitting)
 }
 
-impl R1cs {
+/// What the prover does with an [`R1cs`] over a batch: generate the
+/// bit-sliced witness of `2^n` instances, its linear forms, check it, read
+/// its public values. (The system itself is `starling_verifier::circuit`'s.)
+pub trait R1csWitness {
+    /// Generates the batch witness of `N = 2^n` instances (`n >= 7`).
+    ///
+    /// Inputs are bit-sliced matrices: `public_inputs[j * (N/64) + w]` holds
+    /// public input bit `j` of instances `64w .. 64w + 63`, and likewise for
+    /// `private_inputs` (bit `j` = the `j`-th private input wire). Build them
+    /// with [`crate::layout::slice_instances`].
+    fn generate_witness(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+    ) -> Result<BatchWitness, WitnessError>;
+
+    /// [`R1csWitness::generate_witness`] writing the witness words into `words`,
+    /// which must be exactly `2^(k + n) / 64` long: the prover passes the
+    /// buffer it then commits, so nothing is copied. Every entry is written
+    /// (padding rows with zeros), so the buffer needs no clearing first.
+    fn generate_witness_into(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        words: &mut [u64],
+    ) -> Result<(), WitnessError>;
+
+    /// [`R1csWitness::generate_witness_into`] that also writes the linear forms
+    /// `a = A z` and `b = B z` ([`R1csWitness::linear_forms_into`]'s) into `a` and
+    /// `b`, as long as `words`, in the same pass: every AND and linear row
+    /// computes its two forms to evaluate its wire anyway, and the inputs'
+    /// and the constant's are read from the block while it is in cache. The
+    /// prover then never reads the witness back for them (a second pass over
+    /// every wire's rows, 58-112 ms of a Keccak-f proof of 2^14 permutations
+    /// on one Zen 4 thread). Every entry of the three buffers is written.
+    fn generate_witness_and_forms_into(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        words: &mut [u64],
+        a: &mut [u64],
+        b: &mut [u64],
+    ) -> Result<(), WitnessError>;
+
+    /// The linear forms `a = A z`, `b = B z` and `c = C z` for every wire of
+    /// every instance, in the witness layout (so `a & b == c` for a valid
+    /// witness).
+    fn linear_forms(&self, witness: &BatchWitness) -> [Vec<u64>; 3];
+
+    /// [`R1csWitness::linear_forms`]' `a` and `b` of the witness `words`
+    /// (`words_per_wire` words per wire) into `a` and `b`, which must be as
+    /// long as `words`. Every entry is written (rows with no terms, the
+    /// padding, with zeros), so the buffers need no clearing first. Runs on
+    /// rayon, a range of columns per task.
+    fn linear_forms_into(&self, words_per_wire: usize, words: &[u64], a: &mut [u64], b: &mut [u64]);
+
+    /// Words `start .. start + out.len()` of `c = C z` (the witness layout:
+    /// word `wire * words_per_wire + j`) into `out`: each wire's words XOR
+    /// the same words of the wires its addend names. The prover's
+    /// zerocheck asks for `c` one chunk at a time, so that no third
+    /// table-sized vector is ever held.
+    fn c_words_into(&self, words_per_wire: usize, words: &[u64], start: usize, out: &mut [u64]);
+
+    /// True iff `(A z) ∘ (B z) = C z` and the constant wire is 1 in every
+    /// instance of the batch.
+    fn is_satisfied(&self, witness: &BatchWitness) -> bool;
+
+    /// The public output matrix of a batch (same layout as the inputs:
+    /// `out[j * (N/64) + w]`). Outputs are consecutive wires, so this is a
+    /// slice of the witness.
+    fn public_outputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64];
+
+    /// The public input matrix of a batch, as stored in the witness.
+    fn public_inputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64];
+}
+
+impl R1csWitness for R1cs {
+    fn generate_witness(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+    ) -> Result<BatchWitness, WitnessError> {
+        Batch(self).generate_witness(n, public_inputs, private_inputs)
+    }
+
+    fn generate_witness_into(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        words: &mut [u64],
+    ) -> Result<(), WitnessError> {
+        Batch(self).generate_witness_into(n, public_inputs, private_inputs, words)
+    }
+
+    fn generate_witness_and_forms_into(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        words: &mut [u64],
+        a: &mut [u64],
+        b: &mut [u64],
+    ) -> Result<(), WitnessError> {
+        Batch(self).generate_witness_and_forms_into(n, public_inputs, private_inputs, words, a, b)
+    }
+
+    fn linear_forms(&self, witness: &BatchWitness) -> [Vec<u64>; 3] {
+        Batch(self).linear_forms(witness)
+    }
+
+    fn linear_forms_into(&self, words_per_wire: usize, words: &[u64], a: &mut [u64], b: &mut [u64]) {
+        Batch(self).linear_forms_into(words_per_wire, words, a, b)
+    }
+
+    fn c_words_into(&self, words_per_wire: usize, words: &[u64], start: usize, out: &mut [u64]) {
+        Batch(self).c_words_into(words_per_wire, words, start, out)
+    }
+
+    fn is_satisfied(&self, witness: &BatchWitness) -> bool {
+        Batch(self).is_satisfied(witness)
+    }
+
+    fn public_outputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64] {
+        Batch(self).public_outputs(witness)
+    }
+
+    fn public_inputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64] {
+        Batch(self).public_inputs(witness)
+    }
+}
+
+/// An [`R1cs`] as the witness generator reads it.
+struct Batch<'a>(&'a R1cs);
+
+impl Deref for Batch<'_> {
+    type Target = R1cs;
+
+    fn deref(&self) -> &R1cs {
+        self.0
+    }
+}
+
+impl Batch<'_> {
     fn check_batch_inputs(
         &self,
         n: u32,
@@ -259,10 +408,14 @@ impl R1cs {
         let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
         let mut words = vec![0u64; self.num_wires() * words_per_wire];
         self.generate(words_per_wire, public_inputs, private_inputs, &mut words, None);
-        Ok(BatchWitness { k: self.k, n, words })
+        Ok(BatchWitness {
+            k: self.k(),
+            n,
+            words,
+        })
     }
 
-    /// [`R1cs::generate_witness`] writing the witness words into `words`,
+    /// [`R1csWitness::generate_witness`] writing the witness words into `words`,
     /// which must be exactly `2^(k + n) / 64` long: the prover passes the
     /// buffer it then commits, so nothing is copied. Every entry is written
     /// (padding rows with zeros), so the buffer needs no clearing first.
@@ -285,8 +438,8 @@ impl R1cs {
         Ok(())
     }
 
-    /// [`R1cs::generate_witness_into`] that also writes the linear forms
-    /// `a = A z` and `b = B z` ([`R1cs::linear_forms_into`]'s) into `a` and
+    /// [`R1csWitness::generate_witness_into`] that also writes the linear forms
+    /// `a = A z` and `b = B z` ([`R1csWitness::linear_forms_into`]'s) into `a` and
     /// `b`, as long as `words`, in the same pass: every AND and linear row
     /// computes its two forms to evaluate its wire anyway, and the inputs'
     /// and the constant's are read from the block while it is in cache. The
@@ -324,7 +477,7 @@ impl R1cs {
         forms: Option<(&mut [u64], &mut [u64])>,
     ) {
         let inputs = [public_inputs, private_inputs];
-        match generator_lanes(words_per_wire, self.plan().slots) {
+        match generator_lanes(words_per_wire, plan(self).slots) {
             1 => self.generate_blocks::<1>(words_per_wire, inputs, out, forms),
             2 => self.generate_blocks::<2>(words_per_wire, inputs, out, forms),
             4 => self.generate_blocks::<4>(words_per_wire, inputs, out, forms),
@@ -384,7 +537,7 @@ impl R1cs {
             // thread sat idle for the last 10-15 ms of the pass).
             .with_max_len(1)
             .for_each(|(p, (mut rows, mut forms))| {
-                let mut buf = pool().pop().unwrap_or_else(|| vec![[0u64; L]; self.plan().slots]);
+                let mut buf = pool().pop().unwrap_or_else(|| vec![[0u64; L]; plan(self).slots]);
                 let xor = XorRow::<L>::for_this_cpu();
                 for at in (0..part).step_by(L) {
                     let mut put = |wire: usize, z: &[u64; L], a: &[u64; L], b: &[u64; L]| {
@@ -413,7 +566,7 @@ impl R1cs {
         xor: XorRow<L>,
         put: &mut impl FnMut(usize, &[u64; L], &[u64; L], &[u64; L]),
     ) {
-        let plan = self.plan();
+        let plan = plan(self);
         // The plan loads the constant, then the public inputs, then the
         // private inputs, in order (`EvalPlan::loaded`): one source each.
         debug_assert_eq!(
@@ -454,19 +607,14 @@ impl R1cs {
     /// every instance, in the witness layout (so `a & b == c` for a valid
     /// witness).
     pub fn linear_forms(&self, witness: &BatchWitness) -> [Vec<u64>; 3] {
-        assert_eq!(witness.k, self.k, "witness is for a different circuit size");
+        assert_eq!(witness.k, self.k(), "witness is for a different circuit size");
         let [mut a, mut b, mut c] = [(); 3].map(|_| vec![0u64; witness.words.len()]);
         self.linear_forms_into(witness.words_per_wire(), &witness.words, &mut a, &mut b);
         self.c_words_into(witness.words_per_wire(), &witness.words, 0, &mut c);
         [a, b, c]
     }
 
-    /// True when some row has an addend, so that `C z` differs from `z`.
-    pub fn has_addends(&self) -> bool {
-        self.addend.nnz() > 0
-    }
-
-    /// [`R1cs::linear_forms`]' `a` and `b` of the witness `words`
+    /// [`R1csWitness::linear_forms`]' `a` and `b` of the witness `words`
     /// (`words_per_wire` words per wire) into `a` and `b`, which must be as
     /// long as `words`. Every entry is written (rows with no terms, the
     /// padding, with zeros), so the buffers need no clearing first. Runs on
@@ -475,7 +623,7 @@ impl R1cs {
         assert_eq!(words.len(), self.num_wires() * words_per_wire, "witness length");
         assert!(a.len() == words.len() && b.len() == words.len(), "form lengths");
         let (live, empty): (Vec<usize>, Vec<usize>) =
-            (0..self.num_wires()).partition(|&w| !(self.a.row(w).is_empty() && self.b.row(w).is_empty()));
+            (0..self.num_wires()).partition(|&w| !(self.a().row(w).is_empty() && self.b().row(w).is_empty()));
         zero_rows(a, words_per_wire, &empty);
         zero_rows(b, words_per_wire, &empty);
         match block_lanes(words_per_wire) {
@@ -502,7 +650,7 @@ impl R1cs {
             let len = dst.len();
             let row = |w: usize| &words[w * words_per_wire + j..][..len];
             dst.copy_from_slice(row(wire));
-            for &i in self.addend.row(wire) {
+            for &i in self.addend().row(wire) {
                 dst.iter_mut().zip(row(i as usize)).for_each(|(d, s)| *d ^= s);
             }
             at += dst.len();
@@ -547,11 +695,11 @@ impl R1cs {
                     for &wire in live {
                         streaming::copy(
                             &mut a_rows.row(wire)[at..at + L],
-                            &xor.apply(&buf, self.a.row(wire)),
+                            &xor.apply(&buf, self.a().row(wire)),
                         );
                         streaming::copy(
                             &mut b_rows.row(wire)[at..at + L],
-                            &xor.apply(&buf, self.b.row(wire)),
+                            &xor.apply(&buf, self.b().row(wire)),
                         );
                     }
                 }
@@ -562,7 +710,7 @@ impl R1cs {
     /// True iff `(A z) ∘ (B z) = C z` and the constant wire is 1 in every
     /// instance of the batch.
     pub fn is_satisfied(&self, witness: &BatchWitness) -> bool {
-        if witness.k != self.k {
+        if witness.k != self.k() {
             return false;
         }
         match block_lanes(witness.words_per_wire()) {
@@ -584,9 +732,9 @@ impl R1cs {
                 return false;
             }
             for (wire, z) in buf.iter().enumerate() {
-                let a = xor.apply(&buf, self.a.row(wire));
-                let b = xor.apply(&buf, self.b.row(wire));
-                let n = xor.apply(&buf, self.addend.row(wire));
+                let a = xor.apply(&buf, self.a().row(wire));
+                let b = xor.apply(&buf, self.b().row(wire));
+                let n = xor.apply(&buf, self.addend().row(wire));
                 if (0..L).any(|l| (a[l] & b[l]) ^ n[l] != z[l]) {
                     return false;
                 }

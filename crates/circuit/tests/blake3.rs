@@ -10,6 +10,7 @@ use starling_circuit::blake3::{
     compress_reference, state_to_bytes, Blake3Compression, Blake3Input, BLAKE3_IV, CHUNK_END, CHUNK_START,
     DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, KEYED_HASH, ROOT,
 };
+use starling_circuit::R1csWitness;
 
 /// Words of a 32-byte key or chaining value (little-endian).
 fn key_words(key: &[u8; 32]) -> [u32; 8] {

@@ -11,6 +11,7 @@ use starling_circuit::bristol::{be_bytes_from_bits, bits_from_be_bytes, bits_fro
 use starling_circuit::bristol_compile::{compile_bristol_with, DEFAULT_POLICIES};
 use starling_circuit::sha256::cv_to_bytes;
 use starling_circuit::{BristolCircuit, BristolR1cs};
+use starling_circuit::{BristolWitness, R1csWitness};
 
 fn load(name: &str) -> Option<BristolCircuit> {
     let text = common::read_vector(&format!("bristol/{name}"))?;

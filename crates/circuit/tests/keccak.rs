@@ -8,6 +8,7 @@ use rand_chacha::ChaCha20Rng;
 use starling_circuit::keccak::{
     bytes_from_lanes, lanes_from_bytes, permute_reference, rho_offsets, round_constants, KeccakF1600, LANES,
 };
+use starling_circuit::R1csWitness;
 
 /// The constraint counts of the gadget. A change here changes proving cost:
 /// update the numbers only on purpose.

@@ -6,6 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sha2::digest::generic_array::GenericArray;
 use starling_circuit::sha256::{cv_to_bytes, Sha256Compression, SHA256_IV};
+use starling_circuit::R1csWitness;
 
 fn reference(cv: &[u32; 8], block: &[u8; 64]) -> [u32; 8] {
     let mut state = *cv;

@@ -5,6 +5,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sha2::digest::generic_array::GenericArray;
 use starling_circuit::sha512::{cv_to_bytes, Sha512Compression, SHA512_IV};
+use starling_circuit::R1csWitness;
 
 fn reference(cv: &[u64; 8], block: &[u8; 128]) -> [u64; 8] {
     let mut state = *cv;

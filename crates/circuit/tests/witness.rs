@@ -7,6 +7,7 @@ use starling_circuit::blake3::Blake3Compression;
 use starling_circuit::keccak::KeccakF1600;
 use starling_circuit::layout::{slice_instances, unslice_instances};
 use starling_circuit::sha256::Sha256Compression;
+use starling_circuit::R1csWitness;
 use starling_circuit::{CircuitBuilder, R1cs, WitnessError, Word};
 
 /// out = (x + s) AND (y rotr 3), with x, y public and s private.

@@ -19,6 +19,7 @@ use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{wiring, zerocheck, Shape, SparseMatrix};
 
 use starling_circuit::layout::{slice_instances, unslice_instances};
+use starling_circuit::R1csWitness;
 
 use crate::circuits::StatementCircuit;
 use crate::error::Check;

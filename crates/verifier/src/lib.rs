@@ -8,6 +8,7 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod circuit;
 pub mod codec;
 pub mod field;
 pub mod merkle;

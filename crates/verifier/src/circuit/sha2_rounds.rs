@@ -14,8 +14,10 @@
 //! and the scheduled `W_t` cost one linear row each (bit 0 of a sum), and
 //! T1 is a sum like any other.
 
-use crate::builder::CircuitBuilder;
-use crate::word::Word;
+use alloc::vec::Vec;
+
+use crate::circuit::builder::CircuitBuilder;
+use crate::circuit::word::Word;
 
 /// What distinguishes one SHA-2 compression function from another.
 pub(crate) struct Sha2Spec {
@@ -90,5 +92,5 @@ pub(crate) fn compress<const W: usize>(
         a = b.materialize_word(&new_a);
     }
     let state = [a, bb, c, d, e, f, g, h];
-    std::array::from_fn(|j| b.add(&state[j], &cv[j]))
+    core::array::from_fn(|j| b.add(&state[j], &cv[j]))
 }

@@ -5,9 +5,9 @@
 //! and one set of builder operations serve every hash. Everything here is
 //! linear (XOR, NOT, rotations, shifts, constants) and therefore free; the
 //! operations that create rows (AND, addition, materialisation) live on
-//! [`CircuitBuilder`](crate::CircuitBuilder).
+//! [`CircuitBuilder`](crate::circuit::CircuitBuilder).
 
-use crate::lin::Lin;
+use crate::circuit::lin::Lin;
 
 /// Number of bits in a default (32-bit) [`Word`].
 pub const WORD_BITS: usize = 32;
@@ -31,14 +31,14 @@ impl<const W: usize> Word<W> {
     /// The constant `value` (its low `W` bits).
     pub fn constant(value: u64) -> Self {
         Word {
-            bits: std::array::from_fn(|i| Lin::constant((value >> i) & 1 == 1)),
+            bits: core::array::from_fn(|i| Lin::constant((value >> i) & 1 == 1)),
         }
     }
 
     /// The word whose bit `i` is wire `first_wire + i`.
     pub fn from_wires(first_wire: u32) -> Self {
         Word {
-            bits: std::array::from_fn(|i| Lin::wire(first_wire + i as u32)),
+            bits: core::array::from_fn(|i| Lin::wire(first_wire + i as u32)),
         }
     }
 
@@ -64,14 +64,14 @@ impl<const W: usize> Word<W> {
     /// Bitwise XOR.
     pub fn xor(&self, other: &Self) -> Self {
         Word {
-            bits: std::array::from_fn(|i| self.bits[i].xor(&other.bits[i])),
+            bits: core::array::from_fn(|i| self.bits[i].xor(&other.bits[i])),
         }
     }
 
     /// Bitwise NOT.
     pub fn not(&self) -> Self {
         Word {
-            bits: std::array::from_fn(|i| self.bits[i].not()),
+            bits: core::array::from_fn(|i| self.bits[i].not()),
         }
     }
 
@@ -79,7 +79,7 @@ impl<const W: usize> Word<W> {
     pub fn rotr(&self, n: u32) -> Self {
         let n = n as usize % W;
         Word {
-            bits: std::array::from_fn(|i| self.bits[(i + n) % W].clone()),
+            bits: core::array::from_fn(|i| self.bits[(i + n) % W].clone()),
         }
     }
 
@@ -92,7 +92,7 @@ impl<const W: usize> Word<W> {
     pub fn shr(&self, n: u32) -> Self {
         let n = n as usize;
         Word {
-            bits: std::array::from_fn(|i| {
+            bits: core::array::from_fn(|i| {
                 if i + n < W {
                     self.bits[i + n].clone()
                 } else {
@@ -106,7 +106,7 @@ impl<const W: usize> Word<W> {
     pub fn shl(&self, n: u32) -> Self {
         let n = n as usize;
         Word {
-            bits: std::array::from_fn(|i| {
+            bits: core::array::from_fn(|i| {
                 if i >= n {
                     self.bits[i - n].clone()
                 } else {

@@ -10,11 +10,17 @@
 //! The parser treats the file as untrusted: every problem is a
 //! [`BristolError`] carrying the 1-based line number, never a panic, and no
 //! allocation is sized by a header number that the gates do not back up.
-//! [`crate::bristol_compile`] compiles a parsed circuit into the builder.
+//! [`crate::circuit::bristol_compile`] compiles a parsed circuit into the builder.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::string::ToString;
+use alloc::vec;
+use alloc::vec::Vec;
 
 use thiserror::Error;
 
-use crate::wording::counted;
+use crate::circuit::wording::counted;
 
 /// Errors from parsing or evaluating a Bristol Fashion circuit.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -160,7 +166,7 @@ impl BristolGate {
             | BristolGate::And { out, .. }
             | BristolGate::Inv { out, .. }
             | BristolGate::Eq { out, .. }
-            | BristolGate::Eqw { out, .. } => std::slice::from_ref(out),
+            | BristolGate::Eqw { out, .. } => core::slice::from_ref(out),
             BristolGate::Mand { outs, .. } => outs,
         }
     }
@@ -199,7 +205,7 @@ pub const MAX_BRISTOL_PUBLIC_BITS: usize = 1 << 16;
 /// Splits a line into tokens, returning `(line_number, tokens)` for the next
 /// non-blank line.
 struct Lines<'a> {
-    inner: std::iter::Enumerate<std::str::Lines<'a>>,
+    inner: core::iter::Enumerate<core::str::Lines<'a>>,
     last_line: usize,
 }
 
@@ -449,7 +455,7 @@ impl BristolCircuit {
                 }
             })?;
             for &w in gate.outputs() {
-                if std::mem::replace(&mut set[w as usize], true) {
+                if core::mem::replace(&mut set[w as usize], true) {
                     return Err(BristolError::SetTwice { line, wire: w });
                 }
             }

@@ -18,20 +18,20 @@
 //! its bytes are where the gadget's own circuit has them, shifted by the
 //! lanes before it.
 
-use crate::builder::CircuitBuilder;
-use crate::keccak_path_step::KeccakPathStep;
-use crate::path_step::PathStepLayout;
-use crate::r1cs::R1cs;
-use crate::sha256::{self, Sha256Compression};
-use crate::sha256_path_step::Sha256PathStep;
-use crate::sha512::{self, Sha512Compression};
+use crate::circuit::builder::CircuitBuilder;
+use crate::circuit::keccak_path_step::KeccakPathStep;
+use crate::circuit::path_step::PathStepLayout;
+use crate::circuit::r1cs::R1cs;
+use crate::circuit::sha256;
+use crate::circuit::sha256_path_step::Sha256PathStep;
+use crate::circuit::sha512;
 
 /// A gadget a lane holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Gadget {
-    /// SHA-256 compression ([`Sha256Compression`]).
+    /// SHA-256 compression ([`sha256::build`]).
     Sha256,
-    /// SHA-512 compression ([`Sha512Compression`]).
+    /// SHA-512 compression ([`sha512::build`]).
     Sha512,
     /// SHA-256 compression with a path step's check ([`Sha256PathStep`]).
     Sha256PathStep(PathStepLayout),
@@ -71,8 +71,8 @@ impl Gadget {
 
     fn build(self, b: &mut CircuitBuilder) {
         match self {
-            Gadget::Sha256 => Sha256Compression::build(b),
-            Gadget::Sha512 => Sha512Compression::build(b),
+            Gadget::Sha256 => sha256::build(b),
+            Gadget::Sha512 => sha512::build(b),
             Gadget::Sha256PathStep(layout) => Sha256PathStep::build(b, layout),
             Gadget::KeccakPathStep(layout) => KeccakPathStep::build(b, layout),
         }
@@ -91,7 +91,7 @@ impl Lanes {
         let lanes = || {
             groups
                 .iter()
-                .flat_map(|&(g, copies)| std::iter::repeat_n(g, copies))
+                .flat_map(|&(g, copies)| core::iter::repeat_n(g, copies))
         };
         let inputs: usize = lanes().map(Gadget::input_stride).sum();
         let outputs: usize = lanes().map(Gadget::output_stride).sum();

@@ -10,9 +10,17 @@
 //! Rows are stored sparse (sorted wire indices, XOR-combined; index 0 is the
 //! constant wire). The batch relation is `(A z) ∘ (B z) = C z` with
 //! `A = I_N ⊗ A0`, `B = I_N ⊗ B0`, `C = I_N ⊗ (I ⊕ N0)`, which the witness
-//! module evaluates bit-sliced.
+//! generator (`starling-circuit`) evaluates bit-sliced.
 
-use crate::eval_plan::{EvalPlan, LazyPlan};
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::any::Any;
+use core::fmt;
+
+use once_cell::race::OnceBox;
 use sha2::{Digest, Sha256};
 
 /// Domain tag of [`R1cs::digest`].
@@ -26,11 +34,17 @@ pub struct SparseRows {
     indices: Vec<u32>,
 }
 
+impl Default for SparseRows {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl SparseRows {
     /// No rows yet: rows are appended with [`SparseRows::push_row`], written
     /// straight into the compressed form (a `Vec` per row first cost the
     /// compiler hundreds of thousands of allocations for Keccak-f).
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         SparseRows {
             offsets: vec![0],
             indices: Vec::new(),
@@ -38,7 +52,7 @@ impl SparseRows {
     }
 
     /// Appends a row holding `indices`.
-    pub(crate) fn push_row(&mut self, indices: impl IntoIterator<Item = u32>) {
+    pub fn push_row(&mut self, indices: impl IntoIterator<Item = u32>) {
         self.indices.extend(indices);
         self.offsets
             .push(u32::try_from(self.indices.len()).expect("fewer than 2^32 nonzeros"));
@@ -88,6 +102,38 @@ pub enum RowKind {
     And,
 }
 
+/// A value a prover derives from an [`R1cs`] and keeps beside it, made the
+/// first time it is asked for.
+#[derive(Default)]
+pub struct ProverCache(OnceBox<Box<dyn Any + Send + Sync>>);
+
+impl ProverCache {
+    /// The value, made by `make` the first time.
+    pub fn get_or_init(&self, make: impl FnOnce() -> Box<dyn Any + Send + Sync>) -> &(dyn Any + Send + Sync) {
+        &**self.0.get_or_init(|| Box::new(make()))
+    }
+}
+
+impl Clone for ProverCache {
+    fn clone(&self) -> Self {
+        ProverCache::default()
+    }
+}
+
+impl PartialEq for ProverCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for ProverCache {}
+
+impl fmt::Debug for ProverCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ProverCache")
+    }
+}
+
 /// R1CS of one instance, with its public block and evaluation order.
 ///
 /// Layout of the wires: `[0, 2^p)` is the public block — wire 0 the constant
@@ -107,28 +153,24 @@ pub struct R1cs {
     pub(crate) addend: SparseRows,
     pub(crate) eval_order: Vec<u32>,
     pub(crate) and_rows: usize,
-    /// The witness generator's buffer slots, derived from the rows and the
-    /// evaluation order the first time a witness is generated
-    /// ([`R1cs::plan`]).
-    pub(crate) plan: LazyPlan,
+    /// What the prover derives from the rows once (the witness generator's
+    /// buffer slots); the verifier never fills it.
+    pub(crate) prover_cache: ProverCache,
 }
 
 impl R1cs {
-    /// The witness generator's plan, made on first use: a verifier never
-    /// needs it, and Keccak-f's took 20 ms of a 100 ms `starling verify`
-    /// (Zen 1) when every compiled system made one.
-    pub(crate) fn plan(&self) -> &EvalPlan {
-        self.plan.get_or_init(|| {
-            let loaded: Vec<u32> = (0..=self.num_public_inputs)
-                .chain(self.private_inputs.iter().copied())
-                .collect();
-            EvalPlan::new(
-                self.num_wires(),
-                [&self.a, &self.b, &self.addend],
-                &loaded,
-                &self.eval_order,
-            )
-        })
+    /// The prover's cache of what it derives from this system (its
+    /// witness generator's plan, made on first use: a verifier never needs
+    /// it, and Keccak-f's took 20 ms of a 100 ms `starling verify` on Zen 1
+    /// when every compiled system made one). It takes no part in comparing
+    /// or cloning systems.
+    pub fn prover_cache(&self) -> &ProverCache {
+        &self.prover_cache
+    }
+
+    /// True when some row has an addend, so that `C z` differs from `z`.
+    pub fn has_addends(&self) -> bool {
+        self.addend.nnz() > 0
     }
 
     /// log2 of the number of wires per instance.

@@ -1,5 +1,5 @@
-//! What the path-step circuits share ([`crate::sha256_path_step`] for
-//! SHA-256, [`crate::keccak_path_step`] for SHAKE256): where a row holds its
+//! What the path-step circuits share ([`crate::circuit::sha256_path_step`] for
+//! SHA-256, [`crate::circuit::keccak_path_step`] for SHAKE256): where a row holds its
 //! values, and the check words `E` and `F` that put the node below on the
 //! side its private direction bit says.
 //!
@@ -20,9 +20,9 @@
 //! before's `J`, and only a chain's first step has its number as a public
 //! value.
 
-use crate::builder::CircuitBuilder;
-use crate::lin::Lin;
-use crate::word::Word;
+use crate::circuit::builder::CircuitBuilder;
+use crate::circuit::lin::Lin;
+use crate::circuit::word::Word;
 
 /// Block byte where `left` starts: after `I ‖ u32 ‖ u16`.
 pub const LEFT_BYTE: usize = 22;

@@ -5,6 +5,8 @@
 //! never create a row of the constraint system: only ANDs and explicit
 //! materialisations do (DESIGN §2.2).
 
+use alloc::vec::Vec;
+
 use smallvec::{smallvec, SmallVec};
 
 /// Index of the constant wire (always 1).
@@ -115,15 +117,15 @@ impl Lin {
         let (mut i, mut j) = (0, 0);
         while i < a.len() && j < b.len() {
             match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => {
+                core::cmp::Ordering::Less => {
                     out.push(a[i]);
                     i += 1;
                 }
-                std::cmp::Ordering::Greater => {
+                core::cmp::Ordering::Greater => {
                     out.push(b[j]);
                     j += 1;
                 }
-                std::cmp::Ordering::Equal => {
+                core::cmp::Ordering::Equal => {
                     i += 1;
                     j += 1;
                 }

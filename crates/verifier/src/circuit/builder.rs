@@ -10,10 +10,12 @@
 //! forms symbolic saves committed wires but makes later rows denser; the
 //! caller chooses where to materialise (DESIGN §2.2).
 
-use crate::eval_plan::LazyPlan;
-use crate::lin::Lin;
-use crate::r1cs::{R1cs, SparseRows};
-use crate::word::Word;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::circuit::lin::Lin;
+use crate::circuit::r1cs::{R1cs, SparseRows};
+use crate::circuit::word::Word;
 use thiserror::Error;
 
 /// Largest supported `k` (wires per instance = 2^k).
@@ -126,7 +128,7 @@ impl CircuitBuilder {
     /// Makes public input bit `j` and output bit `j` of what is built next
     /// mean bits `input_at + j` and `output_at + j`: the lane of a circuit
     /// that holds several gadgets side by side, each built as if it were
-    /// alone ([`crate::lanes`]).
+    /// alone ([`crate::circuit::lanes`]).
     pub fn set_lane(&mut self, input_at: usize, output_at: usize) {
         self.lane = (input_at, output_at);
     }
@@ -210,7 +212,7 @@ impl CircuitBuilder {
     /// uses for its public bytes), read most significant byte first.
     pub fn public_input_word_be<const W: usize>(&self, first_bit: usize) -> Word<W> {
         assert!(self.lane.0 + first_bit + W <= self.num_public_inputs as usize);
-        Word::from_bits(std::array::from_fn(|i| {
+        Word::from_bits(core::array::from_fn(|i| {
             self.public_input(first_bit + be_bit(i, W))
         }))
     }
@@ -222,7 +224,7 @@ impl CircuitBuilder {
 
     /// `W` new private input bits as a word.
     pub fn private_input_word<const W: usize>(&mut self) -> Word<W> {
-        Word::from_bits(std::array::from_fn(|_| self.private_input()))
+        Word::from_bits(core::array::from_fn(|_| self.private_input()))
     }
 
     /// `a AND b`: one new committed wire with row `A = a`, `B = b`, unless
@@ -292,20 +294,20 @@ impl CircuitBuilder {
 
     /// Bitwise AND of two words (one AND row per non-trivial bit).
     pub fn and_word<const W: usize>(&mut self, x: &Word<W>, y: &Word<W>) -> Word<W> {
-        Word::from_bits(std::array::from_fn(|i| self.and(x.bit(i), y.bit(i))))
+        Word::from_bits(core::array::from_fn(|i| self.and(x.bit(i), y.bit(i))))
     }
 
     /// Bitwise `(x AND y) XOR z` of words, one AND row per non-trivial bit,
     /// each holding its bit of the result.
     pub fn and_xor_word<const W: usize>(&mut self, x: &Word<W>, y: &Word<W>, z: &Word<W>) -> Word<W> {
-        Word::from_bits(std::array::from_fn(|i| {
+        Word::from_bits(core::array::from_fn(|i| {
             self.and_xor(x.bit(i), y.bit(i), z.bit(i))
         }))
     }
 
     /// Materialises every bit of a word.
     pub fn materialize_word<const W: usize>(&mut self, x: &Word<W>) -> Word<W> {
-        Word::from_bits(std::array::from_fn(|i| self.materialize(x.bit(i))))
+        Word::from_bits(core::array::from_fn(|i| self.materialize(x.bit(i))))
     }
 
     /// `x + y mod 2^W` with `W - 1` AND rows (31 for a 32-bit word; fewer
@@ -321,7 +323,7 @@ impl CircuitBuilder {
     /// three, so sparse operands keep rows short. The carry out of bit 31 is
     /// not computed.
     pub fn add<const W: usize>(&mut self, x: &Word<W>, y: &Word<W>) -> Word<W> {
-        let mut sum: [Lin; W] = std::array::from_fn(|_| Lin::zero());
+        let mut sum: [Lin; W] = core::array::from_fn(|_| Lin::zero());
         sum[0] = x.bit(0).xor(y.bit(0));
         let mut carry = Lin::zero();
         for i in 0..W - 1 {
@@ -408,7 +410,7 @@ impl CircuitBuilder {
             addend,
             eval_order,
             and_rows: self.and_rows,
-            plan: LazyPlan::default(),
+            prover_cache: Default::default(),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! One absorbing step of a SHAKE256 sponge with the check of a Merkle path
 //! step whose direction is private: the instance circuit of the LMS and HSS
 //! statements with SHAKE256 (NIST SP 800-208 §5), as
-//! [`crate::sha256_path_step`] is with SHA-256.
+//! [`crate::circuit::sha256_path_step`] is with SHA-256.
 //!
 //! The step is `S' = Keccak-f[1600](S ⊕ (B ‖ 0^512))`: the state `S` (the
 //! previous step's output, zero for a hash's first block) with the
@@ -16,16 +16,18 @@
 //!
 //! Public inputs: `S` (200 bytes), `B` (136), `P` (`n`), `b` (one bit);
 //! outputs: `S'` (200 bytes), `E`, `F` (`n` each), `J` (block byte 22
-//! plus one: [`crate::path_step`]). States are FIPS 202's
-//! byte strings ([`crate::keccak`]: lane `(x, y)` little-endian at bytes
+//! plus one: [`crate::circuit::path_step`]). States are FIPS 202's
+//! byte strings ([`crate::circuit::keccak`]: lane `(x, y)` little-endian at bytes
 //! `8(x + 5y)..`); byte `j`, bit `t` of each value is bit `8j + t`.
 //! Cost: Keccak-f's 38,400 AND rows, `16 n` for the checks and 6 for `J`.
 
-use crate::builder::CircuitBuilder;
-use crate::keccak::{permute_gadget, STATE_BITS};
-use crate::lin::Lin;
-use crate::path_step::{side_checks, PathStepLayout};
-use crate::r1cs::R1cs;
+use alloc::vec::Vec;
+
+use crate::circuit::builder::CircuitBuilder;
+use crate::circuit::keccak::{permute_gadget, STATE_BITS};
+use crate::circuit::lin::Lin;
+use crate::circuit::path_step::{side_checks, PathStepLayout};
+use crate::circuit::r1cs::R1cs;
 
 /// Bytes of SHAKE256's rate block.
 pub const RATE_BYTES: usize = 136;

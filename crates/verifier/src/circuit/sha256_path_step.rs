@@ -24,19 +24,19 @@
 //! (`k` stays 15), so a statement pays for them only in lincheck nonzeros.
 //!
 //! Public inputs: the chaining value (32 bytes) and block (64), as in
-//! [`crate::sha256`], then `P` (32 bytes), then `b` (one bit); outputs: the
+//! [`crate::circuit::sha256`], then `P` (32 bytes), then `b` (one bit); outputs: the
 //! new chaining value (32 bytes), then `E` and `F` (32 bytes each), then
 //! `J`, block byte 22 plus one (a chain step's number `j` and the next
-//! one's: [`crate::path_step`], six AND rows). Byte
+//! one's: [`crate::circuit::path_step`], six AND rows). Byte
 //! `j`, bit `t` of each is bit `8 j + t`. [`PathStepLayout::sha256`] says
 //! where each is, for these 32-byte nodes and for SHA-256/192's 24-byte
 //! ones.
 
-use crate::builder::CircuitBuilder;
-use crate::path_step::{side_checks, PathStepLayout};
-use crate::r1cs::R1cs;
-use crate::sha256::{compress_gadget, CV_BITS};
-use crate::word::Word;
+use crate::circuit::builder::CircuitBuilder;
+use crate::circuit::path_step::{side_checks, PathStepLayout};
+use crate::circuit::r1cs::R1cs;
+use crate::circuit::sha256::{compress_gadget, CV_BITS};
+use crate::circuit::word::Word;
 
 /// The circuit.
 #[derive(Clone, Debug)]
@@ -59,8 +59,8 @@ impl Sha256PathStep {
     /// output bit 0 (of `b`'s lane).
     pub fn build(b: &mut CircuitBuilder, layout: PathStepLayout) {
         assert_eq!(layout, PathStepLayout::sha256(layout.node_bytes), "SHA-256 rows");
-        let cv: [Word; 8] = std::array::from_fn(|j| b.public_input_word_be(32 * j));
-        let block: [Word; 16] = std::array::from_fn(|j| b.public_input_word_be(CV_BITS + 32 * j));
+        let cv: [Word; 8] = core::array::from_fn(|j| b.public_input_word_be(32 * j));
+        let block: [Word; 16] = core::array::from_fn(|j| b.public_input_word_be(CV_BITS + 32 * j));
         let out = compress_gadget(b, &cv, &block);
         for (j, word) in out.iter().enumerate() {
             b.set_public_output_word_be(32 * j, word);

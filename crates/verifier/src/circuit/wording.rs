@@ -1,6 +1,9 @@
 //! Wording shared by the messages users read: counts with the noun in the
 //! right number.
 
+use alloc::format;
+use alloc::string::String;
+
 /// `n` and `noun`, plural unless `n` is 1: `counted(1, "wire")` is
 /// `"1 wire"`, `counted(3, "input value")` is `"3 input values"`. Every noun
 /// Starling counts forms its plural with an `s`.
