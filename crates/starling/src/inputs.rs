@@ -11,7 +11,7 @@ use std::io::{BufRead, Read};
 use starling_circuit::wording::counted;
 
 use crate::format::MAX_INSTANCES;
-use crate::kind::{Kind, PrivateInputError};
+use crate::kind::{prover_of, Kind, PrivateInputError};
 use crate::records::Records;
 use crate::Error;
 
@@ -73,7 +73,7 @@ pub fn read_prover_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<(Reco
     }
     let (mut records, mut private) = (Records::new(), Records::new());
     read_lines(reader, |_, fields| {
-        let (record, secret) = kind.parse_prover_line(fields).map_err(|e| match e {
+        let (record, secret) = prover_of(kind).parse_prover_line(fields).map_err(|e| match e {
             PrivateInputError::Unreadable(e) => Error::Input(e),
             PrivateInputError::False(e) => Error::False(e),
         })?;

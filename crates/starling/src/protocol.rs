@@ -24,7 +24,7 @@ use starling_circuit::R1csWitness;
 use crate::circuits::StatementCircuit;
 use crate::error::Check;
 use crate::format;
-use crate::kind::Kind;
+use crate::kind::{prover_of, Kind};
 use crate::layout::{self, log_instances, MIN_LOG_INSTANCES};
 use crate::proof_file::ProofFile;
 use crate::records::Records;
@@ -294,7 +294,9 @@ pub(crate) fn prove_with(
     // The instances' input rows (private intermediate values included)
     // come first: a signature batch's layout follows from values only its
     // signatures give.
-    let mut rows = timings.phase("instances", progress, || kind.instance_inputs(&inputs, &private))?;
+    let mut rows = timings.phase("instances", progress, || {
+        prover_of(kind.as_ref()).instance_inputs(&inputs, &private)
+    })?;
     let instances = rows.len() / circuit.input_words();
     if instances as u64 > format::MAX_INSTANCES {
         return Err(Error::Input(format!(
@@ -335,7 +337,7 @@ pub(crate) fn prove_with(
         let first = r1cs.public_output_wire(0) * per_wire;
         let sliced = &Gf128::as_u64_words(&packed)[first..first + circuit.output_bits() * per_wire];
         let rows = unslice_instances(1 << n, circuit.output_bits(), sliced);
-        kind.outputs(&inputs, &rows[..instances * circuit.output_words()])
+        prover_of(kind.as_ref()).outputs(&inputs, &rows[..instances * circuit.output_words()])
     });
     let mut statement =
         Statement::new(kind, inputs, outputs).map_err(|e| Error::Internal(format!("outputs: {e}")))?;

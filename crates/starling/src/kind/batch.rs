@@ -20,15 +20,12 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
-use rayon::prelude::*;
-use starling_field::scratch;
 use starling_piop::wiring::{Instances, Wires};
 
-use super::{extend_bytes_of, fill_bytes_of, fill_row, row_of, Kind, Relation, RunValues, StatementShape};
+use super::{extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::{Builtin, StatementCircuit};
 use crate::inputs::{decimal, expect_fields, hex_field, value_bits, value_hex};
 use crate::records::Records;
-use crate::Error;
 
 /// A batch of evaluations of one circuit.
 #[derive(Clone, Debug)]
@@ -267,43 +264,6 @@ impl Kind for Batch {
             .into_iter()
             .map(|(name, bits)| (name, bits.start / 8..bits.end.div_ceil(8)))
             .collect()
-    }
-
-    fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
-        // On rayon: one thread took 11 ms for 2^16 Keccak-f states (Zen 4),
-        // a serial step in a witness phase that otherwise scales.
-        let words = self.circuit.input_words();
-        // Cleared on rayon too (`scratch::filled`): 13 MiB of Keccak-f states.
-        let mut rows = scratch::filled(inputs.len() * words, 0u64);
-        if words > 0 {
-            rows.par_chunks_mut(words)
-                .with_min_len(1024)
-                .enumerate()
-                .for_each(|(i, row)| fill_row(row, inputs.get(i)));
-        }
-        Ok(rows)
-    }
-
-    fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
-        // On rayon, like the inputs: the outputs phase (this and the
-        // unslicing before it) took 34 ms of a 2^16 Keccak-f proof on
-        // sixteen Xeon threads while both were serial, 8-10 ms with only
-        // this one serial.
-        let words = self.circuit.output_words();
-        let size = self.circuit.output_bytes();
-        assert!(
-            instance_outputs.len() >= inputs.len() * words,
-            "an output row per record"
-        );
-        let mut bytes = scratch::filled(inputs.len() * size, 0u8);
-        if size > 0 {
-            bytes
-                .par_chunks_mut(size)
-                .zip(instance_outputs.par_chunks_exact(words))
-                .with_min_len(1024)
-                .for_each(|(out, row)| fill_bytes_of(out, row));
-        }
-        Records::from_fixed(bytes, size)
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {

@@ -73,6 +73,34 @@ impl Chain {
     }
 }
 
+impl Chain {
+    /// The prover's instance rows ([`super::KindProver::instance_inputs`]):
+    /// every instance's circuit input bits, intermediate values computed
+    /// natively.
+    pub(crate) fn instance_rows(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+        let (start, steps) = self.read(inputs);
+        let mut h = start.to_vec();
+        let mut rows = Vec::with_capacity(steps as usize * self.circuit.input_words());
+        for _ in 0..steps {
+            let row = self.row(&h);
+            h = self.hash.compress(&row)[..self.value_bytes()].to_vec();
+            rows.extend(row_of(&row));
+        }
+        Ok(rows)
+    }
+
+    /// The public outputs, from the output rows of every instance
+    /// ([`super::KindProver::outputs`]).
+    pub(crate) fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+        let (_, steps) = self.read(inputs);
+        let words = self.circuit.output_words();
+        let last = &instance_outputs[(steps as usize - 1) * words..steps as usize * words];
+        let mut bytes = Vec::new();
+        super::extend_bytes_of(&mut bytes, last, self.value_bytes());
+        [bytes.as_slice()].into_iter().collect()
+    }
+}
+
 impl Kind for Chain {
     fn name(&self) -> String {
         format!("chain --hash {}", self.hash.name())
@@ -144,27 +172,6 @@ impl Kind for Chain {
     fn input_fields(&self, _record: &[u8]) -> Vec<(String, Range<usize>)> {
         let d = self.value_bytes();
         vec![("start".into(), 0..d), ("steps".into(), d..d + 8)]
-    }
-
-    fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
-        let (start, steps) = self.read(inputs);
-        let mut h = start.to_vec();
-        let mut rows = Vec::with_capacity(steps as usize * self.circuit.input_words());
-        for _ in 0..steps {
-            let row = self.row(&h);
-            h = self.hash.compress(&row)[..self.value_bytes()].to_vec();
-            rows.extend(row_of(&row));
-        }
-        Ok(rows)
-    }
-
-    fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
-        let (_, steps) = self.read(inputs);
-        let words = self.circuit.output_words();
-        let last = &instance_outputs[(steps as usize - 1) * words..steps as usize * words];
-        let mut bytes = Vec::new();
-        super::extend_bytes_of(&mut bytes, last, self.value_bytes());
-        [bytes.as_slice()].into_iter().collect()
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {

@@ -79,6 +79,41 @@ impl Digest {
     }
 }
 
+impl Digest {
+    /// The prover's instance rows ([`super::KindProver::instance_inputs`]):
+    /// every instance's circuit input bits, intermediate values computed
+    /// natively.
+    pub(crate) fn instance_rows(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+        let mut rows = Vec::new();
+        for msg in inputs.iter() {
+            for row in self.hash.instances(msg).0 {
+                rows.extend(row_of(&row));
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The public outputs, from the output rows of every instance
+    /// ([`super::KindProver::outputs`]).
+    pub(crate) fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+        let blocks = Blocks::new(self.hash, inputs);
+        let words = self.circuit.output_words();
+        let mut out = Records::new();
+        let mut bytes = Vec::new();
+        for m in 0..inputs.len() {
+            let last = blocks.starts[m + 1] - 1;
+            bytes.clear();
+            extend_bytes_of(
+                &mut bytes,
+                &instance_outputs[last * words..(last + 1) * words],
+                self.hash.digest_bytes(),
+            );
+            out.push(&bytes);
+        }
+        out
+    }
+}
+
 impl Kind for Digest {
     fn name(&self) -> String {
         format!("digest --hash {}", self.hash.name())
@@ -160,34 +195,6 @@ impl Kind for Digest {
 
     fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)> {
         vec![("message".into(), 0..record.len())]
-    }
-
-    fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
-        let mut rows = Vec::new();
-        for msg in inputs.iter() {
-            for row in self.hash.instances(msg).0 {
-                rows.extend(row_of(&row));
-            }
-        }
-        Ok(rows)
-    }
-
-    fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
-        let blocks = Blocks::new(self.hash, inputs);
-        let words = self.circuit.output_words();
-        let mut out = Records::new();
-        let mut bytes = Vec::new();
-        for m in 0..inputs.len() {
-            let last = blocks.starts[m + 1] - 1;
-            bytes.clear();
-            extend_bytes_of(
-                &mut bytes,
-                &instance_outputs[last * words..(last + 1) * words],
-                self.hash.digest_bytes(),
-            );
-            out.push(&bytes);
-        }
-        out
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {

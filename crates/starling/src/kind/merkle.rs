@@ -406,6 +406,48 @@ impl MerkleRoot {
     }
 }
 
+impl MerkleRoot {
+    /// The prover's instance rows ([`super::KindProver::instance_inputs`]):
+    /// every instance's circuit input bits, intermediate values computed
+    /// natively.
+    pub(crate) fn instance_rows(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+        let tree = Tree::build(self.hash, self.scheme, inputs.len());
+        let mut digests: Vec<Vec<u8>> = Vec::with_capacity(tree.nodes());
+        let mut rows = Vec::new();
+        for node in 0..tree.nodes() {
+            let msg = tree.message(node, inputs, &|c| digests[c].clone());
+            let (node_rows, digest) = self.hash.instances(&msg);
+            for row in node_rows {
+                rows.extend(row_of(&row));
+            }
+            digests.push(digest);
+        }
+        Ok(rows)
+    }
+
+    /// The public outputs, from the output rows of every instance
+    /// ([`super::KindProver::outputs`]).
+    pub(crate) fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+        // The root is the last node, so its digest is the last instance's.
+        let root: Vec<u8> = match count_instances(self.hash, self.scheme, inputs) as usize {
+            // One plain or bitcoin leaf is its own root.
+            0 => inputs.get(0).to_vec(),
+            instances => {
+                let words = self.circuit.output_words();
+                let y = instances - 1;
+                let mut bytes = Vec::new();
+                extend_bytes_of(
+                    &mut bytes,
+                    &instance_outputs[y * words..(y + 1) * words],
+                    self.hash.digest_bytes(),
+                );
+                bytes
+            }
+        };
+        [root.as_slice()].into_iter().collect()
+    }
+}
+
 impl Kind for MerkleRoot {
     fn name(&self) -> String {
         format!(
@@ -503,41 +545,6 @@ impl Kind for MerkleRoot {
 
     fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)> {
         vec![("leaf".into(), 0..record.len())]
-    }
-
-    fn instance_inputs(&self, inputs: &Records, _private: &Records) -> Result<Vec<u64>, Error> {
-        let tree = Tree::build(self.hash, self.scheme, inputs.len());
-        let mut digests: Vec<Vec<u8>> = Vec::with_capacity(tree.nodes());
-        let mut rows = Vec::new();
-        for node in 0..tree.nodes() {
-            let msg = tree.message(node, inputs, &|c| digests[c].clone());
-            let (node_rows, digest) = self.hash.instances(&msg);
-            for row in node_rows {
-                rows.extend(row_of(&row));
-            }
-            digests.push(digest);
-        }
-        Ok(rows)
-    }
-
-    fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
-        // The root is the last node, so its digest is the last instance's.
-        let root: Vec<u8> = match count_instances(self.hash, self.scheme, inputs) as usize {
-            // One plain or bitcoin leaf is its own root.
-            0 => inputs.get(0).to_vec(),
-            instances => {
-                let words = self.circuit.output_words();
-                let y = instances - 1;
-                let mut bytes = Vec::new();
-                extend_bytes_of(
-                    &mut bytes,
-                    &instance_outputs[y * words..(y + 1) * words],
-                    self.hash.digest_bytes(),
-                );
-                bytes
-            }
-        };
-        [root.as_slice()].into_iter().collect()
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
@@ -738,9 +745,7 @@ mod tests {
         assert!(kind.holds_without_inputs());
         assert_eq!(kind.shape(&none), Ok(StatementShape { count: 0, outputs: 1 }));
         assert_eq!(kind.instances(&none, &none), 1);
-        let rows = kind
-            .instance_inputs(&none, &none)
-            .expect("an empty tree has instances");
+        let rows = kind.instance_rows(&none).expect("an empty tree has instances");
         assert_eq!(rows.len(), kind.circuit().input_words());
         let tree = Tree::build(Hash::Sha256, Scheme::Rfc6962, 0);
         assert_eq!(tree.nodes(), 1);

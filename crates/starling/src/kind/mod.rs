@@ -26,8 +26,10 @@ pub(crate) mod chain;
 pub(crate) mod digest;
 pub(crate) mod merkle;
 mod named;
+mod prover;
 pub(crate) mod signatures;
 
+use std::any::Any;
 use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
@@ -47,13 +49,14 @@ pub use chain::Chain;
 pub use digest::Digest;
 pub use merkle::{MerkleRoot, Scheme};
 pub use named::{named, named_signatures, KindParams, KIND_NAMES};
+pub use prover::{prover_of, KindProver};
 pub use signatures::{
     Hss, Interface, LmsSet, Scheme as SignatureScheme, SignatureHash, Signatures, SlhDsa, SlhSet,
     MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES,
 };
 
 /// What a statement kind declares; see the module documentation.
-pub trait Kind: Send + Sync + fmt::Debug {
+pub trait Kind: Send + Sync + fmt::Debug + Any {
     /// The name users type and read, with its parameters (`sha256`,
     /// `chain --hash sha256`).
     fn name(&self) -> String;
@@ -126,32 +129,11 @@ pub trait Kind: Send + Sync + fmt::Debug {
 
     /// Whether a prover's input lines carry private fields (a signature
     /// batch's `PK MSG SIG`): the prover reads them
-    /// ([`Kind::parse_prover_line`]), the proof never carries them, and a
+    /// ([`KindProver::parse_prover_line`]), the proof never carries them, and a
     /// verifier's expected lines leave them out ([`Kind::parse_input`]).
     fn has_private_inputs(&self) -> bool {
         false
     }
-
-    /// The public and the private record of a prover's line, for a kind
-    /// that [`Kind::has_private_inputs`]. [`PrivateInputError::Unreadable`]
-    /// for a malformed line, [`PrivateInputError::False`] when the line's
-    /// statement is false (a signature that does not verify), which no
-    /// proof can show.
-    fn parse_prover_line(&self, _fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
-        Err(PrivateInputError::Unreadable(format!(
-            "{} statements take no private inputs",
-            self.name()
-        )))
-    }
-
-    /// The prover's instance rows: the circuit input bits of every instance
-    /// ([`Kind::instances`] rows of `input_words`), intermediate values
-    /// included, from the public input records and the private ones (empty
-    /// unless the kind [`Kind::has_private_inputs`], else one per input).
-    fn instance_inputs(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error>;
-
-    /// The public outputs, from the output rows of every instance.
-    fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records;
 
     /// What the wiring check proves, for a batch padded to `2^n` instances.
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>>;

@@ -291,6 +291,60 @@ impl Signatures {
     }
 }
 
+impl Signatures {
+    /// The public and the private record of a prover's line `PK MSG SIG`
+    /// ([`crate::kind::KindProver::parse_prover_line`]): [`PrivateInputError::Unreadable`]
+    /// for a malformed line, [`PrivateInputError::False`] when the signature
+    /// does not verify, which no proof can show.
+    pub(crate) fn parse_signed_line(&self, fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
+        expect_fields(fields, "PK MSG SIG", 3).map_err(PrivateInputError::Unreadable)?;
+        let public = self
+            .parse_input(&fields[..2])
+            .map_err(PrivateInputError::Unreadable)?;
+        let sig = hex_bytes(fields[2], "signature").map_err(PrivateInputError::Unreadable)?;
+        self.trace(&public, &sig)?;
+        Ok((public, sig))
+    }
+
+    /// The prover's instance rows ([`crate::kind::KindProver::instance_inputs`]):
+    /// every instance's circuit input bits, intermediate values computed
+    /// natively.
+    pub(crate) fn instance_rows(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error> {
+        // Each group's rows: all message hashes, then the rest in order.
+        let mut message_rows = vec![Vec::new(); self.lanes.len()];
+        let mut rows = vec![Vec::new(); self.lanes.len()];
+        for (s, (public, sig)) in inputs.iter().zip(private.iter()).enumerate() {
+            let trace = self.trace(public, sig).map_err(|e| match e {
+                PrivateInputError::Unreadable(e) => Error::Input(format!("signature {s}: {e}")),
+                PrivateInputError::False(e) => Error::False(format!("signature {s}: {e}")),
+            })?;
+            for (i, lane) in trace.rows.into_iter().enumerate() {
+                message_rows[i].extend(lane.message_rows);
+                rows[i].extend(lane.rows);
+            }
+        }
+        for (all, rest) in message_rows.iter_mut().zip(rows) {
+            all.extend(rest);
+        }
+        let counts: Vec<usize> = self
+            .lanes
+            .iter()
+            .zip(&message_rows)
+            .map(|(lane, rows)| rows.len() / lane.input_bytes)
+            .collect();
+        Ok(Placement::new(&self.lanes, &counts).rows(&self.circuit, &message_rows))
+    }
+
+    /// The public outputs, from the output rows of every instance
+    /// ([`crate::kind::KindProver::outputs`]).
+    pub(crate) fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+        let instances = instance_outputs.len() / self.circuit.output_words();
+        let placement = Placement::of_instances(&self.lanes, instances);
+        let output = |g: usize, v: usize| placement.output(&self.circuit, instance_outputs, g, v);
+        self.family().outputs(&self.hashed_lengths(inputs), &output)
+    }
+}
+
 impl Kind for Signatures {
     fn name(&self) -> String {
         format!("signatures --scheme {}", self.scheme.name())
@@ -389,16 +443,6 @@ impl Kind for Signatures {
         true
     }
 
-    fn parse_prover_line(&self, fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
-        expect_fields(fields, "PK MSG SIG", 3).map_err(PrivateInputError::Unreadable)?;
-        let public = self
-            .parse_input(&fields[..2])
-            .map_err(PrivateInputError::Unreadable)?;
-        let sig = hex_bytes(fields[2], "signature").map_err(PrivateInputError::Unreadable)?;
-        self.trace(&public, &sig)?;
-        Ok((public, sig))
-    }
-
     fn format_input(&self, record: &[u8]) -> String {
         let (pk, msg) = record.split_at(self.key_bytes());
         format!("{} {}", hex::encode(pk), bytes_line(msg))
@@ -413,39 +457,6 @@ impl Kind for Signatures {
             ("public key".into(), 0..self.key_bytes()),
             ("message".into(), self.key_bytes()..record.len()),
         ]
-    }
-
-    fn instance_inputs(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error> {
-        // Each group's rows: all message hashes, then the rest in order.
-        let mut message_rows = vec![Vec::new(); self.lanes.len()];
-        let mut rows = vec![Vec::new(); self.lanes.len()];
-        for (s, (public, sig)) in inputs.iter().zip(private.iter()).enumerate() {
-            let trace = self.trace(public, sig).map_err(|e| match e {
-                PrivateInputError::Unreadable(e) => Error::Input(format!("signature {s}: {e}")),
-                PrivateInputError::False(e) => Error::False(format!("signature {s}: {e}")),
-            })?;
-            for (i, lane) in trace.rows.into_iter().enumerate() {
-                message_rows[i].extend(lane.message_rows);
-                rows[i].extend(lane.rows);
-            }
-        }
-        for (all, rest) in message_rows.iter_mut().zip(rows) {
-            all.extend(rest);
-        }
-        let counts: Vec<usize> = self
-            .lanes
-            .iter()
-            .zip(&message_rows)
-            .map(|(lane, rows)| rows.len() / lane.input_bytes)
-            .collect();
-        Ok(Placement::new(&self.lanes, &counts).rows(&self.circuit, &message_rows))
-    }
-
-    fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
-        let instances = instance_outputs.len() / self.circuit.output_words();
-        let placement = Placement::of_instances(&self.lanes, instances);
-        let output = |g: usize, v: usize| placement.output(&self.circuit, instance_outputs, g, v);
-        self.family().outputs(&self.hashed_lengths(inputs), &output)
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
