@@ -7,9 +7,9 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use starling::inputs::parse_inputs;
-use starling::kind::{named, KindParams};
-use starling::{check_kind, Error, Expected, ProofFile, StatementCircuit, Verified};
+use starling_verifier::inputs::parse_inputs;
+use starling_verifier::kind::{named, KindParams};
+use starling_verifier::{check_kind, Error, Expected, ProofFile, StatementCircuit, Verified};
 use wasm_bindgen::prelude::*;
 
 /// What one call of [`verify`] found: on success the verified statement's
@@ -67,7 +67,7 @@ pub fn verify(
             verify_expected(proof, &kind, &inputs, &params, min_security_bits)
         }
         _ => ProofFile::from_bytes(proof)
-            .and_then(|file| starling::verify_claimed(&file, min_security_bits)),
+            .and_then(|file| starling_verifier::verify_claimed(&file, min_security_bits)),
     };
     match result {
         Ok(verified) => accepted(&verified),
@@ -111,7 +111,7 @@ fn verify_expected(
     check_kind(kind.as_ref(), proof)?;
     let records = parse_inputs(kind.as_ref(), inputs)?;
     let expected = Expected::new(kind, records)?.with_min_security_bits(min_security_bits);
-    starling::verify(&expected, proof)
+    starling_verifier::verify(&expected, proof)
 }
 
 fn accepted(v: &Verified) -> Outcome {

@@ -11,6 +11,7 @@ mod timed;
 pub use report::Report;
 pub use target::{check_count, target, Sizes, Target, SIGNED_MESSAGE_BYTES};
 
+use starling::kind::{SampleInputs, SampleSignatures};
 use std::sync::Arc;
 
 use starling::kind::Batch;

@@ -3,6 +3,7 @@
 //! at a time, portable code and the fastest code the machine has, and for
 //! signatures a native verifier of the same batch.
 
+use starling::kind::SampleInputs;
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -2,6 +2,7 @@
 //! report what it cost (the benchmark itself is `starling_bench`'s, which the
 //! Python package shares).
 
+use starling::kind::SampleInputs;
 use std::sync::Arc;
 use std::time::Instant;
 

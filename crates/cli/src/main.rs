@@ -14,6 +14,7 @@ mod verify;
 #[global_allocator]
 static ALLOCATOR: starling_alloc::HugePageAlloc = starling_alloc::HugePageAlloc;
 
+use starling::kind::SampleInputs;
 use starling_circuit::wording::counted;
 use std::path::Path;
 use std::process::ExitCode;

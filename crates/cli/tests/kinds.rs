@@ -8,6 +8,7 @@
 mod common;
 
 use common::{path_str, scratch, starling, text};
+use starling::kind::SampleInputs;
 
 use starling_circuit::blake3::{
     compress_reference, Blake3Input, BLAKE3_IV, CHUNK_END, CHUNK_START, KEYED_HASH, ROOT,

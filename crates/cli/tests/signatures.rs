@@ -5,6 +5,7 @@
 mod common;
 
 use common::{path_str, starling, text};
+use starling::kind::SampleSignatures;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

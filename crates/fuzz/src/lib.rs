@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+use starling::kind::{SampleInputs, SampleSignatures};
 use std::sync::{Arc, OnceLock};
 
 use starling::inputs::{parse_inputs, read_prover_inputs};

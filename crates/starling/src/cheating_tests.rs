@@ -6,12 +6,11 @@ use std::sync::Arc;
 
 use starling_circuit::RowKind;
 
-use crate::circuits::{Builtin, StatementCircuit};
-use crate::kind::{Batch, Kind};
+use crate::kind::{Batch, Kind, SampleInputs};
 use crate::protocol::{prove_with, Tamper};
-use crate::records::Records;
-use crate::statement::Statement;
-use crate::{verify_claimed, Error, Profile, DEFAULT_MIN_SECURITY_BITS};
+use crate::{
+    verify_claimed, Builtin, Error, Profile, Records, Statement, StatementCircuit, DEFAULT_MIN_SECURITY_BITS,
+};
 
 const N: usize = 5;
 /// Words per wire at the padded size (128 instances).
@@ -193,7 +192,7 @@ fn constant_wire_zero_is_rejected() {
 
 /// Every hash chain of 6 steps.
 fn chains() -> Vec<(Arc<dyn Kind>, Records)> {
-    crate::hashes::Hash::ALL
+    crate::Hash::ALL
         .into_iter()
         .map(|h| {
             let kind: Arc<dyn Kind> = Arc::new(crate::kind::Chain::new(h));
@@ -216,7 +215,7 @@ fn broken_links_wrong_chaining_values_and_padding_are_rejected() {
         prove_tampered(&chain, Tamper::default()).expect("the honest chain verifies");
         let c = chain.0.circuit().clone();
         let words = c.input_words();
-        let hash = crate::hashes::Hash::from_code(chain.0.params()[0]).unwrap();
+        let hash = crate::Hash::from_code(chain.0.params()[0]).unwrap();
         let message = 8 * hash.block_bytes().start;
         // Instance 3 hashes another value than instance 2 produced: every
         // instance is a valid run, only the link is broken.
@@ -261,8 +260,8 @@ fn broken_links_wrong_chaining_values_and_padding_are_rejected() {
 
 /// A digest of three messages and a Merkle tree of every scheme.
 fn digests_and_trees() -> Vec<(Arc<dyn Kind>, Records)> {
-    use crate::hashes::Hash;
     use crate::kind::{Digest, MerkleRoot, Scheme};
+    use crate::Hash;
     let mut all: Vec<(Arc<dyn Kind>, Records)> = Vec::new();
     for h in Hash::ALL {
         let msgs: Vec<Vec<u8>> = [10usize, 150, 300]
@@ -284,7 +283,7 @@ fn digests_and_trees_reject_wrong_chaining_padding_and_swapped_leaves() {
     for case in digests_and_trees() {
         let kind = case.0.clone();
         prove_tampered(&case, Tamper::default()).expect("the honest proof verifies");
-        let hash = crate::hashes::Hash::from_code(kind.params()[0]).unwrap();
+        let hash = crate::Hash::from_code(kind.params()[0]).unwrap();
         let words = kind.circuit().input_words();
         // A wrong chaining value (or capacity) entering the second block.
         let chained = 8 * hash.chained().start + 1;
@@ -322,7 +321,7 @@ fn digests_and_trees_reject_wrong_chaining_padding_and_swapped_leaves() {
 #[test]
 fn a_single_leaf_tree_proves_no_root_but_the_leaf() {
     for scheme in [crate::kind::Scheme::Plain, crate::kind::Scheme::Bitcoin] {
-        let kind = crate::kind::merkle_root(crate::hashes::Hash::Sha256, scheme).unwrap();
+        let kind = crate::kind::merkle_root(crate::Hash::Sha256, scheme).unwrap();
         let leaf = [0x5au8; 32];
         let case = (kind.clone(), [leaf.as_slice()].into_iter().collect::<Records>());
         prove_tampered(&case, Tamper::default()).expect("the honest proof verifies");

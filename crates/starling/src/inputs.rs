@@ -1,65 +1,42 @@
-//! The text form of a statement's public data: one input record per line,
-//! as each kind reads it ([`crate::Kind::parse_input`]), read a line at a
-//! time with bounds; and the field helpers the kinds share.
-//!
-//! Blank lines and lines starting with `#` are ignored; every error names
-//! its line. Hex fields count hex digits and name the first character that
-//! is not one.
+//! The text form of a statement's public data, read from files and streams:
+//! `starling-verifier`'s parser (re-exported here) over anything that is
+//! [`BufRead`], and a prover's lines with private fields.
 
 use std::io::{BufRead, Read};
 
-use starling_circuit::wording::counted;
+use starling_verifier::inputs;
+pub use starling_verifier::inputs::*;
 
-use crate::format::MAX_INSTANCES;
 use crate::kind::{prover_of, Kind, PrivateInputError};
-use crate::records::Records;
-use crate::Error;
+use crate::{Error, Records};
 
-/// Longest line read. An input line is at most a few tens of KiB (a
-/// Bristol circuit's inputs are at most 2^16 bits); message lines of the
-/// digest kind may be 2 MiB of hex (1 MiB messages), so the bound is 4 MiB;
-/// a longer line is not an inputs file, and reading stops there instead of
-/// filling memory.
-pub const MAX_LINE_BYTES: usize = 4 << 20;
+/// A [`BufRead`] as the parser's [`LineSource`].
+struct Lines<R>(R);
 
-/// Largest inputs text read (4 GiB).
-pub const MAX_INPUT_BYTES: u64 = 4 << 30;
-
-/// Parses an inputs text for `kind`: the input records, one per line.
-pub fn parse_inputs(kind: &dyn Kind, text: &str) -> Result<Records, Error> {
-    read_inputs(kind, text.as_bytes())
+impl<R: BufRead> LineSource for Lines<R> {
+    fn read_line(&mut self, buf: &mut Vec<u8>, limit: usize) -> Result<usize, String> {
+        self.0
+            .by_ref()
+            .take(limit as u64)
+            .read_until(b'\n', buf)
+            .map_err(|e| format!("cannot read: {e}"))
+    }
 }
 
 /// Reads an inputs text for `kind` from `reader` a line at a time (a file,
-/// stdin). Lines past [`MAX_LINE_BYTES`], texts past [`MAX_INPUT_BYTES`] and
-/// more than `MAX_INSTANCES` records are errors as soon as they are seen,
-/// so memory stays proportional to the records read.
+/// stdin), as [`inputs::read_inputs`] does: lines past [`MAX_LINE_BYTES`],
+/// texts past [`MAX_INPUT_BYTES`] and more than `MAX_INSTANCES` records are
+/// errors as soon as they are seen, so memory stays proportional to the
+/// records read.
 pub fn read_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<Records, Error> {
-    read_numbered_inputs(kind, reader, |_| {})
+    inputs::read_inputs(kind, Lines(reader))
 }
 
 /// [`read_inputs`], with the line number of every record, in order: what a
 /// message about a record names for its reader, since comments and blank
 /// lines make line and record numbers differ.
 pub fn read_inputs_with_lines(kind: &dyn Kind, reader: impl BufRead) -> Result<(Records, Vec<u64>), Error> {
-    let mut lines = Vec::new();
-    let records = read_numbered_inputs(kind, reader, |number| lines.push(number))?;
-    Ok((records, lines))
-}
-
-/// [`read_inputs`], telling `numbered` each record's line number.
-fn read_numbered_inputs(
-    kind: &dyn Kind,
-    reader: impl BufRead,
-    mut numbered: impl FnMut(u64),
-) -> Result<Records, Error> {
-    let mut records = Records::new();
-    read_lines(reader, |number, fields| {
-        records.push(&kind.parse_input(fields).map_err(Error::Input)?);
-        numbered(number);
-        Ok(())
-    })?;
-    checked(kind, records)
+    inputs::read_inputs_with_lines(kind, Lines(reader))
 }
 
 /// Reads a prover's inputs text for `kind` as [`read_inputs`] does: the
@@ -72,7 +49,7 @@ pub fn read_prover_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<(Reco
         return Ok((read_inputs(kind, reader)?, Records::new()));
     }
     let (mut records, mut private) = (Records::new(), Records::new());
-    read_lines(reader, |_, fields| {
+    read_lines(Lines(reader), |_, fields| {
         let (record, secret) = prover_of(kind).parse_prover_line(fields).map_err(|e| match e {
             PrivateInputError::Unreadable(e) => Error::Input(e),
             PrivateInputError::False(e) => Error::False(e),
@@ -82,247 +59,4 @@ pub fn read_prover_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<(Reco
         Ok(())
     })?;
     Ok((checked(kind, records)?, private))
-}
-
-/// A statement of `kind`: records it takes ([`check_not_empty`], its shape).
-fn checked(kind: &dyn Kind, records: Records) -> Result<Records, Error> {
-    check_not_empty(kind, &records)?;
-    kind.shape(&records).map_err(Error::Input)?;
-    Ok(records)
-}
-
-/// At least one record, unless the kind [`Kind::holds_without_inputs`].
-pub(crate) fn check_not_empty(kind: &dyn Kind, records: &Records) -> Result<(), Error> {
-    if records.is_empty() && !kind.holds_without_inputs() {
-        return Err(Error::Input("no inputs: N must be at least 1".into()));
-    }
-    Ok(())
-}
-
-/// Calls `line` with the number and the whitespace-separated fields of
-/// every line that is not blank or a comment, with the bounds
-/// [`read_inputs`] documents; errors (its own and `line`'s) name the line.
-fn read_lines(
-    mut reader: impl BufRead,
-    mut line: impl FnMut(u64, &[&str]) -> Result<(), Error>,
-) -> Result<(), Error> {
-    let mut records = 0u64;
-    let mut total: u64 = 0;
-    let mut buf = Vec::new();
-    for number in 1u64.. {
-        buf.clear();
-        let read = reader
-            .by_ref()
-            .take(MAX_LINE_BYTES as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| Error::Input(format!("line {number}: cannot read: {e}")))?;
-        if read == 0 {
-            break;
-        }
-        let at_line = |problem: String| Error::Input(format!("line {number}: {problem}"));
-        if buf.len() > MAX_LINE_BYTES {
-            return Err(at_line(format!(
-                "longer than {MAX_LINE_BYTES} bytes; this is not an inputs file"
-            )));
-        }
-        total += read as u64;
-        if total > MAX_INPUT_BYTES {
-            return Err(at_line(format!(
-                "the inputs text is longer than {MAX_INPUT_BYTES} bytes"
-            )));
-        }
-        let text = std::str::from_utf8(&buf).map_err(|e| {
-            at_line(format!(
-                "byte {} is not UTF-8 text (0x{:02x})",
-                e.valid_up_to() + 1,
-                buf[e.valid_up_to()]
-            ))
-        })?;
-        let text = text.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        if records == MAX_INSTANCES {
-            return Err(at_line(format!(
-                "more than {MAX_INSTANCES} records, the most one proof holds"
-            )));
-        }
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        line(number, &fields).map_err(|e| match e {
-            Error::Input(e) => at_line(e),
-            Error::False(e) => Error::False(format!("line {number}: {e}")),
-            e => e,
-        })?;
-        records += 1;
-    }
-    Ok(())
-}
-
-/// Checks a line has `n` fields, named `names` in the message.
-pub(crate) fn expect_fields(fields: &[&str], names: &str, n: usize) -> Result<(), String> {
-    if fields.len() == n {
-        Ok(())
-    } else {
-        Err(format!(
-            "expected {} ({names}), found {}",
-            counted(n as u64, "field"),
-            fields.len()
-        ))
-    }
-}
-
-/// The first character of `s` that is not a hex digit, named for a message.
-fn first_non_hex(s: &str) -> Option<String> {
-    s.chars()
-        .find(|c| !c.is_ascii_hexdigit())
-        .map(|c| format!("{c:?} (U+{:04X}) is not a hex digit", u32::from(c)))
-}
-
-/// Each byte's value as a hex digit, or `0xff` for a byte that is not one.
-const HEX_DIGIT: [u8; 256] = {
-    let mut table = [0xffu8; 256];
-    let mut i = 0;
-    while i < 16 {
-        table[b"0123456789abcdef"[i] as usize] = i as u8;
-        table[b"0123456789ABCDEF"[i] as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
-
-/// `s` as bytes when it is an even number of hex digits, else `None` (the
-/// callers then say why). A table lookup per digit: `hex::decode` after a
-/// scan for non-digits read about 70 MB/s, most of `verify --expect`'s
-/// time for the 6.5 MB of 2^14 Keccak-f states (Zen 1).
-fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    let s = s.as_bytes();
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    // Any byte that is not a digit sets a high bit of `seen`.
-    let mut seen = 0u8;
-    let out = s
-        .chunks_exact(2)
-        .map(|pair| {
-            let (high, low) = (HEX_DIGIT[pair[0] as usize], HEX_DIGIT[pair[1] as usize]);
-            seen |= high | low;
-            high << 4 | low
-        })
-        .collect();
-    (seen >> 4 == 0).then_some(out)
-}
-
-/// Exactly `bytes` bytes written as `2 * bytes` hex digits.
-pub(crate) fn hex_field(s: &str, bytes: usize, what: &str) -> Result<Vec<u8>, String> {
-    if let Some(out) = decode_hex(s).filter(|out| out.len() == bytes) {
-        return Ok(out);
-    }
-    if let Some(bad) = first_non_hex(s) {
-        return Err(format!("{what}: {bad}"));
-    }
-    // Only ASCII hex digits: one byte each.
-    Err(format!(
-        "{what} has {}, expected {}",
-        counted(s.len() as u64, "hex digit"),
-        2 * bytes
-    ))
-}
-
-/// Any number of bytes as hex digits (an even number of them); `-` is the
-/// empty string.
-pub(crate) fn hex_bytes(s: &str, what: &str) -> Result<Vec<u8>, String> {
-    if s == "-" {
-        return Ok(Vec::new());
-    }
-    if let Some(out) = decode_hex(s) {
-        return Ok(out);
-    }
-    if let Some(bad) = first_non_hex(s) {
-        return Err(format!("{what}: {bad}"));
-    }
-    // Only ASCII hex digits, an odd number of them.
-    Err(format!(
-        "{what} has {}, an odd number",
-        counted(s.len() as u64, "hex digit")
-    ))
-}
-
-/// A decimal number in the range of `T`.
-pub(crate) fn decimal<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
-    s.parse()
-        .map_err(|_| format!("{what} `{s}` is not a decimal number in range"))
-}
-
-/// The bits (least significant first) of a `bits`-bit value written as
-/// exactly `ceil(bits / 4)` hex digits.
-pub(crate) fn value_bits(s: &str, bits: usize) -> Result<Vec<bool>, String> {
-    if let Some(bad) = first_non_hex(s) {
-        return Err(bad);
-    }
-    let digits = bits.div_ceil(4);
-    // Only ASCII hex digits are left: one byte each.
-    if s.len() != digits {
-        return Err(format!(
-            "has {}, expected {digits} for {}",
-            counted(s.len() as u64, "hex digit"),
-            counted(bits as u64, "bit")
-        ));
-    }
-    let mut out = Vec::with_capacity(digits * 4);
-    for c in s.chars().rev() {
-        let d = c.to_digit(16).unwrap_or(0);
-        out.extend((0..4).map(|b| (d >> b) & 1 == 1));
-    }
-    if out[bits..].iter().any(|&b| b) {
-        return Err(format!("does not fit in {}", counted(bits as u64, "bit")));
-    }
-    out.truncate(bits);
-    Ok(out)
-}
-
-/// A `bits`-bit value as exactly `ceil(bits / 4)` big-endian hex digits.
-pub(crate) fn value_hex(bits: impl Iterator<Item = bool>, width: usize) -> String {
-    let mut digits = vec![0u8; width.div_ceil(4)];
-    for (b, bit) in bits.enumerate() {
-        digits[b / 4] |= u8::from(bit) << (b % 4);
-    }
-    digits
-        .iter()
-        .rev()
-        .map(|d| char::from_digit(u32::from(*d), 16).expect("a nibble"))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn decode_hex_agrees_with_the_hex_crate() {
-        let digits = b"0123456789abcdefABCDEF";
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        for len in 0..40 {
-            for _ in 0..50 {
-                let mut s: Vec<u8> = (0..len).map(|_| digits[(next() % 22) as usize]).collect();
-                // Now and then one byte that is not a digit, of any value.
-                if len > 0 && next() % 3 == 0 {
-                    let at = (next() % len as u64) as usize;
-                    s[at] = (next() % 128) as u8;
-                }
-                let s = String::from_utf8(s).expect("ASCII");
-                assert_eq!(decode_hex(&s), hex::decode(&s).ok(), "{s:?}");
-            }
-        }
-        assert_eq!(hex_field("0aFf", 2, "x"), Ok(vec![0x0a, 0xff]));
-        assert!(hex_field("0aF", 2, "x").unwrap_err().contains("3 hex digits"));
-        assert!(hex_field("0aFg", 2, "x").unwrap_err().contains("'g'"));
-        assert!(hex_bytes("abc", "x").unwrap_err().contains("odd"));
-        assert_eq!(hex_bytes("-", "x"), Ok(vec![]));
-    }
 }

@@ -17,6 +17,7 @@ use lms_signature::lms::{LmsSha256M32H10, LmsSha256M32H5, Signature, SigningKey,
 use lms_signature::ots::{LmsOtsSha256N32W1, LmsOtsSha256N32W2, LmsOtsSha256N32W4, LmsOtsSha256N32W8};
 use signature::{RandomizedSignerMut, Verifier};
 use starling::inputs::read_prover_inputs;
+use starling::kind::SampleSignatures;
 use starling::kind::{Hss, LmsSet, SignatureScheme, Signatures};
 use starling::{Error, Records};
 

@@ -2,6 +2,7 @@
 //! count, as the phases the proof's timings record.
 
 use starling::kind::Batch;
+use starling::kind::SampleInputs;
 use starling::{prove, Builtin, Phase, Profile, PROVER_PHASES};
 
 #[test]

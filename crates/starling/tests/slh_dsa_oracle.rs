@@ -12,6 +12,7 @@ use slh_dsa::{
     Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f,
     Shake192s, Shake256f, Shake256s, Signature, SigningKey, VerifyingKey,
 };
+use starling::kind::SampleSignatures;
 use starling::kind::{Interface, SignatureScheme, Signatures, SlhDsa, SlhSet};
 use starling::Records;
 

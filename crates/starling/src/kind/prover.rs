@@ -8,8 +8,8 @@ use rayon::prelude::*;
 use starling_field::scratch;
 
 use super::{fill_bytes_of, fill_row, Batch, Chain, Digest, Kind, MerkleRoot, PrivateInputError, Signatures};
-use crate::records::Records;
 use crate::Error;
+use crate::Records;
 
 /// What a prover computes for a statement of a kind.
 pub trait KindProver: Kind {

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use starling::kind::{SampleInputs, SampleSignatures};
 use std::sync::Arc;
 
 use starling::kind::{Batch, Scheme};

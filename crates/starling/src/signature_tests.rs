@@ -4,11 +4,18 @@
 
 use std::sync::Arc;
 
-use super::*;
+use starling_verifier::kind::signatures::*;
+use starling_verifier::kind::signatures::{hashing, lms, lms_layout, slh_layout};
+
+use starling_verifier::kind::signatures::hss::Stack;
+
 use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instances};
 use crate::inputs::{parse_inputs, read_prover_inputs};
+use crate::kind::sample::from_seed;
+use crate::kind::SampleSignatures;
 use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
+use crate::{Error, Records};
 use hashing::{RowHash, Trace};
 use lms::PREFIX_BYTES;
 use lms_layout::{Layout, Role};
@@ -215,7 +222,7 @@ fn changed(records: &Records, change: impl Fn(usize, &mut Vec<u8>)) -> Records {
 
 /// The SHA-256 compression of a row's chaining value and block.
 fn compress(row: &[u8]) -> Vec<u8> {
-    crate::hashes::Hash::Sha256.compress(&row[..96])
+    crate::Hash::Sha256.compress(&row[..96])
 }
 
 #[test]
@@ -463,8 +470,9 @@ fn the_same_key_on_many_lines_and_one_signature_prove() {
     prove_and_verify(&kind, &public, &private);
     // One line five times (one key signing many messages at its leaves is
     // the lms-signature crate test's).
-    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(5);
-    let (pk, sig) = LmsSet::new(32, 5, 2).unwrap().sample(&mut rng, b"repeat");
+    let (pk, sig) = LmsSet::new(32, 5, 2)
+        .unwrap()
+        .sample(&mut from_seed(5), b"repeat");
     let mut record = pk.clone();
     record.extend(b"repeat");
     let public: Records = (0..5).map(|_| record.as_slice()).collect();
@@ -871,7 +879,6 @@ fn a_level_under_a_key_the_level_above_did_not_sign_is_rejected() {
 }
 
 fn a_level_under_a_key_the_level_above_did_not_sign(set: LmsSet) {
-    use rand::SeedableRng;
     let scheme = Hss::new(2, set).unwrap();
     let kind = Signatures::new(Scheme::Hss(scheme));
     let (public, private) = kind.random_batch(1, 9, 21);
@@ -884,7 +891,7 @@ fn a_level_under_a_key_the_level_above_did_not_sign(set: LmsSet) {
     // own, or the signed key's (only the root differs then).
     let steps = |q: &[u8]| set.digits(q).iter().map(|&a| set.max_digit() - a).sum::<u32>();
     let signed_id = &private.get(0)[4 + set.signature_bytes() + 8..][..16];
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let mut rng = from_seed(5);
     for own_id in [true, false] {
         let forged = loop {
             let (key, sig) = set.sample(&mut rng, msg);

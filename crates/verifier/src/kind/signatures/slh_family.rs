@@ -1,7 +1,12 @@
 //! SLH-DSA as a [`Family`]: a parameter set with the interface the
 //! messages are signed through.
 
-use std::sync::Arc;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use alloc::sync::Arc;
 
 use super::family::{check_length, Family};
 use super::hashing::{Lane, Native, Trace};
@@ -56,7 +61,7 @@ impl SlhDsa {
 
     /// The parameters as a file stores them: the set, the interface (0
     /// pure, 1 internal) and the context's length and bytes.
-    pub(super) fn code(&self) -> Vec<u8> {
+    pub fn code(&self) -> Vec<u8> {
         let mut out = vec![self.set.code()];
         match &self.interface {
             Interface::Pure(ctx) => {
@@ -69,7 +74,7 @@ impl SlhDsa {
     }
 
     /// The scheme [`SlhDsa::code`] wrote.
-    pub(super) fn from_code(code: &[u8]) -> Option<SlhDsa> {
+    pub fn from_code(code: &[u8]) -> Option<SlhDsa> {
         let (&set, rest) = code.split_first()?;
         let set = SlhSet::ALL.into_iter().find(|s| s.code() == set)?;
         let interface = match rest {
@@ -138,8 +143,8 @@ impl Family for SlhDsa {
         walked.root[..] == pk[self.set.n()..]
     }
 
-    fn sample(&self, rng: &mut dyn rand::RngCore, msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        self.set.sample(rng, &self.prepared(msg))
+    fn sample(&self, fill: &mut dyn FnMut(&mut [u8]), msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        self.set.sample(fill, &self.prepared(msg))
     }
 
     fn instances(&self, _inputs: &Records, lens: &[usize], outputs: &Records) -> Vec<usize> {

@@ -14,10 +14,15 @@
 //! digest bytes of instance `y - 1`; the digest bytes of instance `N - 1`
 //! equal `h(N)`.
 
-use std::ops::Range;
-use std::sync::Arc;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_piop::wiring::{Instances, Source};
+use alloc::sync::Arc;
+use core::ops::Range;
+
+use crate::piop::wiring::{Instances, Source};
 
 use super::{row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::StatementCircuit;
@@ -74,10 +79,10 @@ impl Chain {
 }
 
 impl Chain {
-    /// The prover's instance rows ([`super::KindProver::instance_inputs`]):
+    /// The prover's instance rows (`starling::kind::KindProver::instance_inputs`):
     /// every instance's circuit input bits, intermediate values computed
     /// natively.
-    pub(crate) fn instance_rows(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+    pub fn instance_rows(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
         let (start, steps) = self.read(inputs);
         let mut h = start.to_vec();
         let mut rows = Vec::with_capacity(steps as usize * self.circuit.input_words());
@@ -90,8 +95,8 @@ impl Chain {
     }
 
     /// The public outputs, from the output rows of every instance
-    /// ([`super::KindProver::outputs`]).
-    pub(crate) fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+    /// (`starling::kind::KindProver::outputs`).
+    pub fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
         let (_, steps) = self.read(inputs);
         let words = self.circuit.output_words();
         let last = &instance_outputs[(steps as usize - 1) * words..steps as usize * words];

@@ -1,7 +1,11 @@
 //! LMS and HSS as a [`Family`]: a [`Stack`] of LMS levels, its
 //! verification and layout.
 
-use std::sync::Arc;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use alloc::sync::Arc;
 
 use super::family::Family;
 use super::hashing::{Lane, RowHash, Trace};
@@ -15,7 +19,7 @@ use crate::records::Records;
 impl LmsSet {
     /// The set's parameters as a file stores them: the hash (1 SHA-256, 2
     /// SHAKE256; truncated to `m`), `m`, `h` and `w`.
-    pub(super) fn code(self) -> Vec<u8> {
+    pub fn code(self) -> Vec<u8> {
         let hash = match self.hash {
             RowHash::Sha256 => 1,
             RowHash::Shake256 => 2,
@@ -25,7 +29,7 @@ impl LmsSet {
     }
 
     /// The set [`LmsSet::code`] wrote.
-    pub(super) fn from_code(code: &[u8]) -> Option<LmsSet> {
+    pub fn from_code(code: &[u8]) -> Option<LmsSet> {
         let hash = match code.first()? {
             1 => RowHash::Sha256,
             2 => RowHash::Shake256,
@@ -40,12 +44,12 @@ impl LmsSet {
 
 impl Hss {
     /// The scheme as a file stores it: the levels, then the LMS set's code.
-    pub(super) fn code(self) -> Vec<u8> {
+    pub fn code(self) -> Vec<u8> {
         [vec![self.levels() as u8], self.set().code()].concat()
     }
 
     /// The scheme [`Hss::code`] wrote.
-    pub(super) fn from_code(code: &[u8]) -> Option<Hss> {
+    pub fn from_code(code: &[u8]) -> Option<Hss> {
         let (&levels, set) = code.split_first()?;
         Hss::new(u32::from(levels), LmsSet::from_code(set)?)
     }
@@ -101,8 +105,8 @@ impl Family for Stack {
         Stack::verify(*self, pk, msg, sig, calls)
     }
 
-    fn sample(&self, rng: &mut dyn rand::RngCore, msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        Stack::sample(*self, rng, msg)
+    fn sample(&self, fill: &mut dyn FnMut(&mut [u8]), msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        Stack::sample(*self, fill, msg)
     }
 
     fn instances(&self, inputs: &Records, _lens: &[usize], outputs: &Records) -> Vec<usize> {

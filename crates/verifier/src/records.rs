@@ -1,7 +1,9 @@
 //! A list of byte strings in one buffer: the public inputs or outputs of a
 //! statement (rows of a batch, messages, digests, leaves).
 
-use std::ops::Range;
+use alloc::vec::Vec;
+
+use core::ops::Range;
 
 /// Byte strings, stored back to back.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -59,8 +61,8 @@ impl Records {
 
     /// Flips bit `bit` of record `i` (bit `t` of byte `b` is bit `8 b + t`),
     /// for tests that play a cheating prover.
-    #[cfg(test)]
-    pub(crate) fn flip_bit(&mut self, i: usize, bit: usize) {
+    #[doc(hidden)]
+    pub fn flip_bit(&mut self, i: usize, bit: usize) {
         let at = self.range(i).start + bit / 8;
         self.bytes[at] ^= 1 << (bit % 8);
     }

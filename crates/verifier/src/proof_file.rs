@@ -1,14 +1,19 @@
 //! The proof file as a value: statement plus proof, its encoding, its
 //! security report, and what `inspect` says of it.
 
-use std::fmt::Write as _;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_circuit::wording::counted;
-use std::sync::Arc;
+use core::fmt::Write as _;
 
-use starling_crypto::codec::{put_section, Reader};
-use starling_pcs::{bits, SecurityReport};
-use starling_piop::{lincheck, wiring, zerocheck};
+use crate::circuit::wording::counted;
+use alloc::sync::Arc;
+
+use crate::codec::{put_section, Reader};
+use crate::pcs::{bits, SecurityReport};
+use crate::piop::{lincheck, wiring, zerocheck};
 
 use crate::circuits::StatementCircuit;
 use crate::format;
@@ -90,7 +95,7 @@ impl ProofFile {
         let statement = format::read_statement(&mut r, kind.clone())?;
         let params =
             batch_params(kind.circuit(), statement.instances(), profile).map_err(Error::Malformed)?;
-        let bad = |what: &str, e: &dyn std::fmt::Display| Error::Malformed(format!("{what}: {e}"));
+        let bad = |what: &str, e: &dyn core::fmt::Display| Error::Malformed(format!("{what}: {e}"));
         let mut sizes = vec![
             ("header", format::HEADER_BYTES),
             ("parameters", params_len),
@@ -127,7 +132,7 @@ impl ProofFile {
                 .map_err(|e| bad("opening", &e))?;
         r.finish()?;
         let proof = Proof {
-            commitment: starling_pcs::Commitment { root },
+            commitment: crate::pcs::Commitment { root },
             public_nonce,
             zerocheck: zc,
             lincheck: lc,

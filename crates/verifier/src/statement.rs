@@ -1,10 +1,17 @@
 //! What a proof is about: a kind and its public data, the input and output
 //! records (see [`crate::Kind`]).
 
-use std::fmt;
-use std::sync::{Arc, OnceLock};
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use core::fmt;
+
+use once_cell::race::OnceBox;
 
 use crate::format;
+use crate::host::{Host, Portable};
 use crate::kind::{Kind, StatementShape};
 use crate::records::Records;
 
@@ -28,7 +35,21 @@ pub struct Statement {
 struct PublicValues {
     inputs: Records,
     outputs: Records,
-    digest: OnceLock<[u8; 32]>,
+    digest: DigestCell,
+}
+
+/// The digest once computed; a clone keeps it.
+#[derive(Default)]
+struct DigestCell(OnceBox<[u8; 32]>);
+
+impl Clone for DigestCell {
+    fn clone(&self) -> Self {
+        let cell = DigestCell::default();
+        if let Some(&d) = self.0.get() {
+            let _ = cell.0.set(Box::new(d));
+        }
+        cell
+    }
 }
 
 impl Statement {
@@ -66,7 +87,7 @@ impl Statement {
             public: Arc::new(PublicValues {
                 inputs,
                 outputs,
-                digest: OnceLock::new(),
+                digest: DigestCell::default(),
             }),
             shape,
         })
@@ -116,27 +137,36 @@ impl Statement {
     /// BLAKE3 of every public value in file order
     /// ([`format::statement_digest`]), computed on first use.
     pub fn public_digest(&self) -> [u8; 32] {
-        *self.public.digest.get_or_init(|| format::statement_digest(self))
+        self.public_digest_with(&Portable)
+    }
+
+    /// [`Statement::public_digest`], computed by `host` if not yet known.
+    pub fn public_digest_with(&self, host: &dyn Host) -> [u8; 32] {
+        *self
+            .public
+            .digest
+            .0
+            .get_or_init(|| Box::new(format::statement_digest(self, host)))
     }
 
     /// This statement's own copy of its records, digest forgotten: for
     /// tests that play a cheating prover.
-    #[cfg(test)]
     fn public_mut(&mut self) -> &mut PublicValues {
         let public = Arc::make_mut(&mut self.public);
-        public.digest = OnceLock::new();
+        public.digest = DigestCell::default();
         public
     }
 
-    /// Mutable output records, for tests that play a cheating prover.
-    #[cfg(test)]
-    pub(crate) fn outputs_mut(&mut self) -> &mut Records {
+    /// Mutable output records, for tests that play a cheating prover (the
+    /// prover's cheating tests change a statement after proving it).
+    #[doc(hidden)]
+    pub fn outputs_mut(&mut self) -> &mut Records {
         &mut self.public_mut().outputs
     }
 
     /// Mutable input records, for tests that play a cheating prover.
-    #[cfg(test)]
-    pub(crate) fn inputs_mut(&mut self) -> &mut Records {
+    #[doc(hidden)]
+    pub fn inputs_mut(&mut self) -> &mut Records {
         &mut self.public_mut().inputs
     }
 }
@@ -169,24 +199,31 @@ mod tests {
     use super::*;
     use crate::circuits::Builtin;
     use crate::kind::Batch;
+    use alloc::vec;
 
     #[test]
     fn clones_share_the_records_and_a_change_forgets_the_digest() {
         let batch = Batch::builtin(Builtin::Sha256);
-        let inputs = batch.random_inputs(3, 1);
+        let inputs = batch.random_inputs_from(3, &mut crate::kind::test_bytes(1));
         let size = batch.output_size().expect("fixed-size outputs");
         let kind: Arc<dyn Kind> = Arc::new(batch);
         let st = Statement::new(kind, inputs, Records::from_fixed(vec![0; 3 * size], size)).unwrap();
         let copy = st.clone();
         assert!(Arc::ptr_eq(&st.public, &copy.public));
-        assert_eq!(st.public_digest(), format::statement_digest(&st));
+        assert_eq!(st.public_digest(), format::statement_digest(&st, &Portable));
 
         let mut changed = copy.clone();
         changed.outputs_mut().flip_bit(1, 0);
         assert_ne!(changed.public_digest(), st.public_digest());
-        assert_eq!(changed.public_digest(), format::statement_digest(&changed));
+        assert_eq!(
+            changed.public_digest(),
+            format::statement_digest(&changed, &Portable)
+        );
         changed.inputs_mut().flip_bit(0, 5);
-        assert_eq!(changed.public_digest(), format::statement_digest(&changed));
+        assert_eq!(
+            changed.public_digest(),
+            format::statement_digest(&changed, &Portable)
+        );
         assert_eq!(copy.public_digest(), st.public_digest());
         assert_eq!(copy, st);
     }

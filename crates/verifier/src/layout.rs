@@ -1,7 +1,9 @@
 //! From a kind's relations to the wiring check's: the batch padded to a
 //! power of two, and the kind's relations borrowed as the wiring check's.
 
-use starling_piop::wiring;
+use alloc::vec::Vec;
+
+use crate::piop::wiring;
 
 use crate::kind::{Relation, RunValues};
 
@@ -15,7 +17,7 @@ pub fn log_instances(count: usize) -> u32 {
 }
 
 /// The wiring check's relations: the kind's relations, borrowed.
-pub(crate) fn piop_relations<'a>(relations: &'a [Relation<'a>]) -> Vec<wiring::Relation<'a>> {
+pub fn piop_relations<'a>(relations: &'a [Relation<'a>]) -> Vec<wiring::Relation<'a>> {
     relations
         .iter()
         .map(|rel| wiring::Relation {

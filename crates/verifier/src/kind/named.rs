@@ -5,7 +5,11 @@
 //! name a parameter as the command line's flag (`--hash`), which is also
 //! the Python keyword without its dashes.
 
-use std::sync::Arc;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use alloc::sync::Arc;
 
 use super::{Batch, Interface, Kind, Scheme, SignatureScheme, Signatures, SlhDsa};
 use crate::circuits::{Builtin, StatementCircuit};

@@ -18,15 +18,19 @@
 //! Records are raw bytes when the kind gives them a fixed size, otherwise
 //! each is a u32 LE length and its bytes. Decoding never panics and never
 //! allocates more than the file's own size justifies: every length and count
-//! is checked against the bytes that remain (`starling_crypto::codec`), and
+//! is checked against the bytes that remain (`crate::codec`), and
 //! a Bristol circuit is parsed, and the rows its declared widths imply are
 //! checked to be present, before it is compiled.
 
-use std::sync::Arc;
+use alloc::format;
+use alloc::vec::Vec;
 
-use starling_crypto::codec::{put_section, Reader};
+use alloc::sync::Arc;
+
+use crate::codec::{put_section, Reader};
 
 use crate::circuits::StatementCircuit;
+use crate::host::Host;
 use crate::kind::{self, Kind};
 use crate::records::Records;
 use crate::statement::Statement;
@@ -40,7 +44,7 @@ pub const VERSION: u16 = 9;
 pub const MAX_INSTANCES: u64 = 1 << 24;
 
 /// Largest Bristol circuit text read, from a file or from a proof (the
-/// parser's own limits, `starling_circuit::bristol::MAX_BRISTOL_WIRES` and
+/// parser's own limits, `crate::circuit::bristol::MAX_BRISTOL_WIRES` and
 /// `MAX_BRISTOL_PUBLIC_BITS`, bound the circuit it describes).
 pub const MAX_CIRCUIT_TEXT_BYTES: usize = 512 << 20;
 
@@ -172,10 +176,11 @@ pub fn statement_bytes(st: &Statement) -> usize {
 /// the SHA extensions (2.2 MB: 0.57 against 1.24 ms on a Zen 4); it is as
 /// collision resistant (128 bits), which is all the binding needs.
 ///
-/// Fixed-size records are hashed on rayon's threads (`update_rayon`: the
-/// same digest, BLAKE3 being a tree). Keccak-f's 26 MB at 2^16 permutations
-/// took 10 ms of the prover's commit phase on one of two Zen 4 threads.
-pub fn statement_digest(st: &Statement) -> [u8; 32] {
+/// Fixed-size records are hashed by the host ([`Host::hash_records`]: the
+/// native one on rayon's threads, the same digest, BLAKE3 being a tree).
+/// Keccak-f's 26 MB at 2^16 permutations took 10 ms of the prover's commit
+/// phase on one of two Zen 4 threads.
+pub fn statement_digest(st: &Statement, host: &dyn Host) -> [u8; 32] {
     let mut hasher = blake3::Hasher::new();
     for (records, fixed) in [
         (st.inputs(), st.kind().input_size()),
@@ -183,7 +188,7 @@ pub fn statement_digest(st: &Statement) -> [u8; 32] {
     ] {
         hasher.update(&(records.len() as u64).to_le_bytes());
         if fixed.is_some() {
-            hasher.update_rayon(records.concatenated());
+            host.hash_records(&mut hasher, records.concatenated());
             continue;
         }
         for record in records.iter() {

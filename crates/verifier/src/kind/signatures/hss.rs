@@ -9,6 +9,10 @@
 //! Verification (Algorithm 10) checks each level's signature under the key
 //! above it, the last one on the message.
 
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
 use super::family::check_length;
 use super::hashing::{Hasher, Native, Trace};
 use super::lms::{LmsSet, KEY_HEAD_BYTES};
@@ -51,7 +55,7 @@ impl Hss {
         Hss::new(levels.parse().ok()?, set)
     }
 
-    pub(super) fn stack(self) -> Stack {
+    pub fn stack(self) -> Stack {
         Stack {
             set: self.set,
             levels: self.levels,
@@ -63,14 +67,14 @@ impl Hss {
 /// A stack of LMS levels as a public key and signature hold them: a bare
 /// LMS key and signature (one level, `hss` false) or HSS.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Stack {
+pub struct Stack {
     pub set: LmsSet,
     pub levels: u32,
     pub hss: bool,
 }
 
 /// One level's public key, message and LMS signature.
-pub(super) struct Level<'a> {
+pub struct Level<'a> {
     pub key: &'a [u8],
     pub msg: &'a [u8],
     pub sig: &'a [u8],
@@ -235,13 +239,13 @@ impl Stack {
         valid
     }
 
-    /// A public key and a valid signature on `msg`, from `rng`: a sampled
+    /// A public key and a valid signature on `msg`, from random bytes `fill` writes: a sampled
     /// LMS key and signature per level ([`LmsSet::sample`]), the bottom
     /// one on `msg`, each one above on the key below.
-    pub fn sample(self, rng: &mut (impl rand::RngCore + ?Sized), msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        let (mut key, mut sig) = self.set.sample(rng, msg);
+    pub fn sample(self, fill: &mut dyn FnMut(&mut [u8]), msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let (mut key, mut sig) = self.set.sample(fill, msg);
         for _ in 1..self.levels {
-            let (above, above_sig) = self.set.sample(rng, &key);
+            let (above, above_sig) = self.set.sample(fill, &key);
             sig = [above_sig, key, sig].concat();
             key = above;
         }

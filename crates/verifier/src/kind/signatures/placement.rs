@@ -1,5 +1,5 @@
 //! Where a signature statement's calls sit among the lanes of its instance
-//! circuit ([`starling_circuit::lanes`]).
+//! circuit ([`crate::circuit::lanes`]).
 //!
 //! A family lays out each hash's calls as one sequence, its *virtual*
 //! instances `0, 1, ..`, and writes its relations over them as if each
@@ -15,16 +15,20 @@
 //! (`Source::Previous`, which the verifier weighs in `O(n)`), and becomes
 //! a map where a lane's first instance reads the previous lane's last.
 
-use std::sync::Arc;
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_piop::wiring::{Instances, Source, Wires};
+use alloc::sync::Arc;
+
+use crate::piop::wiring::{Instances, Source, Wires};
 
 use super::hashing::Lane;
 use crate::circuits::StatementCircuit;
 use crate::kind::{fill_bytes_of, fill_row, Relation, RunValues};
 
 /// Where the virtual instances of a batch's groups are.
-pub(super) struct Placement<'l> {
+pub struct Placement<'l> {
     lanes: &'l [Lane],
     /// Instances of the batch.
     m: usize,
@@ -35,7 +39,7 @@ type At = (usize, usize);
 
 impl<'l> Placement<'l> {
     /// The placement of `counts[g]` calls of each group `g` of `lanes`.
-    pub(super) fn new(lanes: &'l [Lane], counts: &[usize]) -> Self {
+    pub fn new(lanes: &'l [Lane], counts: &[usize]) -> Self {
         let m = lanes
             .iter()
             .zip(counts)
@@ -46,23 +50,23 @@ impl<'l> Placement<'l> {
     }
 
     /// The placement of a batch of `m` instances.
-    pub(super) fn of_instances(lanes: &'l [Lane], m: usize) -> Self {
+    pub fn of_instances(lanes: &'l [Lane], m: usize) -> Self {
         Placement { lanes, m }
     }
 
     /// Instances of the batch.
-    pub(super) fn instances(&self) -> usize {
+    pub fn instances(&self) -> usize {
         self.m
     }
 
     /// Where virtual instance `v` of a group is.
-    pub(super) fn at(&self, v: usize) -> At {
+    pub fn at(&self, v: usize) -> At {
         (v / self.m, v % self.m)
     }
 
     /// The instance rows (`input_words` each) of each group's virtual rows
     /// (`rows[g]`, the group's input bytes of one lane per call).
-    pub(super) fn rows(&self, circuit: &StatementCircuit, rows: &[Vec<u8>]) -> Vec<u64> {
+    pub fn rows(&self, circuit: &StatementCircuit, rows: &[Vec<u8>]) -> Vec<u64> {
         let words = circuit.input_words();
         let mut packed = vec![0u64; self.m * words];
         let mut bytes = vec![0u8; circuit.input_bytes()];
@@ -85,7 +89,7 @@ impl<'l> Placement<'l> {
 
     /// The first 64 output bytes (or all it has) of virtual instance `v` of
     /// group `g`, from every instance's output row.
-    pub(super) fn output(&self, circuit: &StatementCircuit, outputs: &[u64], g: usize, v: usize) -> [u8; 64] {
+    pub fn output(&self, circuit: &StatementCircuit, outputs: &[u64], g: usize, v: usize) -> [u8; 64] {
         let words = circuit.output_words();
         let (copy, y) = self.at(v);
         let lane = &self.lanes[g];
@@ -132,7 +136,7 @@ impl<'l> Placement<'l> {
 
     /// The relations over the instances of virtual relations: see the
     /// module documentation.
-    pub(super) fn relations<'a>(
+    pub fn relations<'a>(
         &self,
         circuit: &StatementCircuit,
         relations: Vec<Relation<'a>>,
@@ -434,8 +438,8 @@ impl<'a> Shared<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::circuit::Gadget;
     use crate::kind::signatures::hashing::RowHash;
-    use starling_circuit::Gadget;
 
     /// Every virtual (instance, source) pair of a relation is in exactly
     /// one of its placed relations, on the wires of the lanes the two

@@ -8,13 +8,16 @@
 //! sets at 192 and 256 bits) keeps each one's rows in its own group of
 //! lanes.
 
-use std::ops::Range;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_circuit::keccak::bytes_from_lanes;
-use starling_circuit::keccak_path_step::{RATE_BYTES, STATE_BYTES};
-use starling_circuit::sha256::SHA256_IV;
-use starling_circuit::sha512::SHA512_IV;
-use starling_circuit::Gadget;
+use core::ops::Range;
+
+use crate::circuit::keccak::bytes_from_lanes;
+use crate::circuit::keccak_path_step::{RATE_BYTES, STATE_BYTES};
+use crate::circuit::sha256::SHA256_IV;
+use crate::circuit::sha512::SHA512_IV;
+use crate::circuit::Gadget;
 
 use crate::hashes::Hash;
 
@@ -299,11 +302,11 @@ impl Native {
 }
 
 fn words_of(state: &[u8]) -> [u32; 8] {
-    std::array::from_fn(|w| u32::from_be_bytes(state[4 * w..4 * w + 4].try_into().expect("4 bytes")))
+    core::array::from_fn(|w| u32::from_be_bytes(state[4 * w..4 * w + 4].try_into().expect("4 bytes")))
 }
 
 fn words64_of(state: &[u8]) -> [u64; 8] {
-    std::array::from_fn(|w| u64::from_be_bytes(state[8 * w..8 * w + 8].try_into().expect("8 bytes")))
+    core::array::from_fn(|w| u64::from_be_bytes(state[8 * w..8 * w + 8].try_into().expect("8 bytes")))
 }
 
 fn bytes_of(words: &[u32; 8]) -> [u8; 32] {
@@ -334,7 +337,7 @@ pub fn seeded_rows(sha2: Hash, state: &[u8], tail: &[u8]) -> (Vec<Vec<u8>>, Vec<
 }
 
 /// A group of lanes of a signature statement's instance circuit
-/// ([`starling_circuit::lanes`]): `copies` lanes of one gadget computing
+/// ([`crate::circuit::lanes`]): `copies` lanes of one gadget computing
 /// one hash's calls, and where the group's first lane's bytes sit in an
 /// instance's input and output rows (its other lanes follow it). A scheme
 /// with one hash has one group; SLH-DSA's SHA-2 sets at 192 and 256 bits

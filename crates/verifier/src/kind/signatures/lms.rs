@@ -10,10 +10,15 @@
 //! type) ‖ C (n) ‖ y[0..p] (n each) ‖ u32(lms type) ‖ path[0..h] (n
 //! each)`.
 
-use std::ops::Range;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_circuit::path_step::PathStepLayout;
-use starling_circuit::Gadget;
+use core::ops::Range;
+
+use crate::circuit::path_step::PathStepLayout;
+use crate::circuit::Gadget;
 
 use super::family::check_length;
 use super::hashing::{Hasher, Lane, Native, Part, RowHash};
@@ -288,7 +293,7 @@ impl LmsSet {
     /// every hash through `hasher` (its output truncated to `n` bytes): the
     /// message representative `Q` and the candidate root `Tc`, `n` bytes
     /// each.
-    pub(super) fn candidate(
+    pub fn candidate(
         self,
         id: &[u8],
         msg: &[u8],
@@ -346,15 +351,17 @@ impl LmsSet {
         (q_rep, tmp[..n].to_vec())
     }
 
-    /// A public key and a valid signature on `msg` under it, from `rng`:
+    /// A public key and a valid signature on `msg` under it, from random bytes `fill` writes:
     /// random `I`, `q`, `C`, chain starts and authentication path, and the
     /// root they lead to as the key's `T`. Verification accepts it like any
     /// other; no private key signs for the key's other leaves, so this is a
     /// sample for tests and benchmarks, not a signer.
-    pub fn sample(self, rng: &mut (impl rand::RngCore + ?Sized), msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    pub fn sample(self, fill: &mut dyn FnMut(&mut [u8]), msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
         let mut sig = vec![0u8; self.signature_bytes()];
-        rng.fill_bytes(&mut sig);
-        let q = rng.next_u32() & ((1u32 << self.h) - 1);
+        fill(&mut sig);
+        let mut q = [0u8; 4];
+        fill(&mut q);
+        let q = u32::from_le_bytes(q) & ((1u32 << self.h) - 1);
         sig[..4].copy_from_slice(&q.to_be_bytes());
         sig[4..8].copy_from_slice(&self.ots_type().to_be_bytes());
         let lms_at = self.lms_type_at();
@@ -363,7 +370,7 @@ impl LmsSet {
         pk.extend(self.lms_type().to_be_bytes());
         pk.extend(self.ots_type().to_be_bytes());
         let mut id = [0u8; 16];
-        rng.fill_bytes(&mut id);
+        fill(&mut id);
         pk.extend(id);
         pk.extend(self.candidate(&id, msg, &sig, &mut Native::new(self.hash)).1);
         (pk, sig)

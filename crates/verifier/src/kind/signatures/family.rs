@@ -2,9 +2,15 @@
 //! implementation each (LMS, SLH-DSA), so that parsing, proving, verifying
 //! and the proof file are the same code for every scheme.
 
-use std::ops::Range;
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_piop::wiring::Instances;
+use core::ops::Range;
+
+use crate::piop::wiring::Instances;
 
 use super::hashing::{Lane, Trace};
 use crate::circuits::StatementCircuit;
@@ -12,7 +18,7 @@ use crate::kind::{fill_row, row_of, Relation, RunValues};
 use crate::records::Records;
 
 /// A scheme family with its parameters; see the module documentation.
-pub(super) trait Family: std::fmt::Debug + Send + Sync {
+pub trait Family: core::fmt::Debug + Send + Sync {
     /// The name `--scheme` takes, with the flags that complete it.
     fn name(&self) -> String;
 
@@ -48,8 +54,9 @@ pub(super) trait Family: std::fmt::Debug + Send + Sync {
     /// `calls`.
     fn verify(&self, pk: &[u8], msg: &[u8], sig: &[u8], calls: &mut u64) -> bool;
 
-    /// A public key and a valid signature on `msg` under it, from `rng`.
-    fn sample(&self, rng: &mut dyn rand::RngCore, msg: &[u8]) -> (Vec<u8>, Vec<u8>);
+    /// A public key and a valid signature on `msg` under it, from random
+    /// bytes `fill` writes.
+    fn sample(&self, fill: &mut dyn FnMut(&mut [u8]), msg: &[u8]) -> (Vec<u8>, Vec<u8>);
 
     /// Calls of each group's hash in a batch (its virtual instances, see
     /// `placement`): records `PK ‖ MSG`, the hashed lengths of its
@@ -78,7 +85,7 @@ pub(super) trait Family: std::fmt::Debug + Send + Sync {
 /// public values, which `template(y, bytes, out)` writes (one byte of `out`
 /// per byte of the range): a family's layout knows what each instance's
 /// block holds.
-pub(super) fn public_bytes<'a>(
+pub fn public_bytes<'a>(
     circuit: &StatementCircuit,
     block_at: usize,
     instances: Instances,
@@ -103,7 +110,7 @@ pub(super) fn public_bytes<'a>(
 /// set (a padding after values of one length): the values are the first
 /// instance's, one row the verifier weighs once for the whole set instead
 /// of once per instance. `None` for an empty set.
-pub(super) fn same_public_bytes<'a>(
+pub fn same_public_bytes<'a>(
     circuit: &StatementCircuit,
     block_at: usize,
     instances: Instances,
@@ -129,7 +136,7 @@ pub(super) fn same_public_bytes<'a>(
 
 /// Checks that a public key (`what` is "public key") or signature has the
 /// `wanted` bytes `scheme`'s have.
-pub(super) fn check_length(what: &str, bytes: &[u8], scheme: &str, wanted: usize) -> Result<(), String> {
+pub fn check_length(what: &str, bytes: &[u8], scheme: &str, wanted: usize) -> Result<(), String> {
     if bytes.len() == wanted {
         Ok(())
     } else {

@@ -14,9 +14,12 @@
 //! instance of a message so that the prover knows the private chaining
 //! values before it builds the witness.
 
-use starling_circuit::blake3::{compress_reference, Blake3Input, BLAKE3_IV, CHUNK_END, CHUNK_START, ROOT};
-use starling_circuit::sha256::SHA256_IV;
-use starling_circuit::sha512::SHA512_IV;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::circuit::blake3::{compress_reference, Blake3Input, BLAKE3_IV, CHUNK_END, CHUNK_START, ROOT};
+use crate::circuit::sha256::SHA256_IV;
+use crate::circuit::sha512::SHA512_IV;
 
 use crate::circuits::Builtin;
 
@@ -125,7 +128,7 @@ impl Hash {
     /// before it (and, for the first block, from a constant): SHA-2's and
     /// BLAKE3's cv; Keccak's capacity (its rate is chained with the block
     /// XORed in, [`Hash::absorbs`]).
-    pub fn chained(self) -> std::ops::Range<usize> {
+    pub fn chained(self) -> core::ops::Range<usize> {
         match self {
             Hash::Sha256 | Hash::Blake3 => 0..32,
             Hash::Sha512 => 0..64,
@@ -152,7 +155,7 @@ impl Hash {
     /// The input bytes that carry block `index` of a message: for a sponge,
     /// the rate (which also chains); otherwise the block with its length,
     /// counter and flags.
-    pub fn block_bytes(self) -> std::ops::Range<usize> {
+    pub fn block_bytes(self) -> core::ops::Range<usize> {
         match self {
             Hash::Sha256 => 32..96,
             Hash::Sha512 => 64..192,
@@ -197,9 +200,9 @@ impl Hash {
                 Hash::Sha3_256 | Hash::Keccak256 => {
                     let domain = if self == Hash::Sha3_256 { 0x06 } else { 0x01 };
                     let b = match i.cmp(&len) {
-                        std::cmp::Ordering::Less => byte(i),
-                        std::cmp::Ordering::Equal => domain,
-                        std::cmp::Ordering::Greater => 0,
+                        core::cmp::Ordering::Less => byte(i),
+                        core::cmp::Ordering::Equal => domain,
+                        core::cmp::Ordering::Greater => 0,
                     };
                     if i == total - 1 {
                         b | 0x80
@@ -208,8 +211,8 @@ impl Hash {
                     }
                 }
                 _ => match i.cmp(&len) {
-                    std::cmp::Ordering::Less => byte(i),
-                    std::cmp::Ordering::Equal if matches!(self, Hash::Sha256 | Hash::Sha512) => 0x80,
+                    core::cmp::Ordering::Less => byte(i),
+                    core::cmp::Ordering::Equal if matches!(self, Hash::Sha256 | Hash::Sha512) => 0x80,
                     _ => 0,
                 },
             }
@@ -274,7 +277,7 @@ impl Hash {
     pub fn compress(self, input: &[u8]) -> Vec<u8> {
         match self.circuit() {
             Builtin::Sha256 => {
-                let mut state: [u32; 8] = std::array::from_fn(|w| {
+                let mut state: [u32; 8] = core::array::from_fn(|w| {
                     u32::from_be_bytes(input[4 * w..4 * w + 4].try_into().expect("4 bytes"))
                 });
                 let block: [u8; 64] = input[32..96].try_into().expect("64 bytes");
@@ -282,7 +285,7 @@ impl Hash {
                 state.iter().flat_map(|w| w.to_be_bytes()).collect()
             }
             Builtin::Sha512 => {
-                let mut state: [u64; 8] = std::array::from_fn(|w| {
+                let mut state: [u64; 8] = core::array::from_fn(|w| {
                     u64::from_be_bytes(input[8 * w..8 * w + 8].try_into().expect("8 bytes"))
                 });
                 let block: [u8; 128] = input[64..192].try_into().expect("128 bytes");
@@ -290,7 +293,7 @@ impl Hash {
                 state.iter().flat_map(|w| w.to_be_bytes()).collect()
             }
             Builtin::KeccakF1600 => {
-                let mut lanes: [u64; 25] = std::array::from_fn(|i| {
+                let mut lanes: [u64; 25] = core::array::from_fn(|i| {
                     u64::from_le_bytes(input[8 * i..8 * i + 8].try_into().expect("8 bytes"))
                 });
                 keccak::f1600(&mut lanes);
@@ -299,8 +302,8 @@ impl Hash {
             Builtin::Blake3 => {
                 let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
                 let input = Blake3Input {
-                    cv: std::array::from_fn(|i| word(&input[4 * i..4 * i + 4])),
-                    block: std::array::from_fn(|i| word(&input[32 + 4 * i..36 + 4 * i])),
+                    cv: core::array::from_fn(|i| word(&input[4 * i..4 * i + 4])),
+                    block: core::array::from_fn(|i| word(&input[32 + 4 * i..36 + 4 * i])),
                     counter: u64::from_le_bytes(input[96..104].try_into().expect("8 bytes")),
                     block_len: word(&input[104..108]),
                     flags: word(&input[108..112]),

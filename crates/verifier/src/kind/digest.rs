@@ -16,10 +16,16 @@
 //! a later block the previous block's output; the digest bytes of a message's
 //! last block equal its digest.
 
-use std::ops::Range;
-use std::sync::Arc;
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_piop::wiring::{Instances, Source};
+use alloc::sync::Arc;
+use core::ops::Range;
+
+use crate::piop::wiring::{Instances, Source};
 
 use super::{bytes_line, extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::StatementCircuit;
@@ -80,10 +86,10 @@ impl Digest {
 }
 
 impl Digest {
-    /// The prover's instance rows ([`super::KindProver::instance_inputs`]):
+    /// The prover's instance rows (`starling::kind::KindProver::instance_inputs`):
     /// every instance's circuit input bits, intermediate values computed
     /// natively.
-    pub(crate) fn instance_rows(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+    pub fn instance_rows(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
         let mut rows = Vec::new();
         for msg in inputs.iter() {
             for row in self.hash.instances(msg).0 {
@@ -94,8 +100,8 @@ impl Digest {
     }
 
     /// The public outputs, from the output rows of every instance
-    /// ([`super::KindProver::outputs`]).
-    pub(crate) fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+    /// (`starling::kind::KindProver::outputs`).
+    pub fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
         let blocks = Blocks::new(self.hash, inputs);
         let words = self.circuit.output_words();
         let mut out = Records::new();

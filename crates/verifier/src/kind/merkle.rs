@@ -21,11 +21,17 @@
 //! root node's digest equals the root. Instances with the same layout of
 //! parts share their relations, so a tree needs a handful of them.
 
-use std::collections::BTreeMap;
-use std::ops::Range;
-use std::sync::Arc;
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_piop::wiring::{Instances, Source, Wires};
+use alloc::collections::BTreeMap;
+use alloc::sync::Arc;
+use core::ops::Range;
+
+use crate::piop::wiring::{Instances, Source, Wires};
 
 use super::{bytes_line, extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::StatementCircuit;
@@ -238,7 +244,7 @@ impl Tree {
                 continue;
             }
             let bytes: &[u8] = match part {
-                Part::Byte(b) => std::slice::from_ref(b),
+                Part::Byte(b) => core::slice::from_ref(b),
                 Part::Leaf(i) => leaves.get(*i as usize),
                 Part::Child(_) => continue,
             };
@@ -305,7 +311,7 @@ impl Layout {
         let mut owner = Vec::with_capacity(count_instances(hash, scheme, leaves) as usize);
         for node in 0..tree.nodes() {
             let blocks = hash.blocks(tree.message_len(node, leaves));
-            owner.extend(std::iter::repeat_n(node as u32, blocks));
+            owner.extend(core::iter::repeat_n(node as u32, blocks));
             starts.push(owner.len() as u32);
         }
         Layout { tree, starts, owner }
@@ -407,10 +413,10 @@ impl MerkleRoot {
 }
 
 impl MerkleRoot {
-    /// The prover's instance rows ([`super::KindProver::instance_inputs`]):
+    /// The prover's instance rows (`starling::kind::KindProver::instance_inputs`):
     /// every instance's circuit input bits, intermediate values computed
     /// natively.
-    pub(crate) fn instance_rows(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
+    pub fn instance_rows(&self, inputs: &Records) -> Result<Vec<u64>, Error> {
         let tree = Tree::build(self.hash, self.scheme, inputs.len());
         let mut digests: Vec<Vec<u8>> = Vec::with_capacity(tree.nodes());
         let mut rows = Vec::new();
@@ -426,8 +432,8 @@ impl MerkleRoot {
     }
 
     /// The public outputs, from the output rows of every instance
-    /// ([`super::KindProver::outputs`]).
-    pub(crate) fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+    /// (`starling::kind::KindProver::outputs`).
+    pub fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
         // The root is the last node, so its digest is the last instance's.
         let root: Vec<u8> = match count_instances(self.hash, self.scheme, inputs) as usize {
             // One plain or bitcoin leaf is its own root.

@@ -6,18 +6,27 @@
 //! `circuit` statement carries its Bristol Fashion text in the proof file, so
 //! the verifier compiles the very circuit the proof is about.
 
-use std::fmt;
-use std::ops::Range;
-use std::sync::{Arc, Mutex, OnceLock};
+use alloc::borrow::ToOwned;
 
-use starling_circuit::layout::{pack_bits, words_for_bits};
-use starling_circuit::{
-    Blake3Compression, BristolCircuit, BristolR1cs, Gadget, KeccakF1600, Lanes, R1cs, Sha256Compression,
-    Sha512Compression,
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::sync::Arc;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::Range;
+
+use once_cell::race::OnceBox;
+
+use crate::circuit::bits::{pack_bits, words_for_bits};
+use crate::circuit::{
+    blake3_compression, keccak_f1600, sha256_compression, sha512_compression, BristolCircuit, BristolR1cs,
+    Gadget, Lanes, R1cs,
 };
-use starling_piop::SparseMatrix;
+use crate::piop::SparseMatrix;
 
-use starling_piop::wiring::Wires;
+use crate::piop::wiring::Wires;
 
 /// The built-in instance circuits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -67,6 +76,14 @@ impl Builtin {
     }
 }
 
+/// The lane circuits built so far, a list that only grows (a handful of
+/// entries per process), so that readers never wait.
+struct Built {
+    groups: Vec<(Gadget, usize)>,
+    circuit: Arc<StatementCircuit>,
+    next: OnceBox<Built>,
+}
+
 /// A Bristol circuit as the user gave it, with its input and output widths.
 struct BristolSource {
     text: String,
@@ -98,7 +115,7 @@ impl StatementCircuit {
         if r1cs.num_private_inputs() != 0 {
             return Err("statement circuits have no private inputs".into());
         }
-        let matrix = |rows: &starling_circuit::SparseRows| {
+        let matrix = |rows: &crate::circuit::SparseRows| {
             SparseMatrix::from_csr(rows.offsets().to_vec(), rows.indices().to_vec())
                 .map_err(|e| e.to_string())
         };
@@ -127,21 +144,21 @@ impl StatementCircuit {
 
     /// A built-in circuit.
     pub fn builtin(which: Builtin) -> Arc<StatementCircuit> {
-        static SHA256: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        static SHA512: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        static BLAKE3: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
-        static KECCAK: OnceLock<Arc<StatementCircuit>> = OnceLock::new();
+        static SHA256: OnceBox<Arc<StatementCircuit>> = OnceBox::new();
+        static SHA512: OnceBox<Arc<StatementCircuit>> = OnceBox::new();
+        static BLAKE3: OnceBox<Arc<StatementCircuit>> = OnceBox::new();
+        static KECCAK: OnceBox<Arc<StatementCircuit>> = OnceBox::new();
         let (cell, build): (_, fn() -> R1cs) = match which {
-            Builtin::Sha256 => (&SHA256, || Sha256Compression::new().into_r1cs()),
-            Builtin::Sha512 => (&SHA512, || Sha512Compression::new().into_r1cs()),
-            Builtin::Blake3 => (&BLAKE3, || Blake3Compression::new().into_r1cs()),
-            Builtin::KeccakF1600 => (&KECCAK, || KeccakF1600::new().into_r1cs()),
+            Builtin::Sha256 => (&SHA256, sha256_compression),
+            Builtin::Sha512 => (&SHA512, sha512_compression),
+            Builtin::Blake3 => (&BLAKE3, blake3_compression),
+            Builtin::KeccakF1600 => (&KECCAK, keccak_f1600),
         };
         cell.get_or_init(|| {
-            Arc::new(
+            Box::new(Arc::new(
                 StatementCircuit::new(Some(which), which.name(), build(), None)
                     .expect("the built-in circuits are well formed"),
-            )
+            ))
         })
         .clone()
     }
@@ -153,11 +170,13 @@ impl StatementCircuit {
     /// compressions for SLH-DSA), each built once per process. Its name
     /// says the lanes (`sha256-path-step*5`).
     pub fn lanes(groups: &[(Gadget, usize)]) -> Arc<StatementCircuit> {
-        type Built = Vec<(Vec<(Gadget, usize)>, Arc<StatementCircuit>)>;
-        static BUILT: Mutex<Built> = Mutex::new(Vec::new());
-        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, circuit)) = built.iter().find(|(g, _)| g == groups) {
-            return circuit.clone();
+        static BUILT: OnceBox<Built> = OnceBox::new();
+        let mut at = &BUILT;
+        while let Some(built) = at.get() {
+            if built.groups == groups {
+                return built.circuit.clone();
+            }
+            at = &built.next;
         }
         let name = groups
             .iter()
@@ -170,8 +189,24 @@ impl StatementCircuit {
             StatementCircuit::new(None, name, Lanes::new(groups).into_r1cs(), None)
                 .expect("a lane circuit is well formed"),
         );
-        built.push((groups.to_vec(), circuit.clone()));
-        circuit
+        // Appended at the end of the list; if another thread appended
+        // first, the walk goes on from its entry (which may be this one).
+        let mut new = Box::new(Built {
+            groups: groups.to_vec(),
+            circuit,
+            next: OnceBox::new(),
+        });
+        loop {
+            match at.set(new) {
+                Ok(()) => return at.get().expect("just set").circuit.clone(),
+                Err(back) => new = back,
+            }
+            let built = at.get().expect("set by another thread");
+            if built.groups == groups {
+                return built.circuit.clone();
+            }
+            at = &built.next;
+        }
     }
 
     /// Compiles a Bristol Fashion circuit. Errors name the offending line.
@@ -228,7 +263,7 @@ impl StatementCircuit {
 
     /// The lincheck's matrices: `A0` and `B0`, its group at the zerocheck's
     /// sumcheck point, and `C0 = I ⊕ N0`, its group at the batching point.
-    pub(crate) fn lincheck_matrices(&self) -> ([&SparseMatrix; 2], [&SparseMatrix; 1]) {
+    pub fn lincheck_matrices(&self) -> ([&SparseMatrix; 2], [&SparseMatrix; 1]) {
         ([&self.a0, &self.b0], [&self.c0])
     }
 

@@ -2,10 +2,14 @@
 //! unreadable input, a rejected proof (and why, in plain words first), or a
 //! bug in Starling.
 
-use std::fmt;
+use alloc::format;
+use alloc::string::String;
+use alloc::string::ToString;
 
-use starling_circuit::wording::counted;
-use starling_crypto::codec::DecodeError;
+use core::fmt;
+
+use crate::circuit::wording::counted;
+use crate::codec::DecodeError;
 
 /// Everything that can go wrong.
 #[derive(Debug, thiserror::Error)]

@@ -30,12 +30,16 @@
 //! a public value the verifier computes. SHAKE: a call's block starts with
 //! the public `PK.seed ‖ ADRS`, and its data follows.
 
-use std::ops::Range;
-use std::sync::Arc;
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_circuit::path_step::PathStepLayout;
-use starling_circuit::Gadget;
-use starling_piop::wiring::{Instances, Source, Wires};
+use alloc::sync::Arc;
+use core::ops::Range;
+
+use crate::circuit::path_step::PathStepLayout;
+use crate::circuit::Gadget;
+use crate::piop::wiring::{Instances, Source, Wires};
 
 use super::family::{public_bytes, same_public_bytes};
 use super::hashing::{Lane, RowHash};
@@ -53,7 +57,7 @@ const SHAKE_ROWS: Gadget = Gadget::KeccakPathStep(PathStepLayout::shake256(32));
 /// SHAKE256 sponge steps (96%), or eight SHA-256 and one SHA-512
 /// compressions (96% of `2^18`; `F` calls are 7 to 15 times the SHA-512
 /// ones).
-pub(crate) fn lanes(set: SlhSet) -> Vec<Lane> {
+pub fn lanes(set: SlhSet) -> Vec<Lane> {
     match set.hashes()[..] {
         [RowHash::Shake256] => Lane::groups(&[(RowHash::Shake256, SHAKE_ROWS, 3)]),
         [RowHash::Sha256] => Lane::groups(&[(RowHash::Sha256, Gadget::Sha256, 5)]),
@@ -67,7 +71,7 @@ pub(crate) fn lanes(set: SlhSet) -> Vec<Lane> {
 
 /// What an instance computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Role {
+pub enum Role {
     /// Block `k` of `H_msg`'s inner hash.
     Inner(u32),
     /// Block `block` of MGF1 call `call`.
@@ -106,7 +110,7 @@ struct Slot {
 }
 
 /// The instances of an SLH-DSA batch.
-pub(crate) struct Layout {
+pub struct Layout {
     set: SlhSet,
     lanes: Vec<Lane>,
     /// Each lane's instances.
@@ -161,7 +165,7 @@ fn mgf_blocks(set: SlhSet) -> usize {
 }
 
 /// Compressions (permutations) of `H_msg` on a message `M'` of `len` bytes.
-pub(crate) fn message_blocks(set: SlhSet, len: usize) -> usize {
+pub fn message_blocks(set: SlhSet, len: usize) -> usize {
     inner_blocks(set, len) + mgf_calls(set) * mgf_blocks(set)
 }
 
@@ -169,7 +173,7 @@ impl Layout {
     /// The layout of signatures whose messages `M'` have `lens` bytes, with
     /// output records `outputs` (the digest, then each layer's message) and
     /// keys' records `inputs`.
-    pub(crate) fn new(set: SlhSet, inputs: &Records, lens: &[usize], outputs: &Records) -> Self {
+    pub fn new(set: SlhSet, inputs: &Records, lens: &[usize], outputs: &Records) -> Self {
         let lanes = lanes(set);
         let mut layout = Layout {
             set,
@@ -501,7 +505,7 @@ impl Layout {
     }
 
     /// The relations: see the module documentation.
-    pub(crate) fn relations<'a>(
+    pub fn relations<'a>(
         self: &Arc<Self>,
         circuit: &StatementCircuit,
         inputs: &'a Records,
@@ -865,7 +869,7 @@ fn walk_signatures(
 /// from the instances' outputs, `output(lane, y)` being instance `y`'s
 /// first 64 output bytes of `lane`: the layout is followed as far as each
 /// value says.
-pub(crate) fn outputs(set: SlhSet, lens: &[usize], output: &dyn Fn(usize, usize) -> [u8; 64]) -> Records {
+pub fn outputs(set: SlhSet, lens: &[usize], output: &dyn Fn(usize, usize) -> [u8; 64]) -> Records {
     let n = set.n();
     let lanes = set.hashes().len();
     let last = lanes - 1;
@@ -898,7 +902,7 @@ pub(crate) fn outputs(set: SlhSet, lens: &[usize], output: &dyn Fn(usize, usize)
 }
 
 /// Calls of each lane's hash in a batch, without laying it out.
-pub(crate) fn count(set: SlhSet, lens: &[usize], outputs: &Records) -> Vec<usize> {
+pub fn count(set: SlhSet, lens: &[usize], outputs: &Records) -> Vec<usize> {
     let n = set.n();
     let lanes = set.hashes().len();
     let mut y = vec![0; lanes];
@@ -911,8 +915,8 @@ pub(crate) fn count(set: SlhSet, lens: &[usize], outputs: &Records) -> Vec<usize
 }
 
 /// Each lane's instances' roles, in order.
-#[cfg(test)]
-pub(crate) fn roles(set: SlhSet, inputs: &Records, lens: &[usize], outputs: &Records) -> Vec<Vec<Role>> {
+#[doc(hidden)]
+pub fn roles(set: SlhSet, inputs: &Records, lens: &[usize], outputs: &Records) -> Vec<Vec<Role>> {
     Layout::new(set, inputs, lens, outputs)
         .slots
         .iter()

@@ -4,7 +4,7 @@
 //! A signature is a stack of LMS levels ([`Stack`]: one for LMS, `L` for
 //! HSS), each level of each signature a *unit* laid out alike. Every
 //! compression is a call of the path-step circuit
-//! ([`starling_circuit::sha256_path_step`]), numbered here as if each were
+//! ([`crate::circuit::sha256_path_step`]), numbered here as if each were
 //! an instance (`placement` puts five in an instance). First the message hashes of
 //! all units (so that each one's `Q`, a public output, sits where the
 //! messages' lengths alone say), then per unit: its Winternitz chains
@@ -34,11 +34,15 @@
 //! (message bytes 78..110) is what its last path level must output. Each
 //! level's `Q` is public like LMS's.
 
-use std::collections::BTreeMap;
-use std::ops::Range;
-use std::sync::Arc;
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use starling_piop::wiring::{Instances, Source, Wires};
+use alloc::collections::BTreeMap;
+use alloc::sync::Arc;
+use core::ops::Range;
+
+use crate::piop::wiring::{Instances, Source, Wires};
 
 use super::family::{public_bytes, same_public_bytes};
 use super::hss::Stack;
@@ -49,7 +53,7 @@ use crate::records::Records;
 
 /// What an instance computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Role {
+pub enum Role {
     /// Block `k` of the message hash.
     Message(u32),
     /// Step `j` of chain `chain`; `first` when it takes the chain's start.
@@ -75,7 +79,7 @@ impl Role {
 
 /// The instances of an LMS or HSS batch, each with its unit (signature
 /// `s`'s level `j` is unit `s L + j`) and role.
-pub(crate) struct Layout {
+pub struct Layout {
     stack: Stack,
     owner: Vec<(u32, Role)>,
     /// Per unit: its message hash's first instance.
@@ -164,7 +168,7 @@ impl Classes {
 
     /// Each class's instances, by the class's key (for comparing two).
     #[cfg(test)]
-    fn by_key(&self) -> std::collections::BTreeMap<usize, (Class, &[u64])> {
+    fn by_key(&self) -> alloc::collections::BTreeMap<usize, (Class, &[u64])> {
         self.classes
             .iter()
             .map(|(c, bits)| (c.key(), (*c, &bits[..])))
@@ -209,7 +213,7 @@ fn unit_messages(stack: Stack, record: &[u8]) -> impl Iterator<Item = usize> {
 impl Layout {
     /// The layout of signatures on `inputs` (`PK ‖ MSG`) whose output
     /// records are `q_reps` (every level's `Q`).
-    pub(crate) fn new(stack: Stack, inputs: &Records, q_reps: &Records) -> Self {
+    pub fn new(stack: Stack, inputs: &Records, q_reps: &Records) -> Self {
         let set = stack.set;
         let mut owner = Vec::new();
         let mut message_first = Vec::with_capacity(inputs.len() * stack.levels as usize);
@@ -264,7 +268,7 @@ impl Layout {
 
     /// Instances of a batch of signatures on `inputs` with output records
     /// `q_reps`, without laying them out.
-    pub(crate) fn count(stack: Stack, inputs: &Records, q_reps: &Records) -> usize {
+    pub fn count(stack: Stack, inputs: &Records, q_reps: &Records) -> usize {
         let set = stack.set;
         let per_unit = Self::key_blocks(set) + 1 + Self::node_blocks(set) * set.h as usize;
         let messages: usize = inputs
@@ -305,8 +309,8 @@ impl Layout {
     }
 
     /// Each instance's unit and role, in order.
-    #[cfg(test)]
-    pub(crate) fn roles(&self) -> &[(u32, Role)] {
+    #[doc(hidden)]
+    pub fn roles(&self) -> &[(u32, Role)] {
         &self.owner
     }
 
@@ -316,7 +320,7 @@ impl Layout {
     fn last_of_its_hash(&self, y: usize) -> bool {
         let (s, role) = self.owner[y];
         self.owner.get(y + 1).is_none_or(|&(next_s, next)| {
-            next_s != s || std::mem::discriminant(&next) != std::mem::discriminant(&role)
+            next_s != s || core::mem::discriminant(&next) != core::mem::discriminant(&role)
         })
     }
 
@@ -470,7 +474,7 @@ impl Layout {
     }
 
     /// The relations: see the module documentation.
-    pub(crate) fn relations<'a>(
+    pub fn relations<'a>(
         self: &Arc<Self>,
         circuit: &StatementCircuit,
         inputs: &'a Records,
@@ -952,7 +956,7 @@ mod tests {
         for (scheme, stack) in stacks {
             for msg_len in [0, 150] {
                 let kind = Signatures::new(scheme.clone());
-                let (public, private) = kind.random_batch(3, msg_len, 5);
+                let (public, private) = kind.random_batch_from(3, msg_len, &mut crate::kind::test_bytes(5));
                 let mut q_reps = Records::new();
                 let key = stack.public_key_bytes();
                 for (p, s) in public.iter().zip(private.iter()) {

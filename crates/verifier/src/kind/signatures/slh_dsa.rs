@@ -21,6 +21,9 @@
 //! squeezed to `m` bytes; every call's input up to `T`'s fits one 136-byte
 //! block.
 
+use alloc::vec;
+use alloc::vec::Vec;
+
 use super::hashing::{Hasher, Native, Part, RowHash};
 use crate::hashes::Hash;
 
@@ -297,14 +300,14 @@ impl SlhSet {
 
     /// Where the FORS signature's value `j` of tree `i` is (`j = 0` the
     /// secret, then the path).
-    fn fors_value(self, i: usize, j: usize) -> std::ops::Range<usize> {
+    fn fors_value(self, i: usize, j: usize) -> core::ops::Range<usize> {
         let n = self.n();
         let start = n + (i * (self.fors_height() as usize + 1) + j) * n;
         start..start + n
     }
 
     /// Where layer `l`'s XMSS signature value `j` is (chains, then path).
-    fn xmss_value(self, l: usize, j: usize) -> std::ops::Range<usize> {
+    fn xmss_value(self, l: usize, j: usize) -> core::ops::Range<usize> {
         let n = self.n();
         let fors = n + self.fors_trees() * (self.fors_height() as usize + 1) * n;
         let per_layer = (self.wots_len() + self.tree_height() as usize) * n;
@@ -555,16 +558,16 @@ impl Seeded {
 
 impl SlhSet {
     /// A public key and a valid signature on the message `M'` under it,
-    /// from `rng`: random `PK.seed`, `R` and values for the FORS trees and
+    /// from random bytes `fill` writes: random `PK.seed`, `R` and values for the FORS trees and
     /// every hypertree layer but the top one, whose tree is built from
     /// random Winternitz secrets (its root is `PK.root`) and which signs
     /// the layer below's root. Verification accepts it like any other; only
     /// the top tree has secrets, so this is a sample for tests and
     /// benchmarks, not a signer.
-    pub fn sample(self, rng: &mut (impl rand::RngCore + ?Sized), message: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    pub fn sample(self, fill: &mut dyn FnMut(&mut [u8]), message: &[u8]) -> (Vec<u8>, Vec<u8>) {
         let n = self.n();
         let mut seed = vec![0u8; n];
-        rng.fill_bytes(&mut seed);
+        fill(&mut seed);
         let seeded = Seeded::new(self, &seed);
         let tweak = |hash: RowHash, adrs: Adrs, data: &[u8]| {
             let mut native = Native::new(hash);
@@ -576,7 +579,7 @@ impl SlhSet {
         let leaves = 1usize << hp;
         let wots_len = self.wots_len();
         let mut secrets = vec![0u8; leaves * wots_len * n];
-        rng.fill_bytes(&mut secrets);
+        fill(&mut secrets);
         let chain = |leaf: usize, c: usize, steps: u32| -> Vec<u8> {
             let at = (leaf * wots_len + c) * n;
             let mut value = secrets[at..at + n].to_vec();
@@ -631,7 +634,7 @@ impl SlhSet {
         pk.extend(&levels[hp as usize][0]);
 
         let mut sig = vec![0u8; self.signature_bytes()];
-        rng.fill_bytes(&mut sig);
+        fill(&mut sig);
         let walked = self.walk(&pk, message, &sig, &mut Native::new(f));
         let (_, tree, mut leaf) = self.split(&walked.digest);
         if self.layers() > 1 {

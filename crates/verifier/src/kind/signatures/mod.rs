@@ -17,7 +17,7 @@
 //! holds that signature, and nothing about the signature to anyone else
 //! (finding `C` from it is a preimage search). The leaf index and the
 //! authentication path stay private: the path's directions are checked by
-//! the instance circuit ([`starling_circuit::sha256_path_step`]).
+//! the instance circuit ([`crate::circuit::sha256_path_step`]).
 //!
 //! HSS is a stack of such LMS verifications: every level's `Q` is public
 //! (a level's `Q` is the same for every signature under the same key below
@@ -35,23 +35,34 @@
 //! 205) with SHA-2 or SHAKE at every category
 //! (`slh-dsa-{sha2,shake}-{128,192,256}{s,f}`), the pure interface with a
 //! context string or the internal one.
-//! Each family implements [`Family`]; the kind is the same code for all.
+//! Each family implements `Family`; the kind is the same code for all.
 
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+// The hashing, layout and scheme modules are public for the prover's tests,
+// which cheat on exactly the rows a layout gives a role (not an API).
 mod family;
-mod hashing;
-mod hss;
-mod lms;
+#[doc(hidden)]
+pub mod hashing;
+#[doc(hidden)]
+pub mod hss;
+#[doc(hidden)]
+pub mod lms;
 mod lms_family;
-mod lms_layout;
+#[doc(hidden)]
+pub mod lms_layout;
 mod placement;
-mod slh_dsa;
+#[doc(hidden)]
+pub mod slh_dsa;
 mod slh_family;
-mod slh_layout;
-#[cfg(test)]
-mod tests;
+#[doc(hidden)]
+pub mod slh_layout;
 
-use std::ops::Range;
-use std::sync::Arc;
+use alloc::sync::Arc;
+use core::ops::Range;
 
 use family::Family;
 use hashing::Lane;
@@ -138,34 +149,8 @@ impl Scheme {
     }
 }
 
-/// A batch of signatures under one scheme.
-///
-/// ```
-/// use std::sync::Arc;
-/// use starling::kind::{LmsSet, SignatureScheme, Signatures};
-/// use starling::inputs::{parse_inputs, read_prover_inputs};
-/// use starling::{prove_private, verify, Expected, Kind, Profile};
-///
-/// let kind = Signatures::new(SignatureScheme::Lms(LmsSet::new(32, 5, 4).unwrap()));
-/// // A prover's lines are `PK MSG SIG`; here two sampled ones.
-/// let (public, private) = kind.random_batch(2, 16, 7);
-/// let lines = kind.prover_lines(&public, &private);
-/// let (public, private) = read_prover_inputs(&kind, lines.as_bytes()).unwrap();
-/// let kind: Arc<dyn Kind> = Arc::new(kind);
-/// let proof = prove_private(kind.clone(), public, private, Profile::Default, &mut |_| {})
-///     .unwrap()
-///     .file
-///     .to_bytes();
-///
-/// // A verifier's expected lines are `PK MSG`, in the prover's order.
-/// let expected_lines: String = lines
-///     .lines()
-///     .map(|l| l.rsplit_once(' ').unwrap().0.to_owned() + "\n")
-///     .collect();
-/// let expected = Expected::new(kind.clone(), parse_inputs(kind.as_ref(), &expected_lines).unwrap()).unwrap();
-/// let verified = verify(&expected, &proof).unwrap();
-/// assert_eq!(verified.count(), 2);
-/// ```
+/// A batch of signatures under one scheme (the `starling` crate's `kind`
+/// module shows one proved and verified).
 #[derive(Clone, Debug)]
 pub struct Signatures {
     scheme: Scheme,
@@ -191,7 +176,7 @@ impl Signatures {
     }
 
     /// The kind a file's parameters name.
-    pub(crate) fn from_params(params: &[u8]) -> Result<Self, Error> {
+    pub fn from_params(params: &[u8]) -> Result<Self, Error> {
         Scheme::from_code(params)
             .map(Signatures::new)
             .ok_or_else(|| Error::Malformed("unknown signature scheme parameters".into()))
@@ -208,8 +193,8 @@ impl Signatures {
 
     /// Where virtual instance `v` of group `g` is in a batch of
     /// `instances` instances: its instance and its lane's input bytes.
-    #[cfg(test)]
-    pub(crate) fn lane_at(&self, instances: usize, g: usize, v: usize) -> (usize, Range<usize>) {
+    #[doc(hidden)]
+    pub fn lane_at(&self, instances: usize, g: usize, v: usize) -> (usize, Range<usize>) {
         let (copy, y) = Placement::of_instances(&self.lanes, instances).at(v);
         let lane = &self.lanes[g];
         let at = lane.input_at + copy * lane.input_bytes;
@@ -230,16 +215,20 @@ impl Signatures {
 
     /// `count` valid signatures on random messages of `msg_len` bytes under
     /// fresh keys (each family's `sample`: random signature values, the key
-    /// they lead to): the public records (`PK ‖ MSG`) and the private ones
-    /// (the signatures), reproducible from `seed`.
-    pub fn random_batch(&self, count: usize, msg_len: usize, seed: u64) -> (Records, Records) {
-        use rand::{RngCore, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    /// they lead to), from random bytes `fill` writes: the public records
+    /// (`PK ‖ MSG`) and the private ones (the signatures). For tests and
+    /// benchmarks (`starling::kind::Sample` draws them from a seed).
+    pub fn random_batch_from(
+        &self,
+        count: usize,
+        msg_len: usize,
+        fill: &mut dyn FnMut(&mut [u8]),
+    ) -> (Records, Records) {
         let (mut public, mut private) = (Records::new(), Records::new());
         let mut msg = vec![0u8; msg_len];
         for _ in 0..count {
-            rng.fill_bytes(&mut msg);
-            let (mut pk, sig) = self.family().sample(&mut rng, &msg);
+            fill(&mut msg);
+            let (mut pk, sig) = self.family().sample(fill, &msg);
             pk.extend(&msg);
             public.push(&pk);
             private.push(&sig);
@@ -268,7 +257,8 @@ impl Signatures {
     }
 
     /// A signature's checks and native verification, with its instance rows.
-    fn trace(&self, public: &[u8], sig: &[u8]) -> Result<hashing::Trace, PrivateInputError> {
+    #[doc(hidden)]
+    pub fn trace(&self, public: &[u8], sig: &[u8]) -> Result<hashing::Trace, PrivateInputError> {
         let family = self.family();
         let (pk, msg) = public.split_at(self.key_bytes());
         family
@@ -283,7 +273,8 @@ impl Signatures {
     }
 
     /// The messages' lengths, as the message hashes see them.
-    fn hashed_lengths(&self, inputs: &Records) -> Vec<usize> {
+    #[doc(hidden)]
+    pub fn hashed_lengths(&self, inputs: &Records) -> Vec<usize> {
         inputs
             .iter()
             .map(|r| self.family().hashed_message_bytes(r.len() - self.key_bytes()))
@@ -293,10 +284,10 @@ impl Signatures {
 
 impl Signatures {
     /// The public and the private record of a prover's line `PK MSG SIG`
-    /// ([`crate::kind::KindProver::parse_prover_line`]): [`PrivateInputError::Unreadable`]
+    /// (`starling::kind::KindProver::parse_prover_line`): [`PrivateInputError::Unreadable`]
     /// for a malformed line, [`PrivateInputError::False`] when the signature
     /// does not verify, which no proof can show.
-    pub(crate) fn parse_signed_line(&self, fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
+    pub fn parse_signed_line(&self, fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
         expect_fields(fields, "PK MSG SIG", 3).map_err(PrivateInputError::Unreadable)?;
         let public = self
             .parse_input(&fields[..2])
@@ -306,10 +297,10 @@ impl Signatures {
         Ok((public, sig))
     }
 
-    /// The prover's instance rows ([`crate::kind::KindProver::instance_inputs`]):
+    /// The prover's instance rows (`starling::kind::KindProver::instance_inputs`):
     /// every instance's circuit input bits, intermediate values computed
     /// natively.
-    pub(crate) fn instance_rows(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error> {
+    pub fn instance_rows(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error> {
         // Each group's rows: all message hashes, then the rest in order.
         let mut message_rows = vec![Vec::new(); self.lanes.len()];
         let mut rows = vec![Vec::new(); self.lanes.len()];
@@ -336,8 +327,8 @@ impl Signatures {
     }
 
     /// The public outputs, from the output rows of every instance
-    /// ([`crate::kind::KindProver::outputs`]).
-    pub(crate) fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
+    /// (`starling::kind::KindProver::outputs`).
+    pub fn outputs_of_rows(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
         let instances = instance_outputs.len() / self.circuit.output_words();
         let placement = Placement::of_instances(&self.lanes, instances);
         let output = |g: usize, v: usize| placement.output(&self.circuit, instance_outputs, g, v);

@@ -16,11 +16,17 @@
 //! is 1 and the input and output bits are the statement's (the padding
 //! instances: all-zero inputs and the circuit's outputs on them).
 
-use std::ops::Range;
-use std::sync::Arc;
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::string::ToString;
+use alloc::vec;
+use alloc::vec::Vec;
 
-use rand::{Rng, SeedableRng};
-use starling_piop::wiring::{Instances, Wires};
+use alloc::sync::Arc;
+use core::ops::Range;
+
+use crate::piop::wiring::{Instances, Wires};
 
 use super::{extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
 use crate::circuits::{Builtin, StatementCircuit};
@@ -46,13 +52,13 @@ impl Batch {
         Batch { circuit }
     }
 
-    /// `count` input records of uniformly random bits from a seed (ChaCha8),
-    /// for demos and benchmarks.
-    pub fn random_inputs(&self, count: usize, seed: u64) -> Records {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    /// `count` input records of uniformly random bits, from random bytes
+    /// `fill` writes, for demos and benchmarks (`starling::kind::Sample`
+    /// draws them from a seed).
+    pub fn random_inputs_from(&self, count: usize, fill: &mut dyn FnMut(&mut [u8])) -> Records {
         let (bytes, bits) = (self.circuit.input_bytes(), self.circuit.input_bits());
         let mut all = vec![0u8; count * bytes];
-        rng.fill(all.as_mut_slice());
+        fill(&mut all);
         if !bits.is_multiple_of(8) {
             let mask = (1u8 << (bits % 8)) - 1;
             for row in all.chunks_exact_mut(bytes) {
@@ -166,7 +172,7 @@ impl Kind for Batch {
                 if fields.len() != sizes.len() {
                     return Err(format!(
                         "expected {} (the circuit's inputs), found {}",
-                        starling_circuit::wording::counted(sizes.len() as u64, "input value"),
+                        crate::circuit::wording::counted(sizes.len() as u64, "input value"),
                         fields.len()
                     ));
                 }
@@ -332,7 +338,7 @@ mod tests {
         let mut all: Vec<Batch> = Builtin::ALL.into_iter().map(Batch::builtin).collect();
         all.push(adder);
         for kind in all {
-            let inputs = kind.random_inputs(3, 9);
+            let inputs = kind.random_inputs_from(3, &mut crate::kind::test_bytes(9));
             let text = format!("# header\n\n{}\n", lines_of(&kind, &inputs));
             assert_eq!(parse_inputs(&kind, &text).unwrap(), inputs, "{}", kind.name());
         }
@@ -365,7 +371,7 @@ mod tests {
     #[test]
     fn errors_name_the_line() {
         let sha = Batch::builtin(Builtin::Sha256);
-        let good = lines_of(&sha, &sha.random_inputs(1, 1));
+        let good = lines_of(&sha, &sha.random_inputs_from(1, &mut crate::kind::test_bytes(1)));
         let odd = format!("{good}abc {}\n", "00".repeat(64));
         let e = parse_inputs(&sha, &odd).unwrap_err().to_string();
         assert!(e.contains("line 2") && e.contains("hex digit"), "{e}");

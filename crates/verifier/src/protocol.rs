@@ -1,0 +1,382 @@
+//! The proof system's verifier end to end (DESIGN §2.3), and what prover and
+//! verifier derive alike from public data: the batch's shape and PCS
+//! parameters, the security of the whole protocol, the statement's binding.
+//!
+//! Order of messages: commit to the packed witness; bind the statement and
+//! the commitment root; zerocheck of `(A z) ∘ (B z) = C z`; lincheck of its
+//! claims on `A z`, `B z` (one point) and `C z` (another); the wiring check
+//! (public values, links between instances); ring switching and one batched
+//! opening of the three claims on z. The prover is `starling`'s.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use libm::{exp2, log2};
+
+use crate::circuits::StatementCircuit;
+use crate::error::Check;
+use crate::format;
+use crate::host::Host;
+use crate::layout::{self, log_instances, MIN_LOG_INSTANCES};
+use crate::pcs::{bits, Commitment, PcsParams, SecurityProfile as Profile, SecurityReport};
+use crate::piop::lincheck::{self, LincheckClaim};
+use crate::piop::{wiring, zerocheck, Shape, SparseMatrix};
+use crate::proof_file::ProofFile;
+use crate::statement::Statement;
+use crate::{Error, Transcript};
+
+/// Transcript protocol label; changes with any change to the protocol.
+pub const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v7";
+
+/// Transcript label of the proof of work before the wiring check's challenges.
+pub const LABEL_POW_PUBLIC: &[u8] = b"pow/public";
+
+/// The proof proper (everything after the statement in the file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// Merkle root of the committed witness.
+    pub commitment: Commitment,
+    /// Proof-of-work nonce before the wiring check's challenges (zero under the
+    /// default profile, which does not grind; the zerocheck holds its own).
+    pub public_nonce: u64,
+    /// Zerocheck of (Az)∘(Bz) = Cz.
+    pub zerocheck: zerocheck::Proof,
+    /// Lincheck of the claims on Az, Bz and Cz.
+    pub lincheck: lincheck::Proof,
+    /// The public values and the wiring between instances.
+    pub wiring: wiring::Proof,
+    /// Ring switching and the opening of the three claims on z.
+    pub opening: bits::Proof,
+}
+
+/// Shape and PCS parameters of a batch, derived from public data only.
+pub struct BatchParams {
+    /// The batch's shape.
+    pub shape: Shape,
+    /// log2 of the public block's wires.
+    pub p: usize,
+    /// The opening's parameters.
+    pub pcs: PcsParams,
+}
+
+impl BatchParams {
+    /// Wires per instance that the commitment holds: level 0's live rows.
+    pub fn committed_wires(&self) -> usize {
+        let bits = self.pcs.level_width(0) << (self.pcs.level_log_msg(0) + 7);
+        bits >> self.shape.n()
+    }
+}
+
+/// Number of claims on z opened at the end: the lincheck's two (one per
+/// point of the zerocheck's claims) and the wiring check's.
+pub const OPENED_CLAIMS: usize = 3;
+
+/// Claims the lincheck batches: on `A z`, `B z` and `C z`.
+pub const LINCHECK_CLAIMS: usize = 3;
+
+/// Groups of the lincheck: `A z` and `B z` at the zerocheck's sumcheck point,
+/// `C z` at its batching point.
+pub const LINCHECK_GROUPS: usize = 2;
+
+/// The shape and PCS parameters of `instances` instances of `circuit`
+/// under `profile`; errors when one proof cannot hold them.
+pub fn batch_params(
+    circuit: &StatementCircuit,
+    instances: usize,
+    profile: Profile,
+) -> Result<BatchParams, String> {
+    let r1cs = circuit.r1cs();
+    let n = log_instances(instances) as usize;
+    let too_large = |e: &dyn core::fmt::Display| {
+        format!(
+            "2^{n} instances of a circuit of 2^{} wires are more than one proof can hold ({e})",
+            r1cs.k()
+        )
+    };
+    let shape = Shape::new(n, r1cs.k() as usize).map_err(|e| too_large(&e))?;
+    let p = r1cs.p() as usize;
+    // The wires past the last used one are zero in every instance: with the
+    // instance index low in a bit's index they are the table's top, which
+    // level 0 of the opening leaves out (at least the constant wire is used).
+    let live_len = r1cs.used_wires().max(1) << (n - MIN_LOG_INSTANCES as usize);
+    let pcs = pcs_params(shape, p, profile)
+        .and_then(|pcs| pcs.with_live_len(live_len))
+        .map_err(|e| too_large(&e))?;
+    let params = BatchParams { shape, p, pcs };
+    meets_target(&params, profile)?;
+    Ok(params)
+}
+
+/// The opening's parameters for a batch: the PCS reaches half the profile's
+/// error budget ([`Profile::pcs_bits`]), or what the PIOP terms leave of it
+/// when they take more than the other half (circuits of millions of wires,
+/// whose sumchecks have many rounds).
+fn pcs_params(shape: Shape, p: usize, profile: Profile) -> Result<PcsParams, crate::pcs::PcsError> {
+    let piop_error: f64 = piop_terms(shape, p, profile)
+        .iter()
+        .map(|&(_, bits)| exp2(bits))
+        .sum();
+    let left = exp2(-profile.target_bits()) - piop_error;
+    let bits = if left > 0.0 {
+        profile.pcs_bits().max(-log2(left))
+    } else {
+        // Nothing is left: `meets_target` refuses the batch.
+        profile.pcs_bits()
+    };
+    PcsParams::with_bits(shape.l() - 7, profile, bits)
+}
+
+/// Fails when the protocol's total falls short of the profile's target.
+///
+/// The PCS takes at least half the profile's error budget ([`pcs_params`])
+/// and the PIOP terms grow with the size; past 2^36 committed bits of a wide
+/// circuit the secure profile's PCS cannot reach what the PIOP leaves. Such
+/// batches are refused rather than proved below the profile's promise.
+fn meets_target(params: &BatchParams, profile: Profile) -> Result<(), String> {
+    let bits = security(params).bits();
+    if bits < profile.target_bits() {
+        return Err(format!(
+            "the {} profile reaches only {bits:.2} of its {} bits for 2^{} instances of a circuit of 2^{} wires; prove fewer instances per proof",
+            profile.name(),
+            profile.target_bits(),
+            params.shape.n(),
+            params.shape.k()
+        ));
+    }
+    Ok(())
+}
+
+/// Every error term of the whole protocol for this batch.
+pub fn security(params: &BatchParams) -> SecurityReport {
+    let mut r = params.pcs.security_report_with_ring_switch(OPENED_CLAIMS);
+    for (name, log2) in piop_terms(params.shape, params.p, params.pcs.profile()) {
+        r.add(name, log2);
+    }
+    r
+}
+
+/// The error terms of zerocheck, lincheck and wiring.
+fn piop_terms(shape: Shape, p: usize, profile: Profile) -> Vec<(&'static str, f64)> {
+    let grind = profile.piop_grinding_bits();
+    zerocheck::soundness_terms(shape, grind)
+        .into_iter()
+        .chain(lincheck::soundness_terms(shape, LINCHECK_CLAIMS))
+        .chain(wiring::soundness_terms(shape, p, grind))
+        .collect()
+}
+
+/// Step 2 of the protocol: everything public goes in before any challenge.
+pub fn bind_statement(
+    transcript: &mut Transcript,
+    profile: Profile,
+    statement: &Statement,
+    params: &BatchParams,
+    commitment: &Commitment,
+    host: &dyn Host,
+) {
+    let kind = statement.kind();
+    transcript.absorb_u64(b"format version", format::VERSION as u64);
+    transcript.absorb_u64(b"statement kind", u64::from(kind.code()));
+    // The kind's parameters: a hash, a scheme, a Bristol circuit's text.
+    transcript.absorb_bytes(b"kind parameters", &kind.params());
+    transcript.absorb_u64(b"profile", profile.id() as u64);
+    transcript.absorb_bytes(b"pcs parameters", &params.pcs.transcript_bytes());
+    // The digest fixes the constraint system and how the public bits are
+    // split into values.
+    transcript.absorb_bytes(b"circuit digest", &kind.circuit().digest());
+    transcript.absorb_u64(b"count", statement.count());
+    transcript.absorb_u64(b"instances", statement.instances() as u64);
+    transcript.absorb_u64(b"log padded instances", params.shape.n() as u64);
+    transcript.absorb_bytes(b"public values digest", &statement.public_digest_with(host));
+    transcript.absorb_bytes(b"commitment", &commitment.root);
+}
+
+/// The lincheck's groups: `A0`, `B0` at the zerocheck's sumcheck point and
+/// `C0` at its batching point ([`LINCHECK_GROUPS`], [`LINCHECK_CLAIMS`]).
+pub fn lincheck_groups<'a>(
+    (ab0, c0): &'a ([&'a SparseMatrix; 2], [&'a SparseMatrix; 1]),
+    ab_claim: &'a LincheckClaim,
+    c_claim: &'a LincheckClaim,
+) -> [lincheck::Group<'a>; LINCHECK_GROUPS] {
+    [
+        lincheck::Group {
+            matrices: ab0,
+            claim: ab_claim,
+        },
+        lincheck::Group {
+            matrices: c0,
+            claim: c_claim,
+        },
+    ]
+}
+
+/// Runs every check of the proof system on a decoded file: `Ok` means the
+/// proof proves the statement the file carries, whatever that is. The
+/// public API ([`crate::verify`], [`crate::verify_claimed`]) adds what the
+/// verifier expects and the security it requires.
+pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
+    let statement = &file.statement;
+    statement
+        .kind()
+        .check_public(statement.inputs())
+        .map_err(|e| Error::invalid(Check::Statement, &e))?;
+    let circuit = statement.kind().circuit();
+    let params = batch_params(circuit, statement.instances(), file.profile).map_err(Error::Malformed)?;
+    let shape = params.shape;
+    let proof = &file.proof;
+
+    let mut transcript = Transcript::new(PROTOCOL_ID);
+    bind_statement(
+        &mut transcript,
+        file.profile,
+        statement,
+        &params,
+        &proof.commitment,
+        host,
+    );
+    let grind_bits = file.profile.piop_grinding_bits();
+    let zc = zerocheck::verify(shape, &proof.zerocheck, grind_bits, &mut transcript)
+        .map_err(|e| Error::invalid(Check::Zerocheck, &e))?;
+    let (ab_claim, c_claim) = (LincheckClaim::ab_from(&zc), LincheckClaim::c_from(&zc));
+    let lincheck_claims = lincheck::verify(
+        shape,
+        &lincheck_groups(&circuit.lincheck_matrices(), &ab_claim, &c_claim),
+        &proof.lincheck,
+        &mut transcript,
+    )
+    .map_err(|e| Error::invalid(Check::Lincheck, &e))?;
+    if !transcript.check_grind(LABEL_POW_PUBLIC, grind_bits, proof.public_nonce) {
+        return Err(Error::invalid(
+            Check::ProofOfWork,
+            &"the nonce before the wiring check is not a valid proof of work",
+        ));
+    }
+    let relations = statement
+        .kind()
+        .relations(statement.inputs(), statement.outputs(), shape.n());
+    let public_claim = wiring::verify_with(
+        shape,
+        params.p,
+        &layout::piop_relations(&relations),
+        &proof.wiring,
+        grind_bits,
+        &mut transcript,
+        host.public_rows(),
+    )
+    .map_err(|e| Error::invalid(Check::Wiring, &e))?;
+    let claims = [
+        lincheck_claims[0].to_packed(),
+        lincheck_claims[1].to_packed(),
+        public_claim.to_packed(),
+    ];
+    bits::verify_with(
+        host.hashes(),
+        &params.pcs,
+        &proof.commitment,
+        &claims,
+        &proof.opening,
+        &mut transcript,
+    )
+    .map_err(|e| Error::invalid(Check::Opening, &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuits::Builtin;
+    use alloc::vec;
+
+    /// The calculator's totals for the whole protocol at every batch size a
+    /// proof file may have and every circuit size the builder makes: at least
+    /// 100 bits (default) and 120 (secure) wherever the PCS has parameters,
+    /// except a few secure shapes past 2^36 committed bits, which
+    /// `batch_params` refuses.
+    #[test]
+    fn both_profiles_meet_their_totals_at_every_size() {
+        let mut checked = 0;
+        for n in 7..=24usize {
+            for k in 1..=30usize {
+                for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
+                    let Ok(shape) = Shape::new(n, k) else { continue };
+                    let Ok(pcs) = pcs_params(shape, k, profile) else {
+                        continue;
+                    };
+                    let params = BatchParams { shape, p: k, pcs };
+                    let report = security(&params);
+                    let bits = report.bits();
+                    let refused = meets_target(&params, profile).is_err();
+                    assert_eq!(bits < target, refused);
+                    assert!(
+                        bits >= target || (profile == Profile::Secure && shape.l() > 36),
+                        "2^{n} instances, k = {k}, {profile:?}: {bits:.2} bits\n{report}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked} shapes");
+    }
+
+    #[test]
+    fn batches_below_the_profile_target_are_refused() {
+        // 2^7 instances of 2^30 wires under the secure profile: 119.95 bits.
+        let shape = Shape::new(7, 30).unwrap();
+        let params = |profile| BatchParams {
+            shape,
+            p: 1,
+            pcs: PcsParams::new(shape.l() - 7, profile).unwrap(),
+        };
+        let e = meets_target(&params(Profile::Secure), Profile::Secure).unwrap_err();
+        assert!(e.contains("reaches only 119.9"), "{e}");
+        assert!(meets_target(&params(Profile::Default), Profile::Default).is_ok());
+    }
+
+    /// One real parameter set per profile, pinned: SHA-256 at 2^14
+    /// compressions (2^15 wires, 2^29 committed bits). Any change to levels,
+    /// rates, query counts, grinding or the total shows here, so a change
+    /// to the security is always deliberate.
+    #[test]
+    fn parameter_sets_are_pinned() {
+        let circuit = StatementCircuit::builtin(Builtin::Sha256);
+        let level = |log_rows, log_inv_rate, queries, grinding_bits| crate::pcs::LevelParams {
+            log_rows,
+            log_inv_rate,
+            queries,
+            grinding_bits,
+            query_grinding_bits: 16,
+        };
+        for (profile, levels, piop_grinding, total) in [
+            (
+                Profile::Default,
+                vec![level(6, 1, 212, 0), level(4, 3, 106, 0), level(3, 3, 106, 0)],
+                0,
+                102.351,
+            ),
+            (
+                Profile::Secure,
+                vec![level(6, 1, 262, 17), level(3, 3, 131, 15), level(3, 3, 131, 12)],
+                8,
+                120.208,
+            ),
+        ] {
+            let params = batch_params(&circuit, 1 << 14, profile).unwrap();
+            assert_eq!(params.pcs.levels(), levels.as_slice(), "{profile:?}");
+            assert_eq!(profile.piop_grinding_bits(), piop_grinding, "{profile:?}");
+            let bits = security(&params).bits();
+            assert!((bits - total).abs() < 0.005, "{profile:?}: {bits}");
+        }
+    }
+
+    #[test]
+    fn every_builtin_kind_has_parameters_up_to_the_largest_batch() {
+        for kind in Builtin::ALL {
+            let circuit = StatementCircuit::builtin(kind);
+            for log_count in 0..=24usize {
+                for profile in [Profile::Default, Profile::Secure] {
+                    let r = batch_params(&circuit, 1 << log_count, profile);
+                    assert!(r.is_ok(), "{kind:?} 2^{log_count} {profile:?}: {:?}", r.err());
+                }
+            }
+        }
+    }
+}
