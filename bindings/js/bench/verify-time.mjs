@@ -108,7 +108,7 @@ if (process.env.STARLING_BIN) {
   }
   let best = Infinity;
   for (let i = 0; i <= runs; i++) {
-    const r = spawnSync(process.env.STARLING_BIN, args, { encoding: "utf8" });
+    const r = spawnSync(process.env.STARLING_BIN, args, { encoding: "utf8", maxBuffer: 1 << 30 });
     if (r.status !== 0) throw new Error(`starling ${args.join(" ")}: ${r.stderr}`);
     if (i > 0) best = Math.min(best, JSON.parse(r.stdout).verify_ms);
   }
