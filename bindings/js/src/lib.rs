@@ -156,17 +156,7 @@ thread_local! {
 #[wasm_bindgen(start)]
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
-        let payload = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        let at = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        let message = Error::Internal(format!("{}{at}", payload.replace('\n', " "))).to_string();
+        let message = Error::from_panic(info).to_string();
         PANIC.with(|p| *p.borrow_mut() = Some(message));
     }));
 }

@@ -296,7 +296,14 @@ impl R1csWitness for R1cs {
         public_inputs: &[u64],
         private_inputs: &[u64],
     ) -> Result<BatchWitness, WitnessError> {
-        Batch(self).generate_witness(n, public_inputs, private_inputs)
+        let words_per_wire = Batch(self).check_batch_inputs(n, public_inputs, private_inputs)?;
+        let mut words = vec![0u64; self.num_wires() * words_per_wire];
+        Batch(self).generate(words_per_wire, public_inputs, private_inputs, &mut words, None);
+        Ok(BatchWitness {
+            k: self.k(),
+            n,
+            words,
+        })
     }
 
     fn generate_witness_into(
@@ -306,7 +313,16 @@ impl R1csWitness for R1cs {
         private_inputs: &[u64],
         words: &mut [u64],
     ) -> Result<(), WitnessError> {
-        Batch(self).generate_witness_into(n, public_inputs, private_inputs, words)
+        let words_per_wire = Batch(self).check_batch_inputs(n, public_inputs, private_inputs)?;
+        let len = self.num_wires() * words_per_wire;
+        if words.len() != len {
+            return Err(WitnessError::OutputLength {
+                got: words.len(),
+                expected: len,
+            });
+        }
+        Batch(self).generate(words_per_wire, public_inputs, private_inputs, words, None);
+        Ok(())
     }
 
     fn generate_witness_and_forms_into(
@@ -318,31 +334,81 @@ impl R1csWitness for R1cs {
         a: &mut [u64],
         b: &mut [u64],
     ) -> Result<(), WitnessError> {
-        Batch(self).generate_witness_and_forms_into(n, public_inputs, private_inputs, words, a, b)
+        let words_per_wire = Batch(self).check_batch_inputs(n, public_inputs, private_inputs)?;
+        let len = self.num_wires() * words_per_wire;
+        for got in [words.len(), a.len(), b.len()] {
+            if got != len {
+                return Err(WitnessError::OutputLength { got, expected: len });
+            }
+        }
+        Batch(self).generate(words_per_wire, public_inputs, private_inputs, words, Some((a, b)));
+        Ok(())
     }
 
     fn linear_forms(&self, witness: &BatchWitness) -> [Vec<u64>; 3] {
-        Batch(self).linear_forms(witness)
+        assert_eq!(witness.k, self.k(), "witness is for a different circuit size");
+        let [mut a, mut b, mut c] = [(); 3].map(|_| vec![0u64; witness.words.len()]);
+        self.linear_forms_into(witness.words_per_wire(), &witness.words, &mut a, &mut b);
+        self.c_words_into(witness.words_per_wire(), &witness.words, 0, &mut c);
+        [a, b, c]
     }
 
     fn linear_forms_into(&self, words_per_wire: usize, words: &[u64], a: &mut [u64], b: &mut [u64]) {
-        Batch(self).linear_forms_into(words_per_wire, words, a, b)
+        assert_eq!(words.len(), self.num_wires() * words_per_wire, "witness length");
+        assert!(a.len() == words.len() && b.len() == words.len(), "form lengths");
+        let (live, empty): (Vec<usize>, Vec<usize>) =
+            (0..self.num_wires()).partition(|&w| !(self.a().row(w).is_empty() && self.b().row(w).is_empty()));
+        zero_rows(a, words_per_wire, &empty);
+        zero_rows(b, words_per_wire, &empty);
+        match block_lanes(words_per_wire) {
+            1 => Batch(self).forms_blocks::<1>(words_per_wire, &live, words, a, b),
+            2 => Batch(self).forms_blocks::<2>(words_per_wire, &live, words, a, b),
+            4 => Batch(self).forms_blocks::<4>(words_per_wire, &live, words, a, b),
+            8 => Batch(self).forms_blocks::<8>(words_per_wire, &live, words, a, b),
+            _ => Batch(self).forms_blocks::<16>(words_per_wire, &live, words, a, b),
+        }
     }
 
     fn c_words_into(&self, words_per_wire: usize, words: &[u64], start: usize, out: &mut [u64]) {
-        Batch(self).c_words_into(words_per_wire, words, start, out)
+        assert_eq!(words.len(), self.num_wires() * words_per_wire, "witness length");
+        assert!(start + out.len() <= words.len(), "c word range");
+        let (mut at, mut rest) = (start, out);
+        while !rest.is_empty() {
+            let (wire, j) = (at / words_per_wire, at % words_per_wire);
+            let (dst, tail) = rest.split_at_mut((words_per_wire - j).min(rest.len()));
+            let len = dst.len();
+            let row = |w: usize| &words[w * words_per_wire + j..][..len];
+            dst.copy_from_slice(row(wire));
+            for &i in self.addend().row(wire) {
+                dst.iter_mut().zip(row(i as usize)).for_each(|(d, s)| *d ^= s);
+            }
+            at += dst.len();
+            rest = tail;
+        }
     }
 
     fn is_satisfied(&self, witness: &BatchWitness) -> bool {
-        Batch(self).is_satisfied(witness)
+        if witness.k != self.k() {
+            return false;
+        }
+        match block_lanes(witness.words_per_wire()) {
+            1 => Batch(self).satisfied_blocks::<1>(witness),
+            2 => Batch(self).satisfied_blocks::<2>(witness),
+            4 => Batch(self).satisfied_blocks::<4>(witness),
+            8 => Batch(self).satisfied_blocks::<8>(witness),
+            _ => Batch(self).satisfied_blocks::<16>(witness),
+        }
     }
 
     fn public_outputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64] {
-        Batch(self).public_outputs(witness)
+        let w = witness.words_per_wire();
+        let first = self.public_output_wire(0);
+        &witness.words[first * w..(first + self.num_public_outputs()) * w]
     }
 
     fn public_inputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64] {
-        Batch(self).public_inputs(witness)
+        let w = witness.words_per_wire();
+        &witness.words[w..(1 + self.num_public_inputs()) * w]
     }
 }
 
@@ -391,79 +457,6 @@ impl Batch<'_> {
             }
         }
         Ok(words_per_wire)
-    }
-
-    /// Generates the batch witness of `N = 2^n` instances (`n >= 7`).
-    ///
-    /// Inputs are bit-sliced matrices: `public_inputs[j * (N/64) + w]` holds
-    /// public input bit `j` of instances `64w .. 64w + 63`, and likewise for
-    /// `private_inputs` (bit `j` = the `j`-th private input wire). Build them
-    /// with [`crate::layout::slice_instances`].
-    pub fn generate_witness(
-        &self,
-        n: u32,
-        public_inputs: &[u64],
-        private_inputs: &[u64],
-    ) -> Result<BatchWitness, WitnessError> {
-        let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
-        let mut words = vec![0u64; self.num_wires() * words_per_wire];
-        self.generate(words_per_wire, public_inputs, private_inputs, &mut words, None);
-        Ok(BatchWitness {
-            k: self.k(),
-            n,
-            words,
-        })
-    }
-
-    /// [`R1csWitness::generate_witness`] writing the witness words into `words`,
-    /// which must be exactly `2^(k + n) / 64` long: the prover passes the
-    /// buffer it then commits, so nothing is copied. Every entry is written
-    /// (padding rows with zeros), so the buffer needs no clearing first.
-    pub fn generate_witness_into(
-        &self,
-        n: u32,
-        public_inputs: &[u64],
-        private_inputs: &[u64],
-        words: &mut [u64],
-    ) -> Result<(), WitnessError> {
-        let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
-        let len = self.num_wires() * words_per_wire;
-        if words.len() != len {
-            return Err(WitnessError::OutputLength {
-                got: words.len(),
-                expected: len,
-            });
-        }
-        self.generate(words_per_wire, public_inputs, private_inputs, words, None);
-        Ok(())
-    }
-
-    /// [`R1csWitness::generate_witness_into`] that also writes the linear forms
-    /// `a = A z` and `b = B z` ([`R1csWitness::linear_forms_into`]'s) into `a` and
-    /// `b`, as long as `words`, in the same pass: every AND and linear row
-    /// computes its two forms to evaluate its wire anyway, and the inputs'
-    /// and the constant's are read from the block while it is in cache. The
-    /// prover then never reads the witness back for them (a second pass over
-    /// every wire's rows, 58-112 ms of a Keccak-f proof of 2^14 permutations
-    /// on one Zen 4 thread). Every entry of the three buffers is written.
-    pub fn generate_witness_and_forms_into(
-        &self,
-        n: u32,
-        public_inputs: &[u64],
-        private_inputs: &[u64],
-        words: &mut [u64],
-        a: &mut [u64],
-        b: &mut [u64],
-    ) -> Result<(), WitnessError> {
-        let words_per_wire = self.check_batch_inputs(n, public_inputs, private_inputs)?;
-        let len = self.num_wires() * words_per_wire;
-        for got in [words.len(), a.len(), b.len()] {
-            if got != len {
-                return Err(WitnessError::OutputLength { got, expected: len });
-            }
-        }
-        self.generate(words_per_wire, public_inputs, private_inputs, words, Some((a, b)));
-        Ok(())
     }
 
     /// The witness into `out` and, when `forms` is given, its forms, in
@@ -603,61 +596,6 @@ impl Batch<'_> {
         }
     }
 
-    /// The linear forms `a = A z`, `b = B z` and `c = C z` for every wire of
-    /// every instance, in the witness layout (so `a & b == c` for a valid
-    /// witness).
-    pub fn linear_forms(&self, witness: &BatchWitness) -> [Vec<u64>; 3] {
-        assert_eq!(witness.k, self.k(), "witness is for a different circuit size");
-        let [mut a, mut b, mut c] = [(); 3].map(|_| vec![0u64; witness.words.len()]);
-        self.linear_forms_into(witness.words_per_wire(), &witness.words, &mut a, &mut b);
-        self.c_words_into(witness.words_per_wire(), &witness.words, 0, &mut c);
-        [a, b, c]
-    }
-
-    /// [`R1csWitness::linear_forms`]' `a` and `b` of the witness `words`
-    /// (`words_per_wire` words per wire) into `a` and `b`, which must be as
-    /// long as `words`. Every entry is written (rows with no terms, the
-    /// padding, with zeros), so the buffers need no clearing first. Runs on
-    /// rayon, a range of columns per task.
-    pub fn linear_forms_into(&self, words_per_wire: usize, words: &[u64], a: &mut [u64], b: &mut [u64]) {
-        assert_eq!(words.len(), self.num_wires() * words_per_wire, "witness length");
-        assert!(a.len() == words.len() && b.len() == words.len(), "form lengths");
-        let (live, empty): (Vec<usize>, Vec<usize>) =
-            (0..self.num_wires()).partition(|&w| !(self.a().row(w).is_empty() && self.b().row(w).is_empty()));
-        zero_rows(a, words_per_wire, &empty);
-        zero_rows(b, words_per_wire, &empty);
-        match block_lanes(words_per_wire) {
-            1 => self.forms_blocks::<1>(words_per_wire, &live, words, a, b),
-            2 => self.forms_blocks::<2>(words_per_wire, &live, words, a, b),
-            4 => self.forms_blocks::<4>(words_per_wire, &live, words, a, b),
-            8 => self.forms_blocks::<8>(words_per_wire, &live, words, a, b),
-            _ => self.forms_blocks::<16>(words_per_wire, &live, words, a, b),
-        }
-    }
-
-    /// Words `start .. start + out.len()` of `c = C z` (the witness layout:
-    /// word `wire * words_per_wire + j`) into `out`: each wire's words XOR
-    /// the same words of the wires its addend names. The prover's
-    /// zerocheck asks for `c` one chunk at a time, so that no third
-    /// table-sized vector is ever held.
-    pub fn c_words_into(&self, words_per_wire: usize, words: &[u64], start: usize, out: &mut [u64]) {
-        assert_eq!(words.len(), self.num_wires() * words_per_wire, "witness length");
-        assert!(start + out.len() <= words.len(), "c word range");
-        let (mut at, mut rest) = (start, out);
-        while !rest.is_empty() {
-            let (wire, j) = (at / words_per_wire, at % words_per_wire);
-            let (dst, tail) = rest.split_at_mut((words_per_wire - j).min(rest.len()));
-            let len = dst.len();
-            let row = |w: usize| &words[w * words_per_wire + j..][..len];
-            dst.copy_from_slice(row(wire));
-            for &i in self.addend().row(wire) {
-                dst.iter_mut().zip(row(i as usize)).for_each(|(d, s)| *d ^= s);
-            }
-            at += dst.len();
-            rest = tail;
-        }
-    }
-
     /// Words `block .. block + L` of the first `buf.len()` wires into `buf`.
     fn gather_block<const L: usize>(
         words: &[u64],
@@ -707,21 +645,6 @@ impl Batch<'_> {
             });
     }
 
-    /// True iff `(A z) ∘ (B z) = C z` and the constant wire is 1 in every
-    /// instance of the batch.
-    pub fn is_satisfied(&self, witness: &BatchWitness) -> bool {
-        if witness.k != self.k() {
-            return false;
-        }
-        match block_lanes(witness.words_per_wire()) {
-            1 => self.satisfied_blocks::<1>(witness),
-            2 => self.satisfied_blocks::<2>(witness),
-            4 => self.satisfied_blocks::<4>(witness),
-            8 => self.satisfied_blocks::<8>(witness),
-            _ => self.satisfied_blocks::<16>(witness),
-        }
-    }
-
     fn satisfied_blocks<const L: usize>(&self, witness: &BatchWitness) -> bool {
         let words_per_wire = witness.words_per_wire();
         let mut buf = vec![[0u64; L]; self.num_wires()];
@@ -741,21 +664,6 @@ impl Batch<'_> {
             }
         }
         true
-    }
-
-    /// The public output matrix of a batch (same layout as the inputs:
-    /// `out[j * (N/64) + w]`). Outputs are consecutive wires, so this is a
-    /// slice of the witness.
-    pub fn public_outputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64] {
-        let w = witness.words_per_wire();
-        let first = self.public_output_wire(0);
-        &witness.words[first * w..(first + self.num_public_outputs()) * w]
-    }
-
-    /// The public input matrix of a batch, as stored in the witness.
-    pub fn public_inputs<'a>(&self, witness: &'a BatchWitness) -> &'a [u64] {
-        let w = witness.words_per_wire();
-        &witness.words[w..(1 + self.num_public_inputs()) * w]
     }
 }
 

@@ -63,22 +63,7 @@ fn main() -> ExitCode {
     starling_alloc::set_block_policy();
     starling::keep_buffers_between_proofs();
     // A panic is a bug: say so in one line, no backtrace, exit 3.
-    std::panic::set_hook(Box::new(|info| {
-        let payload = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        let at = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        eprintln!(
-            "error: {}",
-            Error::Internal(format!("{}{at}", payload.replace('\n', " ")))
-        );
-    }));
+    std::panic::set_hook(Box::new(|info| eprintln!("error: {}", Error::from_panic(info))));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -35,6 +35,26 @@ pub enum Error {
     Internal(String),
 }
 
+#[cfg(feature = "std")]
+impl Error {
+    /// A panic as the bug it is ([`Error::Internal`]): its message on one
+    /// line and where it happened, what a panic hook reports (the command
+    /// line prints it, the npm package throws it).
+    pub fn from_panic(info: &std::panic::PanicHookInfo<'_>) -> Self {
+        let payload = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        Error::Internal(format!("{}{at}", payload.replace('\n', " ")))
+    }
+}
+
 /// Why a well-formed proof is not accepted.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Rejection {
