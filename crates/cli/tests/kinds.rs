@@ -438,7 +438,7 @@ fn keccak_known_answers_random_states_and_inspect() {
     let random_lines: Vec<String> = batch
         .random_inputs(n, seed)
         .iter()
-        .map(|r| starling::Kind::format_input(&batch, r))
+        .map(|r| starling::kind::TextFormat::format_input(&batch, r))
         .collect();
     assert_eq!(random_lines.len(), n);
     assert_eq!(got.len(), n);

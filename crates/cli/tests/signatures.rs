@@ -5,7 +5,7 @@
 mod common;
 
 use common::{path_str, starling, text};
-use starling::kind::SampleSignatures;
+use starling::kind::{SampleSignatures, TextFormat};
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

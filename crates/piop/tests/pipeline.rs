@@ -148,7 +148,7 @@ fn table_fill(shape: Shape, public_words: &[u64]) -> impl Fn(usize, &mut [u64]) 
 fn public_relation<'a>(
     shape: Shape,
     p: usize,
-    fill: &'a (dyn Fn(usize, &mut [u64]) + Sync),
+    fill: &'a (dyn Fn(usize, &mut [u64]) + Send + Sync),
 ) -> [wiring::Relation<'a>; 1] {
     [wiring::Relation {
         instances: wiring::Instances::Range {
@@ -157,7 +157,7 @@ fn public_relation<'a>(
         },
         wires: wiring::Wires { base: 0, len: 1 << p },
         from: None,
-        values: wiring::Values::PerInstance(fill),
+        values: wiring::Values::PerInstance(Box::new(fill)),
     }]
 }
 

@@ -17,7 +17,6 @@ use starling_pcs::bits;
 use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{wiring, zerocheck};
 use starling_verifier::format;
-use starling_verifier::layout;
 use starling_verifier::protocol::{
     batch_params, bind_statement, lincheck_groups, BatchParams, Proof, LABEL_POW_PUBLIC, PROTOCOL_ID,
 };
@@ -276,7 +275,6 @@ fn prove_statement(
         let relations = statement
             .kind()
             .relations(statement.inputs(), statement.outputs(), shape.n());
-        let relations = layout::piop_relations(&relations);
         wiring::prove(shape, params.p, &relations, z, grind_bits, &mut transcript)
     });
     let claims = [

@@ -12,7 +12,7 @@ use starling_verifier::kind::signatures::hss::Stack;
 use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instances};
 use crate::inputs::{parse_inputs, read_prover_inputs};
 use crate::kind::sample::from_seed;
-use crate::kind::SampleSignatures;
+use crate::kind::{SampleSignatures, TextFormat};
 use crate::protocol::Tamper;
 use crate::{prove_private, verify, Expected, Kind, Profile};
 use crate::{Error, Records};

@@ -6,7 +6,7 @@ mod common;
 
 use starling::inputs::parse_inputs;
 use starling::kind::Batch;
-use starling::kind::SampleInputs;
+use starling::kind::{SampleInputs, TextFormat};
 use starling::{prove, verify, Builtin, Expected, Kind, Profile, ProofFile};
 use starling_circuit::BristolCircuit;
 

@@ -1,5 +1,5 @@
 //! The text form of a statement's public data: one input record per line,
-//! as each kind reads it ([`crate::Kind::parse_input`]), read a line at a
+//! as each kind reads it ([`crate::kind::TextFormat::parse_input`]), read a line at a
 //! time with bounds; and the field helpers the kinds share.
 //!
 //! Blank lines and lines starting with `#` are ignored; every error names

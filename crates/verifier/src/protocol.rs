@@ -17,7 +17,7 @@ use crate::circuits::StatementCircuit;
 use crate::error::Check;
 use crate::format;
 use crate::host::Host;
-use crate::layout::{self, log_instances, MIN_LOG_INSTANCES};
+use crate::layout::{log_instances, MIN_LOG_INSTANCES};
 use crate::pcs::{bits, Commitment, PcsParams, SecurityProfile as Profile, SecurityReport};
 use crate::piop::lincheck::{self, LincheckClaim};
 use crate::piop::{wiring, zerocheck, Shape, SparseMatrix};
@@ -257,7 +257,7 @@ pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
     let public_claim = wiring::verify_with(
         shape,
         params.p,
-        &layout::piop_relations(&relations),
+        &relations,
         &proof.wiring,
         grind_bits,
         &mut transcript,

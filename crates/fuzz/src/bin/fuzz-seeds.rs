@@ -2,7 +2,7 @@
 //! `fuzz/corpus`): the honest proofs, an inputs line of every kind, and
 //! small Bristol circuits. `scripts/fuzz` runs it before fuzzing.
 
-use starling::kind::SampleInputs;
+use starling::kind::{SampleInputs, TextFormat};
 use std::path::PathBuf;
 
 use starling::kind::Batch;

@@ -109,7 +109,7 @@ fn a_chain_with_public_ends_verifies_and_every_break_is_caught() {
             },
             wires: Wires { base: 0, len: 1 },
             from: None,
-            values: Values::Constant(&ONE),
+            values: Values::Constant(ONE.to_vec()),
         },
         Relation {
             instances: Instances::Range { start: 1, end: steps },
@@ -121,13 +121,13 @@ fn a_chain_with_public_ends_verifies_and_every_break_is_caught() {
             instances: Instances::single(0),
             wires: IN,
             from: None,
-            values: Values::PerInstance(&start_fill),
+            values: Values::PerInstance(Box::new(start_fill)),
         },
         Relation {
             instances: Instances::single(steps - 1),
             wires: OUT,
             from: None,
-            values: Values::PerInstance(&end_fill),
+            values: Values::PerInstance(Box::new(end_fill)),
         },
     ];
     assert!(accepts(shape, p, &relations, &relations, &z));
@@ -196,7 +196,7 @@ fn sets_maps_and_constants_bind_what_they_say() {
             instances: set.clone(),
             wires: Wires { base: 50, len: 3 },
             from: None,
-            values: Values::Constant(&pattern),
+            values: Values::Constant(pattern.to_vec()),
         },
     ];
     assert!(accepts(shape, p, &relations, &relations, &z));
@@ -233,15 +233,15 @@ fn a_verifier_with_other_values_rejects() {
     assert!(accepts(
         shape,
         p,
-        &rel(Values::PerInstance(&fill)),
-        &rel(Values::PerInstance(&fill)),
+        &rel(Values::PerInstance(Box::new(fill))),
+        &rel(Values::PerInstance(Box::new(fill))),
         &z
     ));
     assert!(!accepts(
         shape,
         p,
-        &rel(Values::PerInstance(&fill)),
-        &rel(Values::PerInstance(&other_fill)),
+        &rel(Values::PerInstance(Box::new(fill))),
+        &rel(Values::PerInstance(Box::new(other_fill))),
         &z
     ));
 }

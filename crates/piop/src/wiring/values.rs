@@ -5,7 +5,10 @@
 use rayon::prelude::*;
 use starling_field::{backend, Gf128};
 
-use super::{EqLookup, Instances, PublicRows, RowFill, Segment};
+use super::{EqLookup, Instances, PublicRows, Segment};
+
+/// One instance's row of values, as [`Segment::fill`] lends it.
+type Fill<'a> = &'a (dyn Fn(usize, &mut [u64]) + Sync + 'a);
 use crate::kernels::{Kernels, WordWeights};
 
 /// Weighs the public values as [`starling_verifier::piop::wiring::RowByRow`]
@@ -37,7 +40,7 @@ const BATCH: usize = 256;
 /// with buffers of its own; the sum of their terms does not depend on how
 /// they are split.
 fn segment_by_rows(
-    fill: RowFill<'_>,
+    fill: Fill<'_>,
     set: &Instances,
     weights: &EqLookup,
     words: usize,
@@ -73,7 +76,7 @@ fn segment_by_rows(
 
 /// What [`segment_by_rows`] weighs every batch with.
 struct SegmentWeighing<'a> {
-    fill: RowFill<'a>,
+    fill: Fill<'a>,
     kernels: Kernels,
     tables: &'a [WordWeights],
     weights: &'a EqLookup,
@@ -188,7 +191,7 @@ mod tests {
                     .sum();
                 for rows in [&Weighed as &dyn PublicRows, &RowByRow] {
                     let got = weigh_values(
-                        &Values::PerInstance(&fill),
+                        &Values::PerInstance(Box::new(fill)),
                         &set,
                         &WeightsAt::new(&rho_y, None),
                         &e,

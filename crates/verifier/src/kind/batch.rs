@@ -28,7 +28,7 @@ use core::ops::Range;
 
 use crate::piop::wiring::{Instances, Wires};
 
-use super::{extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
+use super::{extend_bytes_of, row_of, Kind, Relation, StatementShape, TextFormat, Values};
 use crate::circuits::{Builtin, StatementCircuit};
 use crate::inputs::{decimal, expect_fields, hex_field, value_bits, value_hex};
 use crate::records::Records;
@@ -144,6 +144,56 @@ impl Kind for Batch {
         inputs.len()
     }
 
+    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
+        let c = &self.circuit;
+        let all = Instances::Range {
+            start: 0,
+            end: 1 << n,
+        };
+        // Instance y's row: its record, or the padding instance's values.
+        let row = |records: &'a Records, padding: &'a [u64]| -> Values<'a> {
+            Values::PerInstance(Box::new(move |y: usize, out: &mut [u64]| {
+                if y < records.len() {
+                    let record = records.get(y);
+                    let (whole, tail) = record.split_at(record.len() / 8 * 8);
+                    for (o, chunk) in out.iter_mut().zip(whole.chunks_exact(8)) {
+                        *o = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+                    }
+                    if let Some(o) = out.get_mut(whole.len() / 8) {
+                        let mut w = [0u8; 8];
+                        w[..tail.len()].copy_from_slice(tail);
+                        *o = u64::from_le_bytes(w);
+                    }
+                } else {
+                    out.copy_from_slice(&padding[..out.len()]);
+                }
+            }))
+        };
+        vec![
+            Relation::constant_wire(n),
+            Relation {
+                instances: all.clone(),
+                wires: Wires {
+                    base: c.r1cs().public_input_wire(0),
+                    len: c.input_bits(),
+                },
+                from: None,
+                values: row(inputs, c.zero_input()),
+            },
+            Relation {
+                instances: all,
+                wires: Wires {
+                    base: c.r1cs().public_output_wire(0),
+                    len: c.output_bits(),
+                },
+                from: None,
+                values: row(outputs, c.padding_output()),
+            },
+        ]
+    }
+}
+
+impl TextFormat for Batch {
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
         match self.circuit.builtin_kind() {
             Some(Builtin::Sha256 | Builtin::Sha512) => {
@@ -270,54 +320,6 @@ impl Kind for Batch {
             .into_iter()
             .map(|(name, bits)| (name, bits.start / 8..bits.end.div_ceil(8)))
             .collect()
-    }
-
-    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
-        let c = &self.circuit;
-        let all = Instances::Range {
-            start: 0,
-            end: 1 << n,
-        };
-        // Instance y's row: its record, or the padding instance's values.
-        let row = |records: &'a Records, padding: &'a [u64]| -> RunValues<'a> {
-            RunValues::PerInstance(Box::new(move |y: usize, out: &mut [u64]| {
-                if y < records.len() {
-                    let record = records.get(y);
-                    let (whole, tail) = record.split_at(record.len() / 8 * 8);
-                    for (o, chunk) in out.iter_mut().zip(whole.chunks_exact(8)) {
-                        *o = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-                    }
-                    if let Some(o) = out.get_mut(whole.len() / 8) {
-                        let mut w = [0u8; 8];
-                        w[..tail.len()].copy_from_slice(tail);
-                        *o = u64::from_le_bytes(w);
-                    }
-                } else {
-                    out.copy_from_slice(&padding[..out.len()]);
-                }
-            }))
-        };
-        vec![
-            Relation::constant_wire(n),
-            Relation {
-                instances: all.clone(),
-                wires: Wires {
-                    base: c.r1cs().public_input_wire(0),
-                    len: c.input_bits(),
-                },
-                from: None,
-                values: row(inputs, c.zero_input()),
-            },
-            Relation {
-                instances: all,
-                wires: Wires {
-                    base: c.r1cs().public_output_wire(0),
-                    len: c.output_bits(),
-                },
-                from: None,
-                values: row(outputs, c.padding_output()),
-            },
-        ]
     }
 }
 

@@ -24,7 +24,7 @@ use core::ops::Range;
 
 use crate::piop::wiring::{Instances, Source};
 
-use super::{row_of, Kind, Relation, RunValues, StatementShape};
+use super::{row_of, Kind, Relation, StatementShape, TextFormat, Values};
 use crate::circuits::StatementCircuit;
 use crate::format::MAX_INSTANCES;
 use crate::hashes::Hash;
@@ -158,6 +158,52 @@ impl Kind for Chain {
         self.read(inputs).1 as usize
     }
 
+    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
+        let (start, steps) = self.read(inputs);
+        let steps = steps as usize;
+        let c = &self.circuit;
+        let message = self.message();
+        let digest = 0..self.value_bytes();
+        let template = self.row(&vec![0; self.value_bytes()]);
+        let every_step = Instances::Range { start: 0, end: steps };
+        let mut relations = vec![Relation::constant_wire(n)];
+        // The constant bytes around the message: chaining value or capacity,
+        // padding, length, flags.
+        for bytes in [0..message.start, message.end..c.input_bytes()] {
+            if !bytes.is_empty() {
+                relations.push(Relation {
+                    instances: every_step.clone(),
+                    wires: c.input_wires(bytes.clone()),
+                    from: None,
+                    values: Values::Constant(row_of(&template[bytes])),
+                });
+            }
+        }
+        relations.push(Relation {
+            instances: Instances::single(0),
+            wires: c.input_wires(message.clone()),
+            from: None,
+            values: Values::Constant(row_of(start)),
+        });
+        if steps > 1 {
+            relations.push(Relation {
+                instances: Instances::Range { start: 1, end: steps },
+                wires: c.input_wires(message),
+                from: Some((Source::Previous, c.output_wires(digest.clone()))),
+                values: Values::Zero,
+            });
+        }
+        relations.push(Relation {
+            instances: Instances::single(steps - 1),
+            wires: c.output_wires(digest),
+            from: None,
+            values: Values::Constant(row_of(outputs.get(0))),
+        });
+        relations
+    }
+}
+
+impl TextFormat for Chain {
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
         expect_fields(fields, "START STEPS", 2)?;
         let start = hex_field(fields[0], self.value_bytes(), "start")?;
@@ -177,49 +223,5 @@ impl Kind for Chain {
     fn input_fields(&self, _record: &[u8]) -> Vec<(String, Range<usize>)> {
         let d = self.value_bytes();
         vec![("start".into(), 0..d), ("steps".into(), d..d + 8)]
-    }
-
-    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
-        let (start, steps) = self.read(inputs);
-        let steps = steps as usize;
-        let c = &self.circuit;
-        let message = self.message();
-        let digest = 0..self.value_bytes();
-        let template = self.row(&vec![0; self.value_bytes()]);
-        let every_step = Instances::Range { start: 0, end: steps };
-        let mut relations = vec![Relation::constant_wire(n)];
-        // The constant bytes around the message: chaining value or capacity,
-        // padding, length, flags.
-        for bytes in [0..message.start, message.end..c.input_bytes()] {
-            if !bytes.is_empty() {
-                relations.push(Relation {
-                    instances: every_step.clone(),
-                    wires: c.input_wires(bytes.clone()),
-                    from: None,
-                    values: RunValues::Constant(row_of(&template[bytes])),
-                });
-            }
-        }
-        relations.push(Relation {
-            instances: Instances::single(0),
-            wires: c.input_wires(message.clone()),
-            from: None,
-            values: RunValues::Constant(row_of(start)),
-        });
-        if steps > 1 {
-            relations.push(Relation {
-                instances: Instances::Range { start: 1, end: steps },
-                wires: c.input_wires(message),
-                from: Some((Source::Previous, c.output_wires(digest.clone()))),
-                values: RunValues::Zero,
-            });
-        }
-        relations.push(Relation {
-            instances: Instances::single(steps - 1),
-            wires: c.output_wires(digest),
-            from: None,
-            values: RunValues::Constant(row_of(outputs.get(0))),
-        });
-        relations
     }
 }

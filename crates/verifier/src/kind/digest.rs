@@ -27,7 +27,7 @@ use core::ops::Range;
 
 use crate::piop::wiring::{Instances, Source};
 
-use super::{bytes_line, extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
+use super::{bytes_line, extend_bytes_of, row_of, Kind, Relation, StatementShape, TextFormat, Values};
 use crate::circuits::StatementCircuit;
 use crate::format::MAX_INSTANCES;
 use crate::hashes::Hash;
@@ -177,32 +177,6 @@ impl Kind for Digest {
         inputs.iter().map(|msg| self.hash.blocks(msg.len())).sum()
     }
 
-    fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
-        expect_fields(fields, "MESSAGE", 1)?;
-        let msg = hex_bytes(fields[0], "message")?;
-        if msg.len() > self.hash.max_message() {
-            return Err(format!(
-                "the message has {} bytes; {} statements take at most {}",
-                msg.len(),
-                self.hash.name(),
-                self.hash.max_message()
-            ));
-        }
-        Ok(msg)
-    }
-
-    fn format_input(&self, record: &[u8]) -> String {
-        bytes_line(record)
-    }
-
-    fn format_output(&self, record: &[u8]) -> String {
-        hex::encode(record)
-    }
-
-    fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)> {
-        vec![("message".into(), 0..record.len())]
-    }
-
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
         let hash = self.hash;
         let c = &self.circuit;
@@ -251,40 +225,68 @@ impl Kind for Digest {
                 instances: first.clone(),
                 wires: block_wires,
                 from: None,
-                values: RunValues::PerInstance(Box::new(move |y, out| block_values(y, out))),
+                values: Values::PerInstance(Box::new(move |y, out| block_values(y, out))),
             });
             relations.push(Relation {
                 instances: later.clone(),
                 wires: block_wires,
                 from: Some((Source::Previous, c.output_wires(hash.block_bytes()))),
-                values: RunValues::PerInstance(Box::new(move |y, out| again(y, out))),
+                values: Values::PerInstance(Box::new(move |y, out| again(y, out))),
             });
         } else {
             relations.push(Relation {
                 instances: all_blocks,
                 wires: block_wires,
                 from: None,
-                values: RunValues::PerInstance(Box::new(block_values)),
+                values: Values::PerInstance(Box::new(block_values)),
             });
         }
         relations.push(Relation {
             instances: first,
             wires: c.input_wires(chained.clone()),
             from: None,
-            values: RunValues::Constant(row_of(&hash.initial_chained())),
+            values: Values::Constant(row_of(&hash.initial_chained())),
         });
         relations.push(Relation {
             instances: later,
             wires: c.input_wires(chained.clone()),
             from: Some((Source::Previous, c.output_wires(chained))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         relations.push(Relation {
             instances: last,
             wires: c.output_wires(0..hash.digest_bytes()),
             from: None,
-            values: RunValues::PerInstance(Box::new(digest_values)),
+            values: Values::PerInstance(Box::new(digest_values)),
         });
         relations
+    }
+}
+
+impl TextFormat for Digest {
+    fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
+        expect_fields(fields, "MESSAGE", 1)?;
+        let msg = hex_bytes(fields[0], "message")?;
+        if msg.len() > self.hash.max_message() {
+            return Err(format!(
+                "the message has {} bytes; {} statements take at most {}",
+                msg.len(),
+                self.hash.name(),
+                self.hash.max_message()
+            ));
+        }
+        Ok(msg)
+    }
+
+    fn format_input(&self, record: &[u8]) -> String {
+        bytes_line(record)
+    }
+
+    fn format_output(&self, record: &[u8]) -> String {
+        hex::encode(record)
+    }
+
+    fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)> {
+        vec![("message".into(), 0..record.len())]
     }
 }

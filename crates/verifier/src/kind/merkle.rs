@@ -33,7 +33,7 @@ use core::ops::Range;
 
 use crate::piop::wiring::{Instances, Source, Wires};
 
-use super::{bytes_line, extend_bytes_of, row_of, Kind, Relation, RunValues, StatementShape};
+use super::{bytes_line, extend_bytes_of, row_of, Kind, Relation, StatementShape, TextFormat, Values};
 use crate::circuits::StatementCircuit;
 use crate::format::MAX_INSTANCES;
 use crate::hashes::Hash;
@@ -533,26 +533,6 @@ impl Kind for MerkleRoot {
         self.scheme == Scheme::Rfc6962
     }
 
-    fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
-        expect_fields(fields, "LEAF", 1)?;
-        match self.scheme {
-            Scheme::Rfc6962 => hex_bytes(fields[0], "leaf"),
-            Scheme::Plain | Scheme::Bitcoin => hex_field(fields[0], self.hash.digest_bytes(), "leaf"),
-        }
-    }
-
-    fn format_input(&self, record: &[u8]) -> String {
-        bytes_line(record)
-    }
-
-    fn format_output(&self, record: &[u8]) -> String {
-        hex::encode(record)
-    }
-
-    fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)> {
-        vec![("leaf".into(), 0..record.len())]
-    }
-
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
         let hash = self.hash;
         let c = &self.circuit;
@@ -568,7 +548,7 @@ impl Kind for MerkleRoot {
                     instances: Instances::single(0),
                     wires: Wires { base: 0, len: 1 },
                     from: None,
-                    values: RunValues::Constant(vec![0]),
+                    values: Values::Constant(vec![0]),
                 });
             }
             return relations;
@@ -581,13 +561,13 @@ impl Kind for MerkleRoot {
             instances: first,
             wires: c.input_wires(chained.clone()),
             from: None,
-            values: RunValues::Constant(row_of(&hash.initial_chained())),
+            values: Values::Constant(row_of(&hash.initial_chained())),
         });
         relations.push(Relation {
             instances: later,
             wires: c.input_wires(chained.clone()),
             from: Some((Source::Previous, c.output_wires(chained))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         // Group the instances by the layout of their block.
         let mut groups: BTreeMap<Vec<Segment>, Group> = BTreeMap::new();
@@ -617,7 +597,7 @@ impl Kind for MerkleRoot {
                             instances: set.clone(),
                             wires: c.input_wires(block_start + start..block_start + start + len),
                             from: None,
-                            values: RunValues::PerInstance(Box::new(move |y, out| {
+                            values: Values::PerInstance(Box::new(move |y, out| {
                                 let (node, b) = layout.block(y);
                                 let msg_len = layout.tree.message_len(node, inputs);
                                 let lo = (hash.block_len() * b).min(msg_len);
@@ -634,7 +614,7 @@ impl Kind for MerkleRoot {
                             instances: set.clone(),
                             wires: c.input_wires(block_start + start..block_start + start + len),
                             from: Some((Source::Map(map.into()), c.output_wires(j..j + len))),
-                            values: RunValues::Zero,
+                            values: Values::Zero,
                         });
                     }
                 }
@@ -644,9 +624,31 @@ impl Kind for MerkleRoot {
             instances: Instances::single(layout.last_instance(nodes - 1)),
             wires: c.output_wires(0..hash.digest_bytes()),
             from: None,
-            values: RunValues::Constant(row_of(Self::read_root(outputs))),
+            values: Values::Constant(row_of(Self::read_root(outputs))),
         });
         relations
+    }
+}
+
+impl TextFormat for MerkleRoot {
+    fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
+        expect_fields(fields, "LEAF", 1)?;
+        match self.scheme {
+            Scheme::Rfc6962 => hex_bytes(fields[0], "leaf"),
+            Scheme::Plain | Scheme::Bitcoin => hex_field(fields[0], self.hash.digest_bytes(), "leaf"),
+        }
+    }
+
+    fn format_input(&self, record: &[u8]) -> String {
+        bytes_line(record)
+    }
+
+    fn format_output(&self, record: &[u8]) -> String {
+        hex::encode(record)
+    }
+
+    fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)> {
+        vec![("leaf".into(), 0..record.len())]
     }
 }
 

@@ -3,25 +3,27 @@
 //! here, once per kind, through [`Kind`]; proving, verifying, the proof file,
 //! `inspect` and verifying against an expectation are the same code for all.
 //!
-//! A kind declares
-//! - its instance circuit (a compression function or permutation, or a
-//!   Bristol circuit) and its name and parameters;
-//! - its public data: input records (rows, messages, a start and a step
-//!   count, leaves) and output records (rows, digests, a root), their text
-//!   lines and the named fields of an input record;
-//! - how many circuit instances a statement needs, and, for the prover,
-//!   every instance's input row (computing the private intermediate values
-//!   natively) and the outputs read back from the instances;
-//! - its [`Relation`]s: which runs of interface wires of which instances
-//!   equal public values, and which equal the wires of another instance (the
-//!   wiring, proved by `crate::piop::wiring`). Wires no relation names are
-//!   private.
+//! A kind has three parts, one trait each:
+//! - its declaration, [`Kind`], all a verifier needs: its instance circuit
+//!   (a compression function or permutation, lanes of them, or a Bristol
+//!   circuit), its name and parameters; its public data, input records
+//!   (rows, messages, a start and a step count, leaves, keys and messages)
+//!   and output records (rows, digests, a root); how many circuit instances
+//!   a statement needs; and its [`Relation`]s: which runs of interface wires
+//!   of which instances equal public values, and which equal the wires of
+//!   another instance (the wiring, proved by `crate::piop::wiring`). Wires
+//!   no relation names are private.
+//! - its text format, [`TextFormat`]: the lines of its records and the named
+//!   fields of an input record.
+//! - its prover's part, `starling::kind::KindProver`: every instance's input
+//!   row (the private intermediate values computed natively, from each
+//!   kind's `instance_rows` here), the outputs read back from the instances,
+//!   a prover's lines with private fields.
 //!
 //! Every instance circuit puts its interface in the public block: wire 0 the
 //! constant 1, then the input bits, then the output bits; bit `t` of byte `b`
 //! of an input is input bit `8 b + t` ([`StatementCircuit::input_wires`]).
 
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -42,7 +44,7 @@ use core::ops::Range;
 
 use crate::circuit::BristolCircuit;
 use crate::codec::Reader;
-use crate::piop::wiring::{Instances, Source, Wires};
+pub use crate::piop::wiring::{Relation, RowFill, Values};
 
 use crate::circuits::{Builtin, StatementCircuit};
 use crate::format::MAX_CIRCUIT_TEXT_BYTES;
@@ -61,7 +63,7 @@ pub use signatures::{
 };
 
 /// What a statement kind declares; see the module documentation.
-pub trait Kind: Send + Sync + fmt::Debug + Any {
+pub trait Kind: TextFormat + Send + Sync + fmt::Debug + Any {
     /// The name users type and read, with its parameters (`sha256`,
     /// `chain --hash sha256`).
     fn name(&self) -> String;
@@ -120,6 +122,22 @@ pub trait Kind: Send + Sync + fmt::Debug + Any {
         self.instances(inputs, outputs)
     }
 
+    /// Whether a prover's input lines carry private fields (a signature
+    /// batch's `PK MSG SIG`): the prover reads them
+    /// (`starling::kind::KindProver::parse_prover_line`), the proof never carries them, and a
+    /// verifier's expected lines leave them out ([`TextFormat::parse_input`]).
+    fn has_private_inputs(&self) -> bool {
+        false
+    }
+
+    /// What the wiring check proves, for a batch padded to `2^n` instances.
+    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>>;
+}
+
+/// A kind's text format: the lines of its records, as the command line and
+/// the packages read and print them (`starling prove`'s inputs, `verify
+/// --expect`, `--print-outputs`), and the named fields of an input record.
+pub trait TextFormat {
     /// One input record from the whitespace-separated fields of a line.
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String>;
 
@@ -131,17 +149,6 @@ pub trait Kind: Send + Sync + fmt::Debug + Any {
 
     /// The named fields of an input record, as byte ranges, in order.
     fn input_fields(&self, record: &[u8]) -> Vec<(String, Range<usize>)>;
-
-    /// Whether a prover's input lines carry private fields (a signature
-    /// batch's `PK MSG SIG`): the prover reads them
-    /// (`starling::kind::KindProver::parse_prover_line`), the proof never carries them, and a
-    /// verifier's expected lines leave them out ([`Kind::parse_input`]).
-    fn has_private_inputs(&self) -> bool {
-        false
-    }
-
-    /// What the wiring check proves, for a batch padded to `2^n` instances.
-    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>>;
 }
 
 /// Why a private field of a prover's line is refused.
@@ -160,50 +167,6 @@ pub struct StatementShape {
     pub count: u64,
     /// Output records.
     pub outputs: usize,
-}
-
-/// Writes the values of a run of wires for one instance: bit `j` of the run
-/// is bit `j % 64` of word `j / 64`.
-pub type RowValues<'a> = Box<dyn Fn(usize, &mut [u64]) + Send + Sync + 'a>;
-
-/// What a run of wires equals, for a kind.
-pub enum RunValues<'a> {
-    /// Zero (wiring only).
-    Zero,
-    /// The same bits in every instance of the set.
-    Constant(Vec<u64>),
-    /// Bits of each instance of the set.
-    PerInstance(RowValues<'a>),
-}
-
-/// For every instance `y` of `instances`: `z(y, wires) (+ z(src(y), from))
-/// = values(y)` (see `crate::piop::wiring::Relation`).
-pub struct Relation<'a> {
-    /// Where it holds.
-    pub instances: Instances,
-    /// The run of wires of instance `y`.
-    pub wires: Wires,
-    /// A run of the same length read from another instance.
-    pub from: Option<(Source, Wires)>,
-    /// The right-hand side.
-    pub values: RunValues<'a>,
-}
-
-impl Relation<'_> {
-    /// The constant wire is 1 in every one of the `2^n` instances (padding
-    /// included): the zero witness satisfies the constraint system, so
-    /// every kind pins it.
-    pub fn constant_wire(n: usize) -> Self {
-        Relation {
-            instances: Instances::Range {
-                start: 0,
-                end: 1 << n,
-            },
-            wires: Wires { base: 0, len: 1 },
-            from: None,
-            values: RunValues::Constant(vec![1]),
-        }
-    }
 }
 
 /// A byte string as its text line: hex, or `-` when empty (what

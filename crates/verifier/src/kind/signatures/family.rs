@@ -14,7 +14,7 @@ use crate::piop::wiring::Instances;
 
 use super::hashing::{Lane, Trace};
 use crate::circuits::StatementCircuit;
-use crate::kind::{fill_row, row_of, Relation, RunValues};
+use crate::kind::{fill_row, row_of, Relation, Values};
 use crate::records::Records;
 
 /// A scheme family with its parameters; see the module documentation.
@@ -97,7 +97,7 @@ pub fn public_bytes<'a>(
         instances,
         wires: circuit.input_wires(block_at + bytes.start..block_at + bytes.end),
         from: None,
-        values: RunValues::PerInstance(Box::new(move |y, values| {
+        values: Values::PerInstance(Box::new(move |y, values| {
             let mut out = [0u8; 200];
             let out = &mut out[..bytes.len()];
             template(y, bytes.clone(), out);
@@ -130,7 +130,7 @@ pub fn same_public_bytes<'a>(
         instances,
         wires: circuit.input_wires(block_at + bytes.start..block_at + bytes.end),
         from: None,
-        values: RunValues::Constant(row_of(&out)),
+        values: Values::Constant(row_of(&out)),
     })
 }
 

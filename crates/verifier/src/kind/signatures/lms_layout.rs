@@ -48,7 +48,7 @@ use super::family::{public_bytes, same_public_bytes};
 use super::hss::Stack;
 use super::lms::{LmsSet, D_INTR, D_LEAF, D_MESG, D_PBLC, KEY_HEAD_BYTES, PREFIX_BYTES};
 use crate::circuits::StatementCircuit;
-use crate::kind::{fill_row, row_of, Relation, RunValues};
+use crate::kind::{fill_row, row_of, Relation, Values};
 use crate::records::Records;
 
 /// What an instance computes.
@@ -540,13 +540,13 @@ impl Layout {
             instances: first_blocks.clone(),
             wires: circuit.input_wires(0..state),
             from: None,
-            values: RunValues::Constant(row_of(&first_state)),
+            values: Values::Constant(row_of(&first_state)),
         });
         relations.push(Relation {
             instances: classes.set(|c| !c.role.is_first_block()),
             wires: circuit.input_wires(0..state),
             from: Some((Source::Previous, out(0..state))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         // The public bytes of every block.
         let key_tail = Self::key_message_bytes(set).saturating_sub(bb * key_last as usize);
@@ -621,7 +621,7 @@ impl Layout {
             instances: classes.set(|c| matches!(c.role, Role::Step { first: true, .. })),
             wires: block(20..PREFIX_BYTES + 1),
             from: None,
-            values: RunValues::PerInstance(Box::new(move |y, values| {
+            values: Values::PerInstance(Box::new(move |y, values| {
                 if let Role::Step { chain, j, .. } = layout.owner[y].1 {
                     let [high, low] = chain.to_be_bytes();
                     values[0] = u64::from_le_bytes([high, low, j, 0, 0, 0, 0, 0]);
@@ -633,13 +633,13 @@ impl Layout {
             instances: later_steps.clone(),
             wires: block(20..PREFIX_BYTES),
             from: Some((Source::Previous, block(20..PREFIX_BYTES))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         relations.push(Relation {
             instances: later_steps.clone(),
             wires: block(PREFIX_BYTES..PREFIX_BYTES + 1),
             from: Some((Source::Previous, out(state + 2 * nb..state + 2 * nb + 1))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         // `I` and `q`, the key's identifier (public for a top unit) and one
         // value below 2^h, copied from the message hash into every hash that
@@ -657,26 +657,26 @@ impl Layout {
             instances: Instances::Set(named.iter().zip(&after_step).map(|(a, b)| a & b).collect()),
             wires: block(0..20),
             from: Some((Source::Previous, block(0..20))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         relations.push(Relation {
             instances: first_named,
             wires: block(0..20),
             from: Some((to_message0.clone(), block(0..20))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         relations.push(Relation {
             instances: first_nodes.clone(),
             wires: block(0..16),
             from: Some((to_message0.clone(), block(0..16))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         for bits in runs((set.h..32).map(u32_bit)) {
             relations.push(Relation {
                 instances: message_starts.clone(),
                 wires: block_bits(128 + bits.start..128 + bits.end),
                 from: None,
-                values: RunValues::Zero,
+                values: Values::Zero,
             });
         }
         let mut leaf_id_q = [0u8; 20];
@@ -685,7 +685,7 @@ impl Layout {
             instances: leaves.clone(),
             wires: block(0..20),
             from: Some((to_message0.clone(), block(0..20))),
-            values: RunValues::Constant(row_of(&leaf_id_q)),
+            values: Values::Constant(row_of(&leaf_id_q)),
         });
         // Each level's node number: the one below shifted right by one bit
         // (value bit v from bit v + 1; the top bit zero); its direction: the
@@ -697,14 +697,14 @@ impl Layout {
                 instances: first_nodes.clone(),
                 wires: block_bits(128 + to.start..128 + to.end),
                 from: Some((holders.clone(), block_bits(128 + from.start..128 + from.end))),
-                values: RunValues::Zero,
+                values: Values::Zero,
             });
         }
         relations.push(Relation {
             instances: first_nodes.clone(),
             wires: block_bits(128 + u32_bit(31)..128 + u32_bit(31) + 1),
             from: None,
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         relations.push(Relation {
             instances: first_nodes.clone(),
@@ -713,7 +713,7 @@ impl Layout {
                 holders.clone(),
                 block_bits(128 + u32_bit(0)..128 + u32_bit(0) + 1),
             )),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         // A level's second block (SHA-256) takes the first's bit and `P`.
         if node_blocks == 2 {
@@ -721,7 +721,7 @@ impl Layout {
                 instances: second_nodes.clone(),
                 wires: dir,
                 from: Some((Source::Previous, dir)),
-                values: RunValues::Zero,
+                values: Values::Zero,
             });
         }
         // The node below, P, and the checks that put it on its side.
@@ -729,14 +729,14 @@ impl Layout {
             instances: first_nodes.clone(),
             wires: prev(0..nb),
             from: Some((Source::Previous, out(0..nb))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         if node_blocks == 2 {
             relations.push(Relation {
                 instances: second_nodes.clone(),
                 wires: prev(right_head..nb),
                 from: Some((Source::Previous, prev(right_head..nb))),
-                values: RunValues::Zero,
+                values: Values::Zero,
             });
         }
         for (instances, wires) in [
@@ -749,7 +749,7 @@ impl Layout {
                     instances,
                     wires,
                     from: None,
-                    values: RunValues::Zero,
+                    values: Values::Zero,
                 });
             }
         }
@@ -758,14 +758,14 @@ impl Layout {
             instances: leaves.clone(),
             wires: block(PREFIX_BYTES..PREFIX_BYTES + nb),
             from: Some((Source::Previous, out(0..nb))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         // A chain step after the first hashes the one before.
         relations.push(Relation {
             instances: later_steps,
             wires: block(PREFIX_BYTES + 1..set.step_bytes()),
             from: Some((Source::Previous, out(0..nb))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         // Each chain's end in Kc, at byte 22 + n i of its message: whole in
         // one block, or split over two where it crosses a block's end;
@@ -799,7 +799,7 @@ impl Layout {
                 instances: Instances::Set(bits.into()),
                 wires: to,
                 from: Some((Source::Map(map.into()), from)),
-                values: RunValues::Zero,
+                values: Values::Zero,
             });
         }
         // Q, and the root T.
@@ -809,7 +809,7 @@ impl Layout {
             instances: classes.set(|c| matches!(c.role, Role::Message(_)) && c.last_of_hash),
             wires: out(0..nb),
             from: None,
-            values: RunValues::PerInstance(Box::new(move |y, values| {
+            values: Values::PerInstance(Box::new(move |y, values| {
                 let u = layout.owner[y].0;
                 let j = (u % levels) as usize;
                 fill_row(values, &q_reps.get((u / levels) as usize)[nb * j..nb * (j + 1)])
@@ -823,7 +823,7 @@ impl Layout {
             instances: classes.set(|c| last_node(c) && c.top),
             wires: out(0..nb),
             from: None,
-            values: RunValues::PerInstance(Box::new(move |y, values| {
+            values: Values::PerInstance(Box::new(move |y, values| {
                 let record = inputs.get((layout.owner[y].0 / levels) as usize);
                 let key = &record[layout.stack.key_at()..];
                 fill_row(values, &key[KEY_HEAD_BYTES..KEY_HEAD_BYTES + nb])
@@ -865,14 +865,14 @@ impl Layout {
                 instances: lower_message0.clone(),
                 wires: block(of_id),
                 from: Some((above(k), block(at))),
-                values: RunValues::Zero,
+                values: Values::Zero,
             })
             .collect();
         relations.extend(root.into_iter().map(|(k, at, of_root)| Relation {
             instances: lower_roots.clone(),
             wires: circuit.output_wires(of_root),
             from: Some((above(k), block(at))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         }));
         relations
     }

@@ -74,7 +74,7 @@ use placement::Placement;
 pub use slh_dsa::SlhSet;
 pub use slh_family::{Interface, SlhDsa};
 
-use super::{bytes_line, Kind, PrivateInputError, Relation, StatementShape};
+use super::{bytes_line, Kind, PrivateInputError, Relation, StatementShape, TextFormat};
 use crate::circuits::StatementCircuit;
 use crate::format::MAX_INSTANCES;
 use crate::inputs::{expect_fields, hex_bytes, hex_field};
@@ -413,6 +413,20 @@ impl Kind for Signatures {
             .sum()
     }
 
+    fn has_private_inputs(&self) -> bool {
+        true
+    }
+
+    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
+        let relations =
+            self.family()
+                .relations(&self.circuit, inputs, &self.hashed_lengths(inputs), outputs, n);
+        self.placement(inputs, outputs)
+            .relations(&self.circuit, relations)
+    }
+}
+
+impl TextFormat for Signatures {
     fn parse_input(&self, fields: &[&str]) -> Result<Vec<u8>, String> {
         if fields.len() == 3 {
             return Err("verify takes no signatures: an expected line is PK MSG".into());
@@ -430,10 +444,6 @@ impl Kind for Signatures {
         Ok(record)
     }
 
-    fn has_private_inputs(&self) -> bool {
-        true
-    }
-
     fn format_input(&self, record: &[u8]) -> String {
         let (pk, msg) = record.split_at(self.key_bytes());
         format!("{} {}", hex::encode(pk), bytes_line(msg))
@@ -448,13 +458,5 @@ impl Kind for Signatures {
             ("public key".into(), 0..self.key_bytes()),
             ("message".into(), self.key_bytes()..record.len()),
         ]
-    }
-
-    fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
-        let relations =
-            self.family()
-                .relations(&self.circuit, inputs, &self.hashed_lengths(inputs), outputs, n);
-        self.placement(inputs, outputs)
-            .relations(&self.circuit, relations)
     }
 }

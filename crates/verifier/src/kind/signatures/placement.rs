@@ -25,7 +25,7 @@ use crate::piop::wiring::{Instances, Source, Wires};
 
 use super::hashing::Lane;
 use crate::circuits::StatementCircuit;
-use crate::kind::{fill_bytes_of, fill_row, Relation, RunValues};
+use crate::kind::{fill_bytes_of, fill_row, Relation, Values};
 
 /// Where the virtual instances of a batch's groups are.
 pub struct Placement<'l> {
@@ -413,23 +413,23 @@ enum Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    fn new(values: RunValues<'a>) -> Self {
+    fn new(values: Values<'a>) -> Self {
         match values {
-            RunValues::Zero => Shared::Zero,
-            RunValues::Constant(bits) => Shared::Constant(bits),
-            RunValues::PerInstance(f) => Shared::PerInstance(Arc::from(f)),
+            Values::Zero => Shared::Zero,
+            Values::Constant(bits) => Shared::Constant(bits),
+            Values::PerInstance(f) => Shared::PerInstance(Arc::from(f)),
         }
     }
 
     /// The values of lane `copy`'s instances (`y` is virtual instance
     /// `copy m + y`).
-    fn for_copy(&self, copy: usize, m: usize) -> RunValues<'a> {
+    fn for_copy(&self, copy: usize, m: usize) -> Values<'a> {
         match self {
-            Shared::Zero => RunValues::Zero,
-            Shared::Constant(bits) => RunValues::Constant(bits.clone()),
+            Shared::Zero => Values::Zero,
+            Shared::Constant(bits) => Values::Constant(bits.clone()),
             Shared::PerInstance(f) => {
                 let f = f.clone();
-                RunValues::PerInstance(Box::new(move |y, values| f(copy * m + y, values)))
+                Values::PerInstance(Box::new(move |y, values| f(copy * m + y, values)))
             }
         }
     }
@@ -472,19 +472,19 @@ mod tests {
                 instances: set(&chain),
                 wires: block(0),
                 from: Some((Source::Previous, out(0))),
-                values: RunValues::Zero,
+                values: Values::Zero,
             },
             Relation {
                 instances: set(&cross),
                 wires: block(1),
                 from: Some((Source::Map(map.clone().into()), out(0))),
-                values: RunValues::Zero,
+                values: Values::Zero,
             },
             Relation {
                 instances: set(&[0, 5, 10]),
                 wires: block(0),
                 from: None,
-                values: RunValues::PerInstance(Box::new(|v, values| values[0] = v as u64)),
+                values: Values::PerInstance(Box::new(|v, values| values[0] = v as u64)),
             },
         ];
         let placed = placement.relations(&circuit, virtual_relations);
@@ -515,7 +515,7 @@ mod tests {
                         pairs.push((g, v, gs, source_copy * 4 + sy));
                     }
                     None => {
-                        let RunValues::PerInstance(f) = &r.values else {
+                        let Values::PerInstance(f) = &r.values else {
                             panic!("values")
                         };
                         let mut values = [0u64];

@@ -45,7 +45,7 @@ use super::family::{public_bytes, same_public_bytes};
 use super::hashing::{Lane, RowHash};
 use super::slh_dsa::{Adrs, Seeded, SlhSet, FORS_ROOTS, FORS_TREE, MAX_DIGIT, TREE, WOTS_HASH, WOTS_PK};
 use crate::circuits::StatementCircuit;
-use crate::kind::{fill_row, row_of, Relation, RunValues};
+use crate::kind::{fill_row, row_of, Relation, Values};
 use crate::records::Records;
 
 /// The SHAKE sets' gadget: the SHAKE256 sponge step of LMS, its path check
@@ -425,7 +425,7 @@ impl Layout {
                 instances: Instances::Set(previous.into()),
                 wires: self.block(circuit, lane, to.clone()),
                 from: Some((Source::Previous, self.output(circuit, lane, from.clone()))),
-                values: RunValues::Zero,
+                values: Values::Zero,
             });
         }
         for (source_lane, entry) in mapped.into_iter().enumerate() {
@@ -437,7 +437,7 @@ impl Layout {
                         Source::Map(map.into()),
                         self.output(circuit, source_lane, from.clone()),
                     )),
-                    values: RunValues::Zero,
+                    values: Values::Zero,
                 });
             }
         }
@@ -548,21 +548,21 @@ impl Layout {
                 instances: self.set(lane, |_, s| Self::is_first_block(s)),
                 wires: cv,
                 from: None,
-                values: RunValues::Constant(row_of(&hash.first_state())),
+                values: Values::Constant(row_of(&hash.first_state())),
             }),
             _ => {
                 relations.push(Relation {
                     instances: self.set(lane, |_, s| Self::is_first_block(s) && !Self::is_tweak(s)),
                     wires: cv,
                     from: None,
-                    values: RunValues::Constant(row_of(&hash.first_state())),
+                    values: Values::Constant(row_of(&hash.first_state())),
                 });
                 let layout = self.clone();
                 relations.push(Relation {
                     instances: self.set(lane, |_, s| Self::is_first_block(s) && Self::is_tweak(s)),
                     wires: cv,
                     from: None,
-                    values: RunValues::PerInstance(Box::new(move |y, values| {
+                    values: Values::PerInstance(Box::new(move |y, values| {
                         let s = layout.slots[lane][y].signature as usize;
                         fill_row(values, layout.seeded[s].of(hash))
                     })),
@@ -573,7 +573,7 @@ impl Layout {
             instances: self.set(lane, |_, s| !Self::is_first_block(s)),
             wires: cv,
             from: Some((Source::Previous, self.output(circuit, lane, 0..state))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
 
         // Public bytes: each run of them over the instances that have it.
@@ -656,7 +656,7 @@ impl Layout {
                         }),
                         wires: self.output(circuit, lane, 0..set.digest_bytes()),
                         from: None,
-                        values: RunValues::PerInstance(Box::new(move |y, values| {
+                        values: Values::PerInstance(Box::new(move |y, values| {
                             let record = outputs.get(layout.slots[lane][y].signature as usize);
                             fill_row(values, &record[..layout.set.digest_bytes()])
                         })),
@@ -687,7 +687,7 @@ impl Layout {
             instances: self.set(lane, |_, s| matches!(s.role, Role::Mgf { block: 0, .. })),
             wires: block(0..nb),
             from: Some((self.map(lane, inner0), block(0..nb))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         let inner_last =
             |y: usize, s: &Slot| matches!(s.role, Role::Mgf { block: 0, call: 0 }).then(|| y - 1);
@@ -699,7 +699,7 @@ impl Layout {
             instances: self.set(lane, |_, s| matches!(s.role, Role::Mgf { block: 0, call: 0 })),
             wires: block(inner.clone()),
             from: Some((self.map(lane, inner_last), out(0..digest))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         relations.push(Relation {
             instances: self.set(
@@ -708,7 +708,7 @@ impl Layout {
             ),
             wires: block(inner.clone()),
             from: Some((self.map(lane, first_call), block(inner))),
-            values: RunValues::Zero,
+            values: Values::Zero,
         });
         // The digest, MGF1's outputs.
         let last = mgf_blocks(set) as u32 - 1;
@@ -726,7 +726,7 @@ impl Layout {
                 }),
                 wires: out(0..bytes.len()),
                 from: None,
-                values: RunValues::PerInstance(Box::new(move |y, values| {
+                values: Values::PerInstance(Box::new(move |y, values| {
                     fill_row(
                         values,
                         &outputs.get(layout.slots[lane][y].signature as usize)[range.clone()],
@@ -802,7 +802,7 @@ impl Layout {
             instances: self.set(last, |y, _| self.ends_a_layer(y).is_some()),
             wires: self.output(circuit, last, 0..nb),
             from: None,
-            values: RunValues::PerInstance(Box::new(move |y, values| {
+            values: Values::PerInstance(Box::new(move |y, values| {
                 let s = layout.slots[last][y].signature as usize;
                 let l = layout.ends_a_layer(y).expect("a layer's end");
                 let at = set.digest_bytes() + nb * l;

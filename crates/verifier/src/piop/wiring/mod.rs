@@ -90,7 +90,9 @@ impl Wires {
 
 /// For every instance `y` in `instances` and `j < wires.len`:
 /// `z(y, wires.base + j) (+ z(src(y), from.base + j)) = values(y, j)`.
-#[derive(Clone, Debug)]
+/// A statement kind declares its relations as these
+/// (`crate::kind::Kind::relations`).
+#[derive(Debug)]
 pub struct Relation<'a> {
     /// The instances it holds in.
     pub instances: Instances,
@@ -100,6 +102,23 @@ pub struct Relation<'a> {
     pub from: Option<(Source, Wires)>,
     /// The right-hand side.
     pub values: Values<'a>,
+}
+
+impl Relation<'_> {
+    /// The constant wire is 1 in every one of the `2^n` instances (padding
+    /// included): the zero witness satisfies the constraint system, so
+    /// every kind pins it.
+    pub fn constant_wire(n: usize) -> Self {
+        Relation {
+            instances: Instances::Range {
+                start: 0,
+                end: 1 << n,
+            },
+            wires: Wires { base: 0, len: 1 },
+            from: None,
+            values: Values::Constant(vec![1]),
+        }
+    }
 }
 
 /// A wiring proof: the rounds of the two sumchecks, a proof-of-work nonce

@@ -7,6 +7,7 @@
 //! sums; a native verifier passes the prover's vector kernels on threads
 //! (`starling_piop::wiring::Weighed`), which must compute the same sum.
 
+use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
@@ -20,16 +21,15 @@ use crate::Gf128;
 /// `j % 64` of word `j / 64`), it sets the bits of the wires that are one.
 /// Rows are what a statement's records already are, so nothing is
 /// transposed on the way in.
-pub type RowFill<'a> = &'a (dyn Fn(usize, &mut [u64]) + Sync);
+pub type RowFill<'a> = Box<dyn Fn(usize, &mut [u64]) + Send + Sync + 'a>;
 
 /// What a relation's wires equal.
-#[derive(Clone, Copy)]
 pub enum Values<'a> {
     /// Zero: a wiring relation with no public part.
     Zero,
     /// The same bits in every instance of the set (bit `j` of the run is
     /// bit `j % 64` of word `j / 64`).
-    Constant(&'a [u64]),
+    Constant(Vec<u64>),
     /// Different bits in each instance, one instance's row at a time.
     PerInstance(RowFill<'a>),
 }
@@ -48,8 +48,8 @@ impl fmt::Debug for Values<'_> {
 /// `first..first + segment.len().div_ceil(64)` of rows of `words` words,
 /// whose wires weigh `segment`.
 pub struct Segment<'a> {
-    /// Writes an instance's row.
-    pub fill: RowFill<'a>,
+    /// Writes an instance's row ([`RowFill`]).
+    pub fill: &'a (dyn Fn(usize, &mut [u64]) + Sync + 'a),
     /// The instances.
     pub set: &'a Instances,
     /// `eq(rho_y, .)`.
@@ -131,7 +131,7 @@ pub fn weigh_values(
                 .map(|first| {
                     let end = (first + SEGMENT_WORDS).min(words);
                     rows.weigh(&Segment {
-                        fill: *fill,
+                        fill: &**fill,
                         set,
                         weights: at_rho.eq_rho(),
                         words,

@@ -1,0 +1,49 @@
+// A proof made from Python (the `starling` package) verifies here exactly
+// as the command line verifies it, and a tampered one is rejected by both.
+// Needs a Python with the package installed: $STARLING_PYTHON
+// (scripts/test-js passes the virtual environment scripts/test-python
+// makes); without one the test is skipped, saying so.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { it } from "node:test";
+
+import { verify } from "../node.js";
+import { cliVerify, hex, scratch } from "./helpers.mjs";
+
+const python = process.env.STARLING_PYTHON;
+
+it("verifies a proof made by the Python package, as the command line does", { skip: python ? false : "no $STARLING_PYTHON (a Python with the starling package)" }, () => {
+  const dir = scratch("python");
+  const c = { kind: "sha256", params: {} };
+  const inputs = Array.from({ length: 5 }, (_, i) => `${hex(`py-cv-${i}`, 32)} ${hex(`py-block-${i}`, 64)}`).join("\n") + "\n";
+  const expect = join(dir, "sha256.inputs");
+  const proof = join(dir, "sha256.proof");
+  writeFileSync(expect, inputs);
+  const script = [
+    "import sys, starling",
+    "text = open(sys.argv[1]).read()",
+    "open(sys.argv[2], 'wb').write(starling.prove('sha256', text))",
+  ].join("\n");
+  const made = spawnSync(python, ["-c", script, expect, proof], { encoding: "utf8" });
+  assert.equal(made.status, 0, made.stderr);
+
+  const bytes = readFileSync(proof);
+  const v = verify(bytes, { kind: "sha256", inputs });
+  const cli = cliVerify(proof, expect, c, ["--json"]);
+  assert.equal(cli.code, 0, cli.stderr);
+  const json = JSON.parse(cli.stdout);
+  assert.deepEqual(
+    { kind: v.kind, count: v.count, circuit: v.circuit, publicDigest: v.publicDigest, outputs: v.outputs },
+    { kind: json.kind, count: json.count, circuit: json.circuit, publicDigest: json.public_digest, outputs: json.outputs },
+  );
+
+  const tampered = Buffer.from(bytes);
+  tampered[tampered.length - 100] ^= 1;
+  const tamperedPath = join(dir, "tampered.proof");
+  writeFileSync(tamperedPath, tampered);
+  assert.equal(cliVerify(tamperedPath, expect, c).code, 1);
+  assert.throws(() => verify(tampered, { kind: "sha256", inputs }), { name: "StarlingRejected" });
+});
