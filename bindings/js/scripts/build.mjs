@@ -1,8 +1,8 @@
 // `npm run build`: the WebAssembly verifier and its wasm-bindgen glue in
 // pkg/. Installs wasm-bindgen-cli, at the version Cargo.lock names for the
-// `wasm-bindgen` crate, into .tools/ when it is not there yet, so that a
-// fresh clone needs only Rust (with the wasm32-unknown-unknown target) and
-// Node.
+// `wasm-bindgen` crate, into .tools/ when it is not there yet, and the
+// wasm32-unknown-unknown target with rustup, so that a fresh clone needs
+// only Rust and Node.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -35,6 +35,15 @@ function installedVersion() {
   } catch {
     return undefined;
   }
+}
+
+// The WebAssembly target, where rustup manages the toolchain (a no-op once
+// it is installed); elsewhere the toolchain must have it already.
+try {
+  run("rustup", ["target", "add", "wasm32-unknown-unknown"]);
+} catch (e) {
+  if (e.code !== "ENOENT") throw e;
+  console.log("no rustup: the Rust toolchain must have the wasm32-unknown-unknown target");
 }
 
 // The library first: it settles Cargo.lock, and with it the wasm-bindgen
