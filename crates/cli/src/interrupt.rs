@@ -11,6 +11,9 @@
 //! publishes the proof hold the same lock ([`step`]), so a signal finds
 //! either no file yet, or the temporary file, which it removes, or the
 //! proof in place.
+//!
+//! The commands that write no file end at a closed pipe as Unix tools do
+//! ([`closed_pipe_ends_quietly`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -105,3 +108,21 @@ fn take_signals(set: libc::sigset_t) -> ! {
     // (stderr is unbuffered, the proof is not written).
     unsafe { libc::_exit(128 + signal) }
 }
+
+/// Lets SIGPIPE end the process (the shell reports 141), as it ends other
+/// Unix tools, when what it prints goes to a pipe closed early (`starling
+/// verify --json | head`): Rust ignores SIGPIPE, so the print failed and the
+/// panic it raises read as a bug in Starling. For the commands that write no
+/// file; `prove` keeps the failure, which leaves no temporary file behind.
+#[cfg(unix)]
+pub(crate) fn closed_pipe_ends_quietly() {
+    // SAFETY: restores the default action of one signal, before any other
+    // thread starts; no handler is installed.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// Nothing to do where there are no signals.
+#[cfg(not(unix))]
+pub(crate) fn closed_pipe_ends_quietly() {}

@@ -118,6 +118,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
     // A tier the CPU lacks is a usage error, reported before any kernel
     // would panic on it.
     starling::cpu::requested().map_err(|e| unreadable(e.to_string()))?;
+    if !matches!(cli.command, Command::Prove { .. }) {
+        interrupt::closed_pipe_ends_quietly();
+    }
     match cli.command {
         Command::Prove { what } => prove(what),
         Command::Verify {

@@ -429,6 +429,39 @@ fn an_interrupted_prove_leaves_no_file() {
     }
 }
 
+/// Output to a pipe closed early (`verify --json | head`) ends `verify` by
+/// SIGPIPE, as other Unix tools end, not with a panic reported as a bug.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_verify_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let proof = tmp("closed-pipe.proof");
+    let proof_path = proof.to_str().unwrap();
+    let made = starling(&[
+        "prove", "sha256", "--random", "4096", "--seed", "3", "--quiet", "--out", proof_path,
+    ]);
+    assert_eq!(made.status.code(), Some(0), "{}", text(&made.stderr));
+    // 4,096 outputs of 64 hex digits: more than a pipe holds, so the write
+    // is still going when the reader leaves.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_starling"))
+        .args(["verify", proof_path, "--json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let run = child.wait_with_output().unwrap();
+    let err = text(&run.stderr);
+    assert!(!err.contains("internal error"), "{err}");
+    assert_eq!(
+        run.status.signal(),
+        Some(libc::SIGPIPE),
+        "{:?}: {err}",
+        run.status
+    );
+}
+
 /// `--out` names a regular file or nothing: a device, a FIFO, a link or a
 /// folder is refused (exit 2) and left as it was (the rename over it
 /// replaced it, as root deleting a device node).
