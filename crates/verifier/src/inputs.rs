@@ -304,13 +304,7 @@ mod tests {
     #[test]
     fn decode_hex_agrees_with_the_hex_crate() {
         let digits = b"0123456789abcdefABCDEF";
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         for len in 0..40 {
             for _ in 0..50 {
                 let mut s: Vec<u8> = (0..len).map(|_| digits[(next() % 22) as usize]).collect();

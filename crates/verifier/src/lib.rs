@@ -28,6 +28,8 @@ mod proof_file;
 pub mod protocol;
 mod records;
 mod statement;
+#[cfg(test)]
+mod test_rng;
 mod transcript;
 mod verify;
 

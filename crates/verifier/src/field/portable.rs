@@ -113,13 +113,7 @@ mod tests {
                 assert_eq!(clmul64(a, b), clmul64_by_windows(a, b), "{a:#x} * {b:#x}");
             }
         }
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..100_000 {
             let (a, b) = (next(), next());
             assert_eq!(clmul64(a, b), clmul64_by_windows(a, b), "{a:#x} * {b:#x}");

@@ -363,17 +363,10 @@ pub fn merkle_root(hash: Hash, scheme: Scheme) -> Option<Arc<dyn Kind>> {
     MerkleRoot::new(hash, scheme).map(|k| Arc::new(k) as Arc<dyn Kind>)
 }
 
-/// Random bytes for tests from a seed (xorshift; the prover's tests and
-/// benchmarks draw theirs from ChaCha8, `starling::kind::Sample`).
+/// Random bytes for tests from a seed (the prover's tests and benchmarks
+/// draw theirs from ChaCha8, `starling::kind::SampleInputs`).
 #[cfg(test)]
 pub(crate) fn test_bytes(seed: u64) -> impl FnMut(&mut [u8]) {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move |out: &mut [u8]| {
-        for b in out {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            *b = state as u8;
-        }
-    }
+    let mut next = crate::test_rng::xorshift(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    move |out: &mut [u8]| out.iter_mut().for_each(|b| *b = next() as u8)
 }
