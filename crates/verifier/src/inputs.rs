@@ -309,7 +309,7 @@ mod tests {
             for _ in 0..50 {
                 let mut s: Vec<u8> = (0..len).map(|_| digits[(next() % 22) as usize]).collect();
                 // Now and then one byte that is not a digit, of any value.
-                if len > 0 && next() % 3 == 0 {
+                if len > 0 && next().is_multiple_of(3) {
                     let at = (next() % len as u64) as usize;
                     s[at] = (next() % 128) as u8;
                 }
