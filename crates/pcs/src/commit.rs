@@ -53,6 +53,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 use starling_crypto::blake3_multi::{PartialHashes, GROUP_MESSAGES};
 use starling_crypto::merkle::{self, MerkleTree};
@@ -185,11 +186,37 @@ fn side_by_side_elems() -> usize {
 #[derive(Clone, Copy, Debug)]
 enum Layout {
     /// Row `r` is the contiguous `message[r 2^log_msg .. (r + 1) 2^log_msg]`
-    /// (level 0: the table's top variables).
-    RowMajor,
+    /// (level 0: the table's top variables), read by the code at index
+    /// `p ^ relabel` (a hiding level 0: its rows' mask runs become the
+    /// code's lowest coefficients; 0 otherwise).
+    RowMajor { relabel: usize },
     /// Position `p` is the contiguous `message[p width .. (p + 1) width]`
     /// (later levels: a fold's low variables).
     PositionMajor,
+}
+
+/// Where a level's rows are: the message's, then (a hiding level 0's mask
+/// row and salt row) `extra`'s, laid out as the message's.
+#[derive(Clone, Copy, Debug)]
+struct Source<'a> {
+    message: &'a [Gf128],
+    layout: Layout,
+    /// Rows from [`Source::message_rows`] on.
+    extra: &'a [Gf128],
+    /// Rows taken from `message`.
+    message_rows: usize,
+}
+
+impl<'a> Source<'a> {
+    /// A level whose rows are all `message`'s.
+    fn plain(message: &'a [Gf128], layout: Layout) -> Self {
+        Source {
+            message,
+            layout,
+            extra: &[],
+            message_rows: usize::MAX,
+        }
+    }
 }
 
 /// A committed level: the shape of its code and the tree of its codeword's
@@ -211,13 +238,12 @@ impl LevelCode {
     /// the codeword's columns: a level too small to split well, each coset
     /// at once, side by side on several threads; a larger one
     /// [`COMMIT_ROWS`] rows at a time (module doc).
-    fn commit(message: &[Gf128], layout: Layout, log_msg: usize, width: usize, log_inv_rate: usize) -> Self {
+    fn commit(source: Source<'_>, log_msg: usize, width: usize, log_inv_rate: usize) -> Self {
         let code = ReedSolomon::new(log_msg, log_inv_rate);
         let n = width << log_msg;
         let cosets = 1usize << log_inv_rate;
         let rows = Rows {
-            message,
-            layout,
+            source,
             log_msg,
             width,
         };
@@ -245,7 +271,7 @@ impl LevelCode {
             width,
             log_msg,
             log_inv_rate,
-            layout,
+            layout: source.layout,
             tree: MerkleTree::from_leaf_hashes(leaves),
         }
     }
@@ -255,7 +281,7 @@ impl LevelCode {
     /// time, or enough short rows to make [`REENCODE_MIN_ELEMS`], only as
     /// much of each coset's transform as its queried columns need, and
     /// [`reencode_lanes`] row groups at once.
-    fn columns(&self, message: &[Gf128], positions: &[usize]) -> Vec<Gf128> {
+    fn columns(&self, source: Source<'_>, positions: &[usize]) -> Vec<Gf128> {
         let msg_len = 1usize << self.log_msg;
         let ntt = AdditiveNtt::new(self.log_msg);
         // The distinct positions each coset is asked for, sorted.
@@ -299,7 +325,7 @@ impl LevelCode {
                     let Some(&(first, h)) = tasks.get(t) else { break };
                     let rows = group.min(self.width - first);
                     let coset = &mut buf[..rows * msg_len];
-                    self.encode_at(&ntt, message, first, rows, h, &wanted[h], coset);
+                    self.encode_at(&ntt, source, first, rows, h, &wanted[h], coset);
                     let values = wanted[h]
                         .iter()
                         .flat_map(|&p| &coset[p * rows..][..rows])
@@ -342,16 +368,15 @@ impl LevelCode {
     fn encode_at(
         &self,
         ntt: &AdditiveNtt,
-        message: &[Gf128],
+        source: Source<'_>,
         first: usize,
         rows: usize,
         h: usize,
         wanted: &[usize],
         out: &mut [Gf128],
     ) {
-        let gather = |start: usize, out: &mut [Gf128]| {
-            gather_rows(message, self.layout, self.log_msg, first, rows, start, out)
-        };
+        let gather =
+            |start: usize, out: &mut [Gf128]| gather_rows(source, self.log_msg, first, rows, start, out);
         ntt.forward_gathered_at(out, rows, (h << self.log_msg) as u64, wanted, &gather);
     }
 }
@@ -360,8 +385,7 @@ impl LevelCode {
 /// (`2^log_msg` positions each, laid out as `layout` says).
 #[derive(Clone, Copy)]
 struct Rows<'a> {
-    message: &'a [Gf128],
-    layout: Layout,
+    source: Source<'a>,
     log_msg: usize,
     width: usize,
 }
@@ -389,7 +413,7 @@ impl Rows<'_> {
             // (whole groups of the hasher's lanes) hashed as soon as it is
             // finished, while it is in the core's cache.
             let gather = |start: usize, out: &mut [Gf128]| {
-                gather_rows(self.message, self.layout, self.log_msg, first, rows, start, out)
+                gather_rows(self.source, self.log_msg, first, rows, start, out)
             };
             let log_block = code
                 .first_pass_log_block(rows)
@@ -426,8 +450,7 @@ impl Rows<'_> {
 /// four rows at a time write whole lines, SHA-256's commit phase 57.8-58.7
 /// -> 54.4-55.7 ms, BLAKE3's 30.7-31.3 -> 28.1 (same bench).
 fn gather_rows(
-    message: &[Gf128],
-    layout: Layout,
+    source: Source<'_>,
     log_msg: usize,
     first: usize,
     rows: usize,
@@ -437,39 +460,69 @@ fn gather_rows(
     let positions = 1usize << log_msg;
     let end = start + out.len();
     debug_assert!(end <= rows * positions);
+    let Source {
+        message,
+        layout,
+        extra,
+        message_rows,
+    } = source;
     match layout {
-        Layout::RowMajor => {
-            let row = |r: usize| &message[(first + r) << log_msg..][..positions];
+        Layout::RowMajor { relabel } => {
+            let row = |r: usize| {
+                let r = first + r;
+                if r < message_rows {
+                    &message[r << log_msg..][..positions]
+                } else {
+                    &extra[(r - message_rows) << log_msg..][..positions]
+                }
+            };
             // Positions `pa .. pb` lie wholly in the range; the elements of
             // the positions cut by its ends go one at a time.
             let pa = start.div_ceil(rows);
             let pb = (end / rows).max(pa);
             for e in (start..(pa * rows).min(end)).chain((pb * rows).max(start)..end) {
-                out[e - start] = row(e % rows)[e / rows];
+                out[e - start] = row(e % rows)[(e / rows) ^ relabel];
             }
-            // Whole positions four rows at a time: a store of 64 bytes,
-            // a cache line where `rows` is a multiple of four.
-            let body = &mut out[(pa * rows).min(end) - start..(pb * rows).min(end) - start];
-            let mut r = 0;
-            while r + 4 <= rows {
-                let [q0, q1, q2, q3] = [r, r + 1, r + 2, r + 3].map(|q| &row(q)[pa..pb]);
-                let four = q0.iter().zip(q1).zip(q2).zip(q3);
-                for (o, (((&a, &b), &c), &d)) in body.chunks_exact_mut(rows).zip(four) {
-                    o[r..r + 4].copy_from_slice(&[a, b, c, d]);
+            // Whole positions, in runs that the relabelling keeps contiguous
+            // (aligned blocks of its lowest set bit), four rows at a time: a
+            // store of 64 bytes, a cache line where `rows` is a multiple of
+            // four.
+            let run = if relabel == 0 {
+                positions
+            } else {
+                1 << relabel.trailing_zeros()
+            };
+            let mut u = pa;
+            while u < pb {
+                let v = pb.min((u / run + 1) * run);
+                let src = u ^ relabel;
+                let body = &mut out[u * rows - start..][..(v - u) * rows];
+                let mut r = 0;
+                while r + 4 <= rows {
+                    let [q0, q1, q2, q3] = [r, r + 1, r + 2, r + 3].map(|q| &row(q)[src..src + (v - u)]);
+                    let four = q0.iter().zip(q1).zip(q2).zip(q3);
+                    for (o, (((&a, &b), &c), &d)) in body.chunks_exact_mut(rows).zip(four) {
+                        o[r..r + 4].copy_from_slice(&[a, b, c, d]);
+                    }
+                    r += 4;
                 }
-                r += 4;
-            }
-            for r in r..rows {
-                for (o, &v) in body.chunks_exact_mut(rows).zip(&row(r)[pa..pb]) {
-                    o[r] = v;
+                for r in r..rows {
+                    for (o, &x) in body.chunks_exact_mut(rows).zip(&row(r)[src..src + (v - u)]) {
+                        o[r] = x;
+                    }
                 }
+                u = v;
             }
             // The pass asks for each row's next run (as long) once it has
-            // worked on every other sub-block's: load it now.
+            // worked on every other sub-block's: load it now (with a
+            // relabelling, from where its first position is read).
             let (p0, p1) = (start / rows, end.div_ceil(rows));
-            for r in 0..rows {
-                let row = row(r);
-                starling_field::prefetch::to_l2(&row[p1..(2 * p1 - p0).min(positions)]);
+            if p1 < positions {
+                let from = p1 ^ relabel;
+                let to = (from + (p1 - p0)).min(from / run * run + run).min(positions);
+                for r in 0..rows {
+                    starling_field::prefetch::to_l2(&row(r)[from..to]);
+                }
             }
         }
         Layout::PositionMajor => {
@@ -499,8 +552,7 @@ impl CommittedLevel {
     pub(crate) fn new(message: Vec<Gf128>, log_rows: usize, log_inv_rate: usize) -> Self {
         let log_msg = message.len().trailing_zeros() as usize - log_rows;
         let code = LevelCode::commit(
-            &message,
-            Layout::PositionMajor,
+            Source::plain(&message, Layout::PositionMajor),
             log_msg,
             1 << log_rows,
             log_inv_rate,
@@ -510,7 +562,8 @@ impl CommittedLevel {
 
     /// The codeword's columns at `positions`, one after another.
     pub(crate) fn columns(&self, positions: &[usize]) -> Vec<Gf128> {
-        self.code.columns(&self.message, positions)
+        self.code
+            .columns(Source::plain(&self.message, Layout::PositionMajor), positions)
     }
 }
 
@@ -519,6 +572,9 @@ impl CommittedLevel {
 pub struct ProverData {
     pub(crate) table: ScratchVec,
     pub(crate) level0: LevelCode,
+    /// A hiding commitment's mask row `M` then salt row, `2^m` entries each
+    /// (empty otherwise).
+    extra_rows: Vec<Gf128>,
 }
 
 impl ProverData {
@@ -527,8 +583,60 @@ impl ProverData {
     /// `2^-log_inv_rate`.
     fn commit_top_rows(table: ScratchVec, log_rows: usize, width: usize, log_inv_rate: usize) -> Self {
         let log_msg = table.len().trailing_zeros() as usize - log_rows;
-        let level0 = LevelCode::commit(&table, Layout::RowMajor, log_msg, width, log_inv_rate);
-        ProverData { table, level0 }
+        let source = Source::plain(&table, Layout::RowMajor { relabel: 0 });
+        let level0 = LevelCode::commit(source, log_msg, width, log_inv_rate);
+        ProverData {
+            table,
+            level0,
+            extra_rows: Vec::new(),
+        }
+    }
+
+    /// A hiding commitment ([`commit_hiding`]): the first `data_rows` rows
+    /// of `table` (`2^log_msg` entries each), then the mask row and the salt
+    /// row from `extra_rows`, every row read at its index XORed with
+    /// `relabel`.
+    fn commit_hiding_rows(
+        table: ScratchVec,
+        extra_rows: Vec<Gf128>,
+        log_msg: usize,
+        data_rows: usize,
+        relabel: usize,
+        log_inv_rate: usize,
+    ) -> Self {
+        let source = Source {
+            message: &table,
+            layout: Layout::RowMajor { relabel },
+            extra: &extra_rows,
+            message_rows: data_rows,
+        };
+        let level0 = LevelCode::commit(source, log_msg, data_rows + 2, log_inv_rate);
+        ProverData {
+            table,
+            level0,
+            extra_rows,
+        }
+    }
+
+    /// Level 0's rows as the code reads them.
+    fn level0_source(&self) -> Source<'_> {
+        let extra = self.extra_rows.len() >> self.level0.log_msg;
+        Source {
+            message: &self.table,
+            layout: self.level0.layout,
+            extra: &self.extra_rows,
+            message_rows: if extra == 0 {
+                usize::MAX
+            } else {
+                self.level0.width - extra
+            },
+        }
+    }
+
+    /// A hiding commitment's mask row `M` (`None` for a plain one).
+    pub(crate) fn mask_row(&self) -> Option<&[Gf128]> {
+        let len = 1usize << self.level0.log_msg;
+        (!self.extra_rows.is_empty()).then(|| &self.extra_rows[..len])
     }
 
     /// The committed table.
@@ -543,7 +651,7 @@ impl ProverData {
 
     /// The level-0 codeword's columns at `positions`, one after another.
     pub(crate) fn level0_columns(&self, positions: &[usize]) -> Vec<Gf128> {
-        self.level0.columns(&self.table, positions)
+        self.level0.columns(self.level0_source(), positions)
     }
 }
 
@@ -553,34 +661,79 @@ pub fn commit(
     params: &PcsParams,
     table: impl Into<ScratchVec>,
 ) -> Result<(Commitment, ProverData), PcsError> {
-    let table = table.into();
-    let want = 1usize << params.num_vars();
+    if params.is_hiding() {
+        return Err(PcsError::BadInput("hiding parameters: commit with commit_hiding"));
+    }
+    let table = checked_table(params, table.into())?;
+    let l0 = params.levels()[0];
+    let data = ProverData::commit_top_rows(table, l0.log_rows, params.level_width(0), l0.log_inv_rate);
+    let commitment = Commitment {
+        root: data.level0.tree.root(),
+    };
+    Ok((commitment, data))
+}
+
+/// Commits to `table` (length `2^data_vars`) for a hiding opening
+/// ([`PcsParams::hiding`]): the mask row and the salt row are drawn from
+/// `rng`. The caller has filled every live data row's
+/// [`PcsParams::mask_run`] with uniformly random entries (the circuit's mask
+/// wires); nothing here can check that, and without it the opening hides
+/// nothing.
+pub fn commit_hiding(
+    params: &PcsParams,
+    table: impl Into<ScratchVec>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<(Commitment, ProverData), PcsError> {
+    let run = params
+        .mask_run()
+        .ok_or(PcsError::BadInput("commit_hiding needs hiding parameters"))?;
+    let table = checked_table(params, table.into())?;
+    let m = params.level_log_msg(0);
+    let extra_rows: Vec<Gf128> = (0..2usize << m).map(|_| random_element(rng)).collect();
+    let data = ProverData::commit_hiding_rows(
+        table,
+        extra_rows,
+        m,
+        params.level0_data_rows(),
+        run.offset,
+        params.levels()[0].log_inv_rate,
+    );
+    let commitment = Commitment {
+        root: data.level0.tree.root(),
+    };
+    Ok((commitment, data))
+}
+
+/// A uniform field element from `rng`.
+pub fn random_element(rng: &mut (impl RngCore + CryptoRng)) -> Gf128 {
+    let mut b = [0u8; 16];
+    rng.fill_bytes(&mut b);
+    Gf128::from_bytes(b)
+}
+
+/// `table` if it is the data table's size and zero past level 0's live rows.
+fn checked_table(params: &PcsParams, table: ScratchVec) -> Result<ScratchVec, PcsError> {
+    let want = 1usize << params.data_vars();
     if table.len() != want {
         return Err(PcsError::TableSize {
             got: table.len(),
             want,
         });
     }
-    let l0 = params.levels()[0];
-    let width = params.level_width(0);
-    let positions = want >> l0.log_rows;
     // Scanned on rayon's threads (the zero tail is 200 MB of Keccak-f's
     // table at 2^16 permutations: 7.8 ms on one Zen 4 thread), in chunks:
     // `position_first` over single elements took 66-76 ms on two.
-    let tail = &table[width * positions..];
+    let live = params.live_rows_len();
+    let tail = &table[live..];
     let nonzero = |v: &Gf128| !v.is_zero();
     if tail.par_chunks(1 << 16).any(|chunk| chunk.iter().any(nonzero)) {
         let i = tail.iter().position(nonzero).expect("a nonzero entry");
         return Err(PcsError::NonzeroPastLive {
-            index: width * positions + i,
+            index: live + i,
             live: params.live_len(),
         });
     }
-    let data = ProverData::commit_top_rows(table, l0.log_rows, width, l0.log_inv_rate);
-    let commitment = Commitment {
-        root: data.level0.tree.root(),
-    };
-    Ok((commitment, data))
+    Ok(table)
 }
 
 #[cfg(test)]
@@ -655,9 +808,12 @@ mod tests {
                 (7, 40),
             ] {
                 let len = len.min(rows * positions - start);
-                for (layout, msg) in [(Layout::RowMajor, &message), (Layout::PositionMajor, &transposed)] {
+                for (layout, msg) in [
+                    (Layout::RowMajor { relabel: 0 }, &message),
+                    (Layout::PositionMajor, &transposed),
+                ] {
                     let mut out = vec![Gf128::ONE; len];
-                    gather_rows(msg, layout, log_msg, first, rows, start, &mut out);
+                    gather_rows(Source::plain(msg, layout), log_msg, first, rows, start, &mut out);
                     let want: Vec<Gf128> = (start..start + len)
                         .map(|e| message[(first + e % rows) * positions + e / rows])
                         .collect();

@@ -245,6 +245,48 @@ impl PairTable {
             });
     }
 
+    /// A hiding opening's round binding `T`, the mask row's variable, once
+    /// level 0's data row variables are folded (`ligerito`'s module notes):
+    /// with `F`, `w` the current tables, `M` the mask row and `e = eq(s, 0)`,
+    /// `h(X) = (1 + X)^2 <F, w> + X (1 + X) e <M, w>` (the weight is zero in
+    /// `T`'s upper half).
+    pub(crate) fn mask_row_round(&self, mask: &[Gf128], e: Gf128) -> QuadraticRound {
+        assert_eq!(mask.len(), self.len(), "the mask row is a folded table's length");
+        let (fw, mw) = self
+            .fw
+            .par_chunks(2 * TASK)
+            .zip(mask.par_chunks(TASK))
+            .map(|(fw, m)| {
+                let mut sums = (Gf128::ZERO, Gf128::ZERO);
+                for (pair, x) in fw.chunks_exact(2).zip(m) {
+                    sums.0 += pair[0] * pair[1];
+                    sums.1 += *x * pair[1];
+                }
+                sums
+            })
+            .reduce(|| (Gf128::ZERO, Gf128::ZERO), |a, b| (a.0 + b.0, a.1 + b.1));
+        QuadraticRound {
+            c0: fw,
+            c2: fw + e * mw,
+        }
+    }
+
+    /// Folds `T` at `s`: `F <- (1 + s) F + s e M`, `w <- (1 + s) w`.
+    pub(crate) fn fold_mask_row(&mut self, mask: &[Gf128], e: Gf128, s: Gf128) {
+        assert_eq!(mask.len(), self.len(), "the mask row is a folded table's length");
+        let (keep, add) = (Gf128::ONE + s, s * e);
+        self.fw
+            .par_chunks_mut(2 * TASK)
+            .zip(mask.par_chunks(TASK))
+            .for_each(|(fw, m)| {
+                for (pair, x) in fw.chunks_exact_mut(2).zip(m) {
+                    pair[0] = keep * pair[0] + add * *x;
+                    pair[1] *= keep;
+                }
+            });
+        self.live = self.len();
+    }
+
     /// The round message of the current tables.
     pub(crate) fn round(&self) -> QuadraticRound {
         let sums = if self.fw.len() <= 4 * TASK {

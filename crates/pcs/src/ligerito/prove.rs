@@ -11,6 +11,7 @@ use starling_poly::sumcheck_round::QuadraticRound;
 
 use super::*;
 use crate::commit::{CommittedLevel, ProverData};
+use crate::params::MaskRun;
 use crate::sumcheck::{product_round_at, PairTable};
 use crate::{Commitment, PcsError, PcsParams};
 
@@ -46,6 +47,15 @@ impl Tables<'_> {
                 let next = p.fold_at(r, v, with_round);
                 (Tables::Folded(p), next)
             }
+        }
+    }
+
+    /// The folded tables: a hiding opening's level 0 folds at least one
+    /// data row variable before `T` ([`PcsParams::hiding`]).
+    fn folded(&mut self) -> &mut PairTable {
+        match self {
+            Tables::Folded(p) => p,
+            Tables::Start { .. } => unreachable!("a data row variable is folded before T"),
         }
     }
 
@@ -130,6 +140,56 @@ fn generator_rows(m: usize, positions: &[usize], coefs: &[Gf128]) -> ScratchVec 
     sum
 }
 
+/// A hiding opening's row mask (`ligerito`'s module notes): draws `l_0`,
+/// `l_1`, sends `G = sum_r l_0(r) pi_r + l_1(r) pi'_r`, draws `rho`, adds
+/// `rho l_e(r)` to the weight at each data row's two row-mask entries and
+/// that weight's part to the first round
+/// (pairs of rows at one position: `c0 = sum f0 w0`, `c2 = sum (f0 + f1)
+/// (w0 + w1)`), and returns `G`.
+fn mask_rows(
+    params: &PcsParams,
+    run: MaskRun,
+    data: &ProverData,
+    weights: &mut ScratchVec,
+    first_round: &mut Option<QuadraticRound>,
+    transcript: &mut Transcript,
+) -> Gf128 {
+    let k = params.levels()[0].log_rows - 1;
+    let m = params.level_log_msg(0);
+    let l = RowForms::draw(transcript, k);
+    let rows = params.level0_data_rows();
+    let entries = run.row_mask_entries();
+    let entry = |e: usize, r: usize| {
+        if r < rows {
+            data.table[(r << m) + entries[e]]
+        } else {
+            Gf128::ZERO
+        }
+    };
+    let g: Gf128 = (0..2)
+        .flat_map(|e| (0..rows).map(move |r| (e, r)))
+        .map(|(e, r)| l.at(e, r) * entry(e, r))
+        .sum();
+    let rho = mask_challenge(transcript, g);
+    let weight = |e: usize, r: usize| if r < rows { rho * l.at(e, r) } else { Gf128::ZERO };
+    for (e, &pi) in entries.iter().enumerate() {
+        for r in 0..rows {
+            weights[(r << m) + pi] += weight(e, r);
+        }
+    }
+    if let Some(round) = first_round.as_mut() {
+        let (mut c0, mut c2) = (Gf128::ZERO, Gf128::ZERO);
+        for e in 0..2 {
+            for r in (0..rows).step_by(2) {
+                c0 += entry(e, r) * weight(e, r);
+                c2 += (entry(e, r) + entry(e, r + 1)) * (weight(e, r) + weight(e, r + 1));
+            }
+        }
+        *round = *round + QuadraticRound { c0, c2 };
+    }
+    g
+}
+
 /// Proves `sum_x f(x) weights[x] = claim` for the committed `f`; `weights`
 /// is a `Vec` or a buffer lent by `starling_field::scratch` (it goes back
 /// to the pool).
@@ -160,7 +220,7 @@ pub(crate) fn prove_with_first_round(
     first_round: Option<QuadraticRound>,
     transcript: &mut Transcript,
 ) -> Result<Proof, PcsError> {
-    let n = 1usize << params.num_vars();
+    let n = 1usize << params.data_vars();
     if data.table.len() != n {
         return Err(PcsError::TableSize {
             got: data.table.len(),
@@ -176,6 +236,24 @@ pub(crate) fn prove_with_first_round(
     absorb_statement(transcript, params, &commitment, claim);
 
     let levels = params.levels();
+    let mut weights = weights;
+    let mut first_round = first_round;
+    let mask_sum = match (params.mask_run(), data.mask_row()) {
+        (Some(run), Some(_)) => Some(mask_rows(
+            params,
+            run,
+            data,
+            &mut weights,
+            &mut first_round,
+            transcript,
+        )),
+        (None, None) => None,
+        _ => {
+            return Err(PcsError::BadInput(
+                "the commitment and the parameters disagree on hiding",
+            ))
+        }
+    };
     // Both tables are zero from here on.
     let live = weights_live.max(params.live_len());
     let mut tables = Tables::Start {
@@ -196,7 +274,24 @@ pub(crate) fn prove_with_first_round(
         // rounds binds the lowest of them, variable `m_0`. Later levels' rows
         // are the low variables of their tables.
         let v = if i == 0 { params.level_log_msg(0) } else { 0 };
+        // A hiding opening's level 0 folds `T` last, against the mask row.
+        let mask = if i == 0 { data.mask_row() } else { None };
+        let table_rows = lp.log_rows - usize::from(mask.is_some());
+        let mut s_rows = Vec::with_capacity(lp.log_rows);
         for j in 0..lp.log_rows {
+            if let (Some(m), true) = (mask, j == table_rows) {
+                // `e = eq(s, 0)` over the data row variables.
+                let e: Gf128 = s_rows.iter().map(|&x| Gf128::ONE + x).product();
+                let round = tables.folded().mask_row_round(m, e);
+                absorb_round(transcript, &round);
+                if lp.grinding_bits > 0 {
+                    pow_nonces.push(transcript.grind(LABEL_POW, lp.grinding_bits));
+                }
+                let s = transcript.challenge_field(LABEL_FOLD);
+                tables.folded().fold_mask_row(m, e, s);
+                rounds.push(round);
+                continue;
+            }
             let round = pending.take().unwrap_or_else(|| tables.round(v));
             absorb_round(transcript, &round);
             if lp.grinding_bits > 0 {
@@ -204,9 +299,11 @@ pub(crate) fn prove_with_first_round(
                 pow_nonces.push(nonce);
             }
             let s = transcript.challenge_field(LABEL_FOLD);
+            s_rows.push(s);
             // The next round of this level reads the tables just folded; the
-            // level's last fold is followed by the weight update instead.
-            let (folded, next) = tables.fold(s, v, j + 1 < lp.log_rows);
+            // level's last fold is followed by the weight update instead (or
+            // by the `T` round).
+            let (folded, next) = tables.fold(s, v, j + 1 < table_rows);
             tables = folded;
             pending = next;
             rounds.push(round);
@@ -241,7 +338,15 @@ pub(crate) fn prove_with_first_round(
         // weight: the verifier then never encodes the final message.
         let coefs = transcript.challenge_fields(LABEL_BETA, positions.len());
         let m = params.level_log_msg(i);
-        let rows = generator_rows(m, &positions, &coefs);
+        let mut rows = generator_rows(m, &positions, &coefs);
+        if let (Some(run), true) = (params.mask_run(), i == 0) {
+            // Level 0's code read each row at `p ^ offset`: `G_q` over the
+            // folded message is relabelled the same way.
+            let plain = rows.to_vec();
+            for (p, x) in rows.iter_mut().enumerate() {
+                *x = plain[p ^ run.offset];
+            }
+        }
         tables.add_to_weights(&rows);
         scratch::recycle_field(rows);
         level_proofs.push(LevelProof {
@@ -267,6 +372,7 @@ pub(crate) fn prove_with_first_round(
         final_rounds.push(round);
     }
     Ok(Proof {
+        mask_sum,
         levels: level_proofs,
         final_message,
         final_rounds,

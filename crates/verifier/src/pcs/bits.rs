@@ -73,7 +73,7 @@ pub fn verify_with(
     transcript: &mut Transcript,
 ) -> Result<(), PcsError> {
     let red = ring_switch::verify(
-        params.num_vars(),
+        params.data_vars(),
         params.live_rows_len(),
         claims,
         &proof.bit_evaluations,

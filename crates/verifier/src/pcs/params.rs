@@ -11,12 +11,20 @@ use libm::{ceil, exp2, log2};
 
 use super::security::{
     add_ring_switch_terms, proximity_gap_log2, queries_for, query_log2, random_batching_log2, sumcheck_log2,
-    SecurityProfile, SecurityReport,
+    SecurityProfile, SecurityReport, FIELD_BITS,
 };
 use super::PcsError;
 
 /// Largest number of variables the PCS accepts.
 pub const MAX_NUM_VARS: usize = 40;
+/// Most elements of a hiding opening's level-0 column: one BLAKE3 chunk
+/// (1 KiB), what the prover's many-at-once leaf hashing takes (a plain
+/// opening's 64 rows are the most it commits).
+pub const MAX_LEVEL0_WIDTH: usize = 64;
+/// Fewest data row variables `k` of a hiding opening's level 0: the row
+/// rounds and `G` are `2k + 1` linear forms of the rows' `2^k` mask
+/// entries `pi_r`, which hide them only if `2^k >= 2k + 1`.
+pub const MIN_HIDING_ROW_VARS: usize = 3;
 /// Largest grinding difficulty (bits) a proof may ask for.
 pub const MAX_GRINDING_BITS: u32 = 30;
 /// Largest query count per level.
@@ -45,8 +53,40 @@ pub struct PcsParams {
     levels: Vec<LevelParams>,
     /// Table entries that may be nonzero (a prefix; the rest is zero by the
     /// caller's layout). Level 0's rows past it are neither encoded, hashed
-    /// nor opened ([`PcsParams::level_width`]).
+    /// nor opened ([`PcsParams::level_width`]). With [`PcsParams::hiding`], a
+    /// prefix of the data table.
     live_len: usize,
+    /// A hiding opening ([`PcsParams::hiding`]).
+    hiding: bool,
+}
+
+/// Where a hiding opening needs uniformly random entries in every committed
+/// data row of level 0 (`ligerito`'s module notes): the `t + 2` entries
+/// `offset .. offset + t + 2` of each row's message, `t` the level's query
+/// count. `offset` is the top aligned block of `2^log_block >= t + 2`
+/// entries of a row; the code reads the row with its index XORed with
+/// `offset`, so those entries are the code's lowest coefficients.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaskRun {
+    /// First entry of the run in a row (a multiple of `2^log_block`).
+    pub offset: usize,
+    /// `log2` of the aligned block the run starts.
+    pub log_block: usize,
+    /// `t + 2`: the run's length. The first `t` entries randomise the code,
+    /// the last two are the row's entries of the row-round mask
+    /// ([`MaskRun::row_mask_entries`]).
+    pub len: usize,
+}
+
+impl MaskRun {
+    /// The two entries of each row the row-round mask weighs: after the
+    /// code's `t`. Two, not one: the last data row round and the claim it
+    /// leaves are three linear forms of the two half-folded rows, which one
+    /// random entry per row (two after the fold) cannot all hide; the test
+    /// of the view's span failed with one (`crates/pcs/tests/hiding.rs`).
+    pub fn row_mask_entries(&self) -> [usize; 2] {
+        [self.offset + self.len - 2, self.offset + self.len - 1]
+    }
 }
 
 /// Rate of level 0 (prover cost grows with 2^R there: at rate 1/2 the
@@ -108,7 +148,93 @@ impl PcsParams {
                 "num_vars must be in 1..={MAX_NUM_VARS}"
             )));
         }
-        let k0 = num_vars.min(LEVEL0_LOG_ROWS);
+        Self::with_level0_rows(num_vars, num_vars.min(LEVEL0_LOG_ROWS), profile, bits)
+    }
+
+    /// Parameters of a hiding opening (`ligerito`'s module notes) of a data
+    /// table of `data_vars` variables, zero from `live_len` on, under
+    /// `profile`, whose own terms reach `bits`: the committed polynomial has
+    /// one variable more (`T`, the mask row's half), which level 0 folds
+    /// last. Level 0 keeps at most [`LEVEL0_LOG_ROWS`] data row variables,
+    /// fewer when a row would not hold the [`MaskRun`] or a column (the live
+    /// rows, the mask row and the salt) would pass [`MAX_LEVEL0_WIDTH`]; a
+    /// table too small for [`MIN_HIDING_ROW_VARS`] row variables that hold the run is refused (a caller
+    /// pads it).
+    pub fn hiding_with_bits(
+        data_vars: usize,
+        live_len: usize,
+        profile: SecurityProfile,
+        bits: f64,
+    ) -> Result<Self, PcsError> {
+        if data_vars == 0 || data_vars >= MAX_NUM_VARS {
+            return Err(PcsError::InvalidParams(format!(
+                "a hiding opening takes 1..{MAX_NUM_VARS} data variables"
+            )));
+        }
+        let mut last = None;
+        for k in (MIN_HIDING_ROW_VARS..=data_vars.min(LEVEL0_LOG_ROWS)).rev() {
+            let params =
+                Self::with_level0_rows(data_vars + 1, k + 1, profile, bits).and_then(|p| p.hiding(live_len));
+            match params {
+                Ok(p) => return Ok(p),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| {
+            PcsError::InvalidParams(format!(
+                "a table of {data_vars} variables is too small for a hiding opening"
+            ))
+        }))
+    }
+
+    /// [`PcsParams::hiding_with_bits`] at [`SecurityProfile::pcs_bits`].
+    pub fn new_hiding(data_vars: usize, live_len: usize, profile: SecurityProfile) -> Result<Self, PcsError> {
+        Self::hiding_with_bits(data_vars, live_len, profile, profile.pcs_bits())
+    }
+
+    /// These parameters as a hiding opening of a data table zero from
+    /// `live_len` on: level 0's last row variable is `T`, whose half of the
+    /// table holds the mask row only. Refused when level 0 has fewer than
+    /// [`MIN_HIDING_ROW_VARS`] data row variables, a row does not hold the
+    /// [`MaskRun`] or a column passes [`MAX_LEVEL0_WIDTH`].
+    pub fn hiding(mut self, live_len: usize) -> Result<Self, PcsError> {
+        self.hiding = true;
+        self.live_len = live_len;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Whether the opening hides the table ([`PcsParams::hiding`]).
+    pub fn is_hiding(&self) -> bool {
+        self.hiding
+    }
+
+    /// Variables of the data table: [`PcsParams::num_vars`], less the mask
+    /// row's variable `T` of a hiding opening.
+    pub fn data_vars(&self) -> usize {
+        self.num_vars - usize::from(self.hiding)
+    }
+
+    /// Where a hiding opening needs random entries in each data row.
+    pub fn mask_run(&self) -> Option<MaskRun> {
+        self.hiding.then(|| {
+            let len = self.levels[0].queries + 2;
+            let log_block = len.next_power_of_two().trailing_zeros() as usize;
+            MaskRun {
+                offset: (1 << self.level_log_msg(0)) - (1 << log_block),
+                log_block,
+                len,
+            }
+        })
+    }
+
+    /// Parameters whose level 0 folds `k0` row variables.
+    fn with_level0_rows(
+        num_vars: usize,
+        k0: usize,
+        profile: SecurityProfile,
+        bits: f64,
+    ) -> Result<Self, PcsError> {
         // Pick the shape (rows, rates) of the later levels by estimated proof
         // size, then size queries and grinding for the actual level count.
         let guess = per_term_budget(num_vars, bits, 3);
@@ -154,6 +280,7 @@ impl PcsParams {
             profile,
             levels,
             live_len: 1 << num_vars,
+            hiding: false,
         };
         params.validate()?;
         Ok(params)
@@ -181,6 +308,7 @@ impl PcsParams {
             profile,
             levels,
             live_len: 1 << num_vars,
+            hiding: false,
         };
         p.validate()?;
         Ok(p)
@@ -194,8 +322,20 @@ impl PcsParams {
         if self.levels.is_empty() {
             return bad("at least one level is needed");
         }
-        if self.live_len == 0 || self.live_len > 1 << self.num_vars {
+        if self.live_len == 0 || self.live_len > 1 << self.data_vars() {
             return bad("the live length must be in 1..=2^num_vars");
+        }
+        if self.hiding {
+            if self.levels[0].log_rows < MIN_HIDING_ROW_VARS + 1 {
+                return bad("a hiding opening needs eight data rows at level 0");
+            }
+            let run = self.mask_run().expect("hiding");
+            if run.log_block > self.level_log_msg(0) {
+                return bad("a level-0 row does not hold the hiding opening's mask run");
+            }
+            if self.level_width(0) > MAX_LEVEL0_WIDTH {
+                return bad("a hiding opening's level-0 column would pass one leaf chunk");
+            }
         }
         let mut remaining = self.num_vars;
         for l in &self.levels {
@@ -256,17 +396,24 @@ impl PcsParams {
     /// weight is zero past it (`ring_switch`'s live length), so the prover
     /// neither builds nor folds the weight of the rows it does not commit.
     pub fn live_rows_len(&self) -> usize {
-        self.level_width(0) << self.level_log_msg(0)
+        self.level0_data_rows() << self.level_log_msg(0)
+    }
+
+    /// Level 0's rows of data that may be nonzero: [`PcsParams::live_len`]
+    /// in whole rows.
+    pub fn level0_data_rows(&self) -> usize {
+        self.live_len.div_ceil(1 << self.level_log_msg(0))
     }
 
     /// Elements of each opened column of level `i`: the rows of its matrix
     /// that may be nonzero. Level 0's rows are the top `k_0` variables of the
     /// table (row `r` is the message `table[r 2^m_0 .. (r + 1) 2^m_0]`), so the
     /// rows past [`PcsParams::live_len`] are zero and left out; every later
-    /// level's table is a fold, with all `2^k_i` rows.
+    /// level's table is a fold, with all `2^k_i` rows. A hiding opening's
+    /// level 0 commits two rows more: the mask row `M` and the salt row.
     pub fn level_width(&self, i: usize) -> usize {
         if i == 0 {
-            self.live_len.div_ceil(1 << self.level_log_msg(0))
+            self.level0_data_rows() + 2 * usize::from(self.hiding)
         } else {
             1 << self.levels[i].log_rows
         }
@@ -288,6 +435,11 @@ impl PcsParams {
             out.push(l.grinding_bits as u8);
             out.push(l.query_grinding_bits as u8);
         }
+        // Only a hiding opening's bytes say so: every other proof's
+        // transcript is what it was before hiding openings existed.
+        if self.hiding {
+            out.extend_from_slice(b"hiding");
+        }
         out
     }
 
@@ -298,6 +450,11 @@ impl PcsParams {
             format!("opening sumcheck: {} rounds of degree 2", self.num_vars),
             sumcheck_log2(self.num_vars, 2),
         );
+        if self.hiding {
+            // The claim becomes `V + rho G`: a wrong `V` passes for one `rho`
+            // at most (Libra's mask challenge, Xie et al. 2019, Section 4).
+            r.add("hiding opening: the row-mask challenge rho", -FIELD_BITS);
+        }
         for (i, l) in self.levels.iter().enumerate() {
             let m = self.level_log_msg(i);
             let g = if l.grinding_bits > 0 {

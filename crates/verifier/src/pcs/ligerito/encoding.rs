@@ -32,6 +32,9 @@ impl Proof {
     }
 
     pub fn write(&self, out: &mut Vec<u8>) {
+        if let Some(g) = self.mask_sum {
+            put_fields(out, &[g]);
+        }
         for l in &self.levels {
             for r in &l.rounds {
                 put_round(out, r);
@@ -68,6 +71,11 @@ impl Proof {
     }
 
     pub(crate) fn read(params: &PcsParams, r: &mut Reader<'_>) -> Result<Proof, PcsError> {
+        let mask_sum = if params.is_hiding() {
+            Some(r.field("the row-mask sum")?)
+        } else {
+            None
+        };
         let n_levels = params.levels().len();
         let mut levels = Vec::with_capacity(n_levels);
         for (i, lp) in params.levels().iter().enumerate() {
@@ -118,6 +126,7 @@ impl Proof {
             .map(|_| read_round(r))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Proof {
+            mask_sum,
             levels,
             final_message,
             final_rounds,

@@ -13,6 +13,9 @@ use crate::{Gf128, Transcript};
 struct WeightUpdate {
     offset: usize,
     log_msg: usize,
+    /// The code reads the message's index XORed with this (a hiding
+    /// opening's level 0), so `G_q`'s coordinates there are complemented.
+    relabel: usize,
     terms: Vec<(usize, Gf128)>,
 }
 
@@ -45,6 +48,21 @@ pub fn verify_with(
     absorb_statement(transcript, params, commitment, claim);
 
     let mut claim = claim;
+    // A hiding opening's row mask: `l`, then `G`, then `rho`.
+    let row_mask = match (params.mask_run(), proof.mask_sum) {
+        (Some(run), Some(g)) => {
+            let l = RowForms::draw(transcript, levels[0].log_rows - 1);
+            let rho = mask_challenge(transcript, g);
+            claim += rho * g;
+            Some((run, l, rho))
+        }
+        (None, None) => None,
+        _ => {
+            return Err(PcsError::Malformed(
+                "the row-mask sum does not match the parameters",
+            ))
+        }
+    };
     let mut point: Vec<Gf128> = Vec::with_capacity(params.num_vars());
     let mut root = commitment.root;
     let mut updates: Vec<WeightUpdate> = Vec::new();
@@ -99,12 +117,23 @@ pub fn verify_with(
         absorb_leaf_hashes(transcript, &leaves);
 
         // c_q = sum_row eq(s, row) column_q[row] = Enc(y_i)[q] for an honest
-        // prover; the rows past the column's width are zero.
+        // prover; the rows past the column's width are zero. A hiding
+        // opening's level 0 ends its columns with `M` (row `2^k`, `k` the
+        // data row variables) and the salt, which is not the polynomial's.
         let eq = eq_table(&s);
+        let hiding_level = i == 0 && row_mask.is_some();
         let combined: Vec<Gf128> = pr
             .columns
             .chunks_exact(width)
-            .map(|col| col.iter().zip(&eq).map(|(a, b)| *a * *b).sum())
+            .map(|col| {
+                if hiding_level {
+                    let data = width - 2;
+                    let rows: Gf128 = col[..data].iter().zip(&eq).map(|(a, b)| *a * *b).sum();
+                    rows + col[data] * eq[eq.len() / 2]
+                } else {
+                    col.iter().zip(&eq).map(|(a, b)| *a * *b).sum()
+                }
+            })
             .collect();
 
         // Folded into the claim with independent coefficients, the last
@@ -118,6 +147,11 @@ pub fn verify_with(
         updates.push(WeightUpdate {
             offset: params.level_offset(i) + lp.log_rows,
             log_msg: params.level_log_msg(i),
+            relabel: if hiding_level {
+                row_mask.as_ref().map_or(0, |m| m.0.offset)
+            } else {
+                0
+            },
             terms: positions.iter().copied().zip(coefs).collect(),
         });
         if !last {
@@ -137,19 +171,57 @@ pub fn verify_with(
     let y = evaluate(&proof.final_message, tail);
     // Level 0's rounds bound the table's top `k_0` variables, every later
     // round the rest from the lowest up: the table's point is the rotation.
+    // A hiding opening's last level-0 round bound `T`, above the data table.
     let k0 = levels[0].log_rows;
-    let table_point: Vec<Gf128> = point[k0..].iter().chain(&point[..k0]).copied().collect();
+    let data_rows = k0 - usize::from(row_mask.is_some());
+    let table_point: Vec<Gf128> = point[k0..].iter().chain(&point[..data_rows]).copied().collect();
     let mut w = weight(&table_point);
+    if let Some((run, l, rho)) = &row_mask {
+        // The row mask's weight is `rho l(r)` at entry `pi` of the committed
+        // data rows only (the prover's table is zero past them, and so is
+        // its weight there).
+        let (msg, rows) = table_point.split_at(params.level_log_msg(0));
+        for (e, pi) in run.row_mask_entries().into_iter().enumerate() {
+            let mask: Gf128 = (0..params.level0_data_rows())
+                .map(|r| l.at(e, r) * eq_at_index(rows, r as u64))
+                .sum();
+            w += *rho * mask * eq_at_index(msg, pi as u64);
+        }
+        w *= Gf128::ONE + point[data_rows];
+    }
     for u in &updates {
         let sub = &point[u.offset..];
         for &(q, b) in &u.terms {
-            w += b * generator_row_mle(u.log_msg, q as u64, sub);
+            w += b * generator_row_mle_relabelled(u.log_msg, q as u64, sub, u.relabel);
         }
     }
     if claim != y * w {
         return Err(PcsError::FinalCheck);
     }
     Ok(())
+}
+
+/// `eq(P, bits of x)`.
+fn eq_at_index(p: &[Gf128], x: u64) -> Gf128 {
+    p.iter()
+        .enumerate()
+        .map(|(b, &u)| if x >> b & 1 == 1 { u } else { Gf128::ONE + u })
+        .product()
+}
+
+/// [`generator_row_mle`] of a code that reads its message at `j ^ relabel`:
+/// the MLE of `j -> X_(j ^ relabel)(omega_q)` is the plain one with the
+/// coordinates of `relabel`'s set bits complemented.
+fn generator_row_mle_relabelled(m: usize, q: u64, point: &[Gf128], relabel: usize) -> Gf128 {
+    if relabel == 0 {
+        return generator_row_mle(m, q, point);
+    }
+    let flipped: Vec<Gf128> = point
+        .iter()
+        .enumerate()
+        .map(|(b, &u)| if relabel >> b & 1 == 1 { Gf128::ONE + u } else { u })
+        .collect();
+    generator_row_mle(m, q, &flipped)
 }
 
 fn check_shape(params: &PcsParams, proof: &Proof) -> Result<(), PcsError> {
