@@ -26,8 +26,10 @@
 //! verifier's lincheck costs one instance's nonzeros), at the price of the
 //! wires carried from block to block.
 //!
-//! **Relations** (none reads a private value into a public one; sets of
-//! instances are explicit, `O(N B)` for the verifier):
+//! **Relations.** A wire bound to a public value holds that value in every
+//! honest witness whatever the message (constants, block indices, the
+//! bound bit, the digest), and links join private wires to private wires
+//! only; sets of instances are explicit, `O(N B)` for the verifier:
 //! - the constant wire, in every instance;
 //! - first blocks: the carried inputs are constants: the chained state is
 //!   the hash's initial value (zero for the sponge), the digest register
