@@ -1,11 +1,11 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
-use starling::kind::{SampleInputs, SampleSignatures};
+use starling::kind::{SampleInputs, SamplePreimages, SampleSignatures};
 use std::sync::{Arc, OnceLock};
 
 use starling::inputs::{parse_inputs, read_prover_inputs};
-use starling::kind::{Batch, Scheme, SignatureScheme, Signatures};
+use starling::kind::{Batch, Preimage, Scheme, SignatureScheme, Signatures};
 use starling::{
     inspect, prove, prove_private, verify_claimed, Builtin, Hash, Kind, Profile, ProofFile, Records,
     StatementCircuit,
@@ -26,7 +26,8 @@ pub const SMALL_BRISTOL: &str = "12 21\n2 4 4\n2 4 4\n\n\
 /// for 200 instances, one SHA-256 compression, and the statements with
 /// wiring: three SHA-256 digests (of one, one and two blocks), a BLAKE3 chain of three
 /// steps, an RFC 6962 tree of three leaves, and one sampled signature each
-/// of LMS (h5/w4) and SLH-DSA-SHA2-128f, whose signatures are private.
+/// of LMS (h5/w4) and SLH-DSA-SHA2-128f, whose signatures are private, and
+/// two SHA-256 preimages of at most 8 bytes, whose messages are private.
 pub fn honest_proofs() -> &'static [Vec<u8>] {
     static PROOFS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     PROOFS.get_or_init(|| {
@@ -54,6 +55,14 @@ pub fn honest_proofs() -> &'static [Vec<u8>] {
                 .file
                 .to_bytes()
         };
+        let preimages = {
+            let kind = preimage_sample();
+            let (digests, messages) = kind.random_batch(2, 7);
+            prove_private(Arc::new(kind), digests, messages, Profile::Default, &mut |_| {})
+                .expect("an honest proof")
+                .file
+                .to_bytes()
+        };
         vec![
             batch(&tiny, 1, Profile::Default),
             batch(&tiny, 3, Profile::Secure),
@@ -65,8 +74,14 @@ pub fn honest_proofs() -> &'static [Vec<u8>] {
             signed("lms-sha256-m32-h5-w4"),
             signed("hss-l2-lms-sha256-m32-h5-w4"),
             signed("slh-dsa-sha2-128f"),
+            preimages,
         ]
     })
+}
+
+/// The preimage kind of the seeds: SHA-256, messages of at most 8 bytes.
+fn preimage_sample() -> Preimage {
+    Preimage::new(Hash::Sha256, 8).expect("SHA-256 takes 8-byte messages")
 }
 
 /// A digest, a chain and a Merkle root kind with an inputs text of each.
@@ -122,6 +137,7 @@ fn input_kinds() -> &'static [Arc<dyn Kind>] {
             let scheme = SignatureScheme::from_name(scheme).expect("a scheme");
             all.push(starling::kind::signatures(scheme));
         }
+        all.push(Arc::new(preimage_sample()));
         all
     })
 }

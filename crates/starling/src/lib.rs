@@ -6,6 +6,8 @@ mod cheating_tests;
 mod host;
 pub mod inputs;
 pub mod kind;
+#[cfg(test)]
+mod preimage_tests;
 mod protocol;
 #[cfg(test)]
 mod signature_tests;

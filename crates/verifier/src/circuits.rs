@@ -20,10 +20,12 @@ use core::ops::Range;
 use once_cell::race::OnceBox;
 
 use crate::circuit::bits::{pack_bits, words_for_bits};
+use crate::circuit::preimage::preimage_block;
 use crate::circuit::{
     blake3_compression, keccak_f1600, sha256_compression, sha512_compression, BristolCircuit, BristolR1cs,
     Gadget, Lanes, R1cs,
 };
+use crate::hashes::Hash;
 use crate::piop::SparseMatrix;
 
 use crate::piop::wiring::Wires;
@@ -161,6 +163,28 @@ impl StatementCircuit {
             ))
         })
         .clone()
+    }
+
+    /// The instance circuit of `hash`'s preimage statements: one block of a
+    /// message of private length ([`crate::circuit::preimage`]), built
+    /// once per process. Its name is `preimage-block-` and the hash's.
+    pub fn preimage(hash: Hash) -> Arc<StatementCircuit> {
+        static CELLS: [OnceBox<Arc<StatementCircuit>>; 5] = [const { OnceBox::new() }; 5];
+        let (at, name) = match hash {
+            Hash::Sha256 => (0, "preimage-block-sha256"),
+            Hash::Sha512 => (1, "preimage-block-sha512"),
+            Hash::Sha3_256 => (2, "preimage-block-sha3-256"),
+            Hash::Keccak256 => (3, "preimage-block-keccak-256"),
+            Hash::Blake3 => (4, "preimage-block-blake3"),
+        };
+        CELLS[at]
+            .get_or_init(|| {
+                Box::new(Arc::new(
+                    StatementCircuit::new(None, name, preimage_block(hash), None)
+                        .expect("the preimage circuits are well formed"),
+                ))
+            })
+            .clone()
     }
 
     /// The instance circuit of `groups`' lanes ([`Lanes`]: `copies`

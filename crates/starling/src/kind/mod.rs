@@ -1,7 +1,8 @@
 //! Statement kinds: their declarations are `starling-verifier`'s
 //! ([`Kind`] and the kinds, re-exported here); this module adds what only a
 //! prover does with them ([`KindProver`], found by [`prover_of`]) and draws
-//! sample inputs from a seed ([`SampleInputs`], [`SampleSignatures`]).
+//! sample inputs from a seed ([`SampleInputs`], [`SampleSignatures`],
+//! [`SamplePreimages`]).
 //!
 //! A signature batch proved and verified:
 //!
@@ -36,5 +37,5 @@ mod prover;
 pub(crate) mod sample;
 
 pub use prover::{prover_of, KindProver};
-pub use sample::{SampleInputs, SampleSignatures};
+pub use sample::{SampleInputs, SamplePreimages, SampleSignatures};
 pub use starling_verifier::kind::*;

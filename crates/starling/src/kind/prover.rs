@@ -7,7 +7,9 @@
 use rayon::prelude::*;
 use starling_field::scratch;
 
-use super::{fill_bytes_of, fill_row, Batch, Chain, Digest, Kind, MerkleRoot, PrivateInputError, Signatures};
+use super::{
+    fill_bytes_of, fill_row, Batch, Chain, Digest, Kind, MerkleRoot, Preimage, PrivateInputError, Signatures,
+};
 use crate::Error;
 use crate::Records;
 
@@ -52,6 +54,9 @@ pub fn prover_of(kind: &dyn Kind) -> &dyn KindProver {
         return k;
     }
     if let Some(k) = any.downcast_ref::<Signatures>() {
+        return k;
+    }
+    if let Some(k) = any.downcast_ref::<Preimage>() {
         return k;
     }
     unreachable!("{} is not a kind this crate declares", kind.name())
@@ -138,5 +143,20 @@ impl KindProver for Signatures {
 
     fn outputs(&self, inputs: &Records, instance_outputs: &[u64]) -> Records {
         self.outputs_of_rows(inputs, instance_outputs)
+    }
+}
+
+impl KindProver for Preimage {
+    fn parse_prover_line(&self, fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
+        self.parse_secret_line(fields)
+    }
+
+    fn instance_inputs(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error> {
+        self.instance_rows(inputs, private)
+    }
+
+    fn outputs(&self, _inputs: &Records, _instance_outputs: &[u64]) -> Records {
+        // The digests are inputs; the statement has no outputs.
+        Records::new()
     }
 }

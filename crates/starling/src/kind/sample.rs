@@ -6,7 +6,7 @@
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{Batch, Signatures};
+use super::{Batch, Preimage, Signatures};
 use crate::Records;
 
 /// A batch's input records from a seed.
@@ -23,6 +23,14 @@ pub trait SampleSignatures {
     fn random_batch(&self, count: usize, msg_len: usize, seed: u64) -> (Records, Records);
 }
 
+/// A preimage batch from a seed.
+pub trait SamplePreimages {
+    /// `count` random messages of random lengths up to the kind's
+    /// `max_len` from `seed`: the public records (the digests) and the
+    /// private ones (the messages).
+    fn random_batch(&self, count: usize, seed: u64) -> (Records, Records);
+}
+
 impl SampleInputs for Batch {
     fn random_inputs(&self, count: usize, seed: u64) -> Records {
         self.random_inputs_from(count, &mut from_seed(seed))
@@ -32,6 +40,12 @@ impl SampleInputs for Batch {
 impl SampleSignatures for Signatures {
     fn random_batch(&self, count: usize, msg_len: usize, seed: u64) -> (Records, Records) {
         self.random_batch_from(count, msg_len, &mut from_seed(seed))
+    }
+}
+
+impl SamplePreimages for Preimage {
+    fn random_batch(&self, count: usize, seed: u64) -> (Records, Records) {
+        self.random_batch_from(count, &mut from_seed(seed))
     }
 }
 

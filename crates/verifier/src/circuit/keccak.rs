@@ -110,8 +110,10 @@ struct State {
     parities: Option<Vec<Lin>>,
 }
 
-/// One round; on the `last` round the new state's bits are the public
-/// outputs' own rows (and the returned state is empty).
+/// One round; on the last round (`last` is `Some(keep)`) the new state's
+/// bits are the public outputs' own rows, except bits `0..keep`, which get
+/// private AND rows (returned in the state's first `keep` bits, the rest
+/// empty) copied to their outputs, so that other rows can read them.
 ///
 /// χ and ι make each new bit one AND row with the θ-ρ-π output `a` (and ι's
 /// constant) as its addend. In each column `(x, z)` the rows of `y = 1..4`
@@ -119,7 +121,7 @@ struct State {
 /// instead (its addend also takes the other four bits), so the next round's
 /// θ effects `D[x][z] = C[x−1][z] ⊕ C[x+1][z−1]` are two wires and bit
 /// `(x, 0, z)` is the parity plus the other four.
-fn round_gadget(b: &mut CircuitBuilder, s: &State, rc: u64, last: bool) -> State {
+fn round_gadget(b: &mut CircuitBuilder, s: &State, rc: u64, last: Option<usize>) -> State {
     let offsets = rho_offsets();
     // θ
     let c: Vec<Lin> = s.parities.clone().unwrap_or_else(|| {
@@ -163,10 +165,16 @@ fn round_gadget(b: &mut CircuitBuilder, s: &State, rc: u64, last: bool) -> State
                     addend,
                 )
             };
-            if last {
+            if let Some(keep) = last {
                 for y in 0..5 {
                     let (p, q, addend) = row(y);
-                    b.set_public_output_and_xor(bit(x, y, z), &p, &q, &addend);
+                    let j = bit(x, y, z);
+                    if j < keep {
+                        bits[j] = b.and_xor(&p, &q, &addend);
+                        b.set_public_output(j, &bits[j]);
+                    } else {
+                        b.set_public_output_and_xor(j, &p, &q, &addend);
+                    }
                 }
                 continue;
             }
@@ -191,14 +199,26 @@ fn round_gadget(b: &mut CircuitBuilder, s: &State, rc: u64, last: bool) -> State
 /// Builds Keccak-f\[1600\] into `b` from the 1600 state bits (index
 /// `64(x + 5y) + z`) and sets the public outputs to the permuted state.
 pub fn permute_gadget(b: &mut CircuitBuilder, state: &[Lin]) {
+    permute_gadget_keeping(b, state, 0);
+}
+
+/// [`permute_gadget`], and the permuted state's bits `0..keep` as private
+/// wires that later rows may read (outputs are evaluated after every
+/// private row, so no row reads an output): `keep` private wires more, the
+/// outputs of those bits their copies. `keep = 0` builds exactly
+/// [`permute_gadget`]'s rows.
+pub fn permute_gadget_keeping(b: &mut CircuitBuilder, state: &[Lin], keep: usize) -> Vec<Lin> {
     assert_eq!(state.len(), STATE_BITS);
+    assert!(keep <= STATE_BITS);
     let mut s = State {
         bits: state.to_vec(),
         parities: None,
     };
     for (round, rc) in round_constants().into_iter().enumerate() {
-        s = round_gadget(b, &s, rc, round + 1 == ROUNDS);
+        s = round_gadget(b, &s, rc, (round + 1 == ROUNDS).then_some(keep));
     }
+    s.bits.truncate(keep);
+    s.bits
 }
 
 /// Builds and compiles the permutation circuit.

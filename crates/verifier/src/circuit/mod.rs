@@ -1,7 +1,8 @@
 //! The circuits statements prove, as constraint systems: the batched R1CS
 //! over GF(2) (DESIGN §2.2), the builder that compiles circuits into it,
 //! the SHA-256, SHA-512 and BLAKE3 compression and Keccak-f\[1600\]
-//! permutation gadgets, the path steps of hash-based signatures, lanes of
+//! permutation gadgets, the path steps of hash-based signatures, a block
+//! of a message of private length (`preimage`), lanes of
 //! several gadgets in one instance, and the Bristol Fashion parser and
 //! compiler.
 //!
@@ -19,6 +20,7 @@ pub mod keccak_path_step;
 pub mod lanes;
 pub mod lin;
 pub mod path_step;
+pub mod preimage;
 pub mod r1cs;
 pub mod sha256;
 pub mod sha256_path_step;

@@ -34,6 +34,7 @@ pub(crate) mod chain;
 pub(crate) mod digest;
 pub(crate) mod merkle;
 mod named;
+pub(crate) mod preimage;
 #[doc(hidden)]
 pub mod signatures;
 
@@ -57,6 +58,7 @@ pub use chain::Chain;
 pub use digest::Digest;
 pub use merkle::{MerkleRoot, Scheme};
 pub use named::{named, named_signatures, KindParams, KIND_NAMES};
+pub use preimage::{Preimage, DEFAULT_MAX_LEN as DEFAULT_PREIMAGE_MAX_LEN};
 pub use signatures::{
     Hss, Interface, LmsSet, Scheme as SignatureScheme, SignatureHash, Signatures, SlhDsa, SlhSet,
     MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES,
@@ -273,6 +275,7 @@ pub(crate) fn decode(
             )),
         },
         8 => Ok(Arc::new(Signatures::from_params(params)?)),
+        10 => Ok(Arc::new(Preimage::from_params(params)?)),
         _ => Err(Error::Malformed(format!("unknown statement kind {code}"))),
     }
 }
@@ -361,6 +364,12 @@ pub fn signatures(scheme: SignatureScheme) -> Arc<dyn Kind> {
 /// Merkle roots; `None` when the scheme does not take the hash.
 pub fn merkle_root(hash: Hash, scheme: Scheme) -> Option<Arc<dyn Kind>> {
     MerkleRoot::new(hash, scheme).map(|k| Arc::new(k) as Arc<dyn Kind>)
+}
+
+/// Preimages under `hash` of messages of at most `max_len` bytes, the
+/// messages private; an error when the hash takes no such messages.
+pub fn preimage(hash: Hash, max_len: usize) -> Result<Arc<dyn Kind>, String> {
+    Ok(Arc::new(Preimage::new(hash, max_len)?))
 }
 
 /// Random bytes for tests from a seed (the prover's tests and benchmarks
