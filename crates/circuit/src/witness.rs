@@ -20,6 +20,7 @@ use crate::r1cs::{R1cs, RowKind};
 use crate::streaming;
 use crate::xor_row::XorRow;
 use rayon::prelude::*;
+use starling_verifier::zk::Holes;
 use std::ops::Deref;
 use std::sync::Mutex;
 use thiserror::Error;
@@ -257,6 +258,23 @@ pub trait R1csWitness {
         b: &mut [u64],
     ) -> Result<(), WitnessError>;
 
+    /// [`R1csWitness::generate_witness_and_forms_into`] for a zero-knowledge
+    /// batch: wire `w` goes to row `holes.position(w)` of buffers of `2^k`
+    /// rows, and each of the holes' rows, in order, takes its words of
+    /// `hole_words` (`words_per_wire` each, the prover's random bits) as a
+    /// free input: `z = a`, `b = 1` (the constant). Every other row is zero.
+    #[allow(clippy::too_many_arguments)]
+    fn generate_placed_witness_and_forms_into(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        placement: Placement<'_>,
+        words: &mut [u64],
+        a: &mut [u64],
+        b: &mut [u64],
+    ) -> Result<(), WitnessError>;
+
     /// The linear forms `a = A z`, `b = B z` and `c = C z` for every wire of
     /// every instance, in the witness layout (so `a & b == c` for a valid
     /// witness).
@@ -298,7 +316,14 @@ impl R1csWitness for R1cs {
     ) -> Result<BatchWitness, WitnessError> {
         let words_per_wire = Batch(self).check_batch_inputs(n, public_inputs, private_inputs)?;
         let mut words = vec![0u64; self.num_wires() * words_per_wire];
-        Batch(self).generate(words_per_wire, public_inputs, private_inputs, &mut words, None);
+        Batch(self).generate(
+            words_per_wire,
+            public_inputs,
+            private_inputs,
+            &mut words,
+            None,
+            None,
+        );
         Ok(BatchWitness {
             k: self.k(),
             n,
@@ -321,7 +346,7 @@ impl R1csWitness for R1cs {
                 expected: len,
             });
         }
-        Batch(self).generate(words_per_wire, public_inputs, private_inputs, words, None);
+        Batch(self).generate(words_per_wire, public_inputs, private_inputs, words, None, None);
         Ok(())
     }
 
@@ -341,7 +366,61 @@ impl R1csWitness for R1cs {
                 return Err(WitnessError::OutputLength { got, expected: len });
             }
         }
-        Batch(self).generate(words_per_wire, public_inputs, private_inputs, words, Some((a, b)));
+        Batch(self).generate(
+            words_per_wire,
+            public_inputs,
+            private_inputs,
+            words,
+            Some((a, b)),
+            None,
+        );
+        Ok(())
+    }
+
+    fn generate_placed_witness_and_forms_into(
+        &self,
+        n: u32,
+        public_inputs: &[u64],
+        private_inputs: &[u64],
+        placement: Placement<'_>,
+        words: &mut [u64],
+        a: &mut [u64],
+        b: &mut [u64],
+    ) -> Result<(), WitnessError> {
+        let words_per_wire = Batch(self).check_batch_inputs(n, public_inputs, private_inputs)?;
+        let len = words_per_wire << placement.k;
+        for got in [words.len(), a.len(), b.len()] {
+            if got != len {
+                return Err(WitnessError::OutputLength { got, expected: len });
+            }
+        }
+        let holes = placement.holes.positions().count();
+        if placement.hole_words.len() != holes * words_per_wire {
+            return Err(WitnessError::InputLength {
+                what: "random wires",
+                got: placement.hole_words.len(),
+                expected: holes * words_per_wire,
+                bits: holes,
+            });
+        }
+        Batch(self).generate(
+            words_per_wire,
+            public_inputs,
+            private_inputs,
+            words,
+            Some((&mut *a, &mut *b)),
+            Some(&placement),
+        );
+        for (h, random) in placement
+            .holes
+            .positions()
+            .zip(placement.hole_words.chunks_exact(words_per_wire))
+        {
+            let row = h * words_per_wire..(h + 1) * words_per_wire;
+            words[row.clone()].copy_from_slice(random);
+            a[row.clone()].copy_from_slice(random);
+            b[row].fill(u64::MAX);
+        }
         Ok(())
     }
 
@@ -423,6 +502,18 @@ impl Deref for Batch<'_> {
     }
 }
 
+/// Where a zero-knowledge batch's witness goes
+/// ([`R1csWitness::generate_placed_witness_and_forms_into`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Placement<'a> {
+    /// The random wires, the circuit's around them.
+    pub holes: Holes,
+    /// `log2` of the buffers' rows.
+    pub k: usize,
+    /// The random wires' words, hole after hole.
+    pub hole_words: &'a [u64],
+}
+
 impl Batch<'_> {
     fn check_batch_inputs(
         &self,
@@ -468,16 +559,18 @@ impl Batch<'_> {
         private_inputs: &[u64],
         out: &mut [u64],
         forms: Option<(&mut [u64], &mut [u64])>,
+        placement: Option<&Placement<'_>>,
     ) {
         let inputs = [public_inputs, private_inputs];
+        let place = placement.map(|p| p.holes);
         match generator_lanes(words_per_wire, plan(self).slots) {
-            1 => self.generate_blocks::<1>(words_per_wire, inputs, out, forms),
-            2 => self.generate_blocks::<2>(words_per_wire, inputs, out, forms),
-            4 => self.generate_blocks::<4>(words_per_wire, inputs, out, forms),
-            8 => self.generate_blocks::<8>(words_per_wire, inputs, out, forms),
-            16 => self.generate_blocks::<16>(words_per_wire, inputs, out, forms),
-            32 => self.generate_blocks::<32>(words_per_wire, inputs, out, forms),
-            _ => self.generate_blocks::<64>(words_per_wire, inputs, out, forms),
+            1 => self.generate_blocks::<1>(words_per_wire, inputs, out, forms, place),
+            2 => self.generate_blocks::<2>(words_per_wire, inputs, out, forms, place),
+            4 => self.generate_blocks::<4>(words_per_wire, inputs, out, forms, place),
+            8 => self.generate_blocks::<8>(words_per_wire, inputs, out, forms, place),
+            16 => self.generate_blocks::<16>(words_per_wire, inputs, out, forms, place),
+            32 => self.generate_blocks::<32>(words_per_wire, inputs, out, forms, place),
+            _ => self.generate_blocks::<64>(words_per_wire, inputs, out, forms, place),
         }
     }
 
@@ -491,12 +584,27 @@ impl Batch<'_> {
         inputs: [&[u64]; 2],
         out: &mut [u64],
         forms: Option<(&mut [u64], &mut [u64])>,
+        holes: Option<Holes>,
     ) {
         // Padding wires are never evaluated: their rows of the output (and
-        // of the forms: they have no terms) are cleared here.
-        let padding: Vec<usize> = (0..self.num_wires())
-            .filter(|&w| self.row_kind(w) == RowKind::Padding)
-            .collect();
+        // of the forms: they have no terms) are cleared here. Placed around
+        // holes, every row no wire and no hole takes is padding.
+        let place = |w: usize| holes.map_or(w, |h| h.position(w));
+        let padding: Vec<usize> = match holes {
+            None => (0..self.num_wires())
+                .filter(|&w| self.row_kind(w) == RowKind::Padding)
+                .collect(),
+            Some(h) => {
+                let mut taken = vec![false; out.len() / words_per_wire];
+                for w in (0..self.num_wires()).filter(|&w| self.row_kind(w) != RowKind::Padding) {
+                    taken[h.position(w)] = true;
+                }
+                for p in h.positions() {
+                    taken[p] = true;
+                }
+                (0..taken.len()).filter(|&p| !taken[p]).collect()
+            }
+        };
         zero_rows(out, words_per_wire, &padding);
         // Each task owns one range of columns (words of every wire) and
         // evaluates its blocks in order in its own buffer.
@@ -534,10 +642,11 @@ impl Batch<'_> {
                 let xor = XorRow::<L>::for_this_cpu();
                 for at in (0..part).step_by(L) {
                     let mut put = |wire: usize, z: &[u64; L], a: &[u64; L], b: &[u64; L]| {
-                        streaming::copy(&mut rows.row(wire)[at..at + L], z);
+                        let row = place(wire);
+                        streaming::copy(&mut rows.row(row)[at..at + L], z);
                         if let Some((a_rows, b_rows)) = forms.as_mut() {
-                            streaming::copy(&mut a_rows.row(wire)[at..at + L], a);
-                            streaming::copy(&mut b_rows.row(wire)[at..at + L], b);
+                            streaming::copy(&mut a_rows.row(row)[at..at + L], a);
+                            streaming::copy(&mut b_rows.row(row)[at..at + L], b);
                         }
                     };
                     self.evaluate_block(p * part + at, words_per_wire, inputs, &mut buf, xor, &mut put);

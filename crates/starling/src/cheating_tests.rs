@@ -50,6 +50,7 @@ pub(crate) fn prove_tampered_private(
         inputs.clone(),
         private.clone(),
         Profile::Default,
+        None,
         &mut |_| {},
         &tamper,
     )?;

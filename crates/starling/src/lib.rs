@@ -9,14 +9,18 @@ pub mod kind;
 #[cfg(test)]
 mod preimage_tests;
 mod protocol;
+mod randomness;
 #[cfg(test)]
 mod signature_tests;
 mod timings;
 mod verify;
 mod worker;
+#[cfg(test)]
+mod zk_tests;
 
 pub use host::Native;
 pub use protocol::{keep_buffers_between_proofs, prove, prove_private, Proved};
+pub use randomness::Randomness;
 pub use starling_field::cpu;
 pub use starling_verifier::Profile;
 pub use starling_verifier::{

@@ -8,7 +8,10 @@
 
 use std::sync::Arc;
 
+use rand::Rng;
+use rand_chacha::ChaCha20Rng;
 use starling_circuit::layout::{slice_instances, unslice_instances};
+use starling_circuit::Placement;
 use starling_circuit::R1csWitness;
 use starling_crypto::{Grind, Transcript};
 use starling_field::scratch::{self, ScratchVec};
@@ -18,13 +21,13 @@ use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{wiring, zerocheck};
 use starling_verifier::format;
 use starling_verifier::protocol::{
-    batch_params, bind_statement, lincheck_groups, BatchParams, Proof, LABEL_POW_PUBLIC, PROTOCOL_ID,
+    batch_params_for, bind_statement, lincheck_groups, BatchParams, Proof, LABEL_POW_PUBLIC, PROTOCOL_ID,
 };
 
 use crate::host::Native;
 use crate::kind::{prover_of, Kind};
 use crate::timings::Phase;
-use crate::{Error, Profile, ProofFile, Records, Statement, Timings};
+use crate::{Error, Profile, ProofFile, Randomness, Records, Statement, Timings};
 
 /// A proof and what it cost to make.
 pub struct Proved {
@@ -75,7 +78,7 @@ pub fn prove_private(
     profile: Profile,
     progress: &mut dyn FnMut(&Phase),
 ) -> Result<Proved, Error> {
-    prove_with(kind, inputs, private, profile, progress, &Tamper::default())
+    prove_with(kind, inputs, private, profile, None, progress, &Tamper::default())
 }
 
 /// Changes a test-only cheating prover makes: to the witness words before
@@ -93,11 +96,14 @@ pub(crate) struct Tamper<'a> {
 /// A change to the witness words.
 pub(crate) type WitnessTamper<'a> = &'a dyn Fn(&mut [u64]);
 
+/// Proves the statement; with `zk`, laid out for zero knowledge
+/// (`batch_params_zk`: random wires from the generator, a hiding opening).
 pub(crate) fn prove_with(
     kind: Arc<dyn Kind>,
     inputs: Records,
     private: Records,
     profile: Profile,
+    zk: Option<Randomness>,
     progress: &mut dyn FnMut(&Phase),
     tamper: &Tamper<'_>,
 ) -> Result<Proved, Error> {
@@ -138,7 +144,13 @@ pub(crate) fn prove_with(
             format::MAX_INSTANCES
         )));
     }
-    let params = batch_params(&circuit, instances, profile).map_err(Error::Input)?;
+    let params = batch_params_for(&circuit, instances, profile, zk.is_some()).map_err(Error::Input)?;
+    let mut rng = zk.map(Randomness::generator).transpose()?;
+    if rng.is_some() && tamper.witness.is_some() {
+        return Err(Error::Internal(
+            "a tampered witness is not laid out for zero knowledge".into(),
+        ));
+    }
     let n = params.shape.n() as u32;
     let r1cs = circuit.r1cs();
 
@@ -156,20 +168,43 @@ pub(crate) fn prove_with(
         // Padding instances: all-zero inputs.
         rows.resize((1usize << n) * circuit.input_words(), 0);
         let sliced = slice_instances(1 << n, circuit.input_bits(), &rows);
-        r1cs.generate_witness_and_forms_into(
-            n,
-            &sliced,
-            &[],
-            Gf128::as_u64_words_mut(&mut packed),
-            Gf128::as_u64_words_mut(&mut a),
-            Gf128::as_u64_words_mut(&mut b),
-        )
+        let [z, a, b] = [&mut packed, &mut a, &mut b].map(|v| Gf128::as_u64_words_mut(v));
+        match (params.holes, rng.as_mut()) {
+            (Some(holes), Some(rng)) => {
+                let mut hole_words = vec![0u64; holes.positions().count() * params.shape.words_per_wire()];
+                rng.fill(&mut hole_words[..]);
+                let placement = Placement {
+                    holes,
+                    k: params.shape.k(),
+                    hole_words: &hole_words,
+                };
+                r1cs.generate_placed_witness_and_forms_into(n, &sliced, &[], placement, z, a, b)
+            }
+            _ => r1cs.generate_witness_and_forms_into(n, &sliced, &[], z, a, b),
+        }
         .map_err(|e| Error::Internal(format!("witness: {e}")))
     })?;
     let outputs = timings.phase("outputs", progress, || {
         let per_wire = params.shape.words_per_wire();
-        let first = r1cs.public_output_wire(0) * per_wire;
-        let sliced = &Gf128::as_u64_words(&packed)[first..first + circuit.output_bits() * per_wire];
+        let z = Gf128::as_u64_words(&packed);
+        // The output wires are consecutive, but a zero-knowledge batch's
+        // holes may cut them: gathered wire by wire there.
+        let gathered: Vec<u64>;
+        let sliced = match params.holes {
+            None => {
+                let first = r1cs.public_output_wire(0) * per_wire;
+                &z[first..first + circuit.output_bits() * per_wire]
+            }
+            Some(holes) => {
+                gathered = (0..circuit.output_bits())
+                    .flat_map(|j| {
+                        let at = holes.position(r1cs.public_output_wire(j)) * per_wire;
+                        z[at..at + per_wire].iter().copied()
+                    })
+                    .collect();
+                &gathered[..]
+            }
+        };
         let rows = unslice_instances(1 << n, circuit.output_bits(), sliced);
         prover_of(kind.as_ref()).outputs(&inputs, &rows[..instances * circuit.output_words()])
     });
@@ -202,7 +237,7 @@ pub(crate) fn prove_with(
     } else {
         CSource::Table
     };
-    prove_statement(statement, &params, [packed, a, b], c, profile, progress, timings)
+    prove_statement(statement, &params, [packed, a, b], c, rng, progress, timings)
 }
 
 /// How the zerocheck gets `c = C z`.
@@ -222,17 +257,21 @@ fn prove_statement(
     params: &BatchParams,
     [packed, mut a, mut b]: [ScratchVec; 3],
     c_source: CSource,
-    profile: Profile,
+    mut rng: Option<ChaCha20Rng>,
     progress: &mut dyn FnMut(&Phase),
     mut timings: Timings,
 ) -> Result<Proved, Error> {
+    let profile = params.pcs.profile();
     let circuit = statement.kind().circuit().clone();
     let shape = params.shape;
 
     let mut transcript = Transcript::new(PROTOCOL_ID);
     let (commitment, prover_data) = timings.phase("commit", progress, || {
-        let (commitment, data) =
-            starling_pcs::commit(&params.pcs, packed).map_err(|e| Error::Internal(format!("commit: {e}")))?;
+        let (commitment, data) = match rng.as_mut() {
+            Some(rng) => starling_pcs::commit_hiding(&params.pcs, packed, rng),
+            None => starling_pcs::commit(&params.pcs, packed),
+        }
+        .map_err(|e| Error::Internal(format!("commit: {e}")))?;
         bind_statement(&mut transcript, profile, &statement, params, &commitment, &Native);
         Ok::<_, Error>((commitment, data))
     })?;
@@ -262,19 +301,18 @@ fn prove_statement(
     scratch::recycle_field(a);
     scratch::recycle_field(b);
     let (ab_claim, c_claim) = (LincheckClaim::ab_from(&zc), LincheckClaim::c_from(&zc));
+    let matrices = params.lincheck_matrices(&circuit);
     let (lincheck_proof, lincheck_claims) = timings.phase("lincheck", progress, || {
         lincheck::prove(
             shape,
-            &lincheck_groups(&circuit.lincheck_matrices(), &ab_claim, &c_claim),
+            &lincheck_groups(&matrices.groups(), &ab_claim, &c_claim),
             &z[..live_words],
             &mut transcript,
         )
     });
     let public_nonce = transcript.grind(LABEL_POW_PUBLIC, grind_bits);
     let (wiring_proof, public_claim) = timings.phase("wiring", progress, || {
-        let relations = statement
-            .kind()
-            .relations(statement.inputs(), statement.outputs(), shape.n());
+        let relations = params.relations(&statement);
         wiring::prove(shape, params.p, &relations, z, grind_bits, &mut transcript)
     });
     let claims = [
@@ -304,6 +342,7 @@ fn prove_statement(
     Ok(Proved {
         file: ProofFile {
             profile,
+            zk: params.holes.is_some(),
             statement,
             proof,
         },

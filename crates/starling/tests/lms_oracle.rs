@@ -12,7 +12,7 @@
 
 mod common;
 
-use getrandom_04::{rand_core::UnwrapErr, SysRng};
+use getrandom::{rand_core::UnwrapErr, SysRng};
 use lms_signature::lms::{LmsSha256M32H10, LmsSha256M32H5, Signature, SigningKey, VerifyingKey};
 use lms_signature::ots::{LmsOtsSha256N32W1, LmsOtsSha256N32W2, LmsOtsSha256N32W4, LmsOtsSha256N32W8};
 use signature::{RandomizedSignerMut, Verifier};

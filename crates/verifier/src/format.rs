@@ -6,7 +6,7 @@
 //! kind     u8       1 sha256, 2 blake3, 3 keccak-f1600, 4 circuit (batches),
 //!                   5 digest, 6 chain, 7 merkle-root, 8 signatures,
 //!                   9 sha512 (a batch), 10 preimage
-//! profile  u8       0 default, 1 secure
+//! profile  u8       0 default, 1 secure; top bit set: zero knowledge
 //! params            u32 LE length, the kind's parameters (a Bristol
 //!                   circuit's text; a hash; a hash and a scheme; a
 //!                   signature scheme and its options; a hash and a u32 LE
@@ -52,6 +52,10 @@ pub const MAX_CIRCUIT_TEXT_BYTES: usize = 512 << 20;
 /// Largest proof file read (4 GiB: the public values of 2^23 Keccak-f
 /// states, more than any machine we know proves at once).
 pub const MAX_FILE_BYTES: u64 = 4 << 30;
+
+/// The top bit of the header's profile byte: the batch is laid out for zero
+/// knowledge (`crate::protocol::batch_params_zk`).
+pub const ZK_PROFILE_BIT: u8 = 0x80;
 
 /// Bytes of the fixed header: magic, version, kind, profile.
 pub const HEADER_BYTES: usize = 8 + 2 + 1 + 1;

@@ -32,6 +32,7 @@ mod statement;
 mod test_rng;
 mod transcript;
 mod verify;
+pub mod zk;
 
 pub use circuits::{Builtin, StatementCircuit};
 pub use error::{Check, Error, Mismatch, Rejection};

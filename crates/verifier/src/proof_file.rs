@@ -17,7 +17,7 @@ use crate::piop::{lincheck, wiring, zerocheck};
 
 use crate::circuits::StatementCircuit;
 use crate::format;
-use crate::protocol::{batch_params, security, Proof, LINCHECK_GROUPS, OPENED_CLAIMS};
+use crate::protocol::{batch_params_for, security, Proof, LINCHECK_GROUPS, OPENED_CLAIMS};
 use crate::statement::Statement;
 use crate::{Error, Profile};
 
@@ -26,6 +26,10 @@ use crate::{Error, Profile};
 pub struct ProofFile {
     /// Security profile the proof was made for.
     pub profile: Profile,
+    /// Whether the batch is laid out for zero knowledge
+    /// ([`crate::protocol::batch_params_zk`]; the header's profile byte
+    /// has its top bit set).
+    pub zk: bool,
     /// The public values.
     pub statement: Statement,
     /// The proof.
@@ -49,7 +53,11 @@ impl ProofFile {
     /// Encodes the file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        format::write_header(&mut out, self.statement.kind().as_ref(), self.profile.id());
+        format::write_header(
+            &mut out,
+            self.statement.kind().as_ref(),
+            self.profile.id() | if self.zk { format::ZK_PROFILE_BIT } else { 0 },
+        );
         format::write_statement(&mut out, &self.statement);
         put_section(&mut out, &self.proof.commitment.root);
         put_section(&mut out, &self.proof.public_nonce.to_le_bytes());
@@ -88,13 +96,14 @@ impl ProofFile {
     ) -> Result<(Self, SectionSizes), Error> {
         let mut r = Reader::new(bytes);
         let header = format::read_header(&mut r)?;
-        let profile = Profile::from_id(header.profile)
+        let zk = header.profile & format::ZK_PROFILE_BIT != 0;
+        let profile = Profile::from_id(header.profile & !format::ZK_PROFILE_BIT)
             .ok_or_else(|| Error::Malformed(format!("unknown security profile {}", header.profile)))?;
         let kind = format::read_kind(&mut r, header.code, known)?;
         let params_len = 4 + kind.params().len();
         let statement = format::read_statement(&mut r, kind.clone())?;
         let params =
-            batch_params(kind.circuit(), statement.instances(), profile).map_err(Error::Malformed)?;
+            batch_params_for(kind.circuit(), statement.instances(), profile, zk).map_err(Error::Malformed)?;
         let bad = |what: &str, e: &dyn core::fmt::Display| Error::Malformed(format!("{what}: {e}"));
         let mut sizes = vec![
             ("header", format::HEADER_BYTES),
@@ -142,6 +151,7 @@ impl ProofFile {
         Ok((
             ProofFile {
                 profile,
+                zk,
                 statement,
                 proof,
             },
@@ -159,10 +169,11 @@ fn take_section<'a>(r: &mut Reader<'a>, sizes: &mut SectionSizes, i: usize) -> R
 
 /// Every error term of the protocol for this proof's size and profile.
 pub fn security_report(file: &ProofFile) -> Result<SecurityReport, Error> {
-    let params = batch_params(
+    let params = batch_params_for(
         file.statement.kind().circuit(),
         file.statement.instances(),
         file.profile,
+        file.zk,
     )
     .map_err(Error::Malformed)?;
     Ok(security(&params))
@@ -201,7 +212,7 @@ pub fn inspect(bytes: &[u8]) -> Result<String, Error> {
         "public digest  {}",
         hex::encode(file.statement.public_digest())
     );
-    if let Ok(params) = batch_params(circuit, instances, file.profile) {
+    if let Ok(params) = batch_params_for(circuit, instances, file.profile, file.zk) {
         let r1cs = circuit.r1cs();
         let _ = writeln!(
             out,

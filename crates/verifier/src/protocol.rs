@@ -23,7 +23,10 @@ use crate::piop::lincheck::{self, LincheckClaim};
 use crate::piop::{wiring, zerocheck, Shape, SparseMatrix};
 use crate::proof_file::ProofFile;
 use crate::statement::Statement;
+use crate::zk::{zk_layout, Holes};
 use crate::{Error, Transcript};
+use alloc::boxed::Box;
+use alloc::vec;
 
 /// Transcript protocol label; changes with any change to the protocol.
 pub const PROTOCOL_ID: &[u8] = b"starling/batch-r1cs/v7";
@@ -57,13 +60,63 @@ pub struct BatchParams {
     pub p: usize,
     /// The opening's parameters.
     pub pcs: PcsParams,
+    /// A zero-knowledge batch's random wires (`None` for a plain one).
+    pub holes: Option<Holes>,
 }
 
 impl BatchParams {
     /// Wires per instance that the commitment holds: level 0's live rows.
     pub fn committed_wires(&self) -> usize {
-        let bits = self.pcs.level_width(0) << (self.pcs.level_log_msg(0) + 7);
+        let bits = self.pcs.level0_data_rows() << (self.pcs.level_log_msg(0) + 7);
         bits >> self.shape.n()
+    }
+
+    /// The lincheck's matrices: the circuit's, or a zero-knowledge batch's
+    /// moved around its holes.
+    pub fn lincheck_matrices<'a>(&self, circuit: &'a StatementCircuit) -> Matrices<'a> {
+        let ([a, b], [c]) = circuit.lincheck_matrices();
+        match self.holes {
+            None => Matrices::Circuit([a, b, c]),
+            Some(h) => {
+                let (k, used) = (self.shape.k(), circuit.r1cs().used_wires());
+                Matrices::Placed(Box::new([
+                    h.place_matrix(a, k, used, |w| vec![w], |_| vec![]),
+                    h.place_matrix(b, k, used, |_| vec![0], |_| vec![]),
+                    h.place_matrix(c, k, used, |w| vec![w], |p| vec![p]),
+                ]))
+            }
+        }
+    }
+
+    /// What the wiring check proves: the kind's relations, moved around a
+    /// zero-knowledge batch's holes.
+    pub fn relations<'a>(&self, statement: &'a Statement) -> Vec<wiring::Relation<'a>> {
+        let relations = statement
+            .kind()
+            .relations(statement.inputs(), statement.outputs(), self.shape.n());
+        match self.holes {
+            None => relations,
+            Some(h) => h.split(relations),
+        }
+    }
+}
+
+/// The lincheck's three matrices, `A0`, `B0`, `C0`, as the batch lays its
+/// wires out.
+pub enum Matrices<'a> {
+    /// The circuit's own.
+    Circuit([&'a SparseMatrix; 3]),
+    /// Moved around a zero-knowledge batch's holes.
+    Placed(Box<[SparseMatrix; 3]>),
+}
+
+impl Matrices<'_> {
+    /// `([A0, B0], [C0])`, as [`lincheck_groups`] takes them.
+    pub fn groups(&self) -> ([&SparseMatrix; 2], [&SparseMatrix; 1]) {
+        match self {
+            Matrices::Circuit([a, b, c]) => ([*a, *b], [*c]),
+            Matrices::Placed(m) => ([&m[0], &m[1]], [&m[2]]),
+        }
     }
 }
 
@@ -99,36 +152,81 @@ pub fn batch_params(
     // instance index low in a bit's index they are the table's top, which
     // level 0 of the opening leaves out (at least the constant wire is used).
     let live_len = r1cs.used_wires().max(1) << (n - MIN_LOG_INSTANCES as usize);
-    let pcs = pcs_params(shape, p, profile)
+    let pcs = PcsParams::with_bits(shape.l() - 7, profile, pcs_bits(shape, p, profile))
         .and_then(|pcs| pcs.with_live_len(live_len))
         .map_err(|e| too_large(&e))?;
-    let params = BatchParams { shape, p, pcs };
+    let params = BatchParams {
+        shape,
+        p,
+        pcs,
+        holes: None,
+    };
     meets_target(&params, profile)?;
     Ok(params)
 }
 
-/// The opening's parameters for a batch: the PCS reaches half the profile's
-/// error budget ([`Profile::pcs_bits`]), or what the PIOP terms leave of it
-/// when they take more than the other half (circuits of millions of wires,
-/// whose sumchecks have many rounds).
-fn pcs_params(shape: Shape, p: usize, profile: Profile) -> Result<PcsParams, crate::pcs::PcsError> {
+/// [`batch_params`] of a zero-knowledge batch: the circuit laid out around
+/// the random wires a hiding opening needs ([`crate::zk::zk_layout`]).
+pub fn batch_params_zk(
+    circuit: &StatementCircuit,
+    instances: usize,
+    profile: Profile,
+) -> Result<BatchParams, String> {
+    let r1cs = circuit.r1cs();
+    let n = log_instances(instances) as usize;
+    let layout = zk_layout(
+        r1cs.used_wires().max(1),
+        r1cs.k() as usize,
+        r1cs.p() as usize,
+        n,
+        profile,
+        &|shape, p| pcs_bits(shape, p, profile),
+    )?;
+    let params = BatchParams {
+        shape: layout.shape,
+        p: layout.p,
+        pcs: layout.pcs,
+        holes: Some(layout.holes),
+    };
+    meets_target(&params, profile)?;
+    Ok(params)
+}
+
+/// [`batch_params`] or [`batch_params_zk`].
+pub fn batch_params_for(
+    circuit: &StatementCircuit,
+    instances: usize,
+    profile: Profile,
+    zk: bool,
+) -> Result<BatchParams, String> {
+    if zk {
+        batch_params_zk(circuit, instances, profile)
+    } else {
+        batch_params(circuit, instances, profile)
+    }
+}
+
+/// The bits the opening must reach for a batch: half the profile's error
+/// budget ([`Profile::pcs_bits`]), or what the PIOP terms leave of it when
+/// they take more than the other half (circuits of millions of wires, whose
+/// sumchecks have many rounds).
+fn pcs_bits(shape: Shape, p: usize, profile: Profile) -> f64 {
     let piop_error: f64 = piop_terms(shape, p, profile)
         .iter()
         .map(|&(_, bits)| exp2(bits))
         .sum();
     let left = exp2(-profile.target_bits()) - piop_error;
-    let bits = if left > 0.0 {
+    if left > 0.0 {
         profile.pcs_bits().max(-log2(left))
     } else {
         // Nothing is left: `meets_target` refuses the batch.
         profile.pcs_bits()
-    };
-    PcsParams::with_bits(shape.l() - 7, profile, bits)
+    }
 }
 
 /// Fails when the protocol's total falls short of the profile's target.
 ///
-/// The PCS takes at least half the profile's error budget ([`pcs_params`])
+/// The PCS takes at least half the profile's error budget ([`pcs_bits`])
 /// and the PIOP terms grow with the size; past 2^36 committed bits of a wide
 /// circuit the secure profile's PCS cannot reach what the PIOP leaves. Such
 /// batches are refused rather than proved below the profile's promise.
@@ -181,6 +279,11 @@ pub fn bind_statement(
     transcript.absorb_bytes(b"kind parameters", &kind.params());
     transcript.absorb_u64(b"profile", profile.id() as u64);
     transcript.absorb_bytes(b"pcs parameters", &params.pcs.transcript_bytes());
+    // Only a zero-knowledge batch says so: a plain proof's transcript is
+    // what it was before they existed.
+    if let Some(holes) = &params.holes {
+        transcript.absorb_bytes(b"zero-knowledge holes", &holes.transcript_bytes());
+    }
     // The digest fixes the constraint system and how the public bits are
     // split into values.
     transcript.absorb_bytes(b"circuit digest", &kind.circuit().digest());
@@ -221,7 +324,8 @@ pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
         .check_public(statement.inputs())
         .map_err(|e| Error::invalid(Check::Statement, &e))?;
     let circuit = statement.kind().circuit();
-    let params = batch_params(circuit, statement.instances(), file.profile).map_err(Error::Malformed)?;
+    let params =
+        batch_params_for(circuit, statement.instances(), file.profile, file.zk).map_err(Error::Malformed)?;
     let shape = params.shape;
     let proof = &file.proof;
 
@@ -238,9 +342,10 @@ pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
     let zc = zerocheck::verify(shape, &proof.zerocheck, grind_bits, &mut transcript)
         .map_err(|e| Error::invalid(Check::Zerocheck, &e))?;
     let (ab_claim, c_claim) = (LincheckClaim::ab_from(&zc), LincheckClaim::c_from(&zc));
+    let matrices = params.lincheck_matrices(circuit);
     let lincheck_claims = lincheck::verify(
         shape,
-        &lincheck_groups(&circuit.lincheck_matrices(), &ab_claim, &c_claim),
+        &lincheck_groups(&matrices.groups(), &ab_claim, &c_claim),
         &proof.lincheck,
         &mut transcript,
     )
@@ -251,9 +356,7 @@ pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
             &"the nonce before the wiring check is not a valid proof of work",
         ));
     }
-    let relations = statement
-        .kind()
-        .relations(statement.inputs(), statement.outputs(), shape.n());
+    let relations = params.relations(statement);
     let public_claim = wiring::verify_with(
         shape,
         params.p,
@@ -298,10 +401,16 @@ mod tests {
             for k in 1..=30usize {
                 for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
                     let Ok(shape) = Shape::new(n, k) else { continue };
-                    let Ok(pcs) = pcs_params(shape, k, profile) else {
+                    let Ok(pcs) = PcsParams::with_bits(shape.l() - 7, profile, pcs_bits(shape, k, profile))
+                    else {
                         continue;
                     };
-                    let params = BatchParams { shape, p: k, pcs };
+                    let params = BatchParams {
+                        shape,
+                        p: k,
+                        pcs,
+                        holes: None,
+                    };
                     let report = security(&params);
                     let bits = report.bits();
                     let refused = meets_target(&params, profile).is_err();
@@ -322,6 +431,7 @@ mod tests {
         // 2^7 instances of 2^30 wires under the secure profile: 119.95 bits.
         let shape = Shape::new(7, 30).unwrap();
         let params = |profile| BatchParams {
+            holes: None,
             shape,
             p: 1,
             pcs: PcsParams::new(shape.l() - 7, profile).unwrap(),

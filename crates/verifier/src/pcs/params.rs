@@ -173,9 +173,7 @@ impl PcsParams {
         }
         let mut last = None;
         for k in (MIN_HIDING_ROW_VARS..=data_vars.min(LEVEL0_LOG_ROWS)).rev() {
-            let params =
-                Self::with_level0_rows(data_vars + 1, k + 1, profile, bits).and_then(|p| p.hiding(live_len));
-            match params {
+            match Self::hiding_with_rows(data_vars, k, profile, bits).and_then(|p| p.hiding(live_len)) {
                 Ok(p) => return Ok(p),
                 Err(e) => last = Some(e),
             }
@@ -185,6 +183,24 @@ impl PcsParams {
                 "a table of {data_vars} variables is too small for a hiding opening"
             ))
         }))
+    }
+
+    /// Parameters of a hiding opening of a data table of `data_vars`
+    /// variables whose level 0 has `k` data row variables, one row live
+    /// (a caller that lays its table out around the [`MaskRun`] picks `k`,
+    /// then the live length with [`PcsParams::with_live_len`]).
+    pub fn hiding_with_rows(
+        data_vars: usize,
+        k: usize,
+        profile: SecurityProfile,
+        bits: f64,
+    ) -> Result<Self, PcsError> {
+        if data_vars == 0 || data_vars >= MAX_NUM_VARS || k > data_vars {
+            return Err(PcsError::InvalidParams(format!(
+                "a hiding opening takes 1..{MAX_NUM_VARS} data variables, at least its row variables"
+            )));
+        }
+        Self::with_level0_rows(data_vars + 1, k + 1, profile, bits).and_then(|p| p.hiding(1))
     }
 
     /// [`PcsParams::hiding_with_bits`] at [`SecurityProfile::pcs_bits`].

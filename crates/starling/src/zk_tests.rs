@@ -1,0 +1,103 @@
+//! Zero-knowledge batches, as far as they are built (`docs/zk.md`): the
+//! circuit laid out around random wires and committed with a hiding
+//! opening. Proofs of every kind verify, reproducibly from a test seed and
+//! differently from another; the layout's parameters are pinned.
+
+use std::sync::Arc;
+
+use crate::kind::{Batch, SampleInputs, SamplePreimages};
+use crate::protocol::{prove_with, Tamper};
+use crate::{verify_claimed, Hash, Kind, Profile, ProofFile, Randomness, Records};
+use starling_verifier::kind::{self, Scheme};
+use starling_verifier::protocol::batch_params_zk;
+use starling_verifier::Builtin;
+use starling_verifier::DEFAULT_MIN_SECURITY_BITS;
+
+/// A zero-knowledge proof of the statement from `seed`, as bytes.
+fn prove_zk(kind: &Arc<dyn Kind>, inputs: &Records, private: &Records, seed: u8) -> Vec<u8> {
+    prove_with(
+        kind.clone(),
+        inputs.clone(),
+        private.clone(),
+        Profile::Default,
+        Some(Randomness::TestSeed([seed; 32])),
+        &mut |_| {},
+        &Tamper::default(),
+    )
+    .expect("a true statement proves")
+    .file
+    .to_bytes()
+}
+
+/// Decodes and verifies, returning the file.
+fn verified(bytes: &[u8]) -> ProofFile {
+    let file = ProofFile::from_bytes(bytes).expect("decodes");
+    assert!(file.zk);
+    verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).expect("verifies");
+    file
+}
+
+fn statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
+    let sha = Batch::builtin(Builtin::Sha256);
+    let keccak = Batch::builtin(Builtin::KeccakF1600);
+    let leaves: Vec<Vec<u8>> = (0..8u8).map(|i| vec![i; 32]).collect();
+    let messages: Vec<Vec<u8>> = (0..5usize).map(|i| vec![i as u8; 40 * i]).collect();
+    let preimage = crate::kind::Preimage::new(Hash::Sha256, 64).unwrap();
+    let (digests, secrets) = preimage.random_batch(3, 7);
+    vec![
+        (Arc::new(sha.clone()), sha.random_inputs(5, 1), Records::new()),
+        (
+            Arc::new(keccak.clone()),
+            keccak.random_inputs(3, 2),
+            Records::new(),
+        ),
+        (
+            kind::merkle_root(Hash::Sha256, Scheme::Plain).unwrap(),
+            leaves.iter().map(Vec::as_slice).collect(),
+            Records::new(),
+        ),
+        (
+            kind::digest(Hash::Blake3),
+            messages.iter().map(Vec::as_slice).collect(),
+            Records::new(),
+        ),
+        (Arc::new(preimage), digests, secrets),
+    ]
+}
+
+#[test]
+fn zero_knowledge_layouts_of_every_kind_verify() {
+    for (kind, inputs, private) in statements() {
+        let bytes = prove_zk(&kind, &inputs, &private, 1);
+        let file = verified(&bytes);
+        assert_eq!(file.statement.inputs(), &inputs, "{}", kind.name());
+        // Another seed, another proof of the same statement.
+        assert_ne!(bytes, prove_zk(&kind, &inputs, &private, 2), "{}", kind.name());
+        // The same seed, the same proof.
+        assert_eq!(bytes, prove_zk(&kind, &inputs, &private, 1), "{}", kind.name());
+    }
+}
+
+#[test]
+fn a_zero_knowledge_proof_read_as_a_plain_one_is_rejected() {
+    let (kind, inputs, private) = statements().swap_remove(0);
+    let mut bytes = prove_zk(&kind, &inputs, &private, 3);
+    // The header's profile byte, its zero-knowledge bit cleared.
+    let at = starling_verifier::format::HEADER_BYTES - 1;
+    assert_eq!(bytes[at], starling_verifier::format::ZK_PROFILE_BIT);
+    bytes[at] = 0;
+    let rejected = ProofFile::from_bytes(&bytes)
+        .map_or(true, |f| verify_claimed(&f, DEFAULT_MIN_SECURITY_BITS).is_err());
+    assert!(rejected);
+}
+
+/// SHA-256 at 2^14 compressions: the layout the bar is measured on.
+#[test]
+fn the_sha256_layout_is_pinned() {
+    let circuit = Batch::builtin(Builtin::Sha256).circuit().clone();
+    let params = batch_params_zk(&circuit, 1 << 14, Profile::Default).unwrap();
+    let holes = params.holes.unwrap();
+    assert_eq!((params.shape.n(), params.shape.k(), params.p), (14, 15, 12));
+    assert_eq!((holes.log_block, holes.count, holes.blocks), (9, 2, 47));
+    assert_eq!(params.pcs.level0_data_rows(), 47);
+}
