@@ -78,24 +78,32 @@ impl Holes {
         hole_row: impl Fn(u32) -> Vec<u32>,
         rest_row: impl Fn(u32) -> Vec<u32>,
     ) -> SparseMatrix {
-        let mut rows: Vec<Option<Vec<u32>>> = vec![None; 1 << k];
+        // Which logical row (or hole) lands at each position.
+        const HOLE: u32 = u32::MAX;
+        const REST: u32 = u32::MAX - 1;
+        let mut source = vec![REST; 1 << k];
         for i in 0..used.min(m.num_rows()) {
-            let row = m
-                .row(i)
-                .iter()
-                .map(|&c| self.position(c as usize) as u32)
-                .collect();
-            rows[self.position(i)] = Some(row);
+            source[self.position(i)] = i as u32;
         }
         for h in self.positions() {
-            rows[h] = Some(hole_row(h as u32));
+            source[h] = HOLE;
         }
-        let rows: Vec<Vec<u32>> = rows
-            .into_iter()
-            .enumerate()
-            .map(|(p, row)| row.unwrap_or_else(|| rest_row(p as u32)))
-            .collect();
-        SparseMatrix::from_rows(&rows)
+        let mut offsets = Vec::with_capacity((1 << k) + 1);
+        let mut indices = Vec::with_capacity(m.nnz() + 2 * self.positions().count());
+        offsets.push(0u32);
+        for (p, &from) in source.iter().enumerate() {
+            match from {
+                HOLE => indices.extend(hole_row(p as u32)),
+                REST => indices.extend(rest_row(p as u32)),
+                i => indices.extend(
+                    m.row(i as usize)
+                        .iter()
+                        .map(|&c| self.position(c as usize) as u32),
+                ),
+            }
+            offsets.push(u32::try_from(indices.len()).expect("fewer than 2^32 nonzeros"));
+        }
+        SparseMatrix::from_csr(offsets, indices).expect("offsets built in order")
     }
 
     /// The relations with their runs moved to the wires' positions: a run
@@ -181,11 +189,18 @@ impl<'a> Shared<'a> {
             Shared::PerInstance(fill, len) => {
                 let (fill, words) = (Arc::clone(fill), len.div_ceil(64));
                 Values::PerInstance(Box::new(move |y, out: &mut [u64]| {
-                    let mut row = vec![0u64; words];
-                    fill(y, &mut row);
-                    let part = bit_slice(&row, j0, j1);
-                    out[..part.len()].copy_from_slice(&part);
-                    out[part.len()..].fill(0);
+                    // The whole row on the stack where it fits (a public
+                    // run of a few thousand bits), else on the heap.
+                    let mut stack = [0u64; 64];
+                    let mut heap = Vec::new();
+                    let row: &mut [u64] = if words <= stack.len() {
+                        &mut stack[..words]
+                    } else {
+                        heap.resize(words, 0);
+                        &mut heap
+                    };
+                    fill(y, row);
+                    copy_bits(row, j0, j1, out);
                 }))
             }
         }
@@ -195,12 +210,34 @@ impl<'a> Shared<'a> {
 /// Bits `j0 .. j1` of `bits` (bit `j` is bit `j % 64` of word `j / 64`).
 fn bit_slice(bits: &[u64], j0: usize, j1: usize) -> Vec<u64> {
     let mut out = vec![0u64; (j1 - j0).div_ceil(64)];
-    for j in j0..j1 {
-        if bits[j / 64] >> (j % 64) & 1 == 1 {
-            out[(j - j0) / 64] |= 1 << ((j - j0) % 64);
-        }
-    }
+    copy_bits(bits, j0, j1, &mut out);
     out
+}
+
+/// Bits `j0 .. j1` of `bits` into the first words of `out`, the rest of
+/// `out` cleared: a word at a time.
+fn copy_bits(bits: &[u64], j0: usize, j1: usize, out: &mut [u64]) {
+    let (word, shift) = (j0 / 64, j0 % 64);
+    let len = j1 - j0;
+    let words = len.div_ceil(64);
+    for (i, o) in out.iter_mut().enumerate() {
+        if i >= words {
+            *o = 0;
+            continue;
+        }
+        let lo = bits.get(word + i).copied().unwrap_or(0) >> shift;
+        let hi = if shift == 0 {
+            0
+        } else {
+            bits.get(word + i + 1).copied().unwrap_or(0) << (64 - shift)
+        };
+        let keep = len - 64 * i;
+        *o = if keep >= 64 {
+            lo | hi
+        } else {
+            (lo | hi) & ((1u64 << keep) - 1)
+        };
+    }
 }
 
 /// A zero-knowledge batch's shape and opening: `2^n` instances of a
