@@ -101,3 +101,30 @@ fn the_sha256_layout_is_pinned() {
     assert_eq!((holes.log_block, holes.count, holes.blocks), (9, 2, 47));
     assert_eq!(params.pcs.level0_data_rows(), 47);
 }
+
+#[test]
+fn a_zero_knowledge_proof_changed_anywhere_is_rejected() {
+    let (kind, inputs, private) = statements().swap_remove(2);
+    let bytes = prove_zk(&kind, &inputs, &private, 4);
+    let file = verified(&bytes);
+    let start = bytes.len() - file.proof_len();
+    // Every section, through its last byte: one bit flipped at a time.
+    let step = (file.proof_len() / 64).max(1);
+    for at in (start..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
+        let mut bad = bytes.clone();
+        bad[at] ^= 1 << (at % 8);
+        let rejected =
+            ProofFile::from_bytes(&bad).map_or(true, |f| verify_claimed(&f, DEFAULT_MIN_SECURITY_BITS).is_err());
+        assert!(rejected, "byte {at} of {}", bytes.len());
+    }
+}
+
+#[test]
+fn a_seeded_zero_knowledge_proof_is_the_same_on_one_thread_and_on_two() {
+    let (kind, inputs, private) = statements().swap_remove(0);
+    let on = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| prove_zk(&kind, &inputs, &private, 5))
+    };
+    assert_eq!(on(1), on(2));
+}
