@@ -991,3 +991,148 @@ impl TextFormat for Membership {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn and_rows_per_member_at_depth_20() {
+        let cases = [
+            (
+                Membership::new(Hash::Sha256, Scheme::Plain).unwrap(),
+                40,
+                23_091,
+                923_640,
+            ),
+            (
+                Membership::new(Hash::Keccak256, Scheme::Plain).unwrap(),
+                20,
+                38_918,
+                778_360,
+            ),
+            (Membership::rfc6962(64).unwrap(), 42, 24_231, 1_017_702),
+        ];
+        for (kind, instances, per_instance, per_member) in cases {
+            let and_rows = kind.circuit().r1cs().and_rows();
+            assert_eq!(
+                (kind.instances_per_member(1 << 20), and_rows),
+                (instances, per_instance),
+                "{}",
+                kind.name()
+            );
+            assert_eq!(instances * and_rows, per_member, "{}", kind.name());
+        }
+        // An RFC 6962 tree of 2^19 + 1 leaves is as deep.
+        let rfc = Membership::rfc6962(64).unwrap();
+        assert_eq!(rfc.instances_per_member((1 << 19) + 1), 42);
+    }
+
+    /// RFC 6962 §2.1.1's audit path of leaf `m` of `n`, top down, as the
+    /// side the leaf's subtree is on at each split.
+    fn audit_sides(m: u64, n: u64) -> Vec<Step> {
+        if n == 1 {
+            return Vec::new();
+        }
+        let k = 1u64 << (u64::BITS - 1 - (n - 1).leading_zeros());
+        let (side, mut below) = if m < k {
+            (Step::Left, audit_sides(m, k))
+        } else {
+            (Step::Right, audit_sides(m - k, n - k))
+        };
+        below.insert(0, side);
+        below
+    }
+
+    #[test]
+    fn steps_are_the_audit_path_read_bottom_up() {
+        for n in 1..=70u64 {
+            for m in 0..n {
+                let steps = Membership::steps(n, m);
+                assert_eq!(steps.len(), Membership::depth(n), "{m} of {n}");
+                let mut hashed: Vec<Step> = steps.into_iter().filter(|&s| s != Step::Promoted).collect();
+                hashed.reverse();
+                assert_eq!(hashed, audit_sides(m, n), "{m} of {n}");
+            }
+        }
+        assert_eq!(Membership::depth(1 << 20), 20);
+        assert!(Membership::steps(1 << 10, 77)
+            .iter()
+            .all(|&s| s != Step::Promoted));
+    }
+
+    #[test]
+    fn parameters_round_trip_and_bad_ones_are_malformed() {
+        for kind in [
+            Membership::new(Hash::Sha256, Scheme::Plain).unwrap(),
+            Membership::new(Hash::Keccak256, Scheme::Plain).unwrap(),
+            Membership::rfc6962(77).unwrap(),
+        ] {
+            let back = Membership::from_params(&kind.params()).unwrap();
+            assert_eq!(back.name(), kind.name());
+        }
+        assert_eq!(
+            Membership::rfc6962(77).unwrap().name(),
+            "membership --hash sha256 --scheme rfc6962 --max-leaf-len 77"
+        );
+        for bad in [
+            &[][..],
+            &[1],
+            &[1, 1, 0],
+            &[1, 2],
+            &[1, 2, 0, 0, 0],
+            &[1, 3],
+            &[2, 1],
+            &[4, 1],
+            &[99, 1],
+            &[1, 2, 255, 255, 255, 255],
+        ] {
+            assert!(
+                matches!(Membership::from_params(bad), Err(Error::Malformed(_))),
+                "{bad:?}"
+            );
+        }
+        assert!(Membership::new(Hash::Sha512, Scheme::Plain).is_err());
+        assert!(Membership::new(Hash::Sha256, Scheme::Bitcoin).is_err());
+    }
+
+    #[test]
+    fn the_public_line_is_root_n_size_and_shapes_are_checked() {
+        let kind = Membership::new(Hash::Sha256, Scheme::Plain).unwrap();
+        let line = format!("{} 3 16", "ab".repeat(32));
+        let record = kind.parse_input(&line.split(' ').collect::<Vec<_>>()).unwrap();
+        assert_eq!(kind.format_input(&record), line);
+        let one: Records = [record.as_slice()].into_iter().collect();
+        assert_eq!(kind.shape(&one), Ok(StatementShape { count: 3, outputs: 0 }));
+        assert_eq!(kind.private_records(&one), 3);
+        assert_eq!(kind.instances(&one, &Records::new()), 3 * 8);
+        let fields: Vec<&str> = kind
+            .input_fields(&record)
+            .into_iter()
+            .map(|(name, _)| if name == "root" { "root" } else { "other" })
+            .collect();
+        assert_eq!(fields, ["root", "other", "other"]);
+        let shape = |root: &[u8], n: u64, size: u64| {
+            let record = Membership::public_record(root, n, size);
+            kind.shape(&[record.as_slice()].into_iter().collect())
+        };
+        assert!(shape(&[0; 32], 1, 12).unwrap_err().contains("power of two"));
+        assert!(shape(&[0; 32], 0, 16)
+            .unwrap_err()
+            .contains("N must be at least 1"));
+        assert!(shape(&[0; 32], 1, 0).unwrap_err().contains("at least one leaf"));
+        assert!(shape(&[0; 32], 1 << 20, 1 << 20)
+            .unwrap_err()
+            .contains("more than"));
+        assert!(shape(&[0; 32], u64::MAX, 1 << 63)
+            .unwrap_err()
+            .contains("more than"));
+        assert!(shape(&[0; 31], 1, 1).unwrap_err().contains("not 48 bytes"));
+        assert!(kind
+            .shape(&[&record[..], &record[..]].into_iter().collect())
+            .is_err());
+        let rfc = Membership::rfc6962(64).unwrap();
+        let record = Membership::public_record(&[0; 32], 1, 12);
+        assert!(rfc.shape(&[record.as_slice()].into_iter().collect()).is_ok());
+    }
+}
