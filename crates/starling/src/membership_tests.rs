@@ -257,7 +257,14 @@ fn members_not_in_the_tree_are_refused() {
     let e = refused("00 0\n", &root);
     assert!(matches!(e, Error::Input(_)), "{e}");
     assert_eq!(e.to_string(), "line 1: leaf has 2 hex digits, expected 64");
-    // An RFC 6962 leaf longer than the bound.
+    // An RFC 6962 tree may hold leaves longer than the members' bound.
+    let rfc = Membership::rfc6962(4).unwrap();
+    let long = [vec![7u8; 100], vec![1, 2]];
+    let (tree, members) = texts(&long, &[1]);
+    let (public, private) =
+        read_members(&rfc, &rfc6962_root(&long), members.as_bytes(), tree.as_bytes()).unwrap();
+    prove_and_verify(&rfc, &public, &private);
+    // An RFC 6962 member longer than the bound.
     let rfc = Membership::rfc6962(4).unwrap();
     let e = read_members(&rfc, &root, "0102030405 0\n".as_bytes(), "-\n".as_bytes())
         .err()
@@ -395,6 +402,10 @@ fn cheating_rfc6962_provers_are_rejected() {
         ("a hashed level promoted", 11, l.promote_at()),
         ("a promoted level hashed", 3, l.promote_at()),
         ("a leaf hash promoted", 1, l.promote_at()),
+        ("another node below in a node's second block", 11, l.node_at() + 3),
+        ("a node without its 0x01", 10, l.block().message_at()),
+        ("a node of 64 bytes", 11, l.block().continues_at()),
+        ("a leaf hash without its 0x00", 8, l.block().message_at() + 2),
     ] {
         assert_rejected(
             prove_edited(&kind, &batch, &|rows: &mut [u64]| {

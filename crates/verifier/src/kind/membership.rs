@@ -381,9 +381,10 @@ impl Membership {
 
     /// The public record and the members' private records of the tree of
     /// `leaves` (a `plain` tree's are digest-sized and a power of two of
-    /// them): each member is `(leaf, index)`, refused when the index is
-    /// past the tree or the tree's leaf there is another, naming the
-    /// member by `name(m)` (a line, for a file).
+    /// them; an RFC 6962 tree's any byte strings): each member is `(leaf,
+    /// index)`, refused when its leaf is longer than `max_leaf_len`, the
+    /// index is past the tree or the tree's leaf there is another, naming
+    /// the member by `name(m)` (a line, for a file).
     pub fn members_of_tree(
         &self,
         leaves: &Records,
@@ -399,14 +400,20 @@ impl Membership {
                 "a plain Merkle tree needs a power of two of leaves, not {size}"
             )));
         }
-        for (i, leaf) in leaves.iter().enumerate() {
-            self.check_leaf(leaf)
-                .map_err(|e| Error::Input(format!("leaf {i} of the tree: {e}")))?;
+        // A plain tree's leaves are digest-sized; an RFC 6962 tree's may be
+        // longer than the members' bound.
+        if self.scheme == Scheme::Plain {
+            for (i, leaf) in leaves.iter().enumerate() {
+                self.check_leaf(leaf)
+                    .map_err(|e| Error::Input(format!("leaf {i} of the tree: {e}")))?;
+            }
         }
         let levels = self.levels(leaves);
         let root = levels.last().and_then(|l| l.first()).expect("a root").clone();
         let mut private = Records::new();
         for (m, (leaf, index)) in members.iter().enumerate() {
+            self.check_leaf(leaf)
+                .map_err(|e| Error::Input(format!("{}: {e}", name(m))))?;
             if *index >= size {
                 return Err(Error::False(format!(
                     "{}: index {index} is past the tree's {size} leaves",
