@@ -230,9 +230,7 @@ fn members_not_in_the_tree_are_refused() {
     let root = reference_root(&kind, &leaves);
     let (tree, _) = texts(&leaves, &[]);
     let refused = |members: &str, root: &[u8]| {
-        read_members(&kind, root, members.as_bytes(), tree.as_bytes())
-            .err()
-            .expect("refused")
+        read_members(&kind, root, members.as_bytes(), tree.as_bytes()).expect_err("refused")
     };
     // Line 3 (after a comment) holds leaf 2 at index 3.
     let text = format!(
@@ -268,9 +266,7 @@ fn members_not_in_the_tree_are_refused() {
     prove_and_verify(&rfc, &public, &private);
     // An RFC 6962 member longer than the bound.
     let rfc = Membership::rfc6962(4).unwrap();
-    let e = read_members(&rfc, &root, "0102030405 0\n".as_bytes(), "-\n".as_bytes())
-        .err()
-        .expect("refused");
+    let e = read_members(&rfc, &root, "0102030405 0\n".as_bytes(), "-\n".as_bytes()).expect_err("refused");
     assert_eq!(
         e.to_string(),
         "line 1: the leaf has 5 bytes, more than the --max-leaf-len of 4"

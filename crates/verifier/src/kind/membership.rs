@@ -527,6 +527,8 @@ impl Membership {
         let mut next_row = || rows.next().expect("a row per instance");
         let mut siblings = member.path.iter();
         let mut value = member.leaf.to_vec();
+        // An RFC 6962 node's two blocks: a 65-byte message's.
+        let node = Preimage::new(self.hash, RFC6962_NODE_MESSAGE).expect("65 bytes fit");
         if self.scheme == Scheme::Rfc6962 {
             let leaf_hash = Preimage::new(self.hash, 1 + self.max_leaf_len).expect("a leaf hash fits");
             let message = [&[0u8][..], member.leaf].concat();
@@ -551,7 +553,6 @@ impl Membership {
             };
             let up = match (self.scheme, self.hash) {
                 (Scheme::Rfc6962, _) => {
-                    let node = Preimage::new(self.hash, RFC6962_NODE_MESSAGE).expect("65 bytes fit");
                     let (node_rows, digest) = node.message_rows(&message);
                     let promoted = step == Step::Promoted;
                     for row in node_rows {
