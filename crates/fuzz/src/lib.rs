@@ -1,11 +1,11 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
-use starling::kind::{SampleInputs, SamplePreimages, SampleSignatures};
+use starling::kind::{SampleInputs, SampleMembers, SamplePreimages, SampleSignatures};
 use std::sync::{Arc, OnceLock};
 
 use starling::inputs::{parse_inputs, read_prover_inputs};
-use starling::kind::{Batch, Preimage, Scheme, SignatureScheme, Signatures};
+use starling::kind::{Batch, Membership, Preimage, Scheme, SignatureScheme, Signatures};
 use starling::{
     inspect, prove, prove_private, verify_claimed, Builtin, Hash, Kind, Profile, ProofFile, Records,
     StatementCircuit,
@@ -26,8 +26,10 @@ pub const SMALL_BRISTOL: &str = "12 21\n2 4 4\n2 4 4\n\n\
 /// for 200 instances, one SHA-256 compression, and the statements with
 /// wiring: three SHA-256 digests (of one, one and two blocks), a BLAKE3 chain of three
 /// steps, an RFC 6962 tree of three leaves, and one sampled signature each
-/// of LMS (h5/w4) and SLH-DSA-SHA2-128f, whose signatures are private, and
-/// two SHA-256 preimages of at most 8 bytes, whose messages are private.
+/// of LMS (h5/w4) and SLH-DSA-SHA2-128f, whose signatures are private,
+/// two SHA-256 preimages of at most 8 bytes, whose messages are private,
+/// and two members of an RFC 6962 tree of three leaves of at most 8 bytes,
+/// whose leaves, indices and paths are private.
 pub fn honest_proofs() -> &'static [Vec<u8>] {
     static PROOFS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     PROOFS.get_or_init(|| {
@@ -63,6 +65,14 @@ pub fn honest_proofs() -> &'static [Vec<u8>] {
                 .file
                 .to_bytes()
         };
+        let members = {
+            let kind = membership_sample();
+            let (public, private, _) = kind.random_batch(3, 2, 7);
+            prove_private(Arc::new(kind), public, private, Profile::Default, &mut |_| {})
+                .expect("an honest proof")
+                .file
+                .to_bytes()
+        };
         vec![
             batch(&tiny, 1, Profile::Default),
             batch(&tiny, 3, Profile::Secure),
@@ -75,6 +85,7 @@ pub fn honest_proofs() -> &'static [Vec<u8>] {
             signed("hss-l2-lms-sha256-m32-h5-w4"),
             signed("slh-dsa-sha2-128f"),
             preimages,
+            members,
         ]
     })
 }
@@ -82,6 +93,12 @@ pub fn honest_proofs() -> &'static [Vec<u8>] {
 /// The preimage kind of the seeds: SHA-256, messages of at most 8 bytes.
 fn preimage_sample() -> Preimage {
     Preimage::new(Hash::Sha256, 8).expect("SHA-256 takes 8-byte messages")
+}
+
+/// The membership kind of the seeds: RFC 6962 trees, leaves of at most 8
+/// bytes.
+fn membership_sample() -> Membership {
+    Membership::rfc6962(8).expect("SHA-256 takes 9-byte leaf hashes")
 }
 
 /// A digest, a chain and a Merkle root kind with an inputs text of each.
@@ -138,6 +155,7 @@ fn input_kinds() -> &'static [Arc<dyn Kind>] {
             all.push(starling::kind::signatures(scheme));
         }
         all.push(Arc::new(preimage_sample()));
+        all.push(Arc::new(membership_sample()));
         all
     })
 }

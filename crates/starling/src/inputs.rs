@@ -1,13 +1,14 @@
 //! The text form of a statement's public data, read from files and streams:
 //! `starling-verifier`'s parser (re-exported here) over anything that is
-//! [`BufRead`], and a prover's lines with private fields.
+//! [`BufRead`], a prover's lines with private fields, and a membership
+//! prover's members with the tree they are in.
 
 use std::io::{BufRead, Read};
 
 use starling_verifier::inputs;
 pub use starling_verifier::inputs::*;
 
-use crate::kind::{prover_of, Kind, PrivateInputError};
+use crate::kind::{prover_of, Kind, Membership, MerkleRoot, PrivateInputError};
 use crate::{Error, Records};
 
 /// A [`BufRead`] as the parser's [`LineSource`].
@@ -59,4 +60,48 @@ pub fn read_prover_inputs(kind: &dyn Kind, reader: impl BufRead) -> Result<(Reco
         Ok(())
     })?;
     Ok((checked(kind, records)?, private))
+}
+
+/// Reads a membership prover's inputs: `members`, one `LEAF INDEX` line
+/// each (the leaf in hex, `-` for an empty RFC 6962 leaf), and `tree`, the
+/// tree's leaves as the `merkle-root` kind reads them (one a line), from
+/// which each member's path is computed. Returns the public record (the
+/// tree's root, N and its size) and the members' private records. The
+/// tree's root must be `root` (what the statement claims), and each
+/// member's leaf the tree's leaf at its index: otherwise [`Error::False`],
+/// naming the member's line.
+pub fn read_members(
+    kind: &Membership,
+    root: &[u8],
+    members: impl BufRead,
+    tree: impl BufRead,
+) -> Result<(Records, Records), Error> {
+    let merkle = MerkleRoot::new(kind.hash(), kind.scheme()).ok_or_else(|| {
+        Error::Input(format!(
+            "{} trees are not built with {}",
+            kind.scheme().name(),
+            kind.hash().name()
+        ))
+    })?;
+    let leaves = read_inputs(&merkle, tree).map_err(|e| match e {
+        Error::Input(e) => Error::Input(format!("the tree: {e}")),
+        e => e,
+    })?;
+    let (mut read, mut lines) = (Vec::new(), Vec::new());
+    read_lines(Lines(members), |number, fields| {
+        read.push(kind.parse_member_line(fields).map_err(Error::Input)?);
+        lines.push(number);
+        Ok(())
+    })?;
+    let (public, private) = kind.members_of_tree(&leaves, &read, &|m| format!("line {}", lines[m]))?;
+    checked(kind, public.clone())?;
+    let claimed = &public.get(0)[..kind.hash().digest_bytes()];
+    if claimed != root {
+        return Err(Error::False(format!(
+            "the tree's root is {}, not the root {}",
+            hex::encode(claimed),
+            hex::encode(root)
+        )));
+    }
+    Ok((public, private))
 }

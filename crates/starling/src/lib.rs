@@ -7,6 +7,8 @@ mod host;
 pub mod inputs;
 pub mod kind;
 #[cfg(test)]
+mod membership_tests;
+#[cfg(test)]
 mod preimage_tests;
 mod protocol;
 mod randomness;

@@ -116,7 +116,7 @@ pub(crate) fn prove_with(
     }
     kind.shape(&inputs).map_err(Error::Input)?;
     let wants = if kind.has_private_inputs() {
-        inputs.len()
+        kind.private_records(&inputs)
     } else {
         0
     };

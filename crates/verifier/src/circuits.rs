@@ -20,7 +20,9 @@ use core::ops::Range;
 use once_cell::race::OnceBox;
 
 use crate::circuit::bits::{pack_bits, words_for_bits};
+use crate::circuit::path_step::{PathStepLayout, LEFT_BYTE};
 use crate::circuit::preimage::preimage_block;
+use crate::circuit::rfc6962_step::rfc6962_step;
 use crate::circuit::{
     blake3_compression, keccak_f1600, sha256_compression, sha512_compression, BristolCircuit, BristolR1cs,
     Gadget, Lanes, R1cs,
@@ -185,6 +187,20 @@ impl StatementCircuit {
                 ))
             })
             .clone()
+    }
+
+    /// The instance circuit of the `membership` statements' `rfc6962`
+    /// scheme: one SHA-256 block of a leaf hash or a node of an RFC 6962
+    /// path ([`crate::circuit::rfc6962_step`]), built once per process.
+    pub fn rfc6962_step() -> Arc<StatementCircuit> {
+        static CELL: OnceBox<Arc<StatementCircuit>> = OnceBox::new();
+        CELL.get_or_init(|| {
+            Box::new(Arc::new(
+                StatementCircuit::new(None, "rfc6962-step", rfc6962_step(), None)
+                    .expect("the RFC 6962 step circuit is well formed"),
+            ))
+        })
+        .clone()
     }
 
     /// The instance circuit of `groups`' lanes ([`Lanes`]: `copies`
@@ -374,13 +390,24 @@ impl StatementCircuit {
 
 /// A lane gadget's part of a lane circuit's name.
 fn gadget_name(gadget: Gadget) -> String {
+    let step = |hash: &str, layout: PathStepLayout| {
+        let mut name = if layout.node_bytes == 32 {
+            format!("{hash}-path-step")
+        } else {
+            format!("{hash}-{}-path-step", 8 * layout.node_bytes)
+        };
+        // LMS nodes keep the names they had before layouts said where
+        // `left` is; a plain Merkle node's says it.
+        if layout.left_byte != LEFT_BYTE {
+            name += &format!("-left{}", layout.left_byte);
+        }
+        name
+    };
     match gadget {
         Gadget::Sha256 => "sha256".into(),
         Gadget::Sha512 => "sha512".into(),
-        Gadget::Sha256PathStep(layout) if layout.node_bytes == 32 => "sha256-path-step".into(),
-        Gadget::Sha256PathStep(layout) => format!("sha256-{}-path-step", 8 * layout.node_bytes),
-        Gadget::KeccakPathStep(layout) if layout.node_bytes == 32 => "shake256-path-step".into(),
-        Gadget::KeccakPathStep(layout) => format!("shake256-{}-path-step", 8 * layout.node_bytes),
+        Gadget::Sha256PathStep(layout) => step("sha256", layout),
+        Gadget::KeccakPathStep(layout) => step("shake256", layout),
     }
 }
 

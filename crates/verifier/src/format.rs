@@ -5,12 +5,13 @@
 //! version  u16 LE   9 ([`VERSION`])
 //! kind     u8       1 sha256, 2 blake3, 3 keccak-f1600, 4 circuit (batches),
 //!                   5 digest, 6 chain, 7 merkle-root, 8 signatures,
-//!                   9 sha512 (a batch), 10 preimage
+//!                   9 sha512 (a batch), 10 preimage, 11 membership
 //! profile  u8       0 default, 1 secure; top bit set: zero knowledge
 //! params            u32 LE length, the kind's parameters (a Bristol
 //!                   circuit's text; a hash; a hash and a scheme; a
 //!                   signature scheme and its options; a hash and a u32 LE
-//!                   longest message)
+//!                   longest message; a hash, a scheme and for rfc6962 a
+//!                   u32 LE longest leaf)
 //! inputs            u64 LE count, then the input records
 //! outputs           u64 LE count, then the output records
 //! sections          for each proof part in order: u32 LE length, bytes

@@ -2,7 +2,7 @@
 //! ([`Kind`] and the kinds, re-exported here); this module adds what only a
 //! prover does with them ([`KindProver`], found by [`prover_of`]) and draws
 //! sample inputs from a seed ([`SampleInputs`], [`SampleSignatures`],
-//! [`SamplePreimages`]).
+//! [`SamplePreimages`], [`SampleMembers`]).
 //!
 //! A signature batch proved and verified:
 //!
@@ -37,5 +37,5 @@ mod prover;
 pub(crate) mod sample;
 
 pub use prover::{prover_of, KindProver};
-pub use sample::{SampleInputs, SamplePreimages, SampleSignatures};
+pub use sample::{SampleInputs, SampleMembers, SamplePreimages, SampleSignatures};
 pub use starling_verifier::kind::*;

@@ -8,7 +8,8 @@ use rayon::prelude::*;
 use starling_field::scratch;
 
 use super::{
-    fill_bytes_of, fill_row, Batch, Chain, Digest, Kind, MerkleRoot, Preimage, PrivateInputError, Signatures,
+    fill_bytes_of, fill_row, Batch, Chain, Digest, Kind, Membership, MerkleRoot, Preimage, PrivateInputError,
+    Signatures,
 };
 use crate::Error;
 use crate::Records;
@@ -57,6 +58,9 @@ pub fn prover_of(kind: &dyn Kind) -> &dyn KindProver {
         return k;
     }
     if let Some(k) = any.downcast_ref::<Preimage>() {
+        return k;
+    }
+    if let Some(k) = any.downcast_ref::<Membership>() {
         return k;
     }
     unreachable!("{} is not a kind this crate declares", kind.name())
@@ -157,6 +161,25 @@ impl KindProver for Preimage {
 
     fn outputs(&self, _inputs: &Records, _instance_outputs: &[u64]) -> Records {
         // The digests are inputs; the statement has no outputs.
+        Records::new()
+    }
+}
+
+impl KindProver for Membership {
+    fn parse_prover_line(&self, _fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
+        // One public record for N members: a line is not a record of each.
+        Err(PrivateInputError::Unreadable(
+            "a membership statement's members are read with the tree's leaves (`inputs::read_members`)"
+                .into(),
+        ))
+    }
+
+    fn instance_inputs(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error> {
+        self.instance_rows(inputs, private)
+    }
+
+    fn outputs(&self, _inputs: &Records, _instance_outputs: &[u64]) -> Records {
+        // The root is an input; the statement has no outputs.
         Records::new()
     }
 }

@@ -6,7 +6,7 @@
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{Batch, Preimage, Signatures};
+use super::{Batch, Membership, Preimage, Signatures};
 use crate::Records;
 
 /// A batch's input records from a seed.
@@ -31,6 +31,14 @@ pub trait SamplePreimages {
     fn random_batch(&self, count: usize, seed: u64) -> (Records, Records);
 }
 
+/// A membership batch from a seed.
+pub trait SampleMembers {
+    /// A random tree of `size` leaves and `count` members at random
+    /// indices (repeats allowed) from `seed`: the public record, the
+    /// members' private records and the tree's leaves.
+    fn random_batch(&self, size: usize, count: usize, seed: u64) -> (Records, Records, Records);
+}
+
 impl SampleInputs for Batch {
     fn random_inputs(&self, count: usize, seed: u64) -> Records {
         self.random_inputs_from(count, &mut from_seed(seed))
@@ -46,6 +54,12 @@ impl SampleSignatures for Signatures {
 impl SamplePreimages for Preimage {
     fn random_batch(&self, count: usize, seed: u64) -> (Records, Records) {
         self.random_batch_from(count, &mut from_seed(seed))
+    }
+}
+
+impl SampleMembers for Membership {
+    fn random_batch(&self, size: usize, count: usize, seed: u64) -> (Records, Records, Records) {
+        self.random_batch_from(size, count, &mut from_seed(seed))
     }
 }
 

@@ -46,7 +46,7 @@ impl KeccakPathStep {
     pub fn new(layout: PathStepLayout) -> Self {
         assert_eq!(
             layout,
-            PathStepLayout::shake256(layout.node_bytes),
+            PathStepLayout::shake256(layout.node_bytes).with_left_byte(layout.left_byte),
             "SHAKE256 rows"
         );
         let mut b = CircuitBuilder::new(layout.public_input_bits(), layout.public_output_bits());
@@ -60,7 +60,7 @@ impl KeccakPathStep {
     pub fn build(b: &mut CircuitBuilder, layout: PathStepLayout) {
         assert_eq!(
             layout,
-            PathStepLayout::shake256(layout.node_bytes),
+            PathStepLayout::shake256(layout.node_bytes).with_left_byte(layout.left_byte),
             "SHAKE256 rows"
         );
         let block_bit = |b: &CircuitBuilder, i: usize| b.public_input(layout.block_offset() + i);

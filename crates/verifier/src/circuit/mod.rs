@@ -2,7 +2,8 @@
 //! over GF(2) (DESIGN §2.2), the builder that compiles circuits into it,
 //! the SHA-256, SHA-512 and BLAKE3 compression and Keccak-f\[1600\]
 //! permutation gadgets, the path steps of hash-based signatures, a block
-//! of a message of private length (`preimage`), lanes of
+//! of a message of private length (`preimage`), a block of an RFC 6962
+//! path (`rfc6962_step`), lanes of
 //! several gadgets in one instance, and the Bristol Fashion parser and
 //! compiler.
 //!
@@ -22,6 +23,7 @@ pub mod lin;
 pub mod path_step;
 pub mod preimage;
 pub mod r1cs;
+pub mod rfc6962_step;
 pub mod sha256;
 pub mod sha256_path_step;
 mod sha2_rounds;

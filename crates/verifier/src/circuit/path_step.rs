@@ -7,7 +7,10 @@
 //! the block, the node below `P` and the direction bit `b`; an output is the
 //! chained part, then `E` and `F`. A node's message is `I ‖ u32(node / 2) ‖
 //! D_INTR ‖ left ‖ right`: `left` at block byte 22, `right` after it, its
-//! tail in the next block when the block ends first (SHA-256's 64 bytes):
+//! tail in the next block when the block ends first (SHA-256's 64 bytes).
+//! A layout may put `left` elsewhere ([`PathStepLayout::with_left_byte`]):
+//! at byte 0 for a plain Merkle node `H(left ‖ right)`, the `membership`
+//! statements' (`crate::kind::membership`):
 //!
 //! - `E = (1 ⊕ b) · (left ⊕ P)`,
 //! - `F = b · (right ⊕ P)`,
@@ -24,7 +27,8 @@ use crate::circuit::builder::CircuitBuilder;
 use crate::circuit::lin::Lin;
 use crate::circuit::word::Word;
 
-/// Block byte where `left` starts: after `I ‖ u32 ‖ u16`.
+/// Block byte where an LMS node's `left` starts: after `I ‖ u32 ‖ u16`;
+/// the byte `J` follows, whatever the layout's `left_byte`.
 pub const LEFT_BYTE: usize = 22;
 
 /// Where a path step's values are, for Merkle nodes of `node_bytes` bytes.
@@ -36,6 +40,9 @@ pub struct PathStepLayout {
     pub chained_bits: usize,
     /// Bits of the block after it.
     pub block_bits: usize,
+    /// Block byte where `left` starts: [`LEFT_BYTE`] for LMS nodes, 0 for
+    /// plain Merkle nodes.
+    pub left_byte: usize,
 }
 
 impl PathStepLayout {
@@ -46,6 +53,7 @@ impl PathStepLayout {
             node_bytes,
             chained_bits: 256,
             block_bits: 512,
+            left_byte: LEFT_BYTE,
         }
     }
 
@@ -56,7 +64,14 @@ impl PathStepLayout {
             node_bytes,
             chained_bits: 1600,
             block_bits: 1088,
+            left_byte: LEFT_BYTE,
         }
+    }
+
+    /// The same rows with `left` at block byte `left_byte` (`right` right
+    /// after it).
+    pub const fn with_left_byte(self, left_byte: usize) -> Self {
+        PathStepLayout { left_byte, ..self }
     }
 
     /// Bits of a node.
@@ -106,7 +121,7 @@ impl PathStepLayout {
 
     /// Block byte where `right` starts.
     pub fn right_byte(self) -> usize {
-        LEFT_BYTE + self.node_bytes
+        self.left_byte + self.node_bytes
     }
 
     /// Block bit that `F`'s bit `t` compares with `P`'s bit `t`: from
@@ -133,7 +148,7 @@ pub(crate) fn side_checks(b: &mut CircuitBuilder, layout: PathStepLayout) {
     for t in 0..layout.node_bits() {
         let prev = b.public_input(layout.prev_offset() + t);
         let left = b
-            .public_input(layout.block_offset() + 8 * LEFT_BYTE + t)
+            .public_input(layout.block_offset() + 8 * layout.left_byte + t)
             .xor(&prev);
         b.set_public_output_and_xor(layout.e_offset() + t, &not_dir, &left, &Lin::zero());
         let right = b

@@ -196,8 +196,12 @@ pub fn preimage_block(hash: Hash) -> R1cs {
     let layout = PreimageLayout::new(hash);
     let mut b = CircuitBuilder::new(layout.input_bits(), layout.output_bits());
     match hash {
-        Hash::Sha256 => sha2_block::<32>(&mut b, layout, sha256::compress_gadget),
-        Hash::Sha512 => sha2_block::<64>(&mut b, layout, sha512::compress_gadget),
+        Hash::Sha256 => sha2_block::<32>(&mut b, layout, sha256::compress_gadget, &mut |_, state| {
+            state.to_vec()
+        }),
+        Hash::Sha512 => sha2_block::<64>(&mut b, layout, sha512::compress_gadget, &mut |_, state| {
+            state.to_vec()
+        }),
         Hash::Sha3_256 | Hash::Keccak256 => sponge_block(&mut b, layout),
         Hash::Blake3 => blake3_block(&mut b, layout),
     }
@@ -224,14 +228,22 @@ fn be_bit(i: usize, width: usize) -> usize {
 }
 
 /// Sets the carried outputs every hash has: the chained state (`state`,
-/// bits in byte order), the digest register `digest_in ⊕ final · state`
-/// (one AND row per digest bit, the output's own) and the thermometer's
+/// bits in byte order), the digest register `digest_in ⊕ final · selected`
+/// (one AND row per digest bit, the output's own; `selected` is the state,
+/// or what a caller of [`sha2_block`] chose from it) and the thermometer's
 /// carry-out.
-fn carry_out(b: &mut CircuitBuilder, layout: PreimageLayout, state: &[Lin], final_: &Lin, inside_out: &Lin) {
+fn carry_out(
+    b: &mut CircuitBuilder,
+    layout: PreimageLayout,
+    state: &[Lin],
+    selected: &[Lin],
+    final_: &Lin,
+    inside_out: &Lin,
+) {
     for (j, bit) in state.iter().enumerate() {
         b.set_public_output(layout.state_at() + j, bit);
     }
-    for (j, bit) in state.iter().take(8 * layout.digest_bytes()).enumerate() {
+    for (j, bit) in selected.iter().take(8 * layout.digest_bytes()).enumerate() {
         let digest_in = b.public_input(layout.digest_at() + j);
         b.set_public_output_and_xor(layout.digest_at() + j, final_, bit, &digest_in);
     }
@@ -239,10 +251,16 @@ fn carry_out(b: &mut CircuitBuilder, layout: PreimageLayout, state: &[Lin], fina
 }
 
 /// A SHA-2 block (`W`-bit words): positions `R j + k - 1` are `inside[k]`.
-fn sha2_block<const W: usize>(
+/// `select` adds what a circuit built on the block checks after the
+/// compression (the membership statements' path checks,
+/// [`crate::circuit::rfc6962_step`]) and returns what the digest register
+/// takes in the final block, from the chained state's bits (the preimage
+/// block returns them, adding nothing).
+pub(crate) fn sha2_block<const W: usize>(
     b: &mut CircuitBuilder,
     layout: PreimageLayout,
     compress: fn(&mut CircuitBuilder, &[Word<W>; 8], &[Word<W>; 16]) -> [Word<W>; 8],
+    select: &mut dyn FnMut(&mut CircuitBuilder, &[Lin]) -> Vec<Lin>,
 ) {
     let rate = layout.rate();
     let field = layout.length_field_bytes();
@@ -303,7 +321,8 @@ fn sha2_block<const W: usize>(
             state[W * w + be_bit(x, W)] = word.bit(x).clone();
         }
     }
-    carry_out(b, layout, &state, &final_, &inside[rate]);
+    let selected = select(b, &state);
+    carry_out(b, layout, &state, &selected, &final_, &inside[rate]);
     for (c, bit) in length.iter().enumerate() {
         b.set_public_output(layout.length_at() + c, bit);
     }
@@ -398,7 +417,7 @@ fn blake3_block(b: &mut CircuitBuilder, layout: PreimageLayout) {
     ];
     let out = blake3_circuit::compress_gadget(b, &cv, &words, &rest);
     let state: Vec<Lin> = out[..8].iter().flat_map(|w| w.bits().iter().cloned()).collect();
-    carry_out(b, layout, &state, &final_, &inside[64]);
+    carry_out(b, layout, &state, &state, &final_, &inside[64]);
 }
 
 #[cfg(test)]

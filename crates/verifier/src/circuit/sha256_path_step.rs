@@ -48,7 +48,11 @@ impl Sha256PathStep {
     /// Builds and compiles the circuit for nodes laid out as `layout` says
     /// ([`PathStepLayout::sha256`]).
     pub fn new(layout: PathStepLayout) -> Self {
-        assert_eq!(layout, PathStepLayout::sha256(layout.node_bytes), "SHA-256 rows");
+        assert_eq!(
+            layout,
+            PathStepLayout::sha256(layout.node_bytes).with_left_byte(layout.left_byte),
+            "SHA-256 rows"
+        );
         let mut b = CircuitBuilder::new(layout.public_input_bits(), layout.public_output_bits());
         Self::build(&mut b, layout);
         let r1cs = b.compile().expect("every output is set");
@@ -58,7 +62,11 @@ impl Sha256PathStep {
     /// Builds the circuit into `b`, its public values at input bit 0 and
     /// output bit 0 (of `b`'s lane).
     pub fn build(b: &mut CircuitBuilder, layout: PathStepLayout) {
-        assert_eq!(layout, PathStepLayout::sha256(layout.node_bytes), "SHA-256 rows");
+        assert_eq!(
+            layout,
+            PathStepLayout::sha256(layout.node_bytes).with_left_byte(layout.left_byte),
+            "SHA-256 rows"
+        );
         let cv: [Word; 8] = core::array::from_fn(|j| b.public_input_word_be(32 * j));
         let block: [Word; 16] = core::array::from_fn(|j| b.public_input_word_be(CV_BITS + 32 * j));
         let out = compress_gadget(b, &cv, &block);

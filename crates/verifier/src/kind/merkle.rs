@@ -68,7 +68,7 @@ impl Scheme {
     }
 
     /// Its code in a file's parameters.
-    fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         match self {
             Scheme::Plain => 1,
             Scheme::Rfc6962 => 2,

@@ -32,6 +32,7 @@ use alloc::vec::Vec;
 pub(crate) mod batch;
 pub(crate) mod chain;
 pub(crate) mod digest;
+pub(crate) mod membership;
 pub(crate) mod merkle;
 mod named;
 pub(crate) mod preimage;
@@ -56,6 +57,7 @@ use crate::Error;
 pub use batch::Batch;
 pub use chain::Chain;
 pub use digest::Digest;
+pub use membership::{Membership, Step as MembershipStep, DEFAULT_MAX_LEAF_LEN};
 pub use merkle::{MerkleRoot, Scheme};
 pub use named::{named, named_signatures, KindParams, KIND_NAMES};
 pub use preimage::{Preimage, DEFAULT_MAX_LEN as DEFAULT_PREIMAGE_MAX_LEN};
@@ -130,6 +132,15 @@ pub trait Kind: TextFormat + Send + Sync + fmt::Debug + Any {
     /// verifier's expected lines leave them out ([`TextFormat::parse_input`]).
     fn has_private_inputs(&self) -> bool {
         false
+    }
+
+    /// Private records a prover gives for a statement on these inputs, for
+    /// a kind that [`Kind::has_private_inputs`]: one per input record
+    /// (a signature, a message), unless the inputs count them otherwise (a
+    /// membership statement's one public record says N, and its members
+    /// are the private records). Called on inputs [`Kind::shape`] accepts.
+    fn private_records(&self, inputs: &Records) -> usize {
+        inputs.len()
     }
 
     /// What the wiring check proves, for a batch padded to `2^n` instances.
@@ -276,6 +287,7 @@ pub(crate) fn decode(
         },
         8 => Ok(Arc::new(Signatures::from_params(params)?)),
         10 => Ok(Arc::new(Preimage::from_params(params)?)),
+        11 => Ok(Arc::new(Membership::from_params(params)?)),
         _ => Err(Error::Malformed(format!("unknown statement kind {code}"))),
     }
 }
@@ -370,6 +382,14 @@ pub fn merkle_root(hash: Hash, scheme: Scheme) -> Option<Arc<dyn Kind>> {
 /// messages private; an error when the hash takes no such messages.
 pub fn preimage(hash: Hash, max_len: usize) -> Result<Arc<dyn Kind>, String> {
     Ok(Arc::new(Preimage::new(hash, max_len)?))
+}
+
+/// Members of `scheme` trees under `hash`, the leaves, their indices and
+/// their paths private (RFC 6962 leaves of at most
+/// [`DEFAULT_MAX_LEAF_LEN`] bytes); an error when the scheme is not built
+/// with the hash here.
+pub fn membership(hash: Hash, scheme: Scheme) -> Result<Arc<dyn Kind>, String> {
+    Ok(Arc::new(Membership::new(hash, scheme)?))
 }
 
 /// Random bytes for tests from a seed (the prover's tests and benchmarks

@@ -337,7 +337,7 @@ impl Preimage {
 
 /// Writes `bytes` into a row of bits from bit `at` (byte `b`, bit `t` at
 /// `at + 8 b + t`).
-fn put_bytes(row: &mut [u64], at: usize, bytes: &[u8]) {
+pub(crate) fn put_bytes(row: &mut [u64], at: usize, bytes: &[u8]) {
     for (b, &byte) in bytes.iter().enumerate() {
         for t in 0..8 {
             put_bit(row, at + 8 * b + t, (byte >> t) & 1 == 1);
@@ -346,7 +346,7 @@ fn put_bytes(row: &mut [u64], at: usize, bytes: &[u8]) {
 }
 
 /// Sets bit `at` of a row of bits to `bit`.
-fn put_bit(row: &mut [u64], at: usize, bit: bool) {
+pub(crate) fn put_bit(row: &mut [u64], at: usize, bit: bool) {
     let mask = 1u64 << (at % 64);
     if bit {
         row[at / 64] |= mask;
@@ -356,7 +356,7 @@ fn put_bit(row: &mut [u64], at: usize, bit: bool) {
 }
 
 /// The instances `y < total` that `pick` takes.
-fn instance_set(total: usize, pick: impl Fn(usize) -> bool) -> Instances {
+pub(crate) fn instance_set(total: usize, pick: impl Fn(usize) -> bool) -> Instances {
     let mut bits = vec![0u64; total.div_ceil(64)];
     for y in (0..total).filter(|&y| pick(y)) {
         bits[y / 64] |= 1 << (y % 64);
