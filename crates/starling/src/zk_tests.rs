@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::kind::{Batch, SampleInputs, SamplePreimages};
+use crate::kind::{Batch, SampleInputs, SampleMembers, SamplePreimages};
 use crate::protocol::{prove_with, Tamper};
 use crate::{verify_claimed, Hash, Kind, Profile, ProofFile, Randomness, Records};
 use starling_verifier::kind::{self, Scheme};
@@ -44,6 +44,8 @@ fn statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
     let messages: Vec<Vec<u8>> = (0..5usize).map(|i| vec![i as u8; 40 * i]).collect();
     let preimage = crate::kind::Preimage::new(Hash::Sha256, 64).unwrap();
     let (digests, secrets) = preimage.random_batch(3, 7);
+    let membership = crate::kind::Membership::new(Hash::Sha256, Scheme::Plain).unwrap();
+    let (root, members, _tree) = membership.random_batch(16, 2, 8);
     vec![
         (Arc::new(sha.clone()), sha.random_inputs(5, 1), Records::new()),
         (
@@ -62,6 +64,7 @@ fn statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
             Records::new(),
         ),
         (Arc::new(preimage), digests, secrets),
+        (Arc::new(membership), root, members),
     ]
 }
 
@@ -113,8 +116,8 @@ fn a_zero_knowledge_proof_changed_anywhere_is_rejected() {
     for at in (start..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
         let mut bad = bytes.clone();
         bad[at] ^= 1 << (at % 8);
-        let rejected =
-            ProofFile::from_bytes(&bad).map_or(true, |f| verify_claimed(&f, DEFAULT_MIN_SECURITY_BITS).is_err());
+        let rejected = ProofFile::from_bytes(&bad)
+            .map_or(true, |f| verify_claimed(&f, DEFAULT_MIN_SECURITY_BITS).is_err());
         assert!(rejected, "byte {at} of {}", bytes.len());
     }
 }
@@ -123,7 +126,10 @@ fn a_zero_knowledge_proof_changed_anywhere_is_rejected() {
 fn a_seeded_zero_knowledge_proof_is_the_same_on_one_thread_and_on_two() {
     let (kind, inputs, private) = statements().swap_remove(0);
     let on = |threads| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         pool.install(|| prove_zk(&kind, &inputs, &private, 5))
     };
     assert_eq!(on(1), on(2));
