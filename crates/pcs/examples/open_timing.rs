@@ -49,6 +49,7 @@ fn main() {
             &claims,
             params.level_log_msg(0),
             &mut tr,
+            false,
         )
         .unwrap();
         best_rs = best_rs.min(t.elapsed());

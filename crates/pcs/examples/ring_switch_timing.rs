@@ -46,6 +46,7 @@ fn main() {
             &claims,
             first_var,
             &mut Transcript::new(b"timing"),
+            false,
         )
         .unwrap();
         best = best.min(t.elapsed());

@@ -3,9 +3,12 @@
 //! the PIOP. The proof type and the verifier are `starling-verifier`'s.
 
 use starling_crypto::Transcript;
-pub use starling_verifier::pcs::bits::{verify, verify_with, Proof};
+use starling_field::Gf128;
+pub use starling_verifier::pcs::bits::{verify, verify_via, verify_with, Proof, LABEL_PAD_GAMMA};
+use starling_verifier::zk::veiled::{Channel, Clear};
 
 use crate::commit::ProverData;
+use crate::ligerito::add_sparse_weights;
 use crate::ring_switch::{self, PackedClaim};
 use crate::{ligerito, PcsError, PcsParams};
 
@@ -16,20 +19,66 @@ pub fn prove(
     claims: &[PackedClaim],
     transcript: &mut Transcript,
 ) -> Result<Proof, PcsError> {
+    prove_via(params, data, claims, claims, transcript, &mut Clear, &[])
+}
+
+/// [`prove`] when the verifier holds the claims' values through a channel
+/// (`starling_verifier::pcs::bits::verify_via`): `claims` with their true
+/// values for the prover's work, `held` as the verifier holds them (the
+/// values the prover's replay of the verifier produced). Veiled, the
+/// claims' checks join the channel's constraints, which are batched into
+/// one claim on the pads' entries of the table (`pad_positions`) and
+/// proved with the opening.
+pub fn prove_via<C: Channel>(
+    params: &PcsParams,
+    data: &ProverData,
+    claims: &[PackedClaim],
+    held: &[PackedClaim<C::Value>],
+    transcript: &mut Transcript,
+    channel: &mut C,
+    pad_positions: &[usize],
+) -> Result<Proof, PcsError> {
     let (bit_evaluations, red) = ring_switch::prove(
         data.table(),
         params.live_rows_len(),
         claims,
         params.level_log_msg(0),
         transcript,
+        !C::PUBLIC,
     )?;
+    for (c, s) in held.iter().zip(&bit_evaluations) {
+        let sum: Gf128 = c.lambda.iter().zip(s.iter()).map(|(a, b)| *a * *b).sum();
+        if !channel.require(C::Value::from(sum), c.value.clone()) {
+            return Err(PcsError::BadInput("a claim the bits do not meet"));
+        }
+    }
+    let (mut weights, mut first_round, mut claim) = (red.weights, red.first_round, red.claim);
+    if let Some((coefs, value)) = channel.close(transcript) {
+        if coefs.len() > pad_positions.len() {
+            return Err(PcsError::BadInput("more pads than the layout holds"));
+        }
+        let gamma = transcript.challenge_field(LABEL_PAD_GAMMA);
+        claim += gamma * value;
+        let entries: Vec<(usize, Gf128)> = pad_positions
+            .iter()
+            .zip(&coefs)
+            .map(|(&x, &c)| (x, gamma * c))
+            .collect();
+        add_sparse_weights(
+            data.table(),
+            &mut weights,
+            &mut first_round,
+            &entries,
+            params.level_log_msg(0),
+        );
+    }
     let opening = ligerito::prove_with_first_round(
         params,
         data,
-        red.weights,
+        weights,
         params.live_rows_len(),
-        red.claim,
-        red.first_round,
+        claim,
+        first_round,
         transcript,
     )?;
     Ok(Proof {

@@ -367,20 +367,23 @@ fn bit_evaluations_matrix(table: &[Gf128], live_len: usize, points: &[&[Gf128]])
 /// ([`crate::PcsParams::level_log_msg`]`(0)` for the Ligerito opening). The
 /// table's entries past `live_len` must be zero (the PCS passes
 /// [`crate::PcsParams::live_rows_len`]); the bit evaluations do not read them,
-/// and the opening weight is zero there (see the module notes).
+/// and the opening weight is zero there (see the module notes). With
+/// `hidden`, the claims' values are not absorbed (a zero-knowledge proof's
+/// are veiled, `starling_verifier::pcs::ring_switch::absorb_claims`).
 pub fn prove(
     table: &[Gf128],
     live_len: usize,
     claims: &[PackedClaim],
     first_var: usize,
     transcript: &mut Transcript,
+    hidden: bool,
 ) -> Result<(Vec<BitEvaluations>, ProverReduction), PcsError> {
     if !table.len().is_power_of_two() {
         return Err(PcsError::BadInput("table length must be a power of two"));
     }
     let num_vars = table.len().trailing_zeros() as usize;
     check_claims(num_vars, live_len, claims)?;
-    absorb_claims(transcript, claims);
+    absorb_claims(transcript, claims, !hidden);
     let points: Vec<&[Gf128]> = claims.iter().map(|c| c.point.as_slice()).collect();
     let s = bit_evaluations_batch(table, live_len, &points);
     for si in &s {

@@ -50,7 +50,8 @@ fn weight_mle_matches_brute_force() {
         let claims: Vec<PackedClaim> = (0..2)
             .map(|_| claim_for(&table, random_vec(&mut r, l), random_vec(&mut r, 128)))
             .collect();
-        let (s, red) = ring_switch::prove(&table, live_len, &claims, 0, &mut Transcript::new(b"rs")).unwrap();
+        let (s, red) =
+            ring_switch::prove(&table, live_len, &claims, 0, &mut Transcript::new(b"rs"), false).unwrap();
         assert!(red.weights[live_len..].iter().all(|w| w.is_zero()));
         let vred = ring_switch::verify(l, live_len, &claims, &s, &mut Transcript::new(b"rs")).unwrap();
         assert_eq!(red.claim, vred.claim);
@@ -80,7 +81,7 @@ fn weight_mle_matches_brute_force() {
     let table = random_vec(&mut r, 1 << 3);
     let claims = vec![claim_for(&table, random_vec(&mut r, 3), random_vec(&mut r, 128))];
     for bad in [0, 9] {
-        assert!(ring_switch::prove(&table, bad, &claims, 0, &mut Transcript::new(b"rs")).is_err());
+        assert!(ring_switch::prove(&table, bad, &claims, 0, &mut Transcript::new(b"rs"), false).is_err());
     }
 }
 
@@ -179,7 +180,7 @@ fn bits_with_a_dead_tail_restrict_the_weight() {
     // claimed sum is the same (the table is zero past the live rows), but
     // the verifier evaluates the restricted weight and rejects.
     let mut t = Transcript::new(b"d");
-    let (bit_evaluations, red) = ring_switch::prove(&table, table.len(), &claims, 0, &mut t).unwrap();
+    let (bit_evaluations, red) = ring_switch::prove(&table, table.len(), &claims, 0, &mut t, false).unwrap();
     let opening = starling_pcs::ligerito::prove(&params, &data, red.weights, red.claim, &mut t).unwrap();
     let unrestricted = bits::Proof {
         bit_evaluations,

@@ -85,7 +85,13 @@ fn main() {
         },
     ];
     let t = Instant::now();
-    let (lp, _) = lincheck::prove(shape, &groups, &z, &mut Transcript::new(b"lc"));
+    let (lp, _) = lincheck::prove(
+        shape,
+        &groups,
+        &z,
+        &mut Transcript::new(b"lc"),
+        &mut starling_piop::cover::Plain,
+    );
     let lincheck_ms = t.elapsed().as_secs_f64() * 1e3;
     println!("lincheck prove   {:>8.1} ms", lincheck_ms);
     let t = Instant::now();

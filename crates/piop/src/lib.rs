@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod claims;
+pub mod cover;
 mod kernels;
 pub mod lincheck;
 pub mod skip;

@@ -8,9 +8,10 @@ use rayon::prelude::*;
 use starling_crypto::Transcript;
 use starling_field::Gf128;
 use starling_poly::multilinear::eq_table;
-use starling_poly::sumcheck_round::{fold_pairs, pairs_round};
+use starling_poly::sumcheck_round::{fold_pairs, pairs_round, QuadraticRound};
 
 use crate::claims::{fold_instances_many, EvalClaim, InstanceWeights};
+use crate::cover::Cover;
 use crate::Shape;
 
 pub use starling_verifier::piop::lincheck::*;
@@ -58,11 +59,14 @@ fn combined_columns(shape: Shape, groups: &[Group<'_>], alpha: Gf128) -> Vec<Vec
 /// BLAKE3's). One pass over `z` folds it for every group
 /// ([`fold_instances_many`]). Panics on inputs that do not match `shape`
 /// or on a malformed group (prover-side programming errors).
+/// The messages go out through `cover` (padded, for zero knowledge); the
+/// claims returned hold the true values.
 pub fn prove(
     shape: Shape,
     groups: &[Group<'_>],
     z: &[u64],
     transcript: &mut Transcript,
+    cover: &mut dyn Cover,
 ) -> (Proof, Vec<EvalClaim>) {
     check_groups(shape, groups).expect("lincheck groups");
     let alpha = transcript.challenge_field(LABEL_ALPHA);
@@ -80,14 +84,19 @@ pub fn prove(
     let mut r_y = Vec::with_capacity(shape.k());
     for _ in 0..shape.k() {
         let round = pairs_round(&tables);
-        transcript.absorb_fields(LABEL_ROUND, &[round.c0, round.c2]);
+        let sent = QuadraticRound {
+            c0: cover.cover(round.c0),
+            c2: cover.cover(round.c2),
+        };
+        transcript.absorb_fields(LABEL_ROUND, &[sent.c0, sent.c2]);
         let r = transcript.challenge_field(LABEL_R);
         fold_pairs(&mut tables, r);
-        rounds.push(round);
+        rounds.push(sent);
         r_y.push(r);
     }
     let zf_evals: Vec<Gf128> = tables.iter().map(|(_, f)| f[0]).collect();
-    transcript.absorb_fields(LABEL_EVAL, &zf_evals);
+    let zf_sent: Vec<Gf128> = zf_evals.iter().map(|&x| cover.cover(x)).collect();
+    transcript.absorb_fields(LABEL_EVAL, &zf_sent);
     let out = groups
         .iter()
         .zip(&zf_evals)
@@ -97,7 +106,13 @@ pub fn prove(
             value,
         })
         .collect();
-    (Proof { rounds, zf_evals }, out)
+    (
+        Proof {
+            rounds,
+            zf_evals: zf_sent,
+        },
+        out,
+    )
 }
 
 #[cfg(test)]
@@ -109,6 +124,7 @@ mod tests {
 
     use super::*;
     use crate::claims::evaluate_bits;
+    use crate::cover::Plain;
     use crate::{PiopError, SparseMatrix, SKIP_VARS};
 
     fn rand_field(r: &mut ChaCha8Rng) -> Gf128 {
@@ -194,7 +210,7 @@ mod tests {
 
         fn prove(&self, z: &[u64]) -> (Proof, Vec<EvalClaim>) {
             let refs = self.refs();
-            prove(self.shape, &self.groups(&refs), z, &mut transcript())
+            prove(self.shape, &self.groups(&refs), z, &mut transcript(), &mut Plain)
         }
 
         fn verify(&self, proof: &Proof) -> Result<Vec<EvalClaim>, PiopError> {
@@ -613,7 +629,7 @@ mod tests {
             matrices: &refs[0][..1],
             claim: &s.claims[0],
         };
-        let _ = prove(s.shape, &[group], &s.z, &mut transcript());
+        let _ = prove(s.shape, &[group], &s.z, &mut transcript(), &mut Plain);
     }
 
     #[test]

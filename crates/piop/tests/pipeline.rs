@@ -7,6 +7,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use starling_crypto::Transcript;
+use starling_piop::cover::Plain;
 use starling_piop::lincheck::{Group, LincheckClaim};
 use starling_piop::{lincheck, wiring, zerocheck, EvalClaim, PiopError, Shape, SparseMatrix};
 
@@ -173,10 +174,18 @@ fn prove_all(
     let (zp, zero) = zerocheck::prove(shape, &batch.a, &batch.b, &batch.c, 0, &mut t);
     let c0 = identity(shape.k());
     let (lp, lin) = with_groups(a0, b0, &c0, &zero, |groups| {
-        lincheck::prove(shape, groups, &batch.z, &mut t)
+        lincheck::prove(shape, groups, &batch.z, &mut t, &mut Plain)
     });
     let fill = table_fill(shape, public_words);
-    let (wp, public) = wiring::prove(shape, p, &public_relation(shape, p, &fill), &batch.z, 0, &mut t);
+    let (wp, public) = wiring::prove(
+        shape,
+        p,
+        &public_relation(shape, p, &fill),
+        &batch.z,
+        0,
+        &mut t,
+        &mut Plain,
+    );
     let mut bytes = zp.to_bytes();
     lp.write(&mut bytes);
     bytes.extend(wp.to_bytes());
@@ -192,7 +201,7 @@ fn verify_all(
     bytes: &[u8],
 ) -> Result<Claims, PiopError> {
     let mut reader = starling_crypto::codec::Reader::new(bytes);
-    let zp = zerocheck::Proof::read(shape, &mut reader)?;
+    let zp = zerocheck::Proof::read(shape, false, &mut reader)?;
     let lp = lincheck::Proof::read(shape, 2, &mut reader)?;
     let wp = wiring::Proof::from_bytes(
         shape,

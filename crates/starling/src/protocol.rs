@@ -17,12 +17,16 @@ use starling_crypto::{Grind, Transcript};
 use starling_field::scratch::{self, ScratchVec};
 use starling_field::{Gf128, Gf128Slices};
 use starling_pcs::bits;
+use starling_piop::cover::{Cover, Padded, Plain};
 use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{wiring, zerocheck};
 use starling_verifier::format;
 use starling_verifier::protocol::{
-    batch_params_for, bind_statement, lincheck_groups, BatchParams, Proof, LABEL_POW_PUBLIC, PROTOCOL_ID,
+    batch_params_for, bind_statement, lincheck_groups, pad_positions, BatchParams, Proof, LABEL_POW_PUBLIC,
+    PROTOCOL_ID,
 };
+use starling_verifier::zk::veiled::Veil;
+use starling_verifier::Host;
 
 use crate::host::Native;
 use crate::kind::{prover_of, Kind};
@@ -91,6 +95,9 @@ pub(crate) struct Tamper<'a> {
     pub(crate) instances: Option<WitnessTamper<'a>>,
     pub(crate) witness: Option<WitnessTamper<'a>>,
     pub(crate) statement: Option<&'a dyn Fn(&mut Statement)>,
+    /// A zero-knowledge prover that adds a value to one padded message
+    /// (by the order messages take pads) and goes on as if it had not.
+    pub(crate) message: Option<(usize, Gf128)>,
 }
 
 /// A change to the witness words.
@@ -232,12 +239,47 @@ pub(crate) fn prove_with(
     // A generated witness satisfies the constraints row by row, so `C z` is
     // the AND of its forms; a tampered one need not be, and its zerocheck
     // computes `C z` from the table, as a careless prover would.
-    let c = if tamper.witness.is_none() {
-        CSource::AndOfForms
-    } else {
-        CSource::Table
+    let c = Honesty {
+        c: if tamper.witness.is_none() {
+            CSource::AndOfForms
+        } else {
+            CSource::Table
+        },
+        message: tamper.message,
     };
     prove_statement(statement, &params, [packed, a, b], c, rng, progress, timings)
+}
+
+/// How the prover departs from the protocol (a cheating prover's tests):
+/// where the zerocheck gets `c`, and a padded message changed.
+struct Honesty {
+    c: CSource,
+    message: Option<(usize, Gf128)>,
+}
+
+/// A cover that adds `delta` to message `at` (counting the masks).
+struct Cheat<'a> {
+    inner: &'a mut dyn Cover,
+    taken: usize,
+    at: usize,
+    delta: Gf128,
+}
+
+impl Cover for Cheat<'_> {
+    fn masks(&mut self) -> Option<[Gf128; 2]> {
+        self.taken += 2;
+        self.inner.masks()
+    }
+
+    fn cover(&mut self, m: Gf128) -> Gf128 {
+        let sent = self.inner.cover(m);
+        self.taken += 1;
+        if self.taken - 1 == self.at {
+            sent + self.delta
+        } else {
+            sent
+        }
+    }
 }
 
 /// How the zerocheck gets `c = C z`.
@@ -256,7 +298,7 @@ fn prove_statement(
     statement: Statement,
     params: &BatchParams,
     [packed, mut a, mut b]: [ScratchVec; 3],
-    c_source: CSource,
+    honesty: Honesty,
     mut rng: Option<ChaCha20Rng>,
     progress: &mut dyn FnMut(&Phase),
     mut timings: Timings,
@@ -284,45 +326,162 @@ fn prove_statement(
         .next_multiple_of(shape.words_per_wire())
         .min(z.len());
     let grind_bits = profile.piop_grinding_bits();
+    // Zero knowledge: every message padded with the pads' values, and the
+    // verifier's own pass over each step replayed, through its channel, for
+    // the constraints the opening proves (one definition of them).
+    let pads = pad_positions(params);
+    let mut padded = Padded::new(pads.iter().map(|&x| prover_data.table()[x]).collect());
+    let mut plain = Plain;
+    let zk = params.holes.is_some();
+    let cover: &mut dyn Cover = if zk { &mut padded } else { &mut plain };
+    let mut cheat;
+    let cover: &mut dyn Cover = match honesty.message {
+        Some((at, delta)) => {
+            cheat = Cheat {
+                inner: cover,
+                taken: 0,
+                at,
+                delta,
+            };
+            &mut cheat
+        }
+        None => cover,
+    };
+    let mut veil = zk.then(Veil::default);
+    let replayed = |t: &Transcript, before: Transcript| -> Result<Transcript, Error> {
+        if t.state() != before.state() {
+            return Err(Error::Internal(
+                "the verifier's replay drew other challenges".into(),
+            ));
+        }
+        Ok(before)
+    };
+    let before = transcript.clone();
     let (zerocheck_proof, zc) = timings.phase("zerocheck", progress, || {
         // `c = C z` is read once, by the skip pass, a chunk at a time: it is
         // the AND of the forms' words there, or computed from the table,
         // rather than held as a third vector.
         let fill = |start: usize, out: &mut [u64]| r1cs.c_words_into(shape.words_per_wire(), z, start, out);
-        let c = match c_source {
+        let c = match honesty.c {
             CSource::AndOfForms => zerocheck::CWords::AndOfForms,
             CSource::Table if r1cs.has_addends() => zerocheck::CWords::Computed(&fill),
             CSource::Table => zerocheck::CWords::Stored(z),
         };
         // The forms, like `z`, are zero past the used wires (no row there has terms).
-        zerocheck::prove_in_place(shape, &mut a, &mut b, c, live_words, grind_bits, &mut transcript)
+        zerocheck::prove_in_place(
+            shape,
+            &mut a,
+            &mut b,
+            c,
+            live_words,
+            grind_bits,
+            &mut transcript,
+            &mut *cover,
+        )
     });
+    let zc_held = match veil.as_mut() {
+        Some(v) => {
+            let mut t = before;
+            let out = zerocheck::verify_masked(shape, &zerocheck_proof, grind_bits, &mut t, v)
+                .map_err(|e| Error::Internal(format!("zerocheck replay: {e}")))?;
+            replayed(&transcript, t)?;
+            Some(out)
+        }
+        None => None,
+    };
     // The folded forms' buffers serve the opening's work vectors.
     scratch::recycle_field(a);
     scratch::recycle_field(b);
     let (ab_claim, c_claim) = (LincheckClaim::ab_from(&zc), LincheckClaim::c_from(&zc));
     let matrices = params.lincheck_matrices(&circuit);
+    let before = transcript.clone();
     let (lincheck_proof, lincheck_claims) = timings.phase("lincheck", progress, || {
         lincheck::prove(
             shape,
             &lincheck_groups(&matrices.groups(), &ab_claim, &c_claim),
             &z[..live_words],
             &mut transcript,
+            &mut *cover,
         )
     });
+    let lincheck_held = match (veil.as_mut(), &zc_held) {
+        (Some(v), Some(zc)) => {
+            let mut t = before;
+            let (ab, c) = (LincheckClaim::ab_from(zc), LincheckClaim::c_from(zc));
+            let out = lincheck::verify_via(
+                shape,
+                &lincheck_groups(&matrices.groups(), &ab, &c),
+                &lincheck_proof,
+                &mut t,
+                v,
+            )
+            .map_err(|e| Error::Internal(format!("lincheck replay: {e}")))?;
+            replayed(&transcript, t)?;
+            out
+        }
+        _ => Vec::new(),
+    };
     let public_nonce = transcript.grind(LABEL_POW_PUBLIC, grind_bits);
+    let relations = params.relations(&statement);
+    let before = transcript.clone();
     let (wiring_proof, public_claim) = timings.phase("wiring", progress, || {
-        let relations = params.relations(&statement);
-        wiring::prove(shape, params.p, &relations, z, grind_bits, &mut transcript)
+        wiring::prove(
+            shape,
+            params.p,
+            &relations,
+            z,
+            grind_bits,
+            &mut transcript,
+            &mut *cover,
+        )
     });
+    let public_held = match veil.as_mut() {
+        Some(v) => {
+            let mut t = before;
+            let out = wiring::verify_via(
+                shape,
+                params.p,
+                &relations,
+                &wiring_proof,
+                grind_bits,
+                &mut t,
+                Native.public_rows(),
+                v,
+            )
+            .map_err(|e| Error::Internal(format!("wiring replay: {e}")))?;
+            replayed(&transcript, t)?;
+            Some(out)
+        }
+        None => None,
+    };
+    // The relations borrow the statement, which the file takes.
+    drop(relations);
     let claims = [
         lincheck_claims[0].to_packed(),
         lincheck_claims[1].to_packed(),
         public_claim.to_packed(),
     ];
     let opening = timings.phase("open", progress, || {
-        bits::prove(&params.pcs, &prover_data, &claims, &mut transcript)
-            .map_err(|e| Error::Internal(format!("opening: {e}")))
+        match (veil.as_mut(), public_held) {
+            (Some(v), Some(public)) => {
+                let held = [
+                    lincheck_held[0].to_packed(),
+                    lincheck_held[1].to_packed(),
+                    public.to_packed(),
+                ];
+                bits::prove_via(
+                    &params.pcs,
+                    &prover_data,
+                    &claims,
+                    &held,
+                    &mut transcript,
+                    v,
+                    &pads,
+                )
+            }
+            _ => bits::prove(&params.pcs, &prover_data, &claims, &mut transcript),
+        }
+        .map_err(|e| Error::Internal(format!("opening: {e}")))
     });
     // The proof's large buffers are free now: the table joins the others in
     // the pool, which is dropped unless the process keeps it for its next

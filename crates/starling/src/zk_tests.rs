@@ -134,3 +134,50 @@ fn a_seeded_zero_knowledge_proof_is_the_same_on_one_thread_and_on_two() {
     };
     assert_eq!(on(1), on(2));
 }
+
+/// A prover that adds one to a single padded message, of each step, and
+/// goes on as if it had not: the verifier's check on the message's true
+/// value fails as a constraint, the pads' claim is false, the opening
+/// rejects it.
+#[test]
+fn a_padded_message_changed_without_its_pad_is_rejected() {
+    let (kind, inputs, private) = statements().swap_remove(0);
+    let params = batch_params_zk(kind.circuit(), inputs.len(), Profile::Default).unwrap();
+    let shape = params.shape;
+    // Pads in the order messages take them: the zerocheck's masks, skip
+    // messages and rounds (two more in the last), the lincheck's rounds
+    // and evaluations, the wiring check's rounds and evaluation.
+    let zerocheck_end = 2 + 127 + 2 * shape.word_vars() + 2;
+    let lincheck_end = zerocheck_end + 2 * shape.k() + 2;
+    let wiring_end = lincheck_end + 2 * (shape.n() + params.p) + 1;
+    for at in [
+        2,
+        70,
+        129,
+        zerocheck_end - 1,
+        zerocheck_end,
+        lincheck_end - 1,
+        lincheck_end,
+        wiring_end - 1,
+    ] {
+        let tamper = Tamper {
+            message: Some((at, starling_field::Gf128::ONE)),
+            ..Tamper::default()
+        };
+        let proved = prove_with(
+            kind.clone(),
+            inputs.clone(),
+            private.clone(),
+            Profile::Default,
+            Some(Randomness::TestSeed([6; 32])),
+            &mut |_| {},
+            &tamper,
+        )
+        .expect("the cheating prover makes a file");
+        let file = ProofFile::from_bytes(&proved.file.to_bytes()).unwrap();
+        assert!(
+            verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).is_err(),
+            "message {at} changed"
+        );
+    }
+}

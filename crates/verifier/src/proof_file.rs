@@ -120,7 +120,7 @@ impl ProofFile {
                 .try_into()
                 .map_err(|_| Error::Malformed("the grinding section is not one 8-byte nonce".into()))?,
         );
-        let zc = zerocheck::Proof::from_bytes(params.shape, take_section(&mut r, &mut sizes, 2)?)
+        let zc = zerocheck::Proof::from_bytes(params.shape, zk, take_section(&mut r, &mut sizes, 2)?)
             .map_err(|e| bad("zerocheck", &e))?;
         let lc = lincheck::Proof::from_bytes(
             params.shape,

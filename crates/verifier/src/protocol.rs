@@ -23,6 +23,7 @@ use crate::piop::lincheck::{self, LincheckClaim};
 use crate::piop::{wiring, zerocheck, Shape, SparseMatrix};
 use crate::proof_file::ProofFile;
 use crate::statement::Statement;
+use crate::zk::veiled::{Channel, Clear, Veil};
 use crate::zk::{zk_layout, Holes};
 use crate::{Error, Transcript};
 use alloc::boxed::Box;
@@ -152,7 +153,7 @@ pub fn batch_params(
     // instance index low in a bit's index they are the table's top, which
     // level 0 of the opening leaves out (at least the constant wire is used).
     let live_len = r1cs.used_wires().max(1) << (n - MIN_LOG_INSTANCES as usize);
-    let pcs = PcsParams::with_bits(shape.l() - 7, profile, pcs_bits(shape, p, profile))
+    let pcs = PcsParams::with_bits(shape.l() - 7, profile, pcs_bits(shape, p, profile, false))
         .and_then(|pcs| pcs.with_live_len(live_len))
         .map_err(|e| too_large(&e))?;
     let params = BatchParams {
@@ -180,7 +181,8 @@ pub fn batch_params_zk(
         r1cs.p() as usize,
         n,
         profile,
-        &|shape, p| pcs_bits(shape, p, profile),
+        &|shape, p| pcs_bits(shape, p, profile, true),
+        &pads_needed,
     )?;
     let params = BatchParams {
         shape: layout.shape,
@@ -210,8 +212,8 @@ pub fn batch_params_for(
 /// budget ([`Profile::pcs_bits`]), or what the PIOP terms leave of it when
 /// they take more than the other half (circuits of millions of wires, whose
 /// sumchecks have many rounds).
-fn pcs_bits(shape: Shape, p: usize, profile: Profile) -> f64 {
-    let piop_error: f64 = piop_terms(shape, p, profile)
+fn pcs_bits(shape: Shape, p: usize, profile: Profile, zk: bool) -> f64 {
+    let piop_error: f64 = piop_terms(shape, p, profile, zk)
         .iter()
         .map(|&(_, bits)| exp2(bits))
         .sum();
@@ -247,20 +249,74 @@ fn meets_target(params: &BatchParams, profile: Profile) -> Result<(), String> {
 /// Every error term of the whole protocol for this batch.
 pub fn security(params: &BatchParams) -> SecurityReport {
     let mut r = params.pcs.security_report_with_ring_switch(OPENED_CLAIMS);
-    for (name, log2) in piop_terms(params.shape, params.p, params.pcs.profile()) {
+    for (name, log2) in piop_terms(
+        params.shape,
+        params.p,
+        params.pcs.profile(),
+        params.holes.is_some(),
+    ) {
         r.add(name, log2);
     }
     r
 }
 
 /// The error terms of zerocheck, lincheck and wiring.
-fn piop_terms(shape: Shape, p: usize, profile: Profile) -> Vec<(&'static str, f64)> {
+fn piop_terms(shape: Shape, p: usize, profile: Profile, zk: bool) -> Vec<(&'static str, f64)> {
     let grind = profile.piop_grinding_bits();
-    zerocheck::soundness_terms(shape, grind)
+    let mut terms: Vec<(&'static str, f64)> = zerocheck::soundness_terms(shape, grind)
         .into_iter()
         .chain(lincheck::soundness_terms(shape, LINCHECK_CLAIMS))
         .chain(wiring::soundness_terms(shape, p, grind))
-        .collect()
+        .collect();
+    if zk {
+        terms.extend(zk_terms());
+    }
+    terms
+}
+
+/// Pads a zero-knowledge proof's messages take, in the order they take
+/// them (`crate::zk::veiled::Veil`): the zerocheck's two masks, its 127
+/// skip messages, two per round and two more in the last; the lincheck's
+/// two per round and one per group; the wiring check's two per round and
+/// its evaluation.
+fn pads_needed(shape: Shape, p: usize) -> usize {
+    let zerocheck = 2 + 127 + 2 * shape.word_vars() + 2;
+    let lincheck = 2 * shape.k() + LINCHECK_GROUPS;
+    let wiring = 2 * (shape.n() + p) + 1;
+    zerocheck + lincheck + wiring
+}
+
+/// Constraints a zero-knowledge proof's checks become: the zerocheck's,
+/// the lincheck's and the wiring check's final checks, and one per claim
+/// ring switching checks.
+const ZK_CONSTRAINTS: usize = 3 + OPENED_CLAIMS;
+
+/// What zero knowledge adds to the soundness error (`docs/zk.md`):
+///
+/// * The zerocheck's last round has degree 5 (its masked `q` of degree 4
+///   times the eq factor) instead of 3: `2/|F|` more (Lund–Fortnow–
+///   Karloff–Nisan, per round `degree/|F|`).
+/// * The checks are constraints on the pads, batched with the powers of
+///   `xi`: a false one passes for at most `constraints - 1` values of `xi`
+///   (Schwartz–Zippel on a polynomial of that degree).
+/// * The pads' claim joins the opening's with a random `gamma`: a false one
+///   passes for one `gamma` at most.
+fn zk_terms() -> [(&'static str, f64); 3] {
+    use crate::piop::soundness::log2_error;
+    [
+        (
+            "zero knowledge: the zerocheck's masked last round, degree 5",
+            log2_error(2.0, 0.0),
+        ),
+        (
+            "zero knowledge: the checks' constraints batched with powers of xi",
+            log2_error((ZK_CONSTRAINTS - 1) as f64, 0.0),
+        ),
+        (
+            "zero knowledge: the pads' claim joined to the opening's",
+            log2_error(1.0, 0.0),
+        ),
+    ]
 }
 
 /// Step 2 of the protocol: everything public goes in before any challenge.
@@ -296,11 +352,11 @@ pub fn bind_statement(
 
 /// The lincheck's groups: `A0`, `B0` at the zerocheck's sumcheck point and
 /// `C0` at its batching point ([`LINCHECK_GROUPS`], [`LINCHECK_CLAIMS`]).
-pub fn lincheck_groups<'a>(
+pub fn lincheck_groups<'a, V>(
     (ab0, c0): &'a ([&'a SparseMatrix; 2], [&'a SparseMatrix; 1]),
-    ab_claim: &'a LincheckClaim,
-    c_claim: &'a LincheckClaim,
-) -> [lincheck::Group<'a>; LINCHECK_GROUPS] {
+    ab_claim: &'a LincheckClaim<V>,
+    c_claim: &'a LincheckClaim<V>,
+) -> [lincheck::Group<'a, V>; LINCHECK_GROUPS] {
     [
         lincheck::Group {
             matrices: ab0,
@@ -339,15 +395,53 @@ pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
         host,
     );
     let grind_bits = file.profile.piop_grinding_bits();
-    let zc = zerocheck::verify(shape, &proof.zerocheck, grind_bits, &mut transcript)
-        .map_err(|e| Error::invalid(Check::Zerocheck, &e))?;
+    if params.holes.is_some() {
+        // Zero knowledge: every message padded, the zerocheck's product
+        // masked, the constraints proved on the pads by the opening.
+        let mut veil = Veil::default();
+        let zc = zerocheck::verify_masked(shape, &proof.zerocheck, grind_bits, &mut transcript, &mut veil)
+            .map_err(|e| Error::invalid(Check::Zerocheck, &e))?;
+        let pads = pad_positions(&params);
+        after_zerocheck(file, &params, zc, &mut transcript, host, &mut veil, &pads)
+    } else {
+        let zc = zerocheck::verify(shape, &proof.zerocheck, grind_bits, &mut transcript)
+            .map_err(|e| Error::invalid(Check::Zerocheck, &e))?;
+        after_zerocheck(file, &params, zc, &mut transcript, host, &mut Clear, &[])
+    }
+}
+
+/// The table entries of a zero-knowledge batch's pads, in order (empty for
+/// a plain batch).
+pub fn pad_positions(params: &BatchParams) -> Vec<usize> {
+    match (params.holes, params.pcs.mask_run()) {
+        (Some(holes), Some(run)) => holes.pad_positions(run, params.pcs.level_log_msg(0), params.shape.n()),
+        _ => Vec::new(),
+    }
+}
+
+/// The protocol after the zerocheck, its claims' values held through
+/// `channel`: the lincheck, the proof of work, the wiring check, ring
+/// switching and the opening.
+fn after_zerocheck<C: Channel>(
+    file: &ProofFile,
+    params: &BatchParams,
+    zc: zerocheck::Output<C::Value>,
+    transcript: &mut Transcript,
+    host: &dyn Host,
+    channel: &mut C,
+    pads: &[usize],
+) -> Result<(), Error> {
+    let (statement, proof, shape) = (&file.statement, &file.proof, params.shape);
+    let circuit = statement.kind().circuit();
+    let grind_bits = file.profile.piop_grinding_bits();
     let (ab_claim, c_claim) = (LincheckClaim::ab_from(&zc), LincheckClaim::c_from(&zc));
     let matrices = params.lincheck_matrices(circuit);
-    let lincheck_claims = lincheck::verify(
+    let lincheck_claims = lincheck::verify_via(
         shape,
         &lincheck_groups(&matrices.groups(), &ab_claim, &c_claim),
         &proof.lincheck,
-        &mut transcript,
+        transcript,
+        channel,
     )
     .map_err(|e| Error::invalid(Check::Lincheck, &e))?;
     if !transcript.check_grind(LABEL_POW_PUBLIC, grind_bits, proof.public_nonce) {
@@ -357,14 +451,15 @@ pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
         ));
     }
     let relations = params.relations(statement);
-    let public_claim = wiring::verify_with(
+    let public_claim = wiring::verify_via(
         shape,
         params.p,
         &relations,
         &proof.wiring,
         grind_bits,
-        &mut transcript,
+        transcript,
         host.public_rows(),
+        channel,
     )
     .map_err(|e| Error::invalid(Check::Wiring, &e))?;
     let claims = [
@@ -372,13 +467,15 @@ pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
         lincheck_claims[1].to_packed(),
         public_claim.to_packed(),
     ];
-    bits::verify_with(
+    bits::verify_via(
         host.hashes(),
         &params.pcs,
         &proof.commitment,
         &claims,
         &proof.opening,
-        &mut transcript,
+        transcript,
+        channel,
+        pads,
     )
     .map_err(|e| Error::invalid(Check::Opening, &e))
 }
@@ -401,7 +498,8 @@ mod tests {
             for k in 1..=30usize {
                 for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
                     let Ok(shape) = Shape::new(n, k) else { continue };
-                    let Ok(pcs) = PcsParams::with_bits(shape.l() - 7, profile, pcs_bits(shape, k, profile))
+                    let Ok(pcs) =
+                        PcsParams::with_bits(shape.l() - 7, profile, pcs_bits(shape, k, profile, false))
                     else {
                         continue;
                     };

@@ -5,6 +5,7 @@
 
 mod prove;
 
+pub(crate) use prove::add_sparse_weights;
 pub use prove::prove;
 pub(crate) use prove::prove_with_first_round;
 /// The proof types, the labels, the transcript steps both sides take and

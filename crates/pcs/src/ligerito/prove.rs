@@ -142,10 +142,8 @@ fn generator_rows(m: usize, positions: &[usize], coefs: &[Gf128]) -> ScratchVec 
 
 /// A hiding opening's row mask (`ligerito`'s module notes): draws `l_0`,
 /// `l_1`, sends `G = sum_r l_0(r) pi_r + l_1(r) pi'_r`, draws `rho`, adds
-/// `rho l_e(r)` to the weight at each data row's two row-mask entries and
-/// that weight's part to the first round
-/// (pairs of rows at one position: `c0 = sum f0 w0`, `c2 = sum (f0 + f1)
-/// (w0 + w1)`), and returns `G`.
+/// `rho l_e(r)` to the weight at each data row's two row-mask entries (and
+/// their part to the first round, [`add_sparse_weights`]), and returns `G`.
 fn mask_rows(
     params: &PcsParams,
     run: MaskRun,
@@ -159,35 +157,48 @@ fn mask_rows(
     let l = RowForms::draw(transcript, k);
     let rows = params.level0_data_rows();
     let entries = run.row_mask_entries();
-    let entry = |e: usize, r: usize| {
-        if r < rows {
-            data.table[(r << m) + entries[e]]
-        } else {
-            Gf128::ZERO
-        }
-    };
+    let at = |e: usize, r: usize| (r << m) + entries[e];
     let g: Gf128 = (0..2)
         .flat_map(|e| (0..rows).map(move |r| (e, r)))
-        .map(|(e, r)| l.at(e, r) * entry(e, r))
+        .map(|(e, r)| l.at(e, r) * data.table[at(e, r)])
         .sum();
     let rho = mask_challenge(transcript, g);
-    let weight = |e: usize, r: usize| if r < rows { rho * l.at(e, r) } else { Gf128::ZERO };
-    for (e, &pi) in entries.iter().enumerate() {
-        for r in 0..rows {
-            weights[(r << m) + pi] += weight(e, r);
-        }
+    let added: Vec<(usize, Gf128)> = (0..2)
+        .flat_map(|e| (0..rows).map(move |r| (e, r)))
+        .map(|(e, r)| (at(e, r), rho * l.at(e, r)))
+        .collect();
+    add_sparse_weights(&data.table, weights, first_round, &added, m);
+    g
+}
+
+/// Adds `w` to `weights[x]` for each `(x, w)` of `added` (distinct
+/// entries), and to `first_round`, the round binding variable `v` of the
+/// table `f` and the weights, their part: pairs `x0`, `x1 = x0 + 2^v`
+/// contribute `c0 += f(x0) dw(x0)`, `c2 += (f(x0) + f(x1)) (dw(x0) +
+/// dw(x1))`, the round's sums being linear in the weight.
+pub(crate) fn add_sparse_weights(
+    f: &[Gf128],
+    weights: &mut [Gf128],
+    first_round: &mut Option<QuadraticRound>,
+    added: &[(usize, Gf128)],
+    v: usize,
+) {
+    for &(x, w) in added {
+        weights[x] += w;
     }
     if let Some(round) = first_round.as_mut() {
+        let mut pairs: std::collections::BTreeMap<usize, [Gf128; 2]> = std::collections::BTreeMap::new();
+        for &(x, w) in added {
+            pairs.entry(x & !(1 << v)).or_insert([Gf128::ZERO; 2])[x >> v & 1] += w;
+        }
         let (mut c0, mut c2) = (Gf128::ZERO, Gf128::ZERO);
-        for e in 0..2 {
-            for r in (0..rows).step_by(2) {
-                c0 += entry(e, r) * weight(e, r);
-                c2 += (entry(e, r) + entry(e, r + 1)) * (weight(e, r) + weight(e, r + 1));
-            }
+        for (x0, [d0, d1]) in pairs {
+            let (f0, f1) = (f[x0], f[x0 | 1 << v]);
+            c0 += f0 * d0;
+            c2 += (f0 + f1) * (d0 + d1);
         }
         *round = *round + QuadraticRound { c0, c2 };
     }
-    g
 }
 
 /// Proves `sum_x f(x) weights[x] = claim` for the committed `f`; `weights`

@@ -16,6 +16,8 @@ pub use values::Weighed;
 use rayon::prelude::*;
 use starling_crypto::Grind;
 use starling_crypto::Transcript;
+
+use crate::cover::Cover;
 use starling_field::{scratch, Gf128};
 use starling_poly::multilinear::{eq_table, fold_lowest_in_place};
 use starling_poly::sumcheck_round::{fold_pairs, pairs_round, product_round, QuadraticRound};
@@ -35,6 +37,7 @@ pub fn prove(
     z: &[u64],
     grinding_bits: u32,
     transcript: &mut Transcript,
+    cover: &mut dyn Cover,
 ) -> (Proof, EvalClaim) {
     check(shape, p, relations).expect("relations that fit the shape");
     let ch = challenges(shape, relations, transcript);
@@ -60,17 +63,21 @@ pub fn prove(
     // Step 3: the instance sumcheck.
     let mut rounds = Vec::with_capacity(shape.n() + p);
     let mut nonces = Vec::new();
-    let mut challenge = |round: QuadraticRound, transcript: &mut Transcript| {
-        transcript.absorb_fields(LABEL_ROUND, &[round.c0, round.c2]);
+    let mut challenge = |round: QuadraticRound, transcript: &mut Transcript, cover: &mut dyn Cover| {
+        let sent = QuadraticRound {
+            c0: cover.cover(round.c0),
+            c2: cover.cover(round.c2),
+        };
+        transcript.absorb_fields(LABEL_ROUND, &[sent.c0, sent.c2]);
         if grinding_bits > 0 {
             nonces.push(transcript.grind(LABEL_POW_R, grinding_bits));
         }
-        rounds.push(round);
+        rounds.push(sent);
         transcript.challenge_field(LABEL_R)
     };
     let mut r = Vec::with_capacity(shape.n());
     for _ in 0..shape.n() {
-        let x = challenge(pairs_round(&tables), transcript);
+        let x = challenge(pairs_round(&tables), transcript, cover);
         fold_pairs(&mut tables, x);
         r.push(x);
     }
@@ -81,13 +88,14 @@ pub fn prove(
     let mut zr = fold_instances(shape, &z[..shape.words_per_wire() << p], &instance_weights);
     let mut s = Vec::with_capacity(p);
     for _ in 0..p {
-        let x = challenge(product_round(&m, &zr), transcript);
+        let x = challenge(product_round(&m, &zr), transcript, cover);
         fold_lowest_in_place(&mut m, x);
         fold_lowest_in_place(&mut zr, x);
         s.push(x);
     }
     let z_eval = zr[0];
-    transcript.absorb_field(LABEL_EVAL, z_eval);
+    let z_sent = cover.cover(z_eval);
+    transcript.absorb_field(LABEL_EVAL, z_sent);
     s.resize(shape.k(), Gf128::ZERO);
     let claim = EvalClaim {
         weights: instance_weights,
@@ -98,7 +106,7 @@ pub fn prove(
         Proof {
             rounds,
             nonces,
-            z_eval,
+            z_eval: z_sent,
         },
         claim,
     )

@@ -2,6 +2,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
+use crate::cover::Plain;
 use crate::PiopError;
 
 /// Bit `(y, w)` of a witness.
@@ -71,6 +72,7 @@ fn accepts_grinding(
         z,
         grinding_bits,
         &mut Transcript::new(b"wiring"),
+        &mut Plain,
     );
     let bytes = proof.to_bytes();
     assert_eq!(bytes.len(), Proof::num_bytes(shape, p, grinding_bits));
@@ -133,7 +135,15 @@ fn a_chain_with_public_ends_verifies_and_every_break_is_caught() {
     assert!(accepts(shape, p, &relations, &relations, &z));
     assert!(accepts_grinding(shape, p, &relations, &relations, &z, 4));
     // Every nonce is checked.
-    let (proof, _) = prove(shape, p, &relations, &z, 4, &mut Transcript::new(b"wiring"));
+    let (proof, _) = prove(
+        shape,
+        p,
+        &relations,
+        &z,
+        4,
+        &mut Transcript::new(b"wiring"),
+        &mut Plain,
+    );
     for i in [0, shape.n(), proof.nonces.len() - 1] {
         let mut bad = proof.clone();
         bad.nonces[i] ^= 1;

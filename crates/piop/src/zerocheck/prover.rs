@@ -40,6 +40,7 @@ use starling_poly::multilinear::eq_table;
 
 use super::{GruenRound, Output, Proof};
 use super::{LABEL_EVALS, LABEL_P, LABEL_R, LABEL_R0, LABEL_ROUND, LABEL_V};
+use crate::cover::{Cover, Plain};
 use crate::kernels::{ByteRow, ExtTables, Kernels, SkipAcc, SkipWeights, WordWeights};
 use crate::skip::{lagrange_at_extra_points, lagrange_weights, EXTRA_POINTS, SKIP_SIZE};
 use crate::{challenge_nonzero_point, Shape};
@@ -553,10 +554,95 @@ fn fold_pair(x0: Gf128, x1: Gf128, r: Gf128) -> Gf128 {
     x0 + r * (x0 + x1)
 }
 
+/// The masked last round (`docs/zk.md`, section 3): with `A(X) = a0 + a1
+/// X` from `A0`, `A1` (and `B` alike), the round's `q` is `(A + X(1+X)
+/// rho_A)(B + X(1+X) rho_B)`, which agrees with `A B` at 0 and 1; returns
+/// `q(0)` and the `X^2`, `X^3`, `X^4` coefficients.
+fn masked_last_round(
+    [a0, a1_end]: [Gf128; 2],
+    [b0, b1_end]: [Gf128; 2],
+    [rho_a, rho_b]: [Gf128; 2],
+) -> [Gf128; 4] {
+    let (a1, b1) = (a0 + a1_end, b0 + b1_end);
+    let (alpha1, beta1) = (a1 + rho_a, b1 + rho_b);
+    [
+        a0 * b0,
+        a0 * rho_b + alpha1 * beta1 + rho_a * b0,
+        alpha1 * rho_b + rho_a * beta1,
+        rho_a * rho_b,
+    ]
+}
+
+/// The sumcheck's messages as they are sent: covered, absorbed, each
+/// followed by its challenge.
+struct Sent<'a> {
+    transcript: &'a mut Transcript,
+    cover: &'a mut dyn Cover,
+    rounds: Vec<GruenRound>,
+    r_prime: Vec<Gf128>,
+    high: Option<[Gf128; 2]>,
+}
+
+/// What the sumcheck sends and leaves.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Sumcheck {
+    /// The rounds as sent.
+    pub(crate) rounds: Vec<GruenRound>,
+    /// A masked last round's `X^3` and `X^4` coefficients, as sent.
+    pub(crate) masked_last: Option<[Gf128; 2]>,
+    /// `r'`.
+    pub(crate) r_prime: Vec<Gf128>,
+    /// `(A(r'), B(r'))`, or `(A', B')` when masked.
+    pub(crate) evals: (Gf128, Gf128),
+}
+
+impl Sent<'_> {
+    fn finish(self, evals: (Gf128, Gf128)) -> Sumcheck {
+        Sumcheck {
+            rounds: self.rounds,
+            masked_last: self.high,
+            r_prime: self.r_prime,
+            evals,
+        }
+    }
+
+    /// Sends a round; returns its challenge.
+    fn round(&mut self, round: GruenRound) -> Gf128 {
+        let sent = GruenRound {
+            q0: self.cover.cover(round.q0),
+            q2: self.cover.cover(round.q2),
+        };
+        self.transcript.absorb_fields(LABEL_ROUND, &[sent.q0, sent.q2]);
+        let r = self.transcript.challenge_field(LABEL_R);
+        self.rounds.push(sent);
+        self.r_prime.push(r);
+        r
+    }
+
+    /// Sends the masked last round of `A`, `B` (their values at 0 and 1);
+    /// returns `A'`, `B'` at its challenge.
+    fn masked_round(&mut self, a: [Gf128; 2], b: [Gf128; 2], masks: [Gf128; 2]) -> (Gf128, Gf128) {
+        let [q0, c2, c3, c4] = masked_last_round(a, b, masks).map(|x| self.cover.cover(x));
+        self.transcript.absorb_fields(LABEL_ROUND, &[q0, c2, c3, c4]);
+        let r = self.transcript.challenge_field(LABEL_R);
+        self.rounds.push(GruenRound { q0, q2: c2 });
+        self.high = Some([c3, c4]);
+        self.r_prime.push(r);
+        let s = r * (Gf128::ONE + r);
+        (
+            fold_pair(a[0], a[1], r) + s * masks[0],
+            fold_pair(b[0], b[1], r) + s * masks[1],
+        )
+    }
+}
+
 /// The sumcheck over the word variables, given the fold weights `L_y(r0)`:
-/// returns the round messages, the point `r'` and `(A(r'), B(r'))`. `a` and
-/// `b` hold two words per entry (zero from word `live` on) and are folded in
-/// place.
+/// returns the round messages as sent (`cover`), the point `r'` and
+/// `(A(r'), B(r'))`. `a` and `b` hold two words per entry (zero from word
+/// `live` on) and are folded in place. With `masks`, the last round is
+/// masked ([`masked_last_round`]): its `X^3`, `X^4` coefficients are
+/// returned too, and the evaluations are `A'`, `B'`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn sumcheck(
     kernels: Kernels,
     a: &mut [u128],
@@ -565,20 +651,41 @@ pub(crate) fn sumcheck(
     lagrange: &[Gf128; SKIP_SIZE],
     tau: &[Gf128],
     transcript: &mut Transcript,
-) -> (Vec<GruenRound>, Vec<Gf128>, (Gf128, Gf128)) {
+    cover: &mut dyn Cover,
+    masks: Option<[Gf128; 2]>,
+) -> Sumcheck {
     let m = tau.len();
     let weighing = WordWeights::new(&kernels, lagrange);
-    let mut rounds = Vec::with_capacity(m);
-    let mut r_prime = Vec::with_capacity(m);
-    let mut send = |round: GruenRound| {
-        transcript.absorb_fields(LABEL_ROUND, &[round.q0, round.q2]);
-        let r = transcript.challenge_field(LABEL_R);
-        rounds.push(round);
-        r_prime.push(r);
-        r
+    let mut out = Sent {
+        transcript,
+        cover,
+        rounds: Vec::with_capacity(m),
+        r_prime: Vec::with_capacity(m),
+        high: None,
     };
 
-    let mut r = send(round_from_bits(
+    if m == 1 {
+        let weigh = |w: u64| Gf128::new(crate::kernels::portable::weigh(&weighing.tables, w));
+        let ends = |v: &[u128]| [weigh(words_of(v)[0]), weigh(words_of(v)[1])];
+        if let Some(masks) = masks {
+            let evals = out.masked_round(ends(a), ends(b), masks);
+            return out.finish(evals);
+        }
+        let r = out.round(round_from_bits(
+            kernels,
+            &weighing,
+            words_of(a),
+            words_of(b),
+            live,
+            &tau[1..],
+        ));
+        let fold = |v: &[u128]| {
+            let [x0, x1] = ends(v);
+            fold_pair(x0, x1, r)
+        };
+        return out.finish((fold(a), fold(b)));
+    }
+    let mut r = out.round(round_from_bits(
         kernels,
         &weighing,
         words_of(a),
@@ -586,29 +693,26 @@ pub(crate) fn sumcheck(
         live,
         &tau[1..],
     ));
-    if m == 1 {
-        let weigh = |w: u64| Gf128::new(crate::kernels::portable::weigh(&weighing.tables, w));
-        let fold = |v: &[u128]| fold_pair(weigh(words_of(v)[0]), weigh(words_of(v)[1]), r);
-        return (rounds, r_prime, (fold(a), fold(b)));
-    }
     let mut len = a.len();
     let (mut round, mut live) = fold_bits_in_place(kernels, &weighing, a, b, live, r, &tau[2..]);
     let mut evals = None;
     for j in 1..m {
-        r = send(round);
         if len == 2 {
+            let ends = |v: &[u128]| [Gf128::new(v[0]), Gf128::new(v[1])];
+            if let Some(masks) = masks {
+                evals = Some(out.masked_round(ends(a), ends(b), masks));
+                break;
+            }
+            r = out.round(round);
             let f = |v: &[u128]| fold_pair(Gf128::new(v[0]), Gf128::new(v[1]), r);
             evals = Some((f(a), f(b)));
             break;
         }
+        r = out.round(round);
         (round, live) = fold_field_in_place(kernels, &mut a[..len], &mut b[..len], live, r, &tau[j + 2..]);
         len /= 2;
     }
-    (
-        rounds,
-        r_prime,
-        evals.expect("the last round folds to a single value"),
-    )
+    out.finish(evals.expect("the last round folds to a single value"))
 }
 
 /// Proves that `a & b == c` bitwise, for word vectors in the batch layout
@@ -648,6 +752,7 @@ pub fn prove(
         live_len(&[a, b, c]),
         grinding_bits,
         transcript,
+        &mut Plain,
     )
 }
 
@@ -670,8 +775,10 @@ pub fn prove_in_place(
     live: usize,
     grinding_bits: u32,
     transcript: &mut Transcript,
+    cover: &mut dyn Cover,
 ) -> (Proof, Output) {
     let kernels = Kernels::get();
+    let masks = cover.masks();
     let m = shape.word_vars();
     let tau_nonce = transcript.grind(super::LABEL_POW_TAU, grinding_bits);
     let tau = challenge_nonzero_point(transcript, super::LABEL_TAU, m);
@@ -686,22 +793,40 @@ pub fn prove_in_place(
         live,
         &tau,
     );
-    transcript.absorb_fields(LABEL_V, &v);
-    transcript.absorb_fields(LABEL_P, &p_extra);
+    let v_sent: Vec<Gf128> = v.iter().map(|&x| cover.cover(x)).collect();
+    let p_sent: Vec<Gf128> = p_extra.iter().map(|&x| cover.cover(x)).collect();
+    transcript.absorb_fields(LABEL_V, &v_sent);
+    transcript.absorb_fields(LABEL_P, &p_sent);
     let r0_nonce = transcript.grind(super::LABEL_POW_R0, grinding_bits);
     let r0 = transcript.challenge_field(LABEL_R0);
     let lagrange = lagrange_weights(r0);
     let c_value: Gf128 = lagrange.iter().zip(&v).map(|(l, x)| *l * *x).sum();
 
     let (a, b) = (Gf128::as_u128_slice_mut(a), Gf128::as_u128_slice_mut(b));
-    let (rounds, r_prime, (a_eval, b_eval)) = sumcheck(kernels, a, b, live, &lagrange, &tau, transcript);
+    let Sumcheck {
+        rounds,
+        masked_last,
+        r_prime,
+        evals: (a_eval, b_eval),
+    } = sumcheck(kernels, a, b, live, &lagrange, &tau, transcript, cover, masks);
     transcript.absorb_fields(LABEL_EVALS, &[a_eval, b_eval]);
+    // The lincheck's claims are on `A` and `B` themselves: masked, `A'`
+    // less its mask.
+    let (a_true, b_true) = match masks {
+        Some([rho_a, rho_b]) => {
+            let r = r_prime[m - 1];
+            let s = r * (Gf128::ONE + r);
+            (a_eval + s * rho_a, b_eval + s * rho_b)
+        }
+        None => (a_eval, b_eval),
+    };
 
     let proof = Proof {
         pow_nonces: [tau_nonce, r0_nonce],
-        v,
-        p_extra,
+        v: v_sent,
+        p_extra: p_sent,
         rounds,
+        masked_last,
         a_eval,
         b_eval,
     };
@@ -710,8 +835,8 @@ pub fn prove_in_place(
         tau_prime: tau,
         r0,
         r_prime,
-        a_eval,
-        b_eval,
+        a_eval: a_true,
+        b_eval: b_true,
         c_value,
     };
     (proof, out)

@@ -8,6 +8,7 @@ use starling_poly::multilinear::eq_table;
 
 use super::*;
 use crate::claims::evaluate_bits;
+use crate::cover::Plain;
 use crate::skip::domain_point;
 use crate::{PiopError, Shape};
 use starling_verifier::piop::zerocheck::replay;
@@ -168,8 +169,11 @@ fn sumcheck_matches_plain_rounds() {
                 &lagrange,
                 &tau,
                 &mut transcript(),
+                &mut Plain,
+                None,
             );
-            assert_eq!(got, want, "m = {m}, {kernels:?}");
+            assert!(got.masked_last.is_none());
+            assert_eq!((got.rounds, got.r_prime, got.evals), want, "m = {m}, {kernels:?}");
         }
     }
 }
@@ -253,8 +257,14 @@ fn sumcheck_stops_at_the_zero_tail() {
                     &lagrange,
                     &tau,
                     &mut transcript(),
+                    &mut Plain,
+                    None,
                 );
-                assert_eq!(got, want, "cut {cut}, live {live}, {kernels:?}");
+                assert_eq!(
+                    (got.rounds, got.r_prime, got.evals),
+                    want,
+                    "cut {cut}, live {live}, {kernels:?}"
+                );
             }
         }
     }
@@ -411,6 +421,7 @@ fn callers_live_length_gives_the_scanned_proof() {
             live,
             0,
             &mut transcript(),
+            &mut Plain,
         );
         assert_eq!(got, want, "live {live}");
     }
@@ -508,7 +519,8 @@ fn every_flipped_proof_byte_is_rejected() {
     for i in 0..bytes.len() {
         let mut bad = bytes.clone();
         bad[i] ^= 1 << (i % 8);
-        let proof = Proof::from_bytes(shape, &bad).expect("every byte string of the right length decodes");
+        let proof =
+            Proof::from_bytes(shape, false, &bad).expect("every byte string of the right length decodes");
         assert!(verify(shape, &proof, 0, &mut transcript()).is_err(), "byte {i}");
     }
 }
@@ -519,23 +531,23 @@ fn decoding_never_panics() {
     let (a, b, c) = valid_witness(shape, 8);
     let (proof, _) = prove(shape, &a, &b, &c, 0, &mut transcript());
     let bytes = proof.to_bytes();
-    assert_eq!(Proof::from_bytes(shape, &bytes).unwrap(), proof);
+    assert_eq!(Proof::from_bytes(shape, false, &bytes).unwrap(), proof);
     for len in [0, 1, 15, 16, bytes.len() - 1] {
         assert!(matches!(
-            Proof::from_bytes(shape, &bytes[..len]),
+            Proof::from_bytes(shape, false, &bytes[..len]),
             Err(PiopError::Decode(DecodeError::Truncated(_)))
         ));
     }
     let mut long = bytes.clone();
     long.push(0);
     assert_eq!(
-        Proof::from_bytes(shape, &long),
+        Proof::from_bytes(shape, false, &long),
         Err(PiopError::Decode(DecodeError::TrailingBytes(1)))
     );
     // A proof read with a different shape is refused or fails to verify.
     let other = Shape::new(8, 3).unwrap();
     assert!(matches!(
-        Proof::from_bytes(other, &bytes),
+        Proof::from_bytes(other, false, &bytes),
         Err(PiopError::Decode(DecodeError::Truncated(_)))
     ));
     let mut short = proof.clone();

@@ -8,6 +8,7 @@ use crate::codec::{put_fields, Reader};
 use crate::merkle::{Hashes, OneByOne};
 use crate::pcs::ring_switch::{self, BitEvaluations, PackedClaim};
 use crate::pcs::{ligerito, Commitment, PcsError, PcsParams};
+use crate::zk::veiled::{Channel, Clear};
 use crate::{Gf128, Transcript};
 
 /// Ring-switching messages plus the opening.
@@ -72,21 +73,84 @@ pub fn verify_with(
     proof: &Proof,
     transcript: &mut Transcript,
 ) -> Result<(), PcsError> {
-    let red = ring_switch::verify(
+    verify_via(
+        hashes,
+        params,
+        commitment,
+        claims,
+        proof,
+        transcript,
+        &mut Clear,
+        &[],
+    )
+}
+
+/// Transcript label of the coefficient of the pads' claim in the opening.
+pub const LABEL_PAD_GAMMA: &[u8] = b"zk/pads-gamma";
+
+/// [`verify_with`] for claims whose values the verifier holds through
+/// `channel`. Veiled, their checks are constraints on the pads, batched
+/// after ring switching into one claim on the table's entries at
+/// `pad_positions` (pad `i` is entry `pad_positions[i]`), which joins the
+/// opening's claim with a random coefficient.
+#[allow(clippy::too_many_arguments)]
+pub fn verify_via<C: Channel>(
+    hashes: &dyn Hashes,
+    params: &PcsParams,
+    commitment: &Commitment,
+    claims: &[PackedClaim<C::Value>],
+    proof: &Proof,
+    transcript: &mut Transcript,
+    channel: &mut C,
+    pad_positions: &[usize],
+) -> Result<(), PcsError> {
+    let red = ring_switch::verify_via(
         params.data_vars(),
         params.live_rows_len(),
         claims,
         &proof.bit_evaluations,
         transcript,
+        channel,
     )?;
-    let weight = |p: &[Gf128]| red.weight_at(p);
+    let mut claim = red.claim;
+    let pads = match channel.close(transcript) {
+        None => None,
+        Some((coefs, value)) => {
+            if coefs.len() > pad_positions.len() {
+                return Err(PcsError::Malformed("more pads than the layout holds"));
+            }
+            let gamma = transcript.challenge_field(LABEL_PAD_GAMMA);
+            claim += gamma * value;
+            Some((gamma, coefs))
+        }
+    };
+    let weight = |p: &[Gf128]| {
+        let mut w = red.weight_at(p);
+        if let Some((gamma, coefs)) = &pads {
+            let at: Gf128 = coefs
+                .iter()
+                .zip(pad_positions)
+                .map(|(c, &x)| *c * eq_at_index(p, x))
+                .sum();
+            w += *gamma * at;
+        }
+        w
+    };
     ligerito::verify_with(
         hashes,
         params,
         commitment,
-        red.claim,
+        claim,
         &weight,
         &proof.opening,
         transcript,
     )
+}
+
+/// `eq(P, bits of x)`.
+pub fn eq_at_index(p: &[Gf128], x: usize) -> Gf128 {
+    p.iter()
+        .enumerate()
+        .map(|(b, &u)| if x >> b & 1 == 1 { u } else { Gf128::ONE + u })
+        .product()
 }

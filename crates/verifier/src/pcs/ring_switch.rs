@@ -46,20 +46,22 @@ use crate::field::trace::dual_basis_conjugates;
 use crate::field::transpose::transpose128;
 use crate::pcs::PcsError;
 use crate::poly::{eq_eval, eq_table};
+use crate::zk::veiled::{Channel, Clear};
 use crate::{Gf128, Transcript};
 
 /// Largest number of claims reduced at once.
 pub const MAX_CLAIMS: usize = 256;
 
-/// `sum_{u in {0,1}^7} lambda[u] * z(u, point) = value`.
+/// `sum_{u in {0,1}^7} lambda[u] * z(u, point) = value`; the value in the
+/// clear, or veiled (`crate::zk::veiled`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PackedClaim {
+pub struct PackedClaim<V = Gf128> {
     /// 128 weights on the bit index.
     pub lambda: Vec<Gf128>,
     /// The point `R` in F^L.
     pub point: Vec<Gf128>,
     /// The claimed value.
-    pub value: Gf128,
+    pub value: V,
 }
 
 /// The 128 bit evaluations `s_u = z(u, R)` the prover sends for one claim.
@@ -175,7 +177,7 @@ pub const LABEL_GAMMA: &[u8] = b"ring-switch/gamma";
 
 /// The claims' shapes: 1 to [`MAX_CLAIMS`] claims, each of 128 weights and
 /// a point of `num_vars` coordinates, and a live length within the table.
-pub fn check_claims(num_vars: usize, live_len: usize, claims: &[PackedClaim]) -> Result<(), PcsError> {
+pub fn check_claims<V>(num_vars: usize, live_len: usize, claims: &[PackedClaim<V>]) -> Result<(), PcsError> {
     if live_len == 0 || live_len > 1 << num_vars {
         return Err(PcsError::BadInput(
             "the live length must be between 1 and the table length",
@@ -194,13 +196,22 @@ pub fn check_claims(num_vars: usize, live_len: usize, claims: &[PackedClaim]) ->
     Ok(())
 }
 
-/// Step one of both sides: the claims, before the bit evaluations.
-pub fn absorb_claims(t: &mut Transcript, claims: &[PackedClaim]) {
+/// Step one of both sides: the claims, before the bit evaluations. A
+/// zero-knowledge proof's values are hidden (`values` is false): they are
+/// not absorbed, and need not be, being fixed by the padded messages before
+/// them and the committed pads.
+pub fn absorb_claims<V: Clone + Into<Option<Gf128>>>(
+    t: &mut Transcript,
+    claims: &[PackedClaim<V>],
+    values: bool,
+) {
     t.absorb_u64(LABEL_COUNT, claims.len() as u64);
     for c in claims {
         let mut all = c.point.clone();
         all.extend_from_slice(&c.lambda);
-        all.push(c.value);
+        if values {
+            all.extend(c.value.clone().into());
+        }
         t.absorb_fields(LABEL_CLAIM, &all);
     }
 }
@@ -238,18 +249,32 @@ pub fn verify(
     s: &[BitEvaluations],
     transcript: &mut Transcript,
 ) -> Result<VerifierReduction, PcsError> {
+    verify_via(num_vars, live_len, claims, s, transcript, &mut Clear)
+}
+
+/// [`verify`] for claims whose values the verifier holds through `channel`:
+/// veiled, each claim's check is a constraint on the pads.
+pub fn verify_via<C: Channel>(
+    num_vars: usize,
+    live_len: usize,
+    claims: &[PackedClaim<C::Value>],
+    s: &[BitEvaluations],
+    transcript: &mut Transcript,
+    channel: &mut C,
+) -> Result<VerifierReduction, PcsError> {
     check_claims(num_vars, live_len, claims)?;
     if s.len() != claims.len() {
         return Err(PcsError::Malformed(
             "one set of bit evaluations per claim is needed",
         ));
     }
-    absorb_claims(transcript, claims);
+    absorb_claims(transcript, claims, C::PUBLIC);
     for si in s {
         transcript.absorb_fields(LABEL_BITS, si);
     }
     for (index, (c, si)) in claims.iter().zip(s).enumerate() {
-        if !lambda_check(c, si) {
+        let sum: Gf128 = c.lambda.iter().zip(si.iter()).map(|(a, b)| *a * *b).sum();
+        if !channel.require(C::Value::from(sum), c.value.clone()) {
             return Err(PcsError::RingSwitchClaim { index });
         }
     }

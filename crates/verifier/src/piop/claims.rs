@@ -77,15 +77,16 @@ pub fn weigh_word(tables: &[[Gf128; 256]], word: u64) -> Gf128 {
     acc
 }
 
-/// A claim `sum_{inst, wire} W(inst) eq(wire_point, wire) z(inst, wire) = value`.
+/// A claim `sum_{inst, wire} W(inst) eq(wire_point, wire) z(inst, wire) = value`;
+/// the value in the clear, or veiled (`crate::zk::veiled`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalClaim {
+pub struct EvalClaim<V = Gf128> {
     /// The instance weights `W`.
     pub weights: InstanceWeights,
     /// The wire point (`k` coordinates).
     pub wire_point: Vec<Gf128>,
     /// The claimed value.
-    pub value: Gf128,
+    pub value: V,
 }
 
 /// The claim regrouped for the PCS is the PCS's own claim type:
@@ -93,15 +94,15 @@ pub struct EvalClaim {
 /// where `rest` runs over instance bits 7..n and then the wire bits.
 pub use crate::pcs::PackedClaim;
 
-impl EvalClaim {
+impl<V: Clone> EvalClaim<V> {
     /// The same claim in the PCS's shape.
-    pub fn to_packed(&self) -> PackedClaim {
+    pub fn to_packed(&self) -> PackedClaim<V> {
         let mut point = self.weights.point_hi[1..].to_vec();
         point.extend_from_slice(&self.wire_point);
         PackedClaim {
             lambda: self.weights.lambda(),
             point,
-            value: self.value,
+            value: self.value.clone(),
         }
     }
 }

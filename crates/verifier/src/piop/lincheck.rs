@@ -25,7 +25,8 @@ use super::claims::{EvalClaim, InstanceWeights};
 use super::soundness::log2_error;
 use super::{zerocheck, PiopError, Shape, SparseMatrix, SKIP_VARS};
 use crate::codec::{put_fields, Reader};
-use crate::poly::{eq_table, QuadraticRound};
+use crate::poly::{eq_table, next_claim, QuadraticRound};
+use crate::zk::veiled::{Channel, Clear};
 use crate::{Gf128, Transcript};
 
 pub const LABEL_ALPHA: &[u8] = b"lincheck/alpha";
@@ -37,38 +38,16 @@ pub const LABEL_EVAL: &[u8] = b"lincheck/eval";
 /// instance weights and wire point: `evals[j]` is the claimed value of
 /// `M_j z`, `M_j = I_N ⊗ M0_j` the `j`-th matrix of its [`Group`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LincheckClaim {
+pub struct LincheckClaim<V = Gf128> {
     /// Instance weights `W`.
     pub weights: InstanceWeights,
     /// Wire point `r_w` (`k` coordinates).
     pub wire_point: Vec<Gf128>,
     /// Claimed values, one per matrix of the group.
-    pub evals: Vec<Gf128>,
+    pub evals: Vec<V>,
 }
 
-impl LincheckClaim {
-    /// The zerocheck's claims on `A z` and `B z`: at `(r0, r')`, values
-    /// `[a_eval, b_eval]` (matrices `[A0, B0]`).
-    pub fn ab_from(out: &zerocheck::Output) -> Self {
-        let (weights, wire_point) = out.split_point(&out.r_prime);
-        LincheckClaim {
-            weights,
-            wire_point,
-            evals: vec![out.a_eval, out.b_eval],
-        }
-    }
-
-    /// The zerocheck's claim on `c = C z`: at `(r0, tau')`, value
-    /// `[c_value]` (matrix `[C0]`).
-    pub fn c_from(out: &zerocheck::Output) -> Self {
-        let (weights, wire_point) = out.split_point(&out.tau_prime);
-        LincheckClaim {
-            weights,
-            wire_point,
-            evals: vec![out.c_value],
-        }
-    }
-
+impl<V> LincheckClaim<V> {
     fn check_shape(&self, shape: Shape) -> Result<(), PiopError> {
         if self.wire_point.len() != shape.k() {
             return Err(PiopError::BadShape("lincheck wire point must have k coordinates"));
@@ -82,20 +61,44 @@ impl LincheckClaim {
     }
 }
 
+impl<V: Clone> LincheckClaim<V> {
+    /// The zerocheck's claims on `A z` and `B z`: at `(r0, r')`, values
+    /// `[a_eval, b_eval]` (matrices `[A0, B0]`).
+    pub fn ab_from(out: &zerocheck::Output<V>) -> Self {
+        let (weights, wire_point) = out.split_point(&out.r_prime);
+        LincheckClaim {
+            weights,
+            wire_point,
+            evals: vec![out.a_eval.clone(), out.b_eval.clone()],
+        }
+    }
+
+    /// The zerocheck's claim on `c = C z`: at `(r0, tau')`, value
+    /// `[c_value]` (matrix `[C0]`).
+    pub fn c_from(out: &zerocheck::Output<V>) -> Self {
+        let (weights, wire_point) = out.split_point(&out.tau_prime);
+        LincheckClaim {
+            weights,
+            wire_point,
+            evals: vec![out.c_value.clone()],
+        }
+    }
+}
+
 /// One group of the lincheck: the matrices `M0_j` of one instance and the
 /// claims on `M_j z` at one point (`matrices.len() == claim.evals.len() >= 1`).
 #[derive(Clone, Copy, Debug)]
-pub struct Group<'a> {
+pub struct Group<'a, V = Gf128> {
     /// The group's `K x K` matrices, in the order of `claim.evals`.
     pub matrices: &'a [&'a SparseMatrix],
     /// The claims, one per matrix, at the group's point.
-    pub claim: &'a LincheckClaim,
+    pub claim: &'a LincheckClaim<V>,
 }
 
 /// Checks that there is at least one group, that each has as many matrices
 /// as claimed values (at least one), and that every point and matrix fits
 /// `shape`.
-pub fn check_groups(shape: Shape, groups: &[Group<'_>]) -> Result<(), PiopError> {
+pub fn check_groups<V>(shape: Shape, groups: &[Group<'_, V>]) -> Result<(), PiopError> {
     if groups.is_empty() {
         return Err(PiopError::BadShape("the lincheck needs at least one group"));
     }
@@ -167,13 +170,15 @@ impl Proof {
 }
 
 /// Everything the verifier derives before its check (tests watch the challenges).
-pub struct Replay {
+pub struct Replay<V = Gf128> {
     /// The batching challenge.
     pub alpha: Gf128,
     /// The sumcheck point over the wire variables.
     pub r_y: Vec<Gf128>,
     /// The reduced claim after the last round.
-    pub final_claim: Gf128,
+    pub final_claim: V,
+    /// `zf_g(r_y)` as the verifier holds them.
+    pub zf_evals: Vec<V>,
 }
 
 /// The verifier's pass over the proof: the challenges and the reduced
@@ -184,6 +189,18 @@ pub fn replay(
     proof: &Proof,
     transcript: &mut Transcript,
 ) -> Result<Replay, PiopError> {
+    replay_via(shape, groups, proof, transcript, &mut Clear)
+}
+
+/// [`replay`] with the messages reaching the verifier through `channel`
+/// (padded, for zero knowledge).
+pub fn replay_via<C: Channel>(
+    shape: Shape,
+    groups: &[Group<'_, C::Value>],
+    proof: &Proof,
+    transcript: &mut Transcript,
+    channel: &mut C,
+) -> Result<Replay<C::Value>, PiopError> {
     check_groups(shape, groups)?;
     if proof.rounds.len() != shape.k() {
         return Err(PiopError::WrongLength {
@@ -200,24 +217,26 @@ pub fn replay(
         });
     }
     let alpha = transcript.challenge_field(LABEL_ALPHA);
-    let mut c = Gf128::ZERO;
+    let mut c = C::Value::from(Gf128::ZERO);
     let mut power = Gf128::ONE;
     for v in groups.iter().flat_map(|g| &g.claim.evals) {
-        c += power * *v;
+        c += v.clone() * power;
         power *= alpha;
     }
     let mut r_y = Vec::with_capacity(shape.k());
     for round in &proof.rounds {
         transcript.absorb_fields(LABEL_ROUND, &[round.c0, round.c2]);
         let r = transcript.challenge_field(LABEL_R);
-        c = round.next_claim(c, r);
+        c = next_claim(channel.receive(round.c0), channel.receive(round.c2), c, r);
         r_y.push(r);
     }
     transcript.absorb_fields(LABEL_EVAL, &proof.zf_evals);
+    let zf_evals = proof.zf_evals.iter().map(|&x| channel.receive(x)).collect();
     Ok(Replay {
         alpha,
         r_y,
         final_claim: c,
+        zf_evals,
     })
 }
 
@@ -230,13 +249,25 @@ pub fn verify(
     proof: &Proof,
     transcript: &mut Transcript,
 ) -> Result<Vec<EvalClaim>, PiopError> {
-    let replay = replay(shape, groups, proof, transcript)?;
+    verify_via(shape, groups, proof, transcript, &mut Clear)
+}
+
+/// [`verify`] with the messages reaching the verifier through `channel`;
+/// veiled, the final check is a constraint on the pads.
+pub fn verify_via<C: Channel>(
+    shape: Shape,
+    groups: &[Group<'_, C::Value>],
+    proof: &Proof,
+    transcript: &mut Transcript,
+    channel: &mut C,
+) -> Result<Vec<EvalClaim<C::Value>>, PiopError> {
+    let replay = replay_via(shape, groups, proof, transcript, channel)?;
     let eq_ry = eq_table(&replay.r_y);
     // One eq table per distinct wire point.
     let mut eq_tables: Vec<(&[Gf128], Vec<Gf128>)> = Vec::new();
-    let mut expected = Gf128::ZERO;
+    let mut expected = C::Value::from(Gf128::ZERO);
     let mut power = Gf128::ONE;
-    for (g, zf) in groups.iter().zip(&proof.zf_evals) {
+    for (g, zf) in groups.iter().zip(&replay.zf_evals) {
         let point = g.claim.wire_point.as_slice();
         let at = match eq_tables.iter().position(|(p, _)| *p == point) {
             Some(i) => i,
@@ -251,15 +282,15 @@ pub fn verify(
             m_at_r += power * matrix.bilinear(eq_rw, &eq_ry);
             power *= replay.alpha;
         }
-        expected += m_at_r * *zf;
+        expected += zf.clone() * m_at_r;
     }
-    if replay.final_claim != expected {
+    if !channel.require(replay.final_claim, expected) {
         return Err(PiopError::LincheckFinalCheck);
     }
     Ok(groups
         .iter()
-        .zip(&proof.zf_evals)
-        .map(|(g, &value)| EvalClaim {
+        .zip(replay.zf_evals)
+        .map(|(g, value)| EvalClaim {
             weights: g.claim.weights.clone(),
             wire_point: replay.r_y.clone(),
             value,

@@ -15,6 +15,7 @@
 //! `skip`, built on these definitions).
 
 use alloc::boxed::Box;
+use alloc::vec;
 use alloc::vec::Vec;
 
 use once_cell::race::OnceBox;
@@ -128,6 +129,21 @@ pub fn interpolate(values: &[Gf128; INTERPOLATION_POINTS], r: Gf128) -> Gf128 {
         .map(|j| w[j] * values[j] * diffs[j])
         .sum();
     z * s
+}
+
+/// The coefficients of [`interpolate`] at `r`: the interpolant at `r` is
+/// `sum_j weights[j] values[j]` (for values the verifier holds veiled).
+pub fn interpolation_weights(r: Gf128) -> Vec<Gf128> {
+    if let Some(j) = (0..INTERPOLATION_POINTS).find(|&j| domain_point(j) == r) {
+        let mut unit = vec![Gf128::ZERO; INTERPOLATION_POINTS];
+        unit[j] = Gf128::ONE;
+        return unit;
+    }
+    let w = barycentric_weights();
+    let mut diffs: Vec<Gf128> = (0..INTERPOLATION_POINTS).map(|j| r + domain_point(j)).collect();
+    let z: Gf128 = diffs.iter().copied().product();
+    batch_invert(&mut diffs);
+    (0..INTERPOLATION_POINTS).map(|j| z * w[j] * diffs[j]).collect()
 }
 
 #[cfg(test)]

@@ -81,6 +81,14 @@ impl QuadraticRound {
     }
 }
 
+/// [`QuadraticRound::next_claim`] on the verifier's values: `h(r)` from
+/// `h(0) = c0`, the `X^2` coefficient `c2` and the claim `h(0) + h(1)`, all
+/// in the clear or veiled (`crate::zk::veiled`).
+pub fn next_claim<V: crate::zk::veiled::Value>(c0: V, c2: V, claim: V, r: Gf128) -> V {
+    let c1 = claim + c2.clone();
+    c0 + (c1 + c2 * r) * r
+}
+
 impl core::ops::Add for QuadraticRound {
     type Output = QuadraticRound;
 

@@ -8,6 +8,7 @@ use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::pcs::params::MaskRun;
 use crate::pcs::{PcsParams, SecurityProfile};
 use crate::piop::wiring::{Relation, RowFill, Values, Wires};
 use crate::piop::{Shape, SparseMatrix};
@@ -55,6 +56,21 @@ impl Holes {
     /// live part of every instance.
     pub fn live_wires(&self) -> usize {
         self.blocks << self.log_block
+    }
+
+    /// The pads' table entries: in each live row (block), the entries of
+    /// its random wires that the opening's mask run leaves (`log_msg`: the
+    /// row's entries, `2^n` instances), row after row.
+    pub fn pad_positions(&self, run: MaskRun, log_msg: usize, n: usize) -> Vec<usize> {
+        let row = 1usize << log_msg;
+        let random = self.count << (n - 7);
+        let mut out = Vec::new();
+        for r in 0..self.blocks {
+            let base = r * row;
+            out.extend((row - random..run.offset).map(|x| base + x));
+            out.extend((run.offset + run.len..row).map(|x| base + x));
+        }
+        out
     }
 
     /// Bytes binding the holes into the transcript.
@@ -262,7 +278,9 @@ pub struct ZkLayout {
 /// from 6 down to [`crate::pcs::params::MIN_HIDING_ROW_VARS`], the first
 /// where every live row's holes hold its mask run, the circuit's wires fit
 /// around them and the opening takes the live rows. `pcs_bits(shape, p)` is
-/// the bits the opening must reach for that shape.
+/// the bits the opening must reach for that shape, `pads(shape, p)` the
+/// pads its messages take: the holes' entries the mask runs leave must hold
+/// them (else each block takes more random wires).
 pub fn zk_layout(
     used_wires: usize,
     k: usize,
@@ -270,6 +288,7 @@ pub fn zk_layout(
     n: usize,
     profile: SecurityProfile,
     pcs_bits: &dyn Fn(Shape, usize) -> f64,
+    pads: &dyn Fn(Shape, usize) -> usize,
 ) -> Result<ZkLayout, String> {
     let mut last = String::from("no layout tried");
     for k in k..=k + 4 {
@@ -296,7 +315,13 @@ pub fn zk_layout(
                 }
             };
             let run = pcs.mask_run().expect("hiding");
-            let count = (1usize << run.log_block).div_ceil(entries_per_wire);
+            let needed = pads(shape, p_bound);
+            let mut count = (1usize << run.log_block).div_ceil(entries_per_wire);
+            while count < 1 << log_block
+                && placed(count).blocks * (count * entries_per_wire - run.len) < needed
+            {
+                count += 1;
+            }
             if count >= 1 << log_block {
                 last =
                     format!("2^{k} wires in blocks of 2^{log_block} cannot hold {count} random wires each");

@@ -10,5 +10,6 @@
 //! bits, and lays the circuit's wires out around them.
 
 mod layout;
+pub mod veiled;
 
 pub use layout::{zk_layout, Holes, ZkLayout};

@@ -54,7 +54,8 @@ use super::claims::{EvalClaim, InstanceWeights};
 use super::soundness::log2_error;
 use super::{PiopError, Shape};
 use crate::codec::{put_fields, Reader};
-use crate::poly::{eq_table, QuadraticRound};
+use crate::poly::{eq_table, next_claim, QuadraticRound};
+use crate::zk::veiled::{Channel, Clear};
 use crate::{Gf128, Transcript};
 
 /// The coefficient of each relation.
@@ -321,6 +322,32 @@ pub fn verify_with(
     transcript: &mut Transcript,
     rows: &dyn PublicRows,
 ) -> Result<EvalClaim, PiopError> {
+    verify_via(
+        shape,
+        p,
+        relations,
+        proof,
+        grinding_bits,
+        transcript,
+        rows,
+        &mut Clear,
+    )
+}
+
+/// [`verify_with`] with the messages reaching the verifier through
+/// `channel`; veiled, the final check is a constraint on the pads (the
+/// claim itself is public: it comes from the public values).
+#[allow(clippy::too_many_arguments)]
+pub fn verify_via<C: Channel>(
+    shape: Shape,
+    p: usize,
+    relations: &[Relation<'_>],
+    proof: &Proof,
+    grinding_bits: u32,
+    transcript: &mut Transcript,
+    rows: &dyn PublicRows,
+    channel: &mut C,
+) -> Result<EvalClaim<C::Value>, PiopError> {
     check(shape, p, relations)?;
     let rounds = shape.n() + p;
     let nonces = if grinding_bits > 0 { rounds } else { 0 };
@@ -346,16 +373,17 @@ pub fn verify_with(
     let runs = runs(relations);
     // The public side of step 2.
     let at_rho = WeightsAt::new(&ch.rho_y, None);
-    let mut claim = Gf128::ZERO;
+    let mut public = Gf128::ZERO;
     for (rel, &lambda) in relations.iter().zip(&ch.lambda) {
         let e = wire_weights(rel.wires, &ch.rho_w);
-        claim += lambda * weigh_values(&rel.values, &rel.instances, &at_rho, &e, rows);
+        public += lambda * weigh_values(&rel.values, &rel.instances, &at_rho, &e, rows);
     }
+    let mut claim = C::Value::from(public);
     let (instance_rounds, wire_rounds) = proof.rounds.split_at(shape.n());
     let mut r = Vec::with_capacity(shape.n());
     for round in instance_rounds {
         let x = challenge(round, transcript)?;
-        claim = round.next_claim(claim, x);
+        claim = next_claim(channel.receive(round.c0), channel.receive(round.c2), claim, x);
         r.push(x);
     }
     let at_r = WeightsAt::new(&ch.rho_y, Some(&r));
@@ -369,24 +397,25 @@ pub fn verify_with(
     let mut s = Vec::with_capacity(p);
     for round in wire_rounds {
         let x = challenge(round, transcript)?;
-        claim = round.next_claim(claim, x);
+        claim = next_claim(channel.receive(round.c0), channel.receive(round.c2), claim, x);
         s.push(x);
     }
     transcript.absorb_field(LABEL_EVAL, proof.z_eval);
+    let z_eval = channel.receive(proof.z_eval);
     let eq_s = eq_table(&s);
     let m_at_s: Gf128 = block_weights(&runs.runs, &weights_at_r, &ch.rho_w, p)
         .iter()
         .zip(&eq_s)
         .map(|(a, b)| *a * *b)
         .sum();
-    if claim != m_at_s * proof.z_eval {
+    if !channel.require(claim, z_eval.clone() * m_at_s) {
         return Err(PiopError::WiringFinalCheck);
     }
     s.resize(shape.k(), Gf128::ZERO);
     Ok(EvalClaim {
         weights: InstanceWeights::from_point(&r),
         wire_point: s,
-        value: proof.z_eval,
+        value: z_eval,
     })
 }
 

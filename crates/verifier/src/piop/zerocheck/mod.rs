@@ -27,7 +27,7 @@
 
 mod verifier;
 
-pub use verifier::{replay, verify, Replay};
+pub use verifier::{replay, verify, verify_masked, Replay};
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -83,9 +83,12 @@ pub struct Proof {
     pub p_extra: Vec<Gf128>,
     /// One message per word variable, lowest first.
     pub rounds: Vec<GruenRound>,
-    /// `A(r')`.
+    /// Zero knowledge ([`verify_masked`]): the `X^3` and `X^4`
+    /// coefficients of the last round's `q`, whose `A` and `B` carry masks.
+    pub masked_last: Option<[Gf128; 2]>,
+    /// `A(r')` (masked: `A'`, sent in the clear).
     pub a_eval: Gf128,
-    /// `B(r')`.
+    /// `B(r')` (masked: `B'`).
     pub b_eval: Gf128,
 }
 
@@ -102,6 +105,9 @@ impl Proof {
 
     /// Fails unless every part has the length `shape` gives it.
     pub fn check_lengths(&self, shape: Shape) -> Result<(), PiopError> {
+        if shape.word_vars() == 0 {
+            return Err(PiopError::BadShape("the zerocheck needs a word variable"));
+        }
         let checks = [
             ("zerocheck v", SKIP_SIZE, self.v.len()),
             ("zerocheck extra points", EXTRA_POINTS, self.p_extra.len()),
@@ -125,11 +131,15 @@ impl Proof {
         for r in &self.rounds {
             put_fields(out, &[r.q0, r.q2]);
         }
+        if let Some(high) = &self.masked_last {
+            put_fields(out, high);
+        }
         put_fields(out, &[self.a_eval, self.b_eval]);
     }
 
-    /// Reads a proof for `shape` from `reader`.
-    pub fn read(shape: Shape, reader: &mut Reader<'_>) -> Result<Self, PiopError> {
+    /// Reads a proof for `shape` from `reader` (`masked`: a zero-knowledge
+    /// one's, [`verify_masked`]).
+    pub fn read(shape: Shape, masked: bool, reader: &mut Reader<'_>) -> Result<Self, PiopError> {
         let pow_nonces = [reader.u64("a zerocheck nonce")?, reader.u64("a zerocheck nonce")?];
         let v = reader.fields(SKIP_SIZE, "the skip messages")?;
         let p_extra = reader.fields(EXTRA_POINTS, "the skip messages")?;
@@ -141,6 +151,14 @@ impl Proof {
                 })
             })
             .collect::<Result<Vec<_>, PiopError>>()?;
+        let masked_last = if masked {
+            Some([
+                reader.field("a zerocheck round")?,
+                reader.field("a zerocheck round")?,
+            ])
+        } else {
+            None
+        };
         let a_eval = reader.field("the zerocheck evaluations")?;
         let b_eval = reader.field("the zerocheck evaluations")?;
         Ok(Proof {
@@ -148,6 +166,7 @@ impl Proof {
             v,
             p_extra,
             rounds,
+            masked_last,
             a_eval,
             b_eval,
         })
@@ -161,10 +180,11 @@ impl Proof {
         out
     }
 
-    /// Decodes exactly one proof for `shape`; never panics.
-    pub fn from_bytes(shape: Shape, bytes: &[u8]) -> Result<Self, PiopError> {
+    /// Decodes exactly one proof for `shape` (`masked`: a zero-knowledge
+    /// one's); never panics.
+    pub fn from_bytes(shape: Shape, masked: bool, bytes: &[u8]) -> Result<Self, PiopError> {
         let mut reader = Reader::new(bytes);
-        let proof = Self::read(shape, &mut reader)?;
+        let proof = Self::read(shape, masked, &mut reader)?;
         reader.finish()?;
         Ok(proof)
     }
@@ -172,7 +192,7 @@ impl Proof {
 
 /// What the zerocheck leaves for the later steps, identical on both sides.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Output {
+pub struct Output<V = Gf128> {
     /// The batch shape.
     pub shape: Shape,
     /// The batching point `tau'` (`l - 6` coordinates, all nonzero).
@@ -182,14 +202,14 @@ pub struct Output {
     /// The sumcheck point `r'` (`l - 6` coordinates).
     pub r_prime: Vec<Gf128>,
     /// `A(r') = sum_y L_y(r0) a(y, r')`.
-    pub a_eval: Gf128,
+    pub a_eval: V,
     /// `B(r') = sum_y L_y(r0) b(y, r')`.
-    pub b_eval: Gf128,
+    pub b_eval: V,
     /// `claim_c = sum_y L_y(r0) v_y`, claimed to equal `sum_y L_y(r0) c(y, tau')`.
-    pub c_value: Gf128,
+    pub c_value: V,
 }
 
-impl Output {
+impl<V> Output<V> {
     /// The Lagrange weights `L_y(r0)`.
     pub fn lagrange(&self) -> [Gf128; SKIP_SIZE] {
         lagrange_weights(self.r0)
@@ -207,7 +227,9 @@ impl Output {
             point[hi..].to_vec(),
         )
     }
+}
 
+impl Output {
     fn claim_at(&self, point: &[Gf128], value: Gf128) -> EvalClaim {
         let (weights, wire_point) = self.split_point(point);
         EvalClaim {

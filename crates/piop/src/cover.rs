@@ -1,0 +1,70 @@
+//! How the prover sends the PIOP's scalar messages: in the clear, or padded
+//! for zero knowledge (`docs/zk.md`, section 3). The pads are entries of
+//! the committed table, so they are fixed before any challenge; the order
+//! in which messages take them is the verifier's
+//! (`starling_verifier::zk::veiled::Veil`): the zerocheck's two masks
+//! first, then every message in the order it is sent.
+
+use starling_field::Gf128;
+
+/// The prover's side of a channel.
+pub trait Cover {
+    /// The zerocheck's masks `rho_A`, `rho_B`, taken before any message;
+    /// `None` in the clear.
+    fn masks(&mut self) -> Option<[Gf128; 2]>;
+
+    /// What the proof carries for the message `m`.
+    fn cover(&mut self, m: Gf128) -> Gf128;
+}
+
+/// Messages in the clear.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Plain;
+
+impl Cover for Plain {
+    fn masks(&mut self) -> Option<[Gf128; 2]> {
+        None
+    }
+
+    fn cover(&mut self, m: Gf128) -> Gf128 {
+        m
+    }
+}
+
+/// Messages padded with the pads' values, in order.
+#[derive(Clone, Debug)]
+pub struct Padded {
+    pads: Vec<Gf128>,
+    next: usize,
+}
+
+impl Padded {
+    /// The pads' values (the table's entries at the pads' positions).
+    pub fn new(pads: Vec<Gf128>) -> Self {
+        Padded { pads, next: 0 }
+    }
+
+    /// Pads taken so far.
+    pub fn used(&self) -> usize {
+        self.next
+    }
+
+    fn take(&mut self) -> Gf128 {
+        let pad = *self
+            .pads
+            .get(self.next)
+            .expect("the layout holds a pad for every message (zk_layout counts them)");
+        self.next += 1;
+        pad
+    }
+}
+
+impl Cover for Padded {
+    fn masks(&mut self) -> Option<[Gf128; 2]> {
+        Some([self.take(), self.take()])
+    }
+
+    fn cover(&mut self, m: Gf128) -> Gf128 {
+        m + self.take()
+    }
+}
