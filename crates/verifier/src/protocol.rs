@@ -79,11 +79,12 @@ impl BatchParams {
         match self.holes {
             None => Matrices::Circuit([a, b, c]),
             Some(h) => {
-                let (k, used) = (self.shape.k(), circuit.r1cs().used_wires());
+                let k = self.shape.k();
+                let place = h.positions_of(circuit.r1cs().used_wires());
                 Matrices::Placed(Box::new([
-                    h.place_matrix(a, k, used, |w| vec![w], |_| vec![]),
-                    h.place_matrix(b, k, used, |_| vec![0], |_| vec![]),
-                    h.place_matrix(c, k, used, |w| vec![w], |p| vec![p]),
+                    h.place_matrix(a, k, &place, |w| vec![w], |_| vec![]),
+                    h.place_matrix(b, k, &place, |_| vec![0], |_| vec![]),
+                    h.place_matrix(c, k, &place, |w| vec![w], |p| vec![p]),
                 ]))
             }
         }

@@ -81,16 +81,36 @@ impl Holes {
         out
     }
 
+    /// Where each of the first `used` wires is ([`Holes::position`], without
+    /// a division per wire).
+    pub fn positions_of(&self, used: usize) -> Vec<u32> {
+        let per = self.per_block();
+        let mut out = Vec::with_capacity(used);
+        let (mut at, mut left) = (0usize, per);
+        for _ in 0..used {
+            out.push(at as u32);
+            at += 1;
+            left -= 1;
+            if left == 0 {
+                at += self.count;
+                left = per;
+            }
+        }
+        out
+    }
+
     /// `m` with its rows and columns moved to the wires' positions, `2^k`
-    /// rows: the rows of the first `used` wires moved, each random wire's
-    /// row `hole_row` of it (`[w]` for `A` and `C`: it is a free input, `w *
-    /// 1 = w`; `[0]` for `B`, the constant), every other row `rest_row` of
-    /// it (`[p]` for `C = I + N`, empty for `A` and `B`: a padding wire).
+    /// rows: the rows of the first `used` wires moved (`place` is
+    /// [`Holes::positions_of`]`(used)`, whose columns they name), each
+    /// random wire's row `hole_row` of it (`[w]` for `A` and `C`: it is a
+    /// free input, `w * 1 = w`; `[0]` for `B`, the constant), every other
+    /// row `rest_row` of it (`[p]` for `C = I + N`, empty for `A` and `B`: a
+    /// padding wire).
     pub fn place_matrix(
         &self,
         m: &SparseMatrix,
         k: usize,
-        used: usize,
+        place: &[u32],
         hole_row: impl Fn(u32) -> Vec<u32>,
         rest_row: impl Fn(u32) -> Vec<u32>,
     ) -> SparseMatrix {
@@ -98,8 +118,8 @@ impl Holes {
         const HOLE: u32 = u32::MAX;
         const REST: u32 = u32::MAX - 1;
         let mut source = vec![REST; 1 << k];
-        for i in 0..used.min(m.num_rows()) {
-            source[self.position(i)] = i as u32;
+        for (i, &p) in place.iter().enumerate().take(m.num_rows()) {
+            source[p as usize] = i as u32;
         }
         for h in self.positions() {
             source[h] = HOLE;
@@ -111,11 +131,12 @@ impl Holes {
             match from {
                 HOLE => indices.extend(hole_row(p as u32)),
                 REST => indices.extend(rest_row(p as u32)),
-                i => indices.extend(
-                    m.row(i as usize)
-                        .iter()
-                        .map(|&c| self.position(c as usize) as u32),
-                ),
+                i => indices.extend(m.row(i as usize).iter().map(|&c| {
+                    place
+                        .get(c as usize)
+                        .copied()
+                        .unwrap_or_else(|| self.position(c as usize) as u32)
+                })),
             }
             offsets.push(u32::try_from(indices.len()).expect("fewer than 2^32 nonzeros"));
         }
@@ -382,6 +403,10 @@ mod tests {
         assert!(random.iter().all(|&p| h.is_hole(p)));
         assert!(placed.iter().all(|&p| !h.is_hole(p)));
         assert_eq!(h.live_wires(), 24);
+        assert_eq!(
+            h.positions_of(15),
+            placed.iter().map(|&p| p as u32).collect::<Vec<_>>()
+        );
     }
 
     #[test]
