@@ -98,6 +98,10 @@ pub(crate) struct Tamper<'a> {
     /// A zero-knowledge prover that adds a value to one padded message
     /// (by the order messages take pads) and goes on as if it had not.
     pub(crate) message: Option<(usize, Gf128)>,
+    /// Checks the prover's replay of the verifier leaves out
+    /// (`Veil::leaving_out`): it then proves the claim of a verifier that
+    /// leaves them out.
+    pub(crate) leave_out: &'a [usize],
 }
 
 /// A change to the witness words.
@@ -246,15 +250,17 @@ pub(crate) fn prove_with(
             CSource::Table
         },
         message: tamper.message,
+        leave_out: tamper.leave_out,
     };
     prove_statement(statement, &params, [packed, a, b], c, rng, progress, timings)
 }
 
 /// How the prover departs from the protocol (a cheating prover's tests):
 /// where the zerocheck gets `c`, and a padded message changed.
-struct Honesty {
+struct Honesty<'a> {
     c: CSource,
     message: Option<(usize, Gf128)>,
+    leave_out: &'a [usize],
 }
 
 /// A cover that adds `delta` to message `at` (counting the masks).
@@ -298,7 +304,7 @@ fn prove_statement(
     statement: Statement,
     params: &BatchParams,
     [packed, mut a, mut b]: [ScratchVec; 3],
-    honesty: Honesty,
+    honesty: Honesty<'_>,
     mut rng: Option<ChaCha20Rng>,
     progress: &mut dyn FnMut(&Phase),
     mut timings: Timings,
@@ -347,7 +353,7 @@ fn prove_statement(
         }
         None => cover,
     };
-    let mut veil = zk.then(Veil::default);
+    let mut veil = zk.then(|| Veil::leaving_out(honesty.leave_out));
     let replayed = |t: &Transcript, before: Transcript| -> Result<Transcript, Error> {
         if t.state() != before.state() {
             return Err(Error::Internal(

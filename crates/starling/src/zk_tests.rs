@@ -7,10 +7,13 @@ use std::sync::Arc;
 
 use crate::kind::{Batch, SampleInputs, SampleMembers, SamplePreimages};
 use crate::protocol::{prove_with, Tamper};
+use crate::Native;
 use crate::{verify_claimed, Hash, Kind, Profile, ProofFile, Randomness, Records};
 use starling_verifier::kind::{self, Scheme};
-use starling_verifier::protocol::batch_params_zk;
+use starling_verifier::protocol::{batch_params_zk, check, check_through};
+use starling_verifier::zk::veiled::Veil;
 use starling_verifier::Builtin;
+use starling_verifier::Gf128;
 use starling_verifier::DEFAULT_MIN_SECURITY_BITS;
 
 /// A zero-knowledge proof of the statement from `seed`, as bytes.
@@ -179,5 +182,70 @@ fn a_padded_message_changed_without_its_pad_is_rejected() {
             verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).is_err(),
             "message {at} changed"
         );
+    }
+}
+
+/// Every constraint is needed: a prover that cheats on one message is
+/// rejected, and a prover that also proves the claim of a verifier that
+/// leaves out the constraints the cheat breaks is accepted by that
+/// verifier (and by no verifier that keeps one of them). Constraints in order: the zerocheck's final check,
+/// the lincheck's, the wiring check's, then ring switching's check of the
+/// two lincheck claims and the wiring claim. A claim's value cannot be
+/// changed without its step's final check, so ring switching's are shown
+/// in pairs with it.
+#[test]
+fn each_constraint_is_needed() {
+    let (kind, inputs, private) = statements().swap_remove(0);
+    let params = batch_params_zk(kind.circuit(), inputs.len(), Profile::Default).unwrap();
+    let shape = params.shape;
+    let zerocheck_end = 2 + 127 + 2 * shape.word_vars() + 2;
+    let lincheck_end = zerocheck_end + 2 * shape.k() + 2;
+    let wiring_end = lincheck_end + 2 * (shape.n() + params.p) + 1;
+    for (at, broken) in [
+        // The last round's X^4 coefficient: only the zerocheck's check.
+        (zerocheck_end - 1, vec![0]),
+        // The lincheck's last round: its final check.
+        (lincheck_end - 3, vec![1]),
+        // The wiring check's last round: its final check.
+        (wiring_end - 2, vec![2]),
+        // A lincheck evaluation: its final check and its claim.
+        (lincheck_end - 2, vec![1, 3]),
+        (lincheck_end - 1, vec![1, 4]),
+        // The wiring evaluation: its final check and its claim.
+        (wiring_end - 1, vec![2, 5]),
+    ] {
+        let cheat = |leave_out: &[usize]| {
+            let tamper = Tamper {
+                message: Some((at, Gf128::ONE)),
+                leave_out,
+                ..Tamper::default()
+            };
+            let proved = prove_with(
+                kind.clone(),
+                inputs.clone(),
+                private.clone(),
+                Profile::Default,
+                Some(Randomness::TestSeed([7; 32])),
+                &mut |_| {},
+                &tamper,
+            )
+            .expect("the cheating prover makes a file");
+            ProofFile::from_bytes(&proved.file.to_bytes()).unwrap()
+        };
+        let file = cheat(&broken);
+        assert!(check(&file, &Native).is_err(), "message {at}: rejected");
+        assert!(
+            check_through(&file, &Native, &mut Veil::leaving_out(&broken)).is_ok(),
+            "message {at}: accepted without constraints {broken:?}"
+        );
+        // Leaving out fewer than the cheat breaks is not enough.
+        for kept in &broken {
+            let fewer: Vec<usize> = broken.iter().copied().filter(|c| c != kept).collect();
+            let file = cheat(&fewer);
+            assert!(
+                check_through(&file, &Native, &mut Veil::leaving_out(&fewer)).is_err(),
+                "message {at}: constraint {kept} alone rejects it"
+            );
+        }
     }
 }

@@ -375,6 +375,14 @@ pub fn lincheck_groups<'a, V>(
 /// public API ([`crate::verify`], [`crate::verify_claimed`]) adds what the
 /// verifier expects and the security it requires.
 pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
+    check_through(file, host, &mut Veil::default())
+}
+
+/// [`check`], a zero-knowledge proof's messages reaching the verifier
+/// through `veil` (a padded channel: [`Veil`] records every check as a
+/// constraint; tests pass one that leaves a constraint out, to show that
+/// each is needed). A plain proof's go in the clear.
+pub fn check_through<C: Channel>(file: &ProofFile, host: &dyn Host, veil: &mut C) -> Result<(), Error> {
     let statement = &file.statement;
     statement
         .kind()
@@ -399,11 +407,10 @@ pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
     if params.holes.is_some() {
         // Zero knowledge: every message padded, the zerocheck's product
         // masked, the constraints proved on the pads by the opening.
-        let mut veil = Veil::default();
-        let zc = zerocheck::verify_masked(shape, &proof.zerocheck, grind_bits, &mut transcript, &mut veil)
+        let zc = zerocheck::verify_masked(shape, &proof.zerocheck, grind_bits, &mut transcript, veil)
             .map_err(|e| Error::invalid(Check::Zerocheck, &e))?;
         let pads = pad_positions(&params);
-        after_zerocheck(file, &params, zc, &mut transcript, host, &mut veil, &pads)
+        after_zerocheck(file, &params, zc, &mut transcript, host, veil, &pads)
     } else {
         let zc = zerocheck::verify(shape, &proof.zerocheck, grind_bits, &mut transcript)
             .map_err(|e| Error::invalid(Check::Zerocheck, &e))?;
