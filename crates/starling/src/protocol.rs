@@ -95,9 +95,9 @@ pub(crate) struct Tamper<'a> {
     pub(crate) instances: Option<WitnessTamper<'a>>,
     pub(crate) witness: Option<WitnessTamper<'a>>,
     pub(crate) statement: Option<&'a dyn Fn(&mut Statement)>,
-    /// A zero-knowledge prover that adds a value to one padded message
-    /// (by the order messages take pads) and goes on as if it had not.
-    pub(crate) message: Option<(usize, Gf128)>,
+    /// A zero-knowledge prover that changes one padded message (by the
+    /// order messages take pads) and goes on as if it had not.
+    pub(crate) message: Option<(usize, MessageCheat)>,
     /// Checks the prover's replay of the verifier leaves out
     /// (`Veil::leaving_out`): it then proves the claim of a verifier that
     /// leaves them out.
@@ -106,6 +106,15 @@ pub(crate) struct Tamper<'a> {
 
 /// A change to the witness words.
 pub(crate) type WitnessTamper<'a> = &'a dyn Fn(&mut [u64]);
+
+/// How a cheating zero-knowledge prover changes a padded message.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum MessageCheat {
+    /// Adds a value to it.
+    Add(Gf128),
+    /// Covers it with the message before's pad again.
+    ReusePad,
+}
 
 /// Proves the statement; with `zk`, laid out for zero knowledge
 /// (`batch_params_zk`: random wires from the generator, a hiding opening).
@@ -259,16 +268,18 @@ pub(crate) fn prove_with(
 /// where the zerocheck gets `c`, and a padded message changed.
 struct Honesty<'a> {
     c: CSource,
-    message: Option<(usize, Gf128)>,
+    message: Option<(usize, MessageCheat)>,
     leave_out: &'a [usize],
 }
 
-/// A cover that adds `delta` to message `at` (counting the masks).
+/// A cover that changes message `at` (counting the masks).
 struct Cheat<'a> {
     inner: &'a mut dyn Cover,
     taken: usize,
     at: usize,
-    delta: Gf128,
+    how: MessageCheat,
+    /// The pad the last message took.
+    last_pad: Gf128,
 }
 
 impl Cover for Cheat<'_> {
@@ -279,12 +290,15 @@ impl Cover for Cheat<'_> {
 
     fn cover(&mut self, m: Gf128) -> Gf128 {
         let sent = self.inner.cover(m);
+        let pad = sent + m;
         self.taken += 1;
-        if self.taken - 1 == self.at {
-            sent + self.delta
-        } else {
-            sent
-        }
+        let out = match (self.taken - 1 == self.at, self.how) {
+            (false, _) => sent,
+            (true, MessageCheat::Add(delta)) => sent + delta,
+            (true, MessageCheat::ReusePad) => m + self.last_pad,
+        };
+        self.last_pad = pad;
+        out
     }
 }
 
@@ -342,12 +356,13 @@ fn prove_statement(
     let cover: &mut dyn Cover = if zk { &mut padded } else { &mut plain };
     let mut cheat;
     let cover: &mut dyn Cover = match honesty.message {
-        Some((at, delta)) => {
+        Some((at, how)) => {
             cheat = Cheat {
                 inner: cover,
                 taken: 0,
                 at,
-                delta,
+                how,
+                last_pad: Gf128::ZERO,
             };
             &mut cheat
         }

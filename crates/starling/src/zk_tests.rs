@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use crate::kind::{Batch, SampleInputs, SampleMembers, SamplePreimages};
-use crate::protocol::{prove_with, Tamper};
+use crate::protocol::{prove_with, MessageCheat, Tamper};
 use crate::Native;
 use crate::{verify_claimed, Hash, Kind, Profile, ProofFile, Randomness, Records};
 use starling_verifier::kind::{self, Scheme};
@@ -138,10 +138,10 @@ fn a_seeded_zero_knowledge_proof_is_the_same_on_one_thread_and_on_two() {
     assert_eq!(on(1), on(2));
 }
 
-/// A prover that adds one to a single padded message, of each step, and
-/// goes on as if it had not: the verifier's check on the message's true
-/// value fails as a constraint, the pads' claim is false, the opening
-/// rejects it.
+/// A prover that changes a single padded message, of each step, and goes
+/// on as if it had not (one added to it, or the message before's pad used
+/// again): the verifier's check on the message's true value fails as a
+/// constraint, the pads' claim is false, the opening rejects it.
 #[test]
 fn a_padded_message_changed_without_its_pad_is_rejected() {
     let (kind, inputs, private) = statements().swap_remove(0);
@@ -163,25 +163,27 @@ fn a_padded_message_changed_without_its_pad_is_rejected() {
         lincheck_end,
         wiring_end - 1,
     ] {
-        let tamper = Tamper {
-            message: Some((at, starling_field::Gf128::ONE)),
-            ..Tamper::default()
-        };
-        let proved = prove_with(
-            kind.clone(),
-            inputs.clone(),
-            private.clone(),
-            Profile::Default,
-            Some(Randomness::TestSeed([6; 32])),
-            &mut |_| {},
-            &tamper,
-        )
-        .expect("the cheating prover makes a file");
-        let file = ProofFile::from_bytes(&proved.file.to_bytes()).unwrap();
-        assert!(
-            verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).is_err(),
-            "message {at} changed"
-        );
+        for how in [MessageCheat::Add(Gf128::ONE), MessageCheat::ReusePad] {
+            let tamper = Tamper {
+                message: Some((at, how)),
+                ..Tamper::default()
+            };
+            let proved = prove_with(
+                kind.clone(),
+                inputs.clone(),
+                private.clone(),
+                Profile::Default,
+                Some(Randomness::TestSeed([6; 32])),
+                &mut |_| {},
+                &tamper,
+            )
+            .expect("the cheating prover makes a file");
+            let file = ProofFile::from_bytes(&proved.file.to_bytes()).unwrap();
+            assert!(
+                verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).is_err(),
+                "message {at}: {how:?}"
+            );
+        }
     }
 }
 
@@ -216,7 +218,7 @@ fn each_constraint_is_needed() {
     ] {
         let cheat = |leave_out: &[usize]| {
             let tamper = Tamper {
-                message: Some((at, Gf128::ONE)),
+                message: Some((at, MessageCheat::Add(Gf128::ONE))),
                 leave_out,
                 ..Tamper::default()
             };
