@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::kind::{Batch, SampleInputs, SampleMembers, SamplePreimages};
 use crate::protocol::{prove_with, MessageCheat, Tamper};
 use crate::Native;
-use crate::{verify_claimed, Hash, Kind, Profile, ProofFile, Randomness, Records};
+use crate::{verify_claimed, Expected, Hash, Kind, Profile, ProofFile, Randomness, Records};
 use starling_verifier::kind::{self, Scheme};
 use starling_verifier::protocol::{batch_params_zk, check, check_through};
 use starling_verifier::zk::veiled::Veil;
@@ -248,6 +248,29 @@ fn each_constraint_is_needed() {
                 check_through(&file, &Native, &mut Veil::leaving_out(&fewer)).is_err(),
                 "message {at}: constraint {kept} alone rejects it"
             );
+        }
+    }
+}
+
+/// A zero-knowledge proof verifies against the statement a verifier
+/// expects, and not against another (`verify --expect`).
+#[test]
+fn a_zero_knowledge_proof_meets_only_its_expectation() {
+    for (kind, inputs, private) in statements() {
+        let bytes = prove_zk(&kind, &inputs, &private, 8);
+        let expected = Expected::new(kind.clone(), inputs.clone()).unwrap();
+        crate::verify(&expected, &bytes).unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
+        // The last input record with its first byte changed.
+        let last = inputs.len() - 1;
+        let mut changed = inputs.get(last).to_vec();
+        changed[0] ^= 1;
+        let mut other = Records::new();
+        for r in inputs.iter().take(last) {
+            other.push(r);
+        }
+        other.push(&changed);
+        if let Ok(wrong) = Expected::new(kind.clone(), other) {
+            assert!(crate::verify(&wrong, &bytes).is_err(), "{}", kind.name());
         }
     }
 }
