@@ -107,8 +107,10 @@ pub(crate) struct Tamper<'a> {
 /// A change to the witness words.
 pub(crate) type WitnessTamper<'a> = &'a dyn Fn(&mut [u64]);
 
-/// How a cheating zero-knowledge prover changes a padded message.
+/// How a cheating zero-knowledge prover changes a padded message (only
+/// the tests' cheating provers make one).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) enum MessageCheat {
     /// Adds a value to it.
     Add(Gf128),
