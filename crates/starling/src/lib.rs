@@ -12,6 +12,9 @@ mod membership_tests;
 mod preimage_tests;
 mod protocol;
 mod randomness;
+pub mod ring;
+#[cfg(test)]
+mod ring_tests;
 #[cfg(test)]
 mod signature_tests;
 mod timings;

@@ -9,7 +9,7 @@ use starling_field::scratch;
 
 use super::{
     fill_bytes_of, fill_row, Batch, Chain, Digest, Kind, Membership, MerkleRoot, Preimage, PrivateInputError,
-    Signatures,
+    Ring, Signatures,
 };
 use crate::Error;
 use crate::Records;
@@ -61,6 +61,9 @@ pub fn prover_of(kind: &dyn Kind) -> &dyn KindProver {
         return k;
     }
     if let Some(k) = any.downcast_ref::<Membership>() {
+        return k;
+    }
+    if let Some(k) = any.downcast_ref::<Ring>() {
         return k;
     }
     unreachable!("{} is not a kind this crate declares", kind.name())
@@ -180,6 +183,25 @@ impl KindProver for Membership {
 
     fn outputs(&self, _inputs: &Records, _instance_outputs: &[u64]) -> Records {
         // The root is an input; the statement has no outputs.
+        Records::new()
+    }
+}
+
+impl KindProver for Ring {
+    fn parse_prover_line(&self, _fields: &[&str]) -> Result<(Vec<u8>, Vec<u8>), PrivateInputError> {
+        // The records come from the ring's keys, the secret key, the
+        // context and the message (`starling::ring::statement`).
+        Err(PrivateInputError::Unreadable(
+            "a ring signature's records are built with `starling::ring::statement`".into(),
+        ))
+    }
+
+    fn instance_inputs(&self, inputs: &Records, private: &Records) -> Result<Vec<u64>, Error> {
+        self.instance_rows(inputs, private)
+    }
+
+    fn outputs(&self, _inputs: &Records, _instance_outputs: &[u64]) -> Records {
+        // K is an input; the statement has no outputs.
         Records::new()
     }
 }

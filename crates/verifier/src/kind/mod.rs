@@ -36,6 +36,7 @@ pub(crate) mod membership;
 pub(crate) mod merkle;
 mod named;
 pub(crate) mod preimage;
+pub(crate) mod ring;
 #[doc(hidden)]
 pub mod signatures;
 
@@ -61,6 +62,10 @@ pub use membership::{Membership, Step as MembershipStep, DEFAULT_MAX_LEAF_LEN};
 pub use merkle::{MerkleRoot, Scheme};
 pub use named::{named, named_signatures, KindParams, KIND_NAMES};
 pub use preimage::{Preimage, DEFAULT_MAX_LEN as DEFAULT_PREIMAGE_MAX_LEN};
+pub use ring::{
+    Ring, SignatureRows as RingSignatureRows, KEY_BYTES as RING_KEY_BYTES,
+    MAX_CONTEXT_LEN as RING_MAX_CONTEXT_LEN, PK_DOMAIN as RING_PK_DOMAIN, TAG_DOMAIN as RING_TAG_DOMAIN,
+};
 pub use signatures::{
     Hss, Interface, LmsSet, Scheme as SignatureScheme, SignatureHash, Signatures, SlhDsa, SlhSet,
     MAX_MESSAGE_BYTES as MAX_SIGNED_MESSAGE_BYTES,
@@ -288,6 +293,7 @@ pub(crate) fn decode(
         8 => Ok(Arc::new(Signatures::from_params(params)?)),
         10 => Ok(Arc::new(Preimage::from_params(params)?)),
         11 => Ok(Arc::new(Membership::from_params(params)?)),
+        12 => Ok(Arc::new(Ring::from_params(params)?)),
         _ => Err(Error::Malformed(format!("unknown statement kind {code}"))),
     }
 }
@@ -390,6 +396,12 @@ pub fn preimage(hash: Hash, max_len: usize) -> Result<Arc<dyn Kind>, String> {
 /// with the hash here.
 pub fn membership(hash: Hash, scheme: Scheme) -> Result<Arc<dyn Kind>, String> {
     Ok(Arc::new(Membership::new(hash, scheme)?))
+}
+
+/// Linkable ring signatures over plain SHA-256 trees, the secret key, its
+/// index and its path private ([`Ring`]).
+pub fn ring() -> Arc<dyn Kind> {
+    Arc::new(Ring::new())
 }
 
 /// Random bytes for tests from a seed (the prover's tests and benchmarks
