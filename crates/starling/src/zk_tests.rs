@@ -49,6 +49,10 @@ fn statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
     let (digests, secrets) = preimage.random_batch(3, 7);
     let membership = crate::kind::Membership::new(Hash::Sha256, Scheme::Plain).unwrap();
     let (root, members, _tree) = membership.random_batch(16, 2, 8);
+    let keys: Vec<([u8; 32], [u8; 32])> = (0..5u8).map(|i| crate::ring::keygen_from([i; 32])).collect();
+    let pks: Vec<[u8; 32]> = keys.iter().map(|k| k.1).collect();
+    let (ring_public, ring_private) =
+        crate::ring::statement(&pks, &keys[3].0, b"round 7", b"a message").unwrap();
     vec![
         (Arc::new(sha.clone()), sha.random_inputs(5, 1), Records::new()),
         (
@@ -68,6 +72,7 @@ fn statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
         ),
         (Arc::new(preimage), digests, secrets),
         (Arc::new(membership), root, members),
+        (kind::ring(), ring_public, ring_private),
     ]
 }
 
