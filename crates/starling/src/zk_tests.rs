@@ -40,6 +40,37 @@ fn verified(bytes: &[u8]) -> ProofFile {
     file
 }
 
+/// A zero-knowledge proof by a prover that departs from the protocol as
+/// `tamper` says, decoded.
+fn prove_cheating(
+    (kind, inputs, private): &(Arc<dyn Kind>, Records, Records),
+    tamper: &Tamper<'_>,
+) -> ProofFile {
+    let proved = prove_with(
+        kind.clone(),
+        inputs.clone(),
+        private.clone(),
+        Profile::Default,
+        Some(Randomness::TestSeed([6; 32])),
+        &mut |_| {},
+        tamper,
+    )
+    .expect("the cheating prover makes a file");
+    ProofFile::from_bytes(&proved.file.to_bytes()).unwrap()
+}
+
+/// Where each step's messages end, in the order messages take pads: the
+/// zerocheck's masks, skip messages and rounds (two more in the last), the
+/// lincheck's rounds and evaluations, the wiring check's rounds and
+/// evaluation.
+fn message_ends((kind, inputs, _): &(Arc<dyn Kind>, Records, Records)) -> [usize; 3] {
+    let params = batch_params_zk(kind.circuit(), inputs.len(), Profile::Default).unwrap();
+    let shape = params.shape;
+    let zerocheck = 2 + 127 + 2 * shape.word_vars() + 2;
+    let lincheck = zerocheck + 2 * shape.k() + 2;
+    [zerocheck, lincheck, lincheck + 2 * (shape.n() + params.p) + 1]
+}
+
 fn statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
     let sha = Batch::builtin(Builtin::Sha256);
     let keccak = Batch::builtin(Builtin::KeccakF1600);
@@ -149,15 +180,8 @@ fn a_seeded_zero_knowledge_proof_is_the_same_on_one_thread_and_on_two() {
 /// constraint, the pads' claim is false, the opening rejects it.
 #[test]
 fn a_padded_message_changed_without_its_pad_is_rejected() {
-    let (kind, inputs, private) = statements().swap_remove(0);
-    let params = batch_params_zk(kind.circuit(), inputs.len(), Profile::Default).unwrap();
-    let shape = params.shape;
-    // Pads in the order messages take them: the zerocheck's masks, skip
-    // messages and rounds (two more in the last), the lincheck's rounds
-    // and evaluations, the wiring check's rounds and evaluation.
-    let zerocheck_end = 2 + 127 + 2 * shape.word_vars() + 2;
-    let lincheck_end = zerocheck_end + 2 * shape.k() + 2;
-    let wiring_end = lincheck_end + 2 * (shape.n() + params.p) + 1;
+    let statement = statements().swap_remove(0);
+    let [zerocheck_end, lincheck_end, wiring_end] = message_ends(&statement);
     for at in [
         2,
         70,
@@ -173,17 +197,7 @@ fn a_padded_message_changed_without_its_pad_is_rejected() {
                 message: Some((at, how)),
                 ..Tamper::default()
             };
-            let proved = prove_with(
-                kind.clone(),
-                inputs.clone(),
-                private.clone(),
-                Profile::Default,
-                Some(Randomness::TestSeed([6; 32])),
-                &mut |_| {},
-                &tamper,
-            )
-            .expect("the cheating prover makes a file");
-            let file = ProofFile::from_bytes(&proved.file.to_bytes()).unwrap();
+            let file = prove_cheating(&statement, &tamper);
             assert!(
                 verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).is_err(),
                 "message {at}: {how:?}"
@@ -202,12 +216,8 @@ fn a_padded_message_changed_without_its_pad_is_rejected() {
 /// in pairs with it.
 #[test]
 fn each_constraint_is_needed() {
-    let (kind, inputs, private) = statements().swap_remove(0);
-    let params = batch_params_zk(kind.circuit(), inputs.len(), Profile::Default).unwrap();
-    let shape = params.shape;
-    let zerocheck_end = 2 + 127 + 2 * shape.word_vars() + 2;
-    let lincheck_end = zerocheck_end + 2 * shape.k() + 2;
-    let wiring_end = lincheck_end + 2 * (shape.n() + params.p) + 1;
+    let statement = statements().swap_remove(0);
+    let [zerocheck_end, lincheck_end, wiring_end] = message_ends(&statement);
     for (at, broken) in [
         // The last round's X^4 coefficient: only the zerocheck's check.
         (zerocheck_end - 1, vec![0]),
@@ -227,17 +237,7 @@ fn each_constraint_is_needed() {
                 leave_out,
                 ..Tamper::default()
             };
-            let proved = prove_with(
-                kind.clone(),
-                inputs.clone(),
-                private.clone(),
-                Profile::Default,
-                Some(Randomness::TestSeed([7; 32])),
-                &mut |_| {},
-                &tamper,
-            )
-            .expect("the cheating prover makes a file");
-            ProofFile::from_bytes(&proved.file.to_bytes()).unwrap()
+            prove_cheating(&statement, &tamper)
         };
         let file = cheat(&broken);
         assert!(check(&file, &Native).is_err(), "message {at}: rejected");

@@ -363,17 +363,27 @@ impl StatementCircuit {
 
     /// The wires of input bytes `bytes` (byte `b`, bit `t` is input bit `8 b + t`).
     pub fn input_wires(&self, bytes: Range<usize>) -> Wires {
-        Wires {
-            base: self.r1cs.public_input_wire(8 * bytes.start),
-            len: 8 * bytes.len(),
-        }
+        self.input_bit_wires(8 * bytes.start..8 * bytes.end)
     }
 
     /// The wires of output bytes `bytes`.
     pub fn output_wires(&self, bytes: Range<usize>) -> Wires {
+        self.output_bit_wires(8 * bytes.start..8 * bytes.end)
+    }
+
+    /// The wires of input bits `bits`.
+    pub fn input_bit_wires(&self, bits: Range<usize>) -> Wires {
         Wires {
-            base: self.r1cs.public_output_wire(8 * bytes.start),
-            len: 8 * bytes.len(),
+            base: self.r1cs.public_input_wire(bits.start),
+            len: bits.len(),
+        }
+    }
+
+    /// The wires of output bits `bits`.
+    pub fn output_bit_wires(&self, bits: Range<usize>) -> Wires {
+        Wires {
+            base: self.r1cs.public_output_wire(bits.start),
+            len: bits.len(),
         }
     }
 

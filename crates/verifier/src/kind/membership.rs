@@ -102,7 +102,7 @@ use crate::circuits::StatementCircuit;
 use crate::format::MAX_INSTANCES;
 use crate::hashes::Hash;
 use crate::inputs::{decimal, expect_fields, hex_bytes, hex_field};
-use crate::piop::wiring::{Instances, Source, Wires};
+use crate::piop::wiring::{Instances, Source};
 use crate::records::Records;
 use crate::Error;
 
@@ -637,22 +637,6 @@ impl Membership {
         (public, private, leaves)
     }
 
-    /// Input wires `bits` of an instance.
-    fn input_wires(&self, bits: Range<usize>) -> Wires {
-        Wires {
-            base: self.circuit.r1cs().public_input_wire(bits.start),
-            len: bits.len(),
-        }
-    }
-
-    /// Output wires `bits` of an instance.
-    fn output_wires(&self, bits: Range<usize>) -> Wires {
-        Wires {
-            base: self.circuit.r1cs().public_output_wire(bits.start),
-            len: bits.len(),
-        }
-    }
-
     /// The relations of a `plain` tree's members (`m` instances each).
     fn plain_relations<'a>(&self, total: usize, m: usize, root: &[u8], relations: &mut Vec<Relation<'a>>) {
         let d = 8 * NODE_BYTES;
@@ -670,7 +654,7 @@ impl Membership {
             let every = Instances::Range { start: 0, end: total };
             relations.push(Relation {
                 instances: every.clone(),
-                wires: self.input_wires(0..layout.block_offset()),
+                wires: self.circuit.input_bit_wires(0..layout.block_offset()),
                 from: None,
                 values: Values::Zero,
             });
@@ -678,20 +662,20 @@ impl Membership {
             let tail = layout.block_offset() + 8 * 2 * NODE_BYTES..layout.prev_offset();
             relations.push(Relation {
                 instances: every.clone(),
-                wires: self.input_wires(tail),
+                wires: self.circuit.input_bit_wires(tail),
                 from: None,
                 values: Values::Constant(row_of(&padding[2 * NODE_BYTES..])),
             });
             relations.push(Relation {
                 instances: every,
-                wires: self.output_wires(checks),
+                wires: self.circuit.output_bit_wires(checks),
                 from: None,
                 values: Values::Zero,
             });
             relations.push(Relation {
                 instances: instance_set(total, |y| y % m != 0),
-                wires: self.input_wires(node),
-                from: Some((Source::Previous, self.output_wires(0..d))),
+                wires: self.circuit.input_bit_wires(node),
+                from: Some((Source::Previous, self.circuit.output_bit_wires(0..d))),
                 values: Values::Zero,
             });
         } else {
@@ -699,40 +683,42 @@ impl Membership {
             let cv = 0..layout.block_offset();
             relations.push(Relation {
                 instances: nodes.clone(),
-                wires: self.input_wires(cv.clone()),
+                wires: self.circuit.input_bit_wires(cv.clone()),
                 from: None,
                 values: Values::Constant(row_of(&self.hash.initial_chained())),
             });
             relations.push(Relation {
                 instances: nodes,
-                wires: self.output_wires(checks),
+                wires: self.circuit.output_bit_wires(checks),
                 from: None,
                 values: Values::Zero,
             });
             relations.push(Relation {
                 instances: instance_set(total, |y| y % 2 == 0 && y % m != 0),
-                wires: self.input_wires(node),
-                from: Some((Source::Previous, self.output_wires(0..d))),
+                wires: self.circuit.input_bit_wires(node),
+                from: Some((Source::Previous, self.circuit.output_bit_wires(0..d))),
                 values: Values::Zero,
             });
             let paddings = instance_set(total, |y| y % 2 == 1);
             relations.push(Relation {
                 instances: paddings.clone(),
-                wires: self.input_wires(cv.clone()),
-                from: Some((Source::Previous, self.output_wires(cv))),
+                wires: self.circuit.input_bit_wires(cv.clone()),
+                from: Some((Source::Previous, self.circuit.output_bit_wires(cv))),
                 values: Values::Zero,
             });
             let padding = self.hash.block(&[0; 2 * NODE_BYTES], 1);
             relations.push(Relation {
                 instances: paddings,
-                wires: self.input_wires(layout.block_offset()..layout.prev_offset()),
+                wires: self
+                    .circuit
+                    .input_bit_wires(layout.block_offset()..layout.prev_offset()),
                 from: None,
                 values: Values::Constant(row_of(&padding)),
             });
         }
         relations.push(Relation {
             instances: instance_set(total, |y| y % m == m - 1),
-            wires: self.output_wires(0..d),
+            wires: self.circuit.output_bit_wires(0..d),
             from: None,
             values: Values::Constant(row_of(root)),
         });
@@ -755,19 +741,21 @@ impl Membership {
         put_bit(&mut first, block.inside_at(), true);
         relations.push(Relation {
             instances: is(&|j| j == 0 || node_block(j) == Some(0)),
-            wires: self.input_wires(carried.clone()),
+            wires: self.circuit.input_bit_wires(carried.clone()),
             from: None,
             values: Values::Constant(first),
         });
         relations.push(Relation {
             instances: is(&|j| (j > 0 && j < leaf_blocks) || node_block(j) == Some(1)),
-            wires: self.input_wires(carried.clone()),
-            from: Some((Source::Previous, self.output_wires(carried))),
+            wires: self.circuit.input_bit_wires(carried.clone()),
+            from: Some((Source::Previous, self.circuit.output_bit_wires(carried))),
             values: Values::Zero,
         });
         relations.push(Relation {
             instances: Instances::Range { start: 0, end: total },
-            wires: self.input_wires(block.index_at()..block.index_at() + LENGTH_BITS),
+            wires: self
+                .circuit
+                .input_bit_wires(block.index_at()..block.index_at() + LENGTH_BITS),
             from: None,
             values: Values::PerInstance(Box::new(move |y, out: &mut [u64]| {
                 let j = y % m;
@@ -779,13 +767,17 @@ impl Membership {
         let leaf_first = is(&|j| j == 0);
         relations.push(Relation {
             instances: leaf_first.clone(),
-            wires: self.input_wires(block.message_at()..block.message_at() + 8),
+            wires: self
+                .circuit
+                .input_bit_wires(block.message_at()..block.message_at() + 8),
             from: None,
             values: Values::Constant(vec![0]),
         });
         relations.push(Relation {
             instances: leaf_first,
-            wires: self.input_wires(block.continues_at()..block.continues_at() + 1),
+            wires: self
+                .circuit
+                .input_bit_wires(block.continues_at()..block.continues_at() + 1),
             from: None,
             values: Values::Constant(vec![1]),
         });
@@ -794,13 +786,13 @@ impl Membership {
             .bound();
         relations.push(Relation {
             instances: is(&|j| j == bound_block),
-            wires: self.input_wires(bound_bit..bound_bit + 1),
+            wires: self.circuit.input_bit_wires(bound_bit..bound_bit + 1),
             from: None,
             values: Values::Constant(vec![0]),
         });
         relations.push(Relation {
             instances: is(&|j| j < leaf_blocks),
-            wires: self.input_wires(l.promote_at()..l.promote_at() + 1),
+            wires: self.circuit.input_bit_wires(l.promote_at()..l.promote_at() + 1),
             from: None,
             values: Values::Constant(vec![0]),
         });
@@ -809,48 +801,59 @@ impl Membership {
             let firsts = is(&|j| node_block(j) == Some(0));
             relations.push(Relation {
                 instances: firsts.clone(),
-                wires: self.input_wires(block.message_at()..block.message_at() + 8),
+                wires: self
+                    .circuit
+                    .input_bit_wires(block.message_at()..block.message_at() + 8),
                 from: None,
                 values: Values::Constant(vec![1]),
             });
             relations.push(Relation {
                 instances: firsts.clone(),
-                wires: self.output_wires(l.e_at()..l.f_at() + l.f_head_bits()),
+                wires: self
+                    .circuit
+                    .output_bit_wires(l.e_at()..l.f_at() + l.f_head_bits()),
                 from: None,
                 values: Values::Zero,
             });
             let digest = block.digest_at()..block.digest_at() + 8 * NODE_BYTES;
             relations.push(Relation {
                 instances: firsts,
-                wires: self.input_wires(node.clone()),
-                from: Some((Source::Previous, self.output_wires(digest))),
+                wires: self.circuit.input_bit_wires(node.clone()),
+                from: Some((Source::Previous, self.circuit.output_bit_wires(digest))),
                 values: Values::Zero,
             });
             let seconds = is(&|j| node_block(j) == Some(1));
             // Position 64 is inside the message and 65 is not: 65 bytes.
             relations.push(Relation {
                 instances: seconds.clone(),
-                wires: self.input_wires(block.continues_at()..block.continues_at() + 2),
+                wires: self
+                    .circuit
+                    .input_bit_wires(block.continues_at()..block.continues_at() + 2),
                 from: None,
                 values: Values::Constant(vec![0b01]),
             });
             relations.push(Relation {
                 instances: seconds.clone(),
-                wires: self.output_wires(l.f_at() + l.f_head_bits()..l.output_bits()),
+                wires: self
+                    .circuit
+                    .output_bit_wires(l.f_at() + l.f_head_bits()..l.output_bits()),
                 from: None,
                 values: Values::Zero,
             });
             relations.push(Relation {
                 instances: seconds,
-                wires: self.input_wires(node.start..l.dir_at() + 1),
-                from: Some((Source::Previous, self.input_wires(node.start..l.dir_at() + 1))),
+                wires: self.circuit.input_bit_wires(node.start..l.dir_at() + 1),
+                from: Some((
+                    Source::Previous,
+                    self.circuit.input_bit_wires(node.start..l.dir_at() + 1),
+                )),
                 values: Values::Zero,
             });
         }
         let digest = block.digest_at()..block.digest_at() + 8 * NODE_BYTES;
         relations.push(Relation {
             instances: is(&|j| j == m - 1),
-            wires: self.output_wires(digest),
+            wires: self.circuit.output_bit_wires(digest),
             from: None,
             values: Values::Constant(row_of(root)),
         });

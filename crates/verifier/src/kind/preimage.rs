@@ -81,7 +81,7 @@ use crate::circuits::StatementCircuit;
 use crate::format::MAX_INSTANCES;
 use crate::hashes::Hash;
 use crate::inputs::{expect_fields, hex_bytes, hex_field};
-use crate::piop::wiring::{Instances, Source, Wires};
+use crate::piop::wiring::{Instances, Source};
 use crate::records::Records;
 use crate::Error;
 
@@ -299,22 +299,6 @@ impl Preimage {
         messages.iter().map(|m| bytes_line(m) + "\n").collect()
     }
 
-    /// Input wires `bits` of an instance.
-    fn input_wires(&self, bits: Range<usize>) -> Wires {
-        Wires {
-            base: self.circuit.r1cs().public_input_wire(bits.start),
-            len: bits.len(),
-        }
-    }
-
-    /// Output wires `bits` of an instance.
-    fn output_wires(&self, bits: Range<usize>) -> Wires {
-        Wires {
-            base: self.circuit.r1cs().public_output_wire(bits.start),
-            len: bits.len(),
-        }
-    }
-
     /// The constant carried inputs `0..end` of a message's first block, as
     /// bits: the initial state, then zeros (the digest register, SHA-2's
     /// length and overflow bit) but for the thermometer's carry-in, 1.
@@ -441,7 +425,7 @@ impl Kind for Preimage {
         let first_constant = if self.hash == Hash::Blake3 {
             relations.push(Relation {
                 instances: first.clone(),
-                wires: self.input_wires(l.index_at()..l.index_at() + 1),
+                wires: self.circuit.input_bit_wires(l.index_at()..l.index_at() + 1),
                 from: None,
                 values: Values::Constant(vec![1]),
             });
@@ -452,7 +436,7 @@ impl Kind for Preimage {
         relations.push(Relation {
             instances: first,
             values: Values::Constant(self.first_carried(first_constant.end)),
-            wires: self.input_wires(first_constant),
+            wires: self.circuit.input_bit_wires(first_constant),
             from: None,
         });
         if blocks > 1 {
@@ -460,14 +444,14 @@ impl Kind for Preimage {
             let carried = 0..l.carried_bits();
             relations.push(Relation {
                 instances: later.clone(),
-                wires: self.input_wires(carried.clone()),
-                from: Some((Source::Previous, self.output_wires(carried))),
+                wires: self.circuit.input_bit_wires(carried.clone()),
+                from: Some((Source::Previous, self.circuit.output_bit_wires(carried))),
                 values: Values::Zero,
             });
             if self.hash == Hash::Blake3 {
                 relations.push(Relation {
                     instances: later,
-                    wires: self.input_wires(l.index_at()..l.index_at() + 1),
+                    wires: self.circuit.input_bit_wires(l.index_at()..l.index_at() + 1),
                     from: None,
                     values: Values::Constant(vec![0]),
                 });
@@ -476,7 +460,9 @@ impl Kind for Preimage {
         if l.has_length() {
             relations.push(Relation {
                 instances: every.clone(),
-                wires: self.input_wires(l.index_at()..l.index_at() + LENGTH_BITS),
+                wires: self
+                    .circuit
+                    .input_bit_wires(l.index_at()..l.index_at() + LENGTH_BITS),
                 from: None,
                 values: Values::PerInstance(alloc::boxed::Box::new(move |y, out: &mut [u64]| {
                     out[0] = (y % blocks) as u64;
@@ -486,14 +472,14 @@ impl Kind for Preimage {
         let (bound_block, bound_bit) = self.bound();
         relations.push(Relation {
             instances: at(bound_block),
-            wires: self.input_wires(bound_bit..bound_bit + 1),
+            wires: self.circuit.input_bit_wires(bound_bit..bound_bit + 1),
             from: None,
             values: Values::Constant(vec![0]),
         });
         let digest = l.digest_at()..l.digest_at() + 8 * l.digest_bytes();
         relations.push(Relation {
             instances: last,
-            wires: self.output_wires(digest),
+            wires: self.circuit.output_bit_wires(digest),
             from: None,
             values: Values::PerInstance(alloc::boxed::Box::new(move |y, out: &mut [u64]| {
                 out.copy_from_slice(&row_of(inputs.get(y / blocks))[..out.len()]);

@@ -338,26 +338,11 @@ impl Ring {
         })
     }
 
-    /// Input wires `bits` of an instance.
-    fn input_wires(&self, bits: Range<usize>) -> Wires {
-        Wires {
-            base: self.circuit.r1cs().public_input_wire(bits.start),
-            len: bits.len(),
-        }
-    }
-
-    /// Output wires `bits` of an instance.
-    fn output_wires(&self, bits: Range<usize>) -> Wires {
-        Wires {
-            base: self.circuit.r1cs().public_output_wire(bits.start),
-            len: bits.len(),
-        }
-    }
-
     /// Input wires of block bytes `bytes`.
     fn block_wires(&self, bytes: Range<usize>) -> Wires {
         let at = Self::layout().block_offset();
-        self.input_wires(at + 8 * bytes.start..at + 8 * bytes.end)
+        self.circuit
+            .input_bit_wires(at + 8 * bytes.start..at + 8 * bytes.end)
     }
 
     fn layout() -> PathStepLayout {
@@ -458,7 +443,7 @@ impl Kind for Ring {
             Relation::constant_wire(n),
             Relation {
                 instances: instance_set(total, |y| y == 0 || y == key || node(y)),
-                wires: self.input_wires(cv.clone()),
+                wires: self.circuit.input_bit_wires(cv.clone()),
                 from: None,
                 values: Values::Constant(row_of(&h.initial_chained())),
             },
@@ -498,7 +483,7 @@ impl Kind for Ring {
             },
             Relation {
                 instances: Instances::single(t - 1),
-                wires: self.output_wires(0..d),
+                wires: self.circuit.output_bit_wires(0..d),
                 from: None,
                 values: Values::Constant(row_of(public.key_image)),
             },
@@ -516,22 +501,26 @@ impl Kind for Ring {
         });
         relations.push(Relation {
             instances: chained,
-            wires: self.input_wires(cv.clone()),
-            from: Some((Source::Previous, self.output_wires(cv))),
+            wires: self.circuit.input_bit_wires(cv.clone()),
+            from: Some((Source::Previous, self.circuit.output_bit_wires(cv))),
             values: Values::Zero,
         });
         if total > key + 1 {
             let nodes = instance_set(total, node);
             relations.push(Relation {
                 instances: nodes.clone(),
-                wires: self.output_wires(layout.e_offset()..layout.next_offset()),
+                wires: self
+                    .circuit
+                    .output_bit_wires(layout.e_offset()..layout.next_offset()),
                 from: None,
                 values: Values::Zero,
             });
             relations.push(Relation {
                 instances: nodes,
-                wires: self.input_wires(layout.prev_offset()..layout.prev_offset() + d),
-                from: Some((Source::Previous, self.output_wires(0..d))),
+                wires: self
+                    .circuit
+                    .input_bit_wires(layout.prev_offset()..layout.prev_offset() + d),
+                from: Some((Source::Previous, self.circuit.output_bit_wires(0..d))),
                 values: Values::Zero,
             });
             let padding = h.block(&[0; 2 * NODE_BYTES], 1);
@@ -544,7 +533,7 @@ impl Kind for Ring {
         }
         relations.push(Relation {
             instances: Instances::single(total - 1),
-            wires: self.output_wires(0..d),
+            wires: self.circuit.output_bit_wires(0..d),
             from: None,
             values: Values::Constant(row_of(public.root)),
         });

@@ -38,16 +38,7 @@ pub fn replay(
         ));
     }
     let m = shape.word_vars();
-    if !transcript.check_grind(LABEL_POW_TAU, grinding_bits, proof.pow_nonces[0]) {
-        return Err(PiopError::ProofOfWork("tau'"));
-    }
-    let tau = challenge_nonzero_point(transcript, LABEL_TAU, m);
-    transcript.absorb_fields(LABEL_V, &proof.v);
-    transcript.absorb_fields(LABEL_P, &proof.p_extra);
-    if !transcript.check_grind(LABEL_POW_R0, grinding_bits, proof.pow_nonces[1]) {
-        return Err(PiopError::ProofOfWork("r0"));
-    }
-    let r0 = transcript.challenge_field(LABEL_R0);
+    let (tau, r0) = skip_challenges(m, proof, grinding_bits, transcript)?;
 
     let mut values = [Gf128::ZERO; INTERPOLATION_POINTS];
     values[..SKIP_SIZE].copy_from_slice(&proof.v);
@@ -106,6 +97,26 @@ pub fn verify(
     Ok(replay.output)
 }
 
+/// The challenges around the skip messages: the nonce and `tau'`, the
+/// messages absorbed, the nonce and `r0`.
+fn skip_challenges(
+    m: usize,
+    proof: &Proof,
+    grinding_bits: u32,
+    transcript: &mut Transcript,
+) -> Result<(Vec<Gf128>, Gf128), PiopError> {
+    if !transcript.check_grind(LABEL_POW_TAU, grinding_bits, proof.pow_nonces[0]) {
+        return Err(PiopError::ProofOfWork("tau'"));
+    }
+    let tau = challenge_nonzero_point(transcript, LABEL_TAU, m);
+    transcript.absorb_fields(LABEL_V, &proof.v);
+    transcript.absorb_fields(LABEL_P, &proof.p_extra);
+    if !transcript.check_grind(LABEL_POW_R0, grinding_bits, proof.pow_nonces[1]) {
+        return Err(PiopError::ProofOfWork("r0"));
+    }
+    Ok((tau, transcript.challenge_field(LABEL_R0)))
+}
+
 /// [`crate::piop::zerocheck::GruenRound::next_claim`] on the verifier's values.
 fn gruen_next<V: Value>(c: V, q0: V, q2: V, t: Gf128, t_inv: Gf128, r: Gf128) -> V {
     let q1 = (c + q0.clone() * (Gf128::ONE + t)) * t_inv;
@@ -137,16 +148,7 @@ pub fn verify_masked<C: Channel>(
         return Err(PiopError::BadShape("a masked zerocheck needs a padded channel"));
     };
     let m = shape.word_vars();
-    if !transcript.check_grind(LABEL_POW_TAU, grinding_bits, proof.pow_nonces[0]) {
-        return Err(PiopError::ProofOfWork("tau'"));
-    }
-    let tau = challenge_nonzero_point(transcript, LABEL_TAU, m);
-    transcript.absorb_fields(LABEL_V, &proof.v);
-    transcript.absorb_fields(LABEL_P, &proof.p_extra);
-    if !transcript.check_grind(LABEL_POW_R0, grinding_bits, proof.pow_nonces[1]) {
-        return Err(PiopError::ProofOfWork("r0"));
-    }
-    let r0 = transcript.challenge_field(LABEL_R0);
+    let (tau, r0) = skip_challenges(m, proof, grinding_bits, transcript)?;
     let values: Vec<C::Value> = proof
         .v
         .iter()
