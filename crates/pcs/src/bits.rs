@@ -47,8 +47,10 @@ pub fn prove_via<C: Channel>(
         !C::PUBLIC,
     )?;
     for (c, s) in held.iter().zip(&bit_evaluations) {
-        let sum: Gf128 = c.lambda.iter().zip(s.iter()).map(|(a, b)| *a * *b).sum();
-        if !channel.require(C::Value::from(sum), c.value.clone()) {
+        if !channel.require(
+            C::Value::from(ring_switch::lambda_sum(&c.lambda, s)),
+            c.value.clone(),
+        ) {
             return Err(PcsError::BadInput("a claim the bits do not meet"));
         }
     }

@@ -23,7 +23,7 @@ use starling_poly::multilinear::eq_table;
 use starling_poly::sumcheck_round::QuadraticRound;
 
 pub use starling_verifier::pcs::ring_switch::{
-    absorb_claims, check_claims, combined_claim, lambda_check, transpose_bits, verify, BitEvaluations,
+    absorb_claims, check_claims, combined_claim, lambda_sum, transpose_bits, verify, BitEvaluations,
     PackedClaim, VerifierReduction, LABEL_BITS, LABEL_GAMMA, LABEL_R2, MAX_CLAIMS,
 };
 

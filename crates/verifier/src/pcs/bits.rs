@@ -8,6 +8,7 @@ use crate::codec::{put_fields, Reader};
 use crate::merkle::{Hashes, OneByOne};
 use crate::pcs::ring_switch::{self, BitEvaluations, PackedClaim};
 use crate::pcs::{ligerito, Commitment, PcsError, PcsParams};
+use crate::poly::eq_at_index;
 use crate::zk::veiled::{Channel, Clear};
 use crate::{Gf128, Transcript};
 
@@ -145,12 +146,4 @@ pub fn verify_via<C: Channel>(
         &proof.opening,
         transcript,
     )
-}
-
-/// `eq(P, bits of x)`.
-pub fn eq_at_index(p: &[Gf128], x: usize) -> Gf128 {
-    p.iter()
-        .enumerate()
-        .map(|(b, &u)| if x >> b & 1 == 1 { u } else { Gf128::ONE + u })
-        .product()
 }

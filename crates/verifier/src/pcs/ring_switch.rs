@@ -234,10 +234,10 @@ pub fn combined_claim(s: &[BitEvaluations], r2: &[Gf128], gammas: &[Gf128]) -> G
     acc
 }
 
-/// Whether the bit evaluations give the claimed value: `sum_u lambda(u) s_u`.
-pub fn lambda_check(claim: &PackedClaim, s: &BitEvaluations) -> bool {
-    let sum: Gf128 = claim.lambda.iter().zip(s.iter()).map(|(a, b)| *a * *b).sum();
-    sum == claim.value
+/// The value the bit evaluations give a claim with these weights:
+/// `sum_u lambda(u) s_u`, which must equal the claim's value.
+pub fn lambda_sum(lambda: &[Gf128], s: &BitEvaluations) -> Gf128 {
+    lambda.iter().zip(s.iter()).map(|(a, b)| *a * *b).sum()
 }
 
 /// Verifier: checks the bit evaluations against the claims and returns the
@@ -273,8 +273,7 @@ pub fn verify_via<C: Channel>(
         transcript.absorb_fields(LABEL_BITS, si);
     }
     for (index, (c, si)) in claims.iter().zip(s).enumerate() {
-        let sum: Gf128 = c.lambda.iter().zip(si.iter()).map(|(a, b)| *a * *b).sum();
-        if !channel.require(C::Value::from(sum), c.value.clone()) {
+        if !channel.require(C::Value::from(lambda_sum(&c.lambda, si)), c.value.clone()) {
             return Err(PcsError::RingSwitchClaim { index });
         }
     }

@@ -23,6 +23,15 @@ pub fn eq_eval(a: &[Gf128], b: &[Gf128]) -> Gf128 {
     a.iter().zip(b).map(|(&x, &y)| Gf128::ONE + x + y).product()
 }
 
+/// `eq(P, bits of x)`: the multilinear extension of the unit vector at
+/// entry `x`, evaluated at `P` (one product per coordinate).
+pub fn eq_at_index(p: &[Gf128], x: usize) -> Gf128 {
+    p.iter()
+        .enumerate()
+        .map(|(b, &u)| if x >> b & 1 == 1 { u } else { Gf128::ONE + u })
+        .product()
+}
+
 /// The table of `x -> eq(point, x)` over the hypercube of dimension
 /// `point.len()`.
 pub fn eq_table(point: &[Gf128]) -> Vec<Gf128> {

@@ -6,7 +6,7 @@ use super::*;
 use crate::merkle::{self, Hashes, OneByOne};
 use crate::pcs::PcsError;
 use crate::poly::novel_basis::generator_row_mle;
-use crate::poly::{eq_table, evaluate};
+use crate::poly::{eq_at_index, eq_table, evaluate};
 use crate::{Gf128, Transcript};
 
 /// The query checks of one level folded into the weight: `(q, beta_q)`.
@@ -183,9 +183,9 @@ pub fn verify_with(
         let (msg, rows) = table_point.split_at(params.level_log_msg(0));
         for (e, pi) in run.row_mask_entries().into_iter().enumerate() {
             let mask: Gf128 = (0..params.level0_data_rows())
-                .map(|r| l.at(e, r) * eq_at_index(rows, r as u64))
+                .map(|r| l.at(e, r) * eq_at_index(rows, r))
                 .sum();
-            w += *rho * mask * eq_at_index(msg, pi as u64);
+            w += *rho * mask * eq_at_index(msg, pi);
         }
         w *= Gf128::ONE + point[data_rows];
     }
@@ -199,14 +199,6 @@ pub fn verify_with(
         return Err(PcsError::FinalCheck);
     }
     Ok(())
-}
-
-/// `eq(P, bits of x)`.
-fn eq_at_index(p: &[Gf128], x: u64) -> Gf128 {
-    p.iter()
-        .enumerate()
-        .map(|(b, &u)| if x >> b & 1 == 1 { u } else { Gf128::ONE + u })
-        .product()
 }
 
 /// [`generator_row_mle`] of a code that reads its message at `j ^ relabel`:
