@@ -17,7 +17,7 @@ const N: usize = 5;
 const WORDS_PER_WIRE: usize = 128 / 64;
 
 /// A small Bristol circuit: 4-bit x, y; outputs x AND y, and x XOR NOT y.
-const SMALL_BRISTOL: &str = "12 20\n2 4 4\n2 4 4\n\n\
+pub(crate) const SMALL_BRISTOL: &str = "12 20\n2 4 4\n2 4 4\n\n\
     2 1 0 4 8 AND\n2 1 1 5 9 AND\n2 1 2 6 10 AND\n2 1 3 7 11 AND\n\
     1 1 4 12 INV\n1 1 5 13 INV\n1 1 6 14 INV\n1 1 7 15 INV\n\
     2 1 0 12 16 XOR\n2 1 1 13 17 XOR\n2 1 2 14 18 XOR\n2 1 3 15 19 XOR\n";

@@ -279,3 +279,24 @@ fn a_zero_knowledge_proof_meets_only_its_expectation() {
         }
     }
 }
+
+/// A plain proof whose header claims zero knowledge is an error, never a
+/// panic: every kind, and a circuit too small for any zero-knowledge
+/// layout.
+#[test]
+fn a_plain_proof_read_as_a_zero_knowledge_one_is_an_error() {
+    let small = Batch::of(
+        starling_verifier::StatementCircuit::from_bristol(crate::cheating_tests::SMALL_BRISTOL).unwrap(),
+    );
+    let mut all = statements();
+    all.push((Arc::new(small.clone()), small.random_inputs(3, 4), Records::new()));
+    for (kind, inputs, private) in all {
+        let proved =
+            crate::prove_private(kind.clone(), inputs, private, Profile::Default, &mut |_| {}).unwrap();
+        let mut bytes = proved.file.to_bytes();
+        bytes[starling_verifier::format::HEADER_BYTES - 1] |= starling_verifier::format::ZK_PROFILE_BIT;
+        let rejected = ProofFile::from_bytes(&bytes)
+            .map_or(true, |f| verify_claimed(&f, DEFAULT_MIN_SECURITY_BITS).is_err());
+        assert!(rejected, "{}", kind.name());
+    }
+}
