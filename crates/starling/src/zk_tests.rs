@@ -142,6 +142,14 @@ fn the_sha256_layout_is_pinned() {
     assert_eq!((params.shape.n(), params.shape.k(), params.p), (14, 15, 12));
     assert_eq!((holes.log_block, holes.count, holes.blocks), (9, 2, 47));
     assert_eq!(params.pcs.level0_data_rows(), 47);
+    // Both profiles keep their totals with zero knowledge.
+    for (profile, target) in [(Profile::Default, 100.0), (Profile::Secure, 120.0)] {
+        for count in [5, 1 << 10, 1 << 14] {
+            let params = batch_params_zk(&circuit, count, profile).unwrap();
+            let bits = starling_verifier::protocol::security(&params).bits();
+            assert!(bits >= target, "{profile:?}, {count}: {bits} bits");
+        }
+    }
 }
 
 #[test]
