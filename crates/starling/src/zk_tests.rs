@@ -10,19 +10,32 @@ use crate::protocol::{prove_with, MessageCheat, Tamper};
 use crate::Native;
 use crate::{verify_claimed, Expected, Hash, Kind, Profile, ProofFile, Randomness, Records};
 use starling_verifier::kind::{self, Scheme};
-use starling_verifier::protocol::{batch_params_zk, check, check_through};
+use starling_verifier::poly::eq_at_index;
+use starling_verifier::protocol::{batch_params_zk, check, check_through, opened_points, spare_positions};
 use starling_verifier::zk::veiled::Veil;
+use starling_verifier::zk::SPARE_ENTRIES;
 use starling_verifier::Builtin;
 use starling_verifier::Gf128;
 use starling_verifier::DEFAULT_MIN_SECURITY_BITS;
 
 /// A zero-knowledge proof of the statement from `seed`, as bytes.
 fn prove_zk(kind: &Arc<dyn Kind>, inputs: &Records, private: &Records, seed: u8) -> Vec<u8> {
+    prove_zk_under(Profile::Default, kind, inputs, private, seed)
+}
+
+/// [`prove_zk`] under `profile`.
+fn prove_zk_under(
+    profile: Profile,
+    kind: &Arc<dyn Kind>,
+    inputs: &Records,
+    private: &Records,
+    seed: u8,
+) -> Vec<u8> {
     prove_with(
         kind.clone(),
         inputs.clone(),
         private.clone(),
-        Profile::Default,
+        profile,
         Some(Randomness::TestSeed([seed; 32])),
         &mut |_| {},
         &Tamper::default(),
@@ -306,5 +319,73 @@ fn a_plain_proof_read_as_a_zero_knowledge_one_is_an_error() {
         let rejected = ProofFile::from_bytes(&bytes)
             .map_or(true, |f| verify_claimed(&f, DEFAULT_MIN_SECURITY_BITS).is_err());
         assert!(rejected, "{}", kind.name());
+    }
+}
+
+/// The rank over GF(2) of `rows`, vectors of `words` 128-bit words.
+fn gf2_rank(rows: impl Iterator<Item = Vec<u128>>, words: usize) -> usize {
+    // One basis vector per leading bit, reduced from the top bit down.
+    let mut basis: Vec<Option<Vec<u128>>> = vec![None; 128 * words];
+    let mut rank = 0;
+    for mut v in rows {
+        for bit in (0..128 * words).rev() {
+            if v[bit / 128] >> (bit % 128) & 1 == 0 {
+                continue;
+            }
+            match &basis[bit] {
+                Some(b) => v.iter_mut().zip(b).for_each(|(x, y)| *x ^= y),
+                None => {
+                    basis[bit] = Some(v);
+                    rank += 1;
+                    break;
+                }
+            }
+        }
+    }
+    rank
+}
+
+/// Ring switching sends its `s_u = sum_x eq(R, x) bit_u(f[x])` in the
+/// clear, one set per opened point `R`. The pads and the mask runs are
+/// spent on the other messages and on the opening, so the spare random
+/// entries must make the `s_u` uniform: at the points real proofs open,
+/// their weights `eq(R_i, x)` must span `GF(2^128)^points` over GF(2)
+/// (`SPARE_ENTRIES`). The wiring check's point is zero above the public
+/// block, so this fails unless spare entries lie there. Every kind under
+/// both profiles, and larger SHA-256 batches, each with two seeds.
+#[test]
+fn the_spare_entries_hide_ring_switching_values() {
+    let sha = Batch::builtin(Builtin::Sha256);
+    let mut cases = statements();
+    for count in [300, 1 << 10] {
+        cases.push((Arc::new(sha.clone()), sha.random_inputs(count, 3), Records::new()));
+    }
+    for (kind, inputs, private) in cases {
+        for (profile, seed) in [Profile::Default, Profile::Secure]
+            .into_iter()
+            .flat_map(|p| [(p, 1), (p, 2)])
+        {
+            let params = batch_params_zk(kind.circuit(), inputs.len(), profile).unwrap();
+            let spare = spare_positions(&params);
+            assert_eq!(spare.len(), SPARE_ENTRIES, "{}", kind.name());
+            let file = verified(&prove_zk_under(profile, &kind, &inputs, &private, seed));
+            let mut points = opened_points(&file, &Native).unwrap();
+            // A point opened twice sends the same values twice.
+            points.sort();
+            points.dedup();
+            let rank = |entries: &[usize]| {
+                let weights = entries
+                    .iter()
+                    .map(|&x| points.iter().map(|r| eq_at_index(r, x).to_bits()).collect());
+                gf2_rank(weights, points.len())
+            };
+            let full = 128 * points.len();
+            assert_eq!(rank(&spare), full, "{}, {profile:?}, seed {seed}", kind.name());
+            // The test has power: without the public block's spare entries
+            // the wiring check's values would show.
+            let public_entries = 1usize << (params.p + params.shape.n() - 7);
+            let outside: Vec<usize> = spare.iter().copied().filter(|&x| x >= public_entries).collect();
+            assert!(rank(&outside) < full, "{}, {profile:?}", kind.name());
+        }
     }
 }

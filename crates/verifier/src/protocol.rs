@@ -24,7 +24,8 @@ use crate::piop::{wiring, zerocheck, Shape, SparseMatrix};
 use crate::proof_file::ProofFile;
 use crate::statement::Statement;
 use crate::zk::veiled::{Channel, Clear, Veil};
-use crate::zk::{zk_layout, Holes};
+use crate::zk::{zk_layout, Holes, SPARE_ENTRIES};
+use crate::Gf128;
 use crate::{Error, Transcript};
 use alloc::boxed::Box;
 use alloc::vec;
@@ -126,6 +127,9 @@ impl Matrices<'_> {
 /// point of the zerocheck's claims) and the wiring check's.
 pub const OPENED_CLAIMS: usize = 3;
 
+// Ring switching's spare entries: 128 per opened point and 128 of margin.
+const _: () = assert!(SPARE_ENTRIES >= (OPENED_CLAIMS + 1) * 128);
+
 /// Claims the lincheck batches: on `A z`, `B z` and `C z`.
 pub const LINCHECK_CLAIMS: usize = 3;
 
@@ -183,7 +187,7 @@ pub fn batch_params_zk(
         n,
         profile,
         &|shape, p| pcs_bits(shape, p, profile, true),
-        &pads_needed,
+        &padded_messages,
     )?;
     let params = BatchParams {
         shape: layout.shape,
@@ -280,7 +284,7 @@ fn piop_terms(shape: Shape, p: usize, profile: Profile, zk: bool) -> Vec<(&'stat
 /// skip messages, two per round and two more in the last; the lincheck's
 /// two per round and one per group; the wiring check's two per round and
 /// its evaluation.
-fn pads_needed(shape: Shape, p: usize) -> usize {
+pub fn padded_messages(shape: Shape, p: usize) -> usize {
     let zerocheck = 2 + 127 + 2 * shape.word_vars() + 2;
     let lincheck = 2 * shape.k() + LINCHECK_GROUPS;
     let wiring = 2 * (shape.n() + p) + 1;
@@ -383,6 +387,22 @@ pub fn check(file: &ProofFile, host: &dyn Host) -> Result<(), Error> {
 /// constraint; tests pass one that leaves a constraint out, to show that
 /// each is needed). A plain proof's go in the clear.
 pub fn check_through<C: Channel>(file: &ProofFile, host: &dyn Host, veil: &mut C) -> Result<(), Error> {
+    check_and_open(file, host, veil).map(drop)
+}
+
+/// [`check`], and the points `R` of the [`OPENED_CLAIMS`] claims on the
+/// committed table that ring switching reduced (zero-knowledge tests check
+/// that the spare random entries hide its `s_u` at them: [`SPARE_ENTRIES`]).
+pub fn opened_points(file: &ProofFile, host: &dyn Host) -> Result<Vec<Vec<Gf128>>, Error> {
+    check_and_open(file, host, &mut Veil::default())
+}
+
+/// [`check_through`], returning the opened points.
+fn check_and_open<C: Channel>(
+    file: &ProofFile,
+    host: &dyn Host,
+    veil: &mut C,
+) -> Result<Vec<Vec<Gf128>>, Error> {
     let statement = &file.statement;
     statement
         .kind()
@@ -418,18 +438,33 @@ pub fn check_through<C: Channel>(file: &ProofFile, host: &dyn Host, veil: &mut C
     }
 }
 
-/// The table entries of a zero-knowledge batch's pads, in order (empty for
-/// a plain batch).
-pub fn pad_positions(params: &BatchParams) -> Vec<usize> {
+/// A zero-knowledge batch's free random entries (empty for a plain one):
+/// ring switching's spare ones, then the pads ([`Holes::free_entries`]).
+fn free_entries(params: &BatchParams) -> Vec<usize> {
     match (params.holes, params.pcs.mask_run()) {
-        (Some(holes), Some(run)) => holes.pad_positions(run, params.pcs.level_log_msg(0), params.shape.n()),
+        (Some(holes), Some(run)) => holes.free_entries(run, params.pcs.level_log_msg(0), params.shape.n()),
         _ => Vec::new(),
     }
 }
 
+/// The table entries of a zero-knowledge batch's pads, in order (empty for
+/// a plain batch).
+pub fn pad_positions(params: &BatchParams) -> Vec<usize> {
+    let mut free = free_entries(params);
+    free.split_off(SPARE_ENTRIES.min(free.len()))
+}
+
+/// The table entries kept to hide ring switching's values
+/// ([`SPARE_ENTRIES`]; empty for a plain batch).
+pub fn spare_positions(params: &BatchParams) -> Vec<usize> {
+    let mut free = free_entries(params);
+    free.truncate(SPARE_ENTRIES);
+    free
+}
+
 /// The protocol after the zerocheck, its claims' values held through
 /// `channel`: the lincheck, the proof of work, the wiring check, ring
-/// switching and the opening.
+/// switching and the opening. Returns the opened claims' points.
 fn after_zerocheck<C: Channel>(
     file: &ProofFile,
     params: &BatchParams,
@@ -438,7 +473,7 @@ fn after_zerocheck<C: Channel>(
     host: &dyn Host,
     channel: &mut C,
     pads: &[usize],
-) -> Result<(), Error> {
+) -> Result<Vec<Vec<Gf128>>, Error> {
     let (statement, proof, shape) = (&file.statement, &file.proof, params.shape);
     let circuit = statement.kind().circuit();
     let grind_bits = file.profile.piop_grinding_bits();
@@ -485,7 +520,8 @@ fn after_zerocheck<C: Channel>(
         channel,
         pads,
     )
-    .map_err(|e| Error::invalid(Check::Opening, &e))
+    .map_err(|e| Error::invalid(Check::Opening, &e))?;
+    Ok(claims.into_iter().map(|c| c.point).collect())
 }
 
 #[cfg(test)]

@@ -13,6 +13,25 @@ use crate::pcs::{PcsParams, SecurityProfile};
 use crate::piop::wiring::{Relation, RowFill, Values, Wires};
 use crate::piop::{Shape, SparseMatrix};
 
+/// Free random entries kept for ring switching (the first of
+/// [`Holes::free_entries`]). Its `s_u = sum_x eq(R, x) bit_u(f[x])` go in
+/// the clear, one set per opened point `R`, while the pads and the mask
+/// runs are spent on the other messages and on the opening; so the `s_u`
+/// are uniform only if these entries make them so. For every bit `u`, the
+/// map from these entries' bits `u` to the `s_u` of all points, by the
+/// weights `(eq(R_i, x))_i` over GF(2), must be onto `GF(2^128)^points`:
+/// that takes 128 entries per distinct point (the protocol opens at most
+/// three), and 128 more make a rank deficit as unlikely as for random
+/// vectors, about `2^-128`. `starling`'s zk tests check the rank at the
+/// points real proofs open. (ZK.md's isolated-bit blocks are the exact
+/// alternative, at `2^14` entries per point.)
+pub const SPARE_ENTRIES: usize = 4 * 128;
+
+/// Of [`SPARE_ENTRIES`], how many must lie in the public block's rows. The
+/// wiring check's point is zero above the public block, so only entries
+/// there weigh in its `s_u`: 128 for that point, 128 more of margin.
+pub const PUBLIC_SPARE_ENTRIES: usize = 2 * 128;
+
 /// The random wires of a zero-knowledge batch: the top `count` wires of each
 /// of the first `blocks` blocks of `2^log_block` wires (the opening's level-0
 /// rows that hold the circuit's wires). The circuit's wires fill the other
@@ -58,10 +77,11 @@ impl Holes {
         self.blocks << self.log_block
     }
 
-    /// The pads' table entries: in each live row (block), the entries of
+    /// The free random entries: in each live row (block), the entries of
     /// its random wires that the opening's mask run leaves (`log_msg`: the
-    /// row's entries, `2^n` instances), row after row.
-    pub fn pad_positions(&self, run: MaskRun, log_msg: usize, n: usize) -> Vec<usize> {
+    /// row's entries, `2^n` instances), row after row. The first
+    /// [`SPARE_ENTRIES`] are ring switching's, the rest the pads.
+    pub fn free_entries(&self, run: MaskRun, log_msg: usize, n: usize) -> Vec<usize> {
         let row = 1usize << log_msg;
         let random = self.count << (n - 7);
         let mut out = Vec::new();
@@ -300,8 +320,10 @@ pub struct ZkLayout {
 /// where every live row's holes hold its mask run, the circuit's wires fit
 /// around them and the opening takes the live rows. `pcs_bits(shape, p)` is
 /// the bits the opening must reach for that shape, `pads(shape, p)` the
-/// pads its messages take: the holes' entries the mask runs leave must hold
-/// them (else each block takes more random wires).
+/// pads its messages take. The holes' entries the mask runs leave must hold
+/// the [`SPARE_ENTRIES`] and the pads, the public block's rows
+/// [`PUBLIC_SPARE_ENTRIES`] of them (else each block takes more random
+/// wires, and the public block at least two blocks).
 pub fn zk_layout(
     used_wires: usize,
     k: usize,
@@ -325,8 +347,9 @@ pub fn zk_layout(
             };
             // Moved around the holes the public block grows by at most one
             // variable (a block holds fewer random wires than its own), and
-            // the opening is sized for that bound.
-            let p_bound = (p + 1).min(k);
+            // the opening is sized for that bound. It spans two blocks at
+            // least, so that its rows hold random entries.
+            let p_bound = (p + 1).max(log_block + 1).min(k);
             let bits = pcs_bits(shape, p_bound);
             let pcs = match PcsParams::hiding_with_rows(data_vars, rows, profile, bits) {
                 Ok(pcs) => pcs,
@@ -336,11 +359,15 @@ pub fn zk_layout(
                 }
             };
             let run = pcs.mask_run().expect("hiding");
-            let needed = pads(shape, p_bound);
+            let needed = SPARE_ENTRIES + pads(shape, p_bound);
+            let public_blocks = 1usize << p_bound.saturating_sub(log_block);
+            let enough = |count: usize| {
+                let free = count * entries_per_wire - run.len;
+                let blocks = placed(count).blocks;
+                blocks * free >= needed && blocks.min(public_blocks) * free >= PUBLIC_SPARE_ENTRIES
+            };
             let mut count = (1usize << run.log_block).div_ceil(entries_per_wire);
-            while count < 1 << log_block
-                && placed(count).blocks * (count * entries_per_wire - run.len) < needed
-            {
+            while count < 1 << log_block && !enough(count) {
                 count += 1;
             }
             if count >= 1 << log_block {

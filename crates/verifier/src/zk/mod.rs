@@ -12,4 +12,4 @@
 mod layout;
 pub mod veiled;
 
-pub use layout::{zk_layout, Holes, ZkLayout};
+pub use layout::{zk_layout, Holes, ZkLayout, PUBLIC_SPARE_ENTRIES, SPARE_ENTRIES};
