@@ -10,6 +10,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use libm::{exp2, log2};
 
@@ -19,12 +20,12 @@ use crate::format;
 use crate::host::Host;
 use crate::layout::{log_instances, MIN_LOG_INSTANCES};
 use crate::pcs::{bits, Commitment, PcsParams, SecurityProfile as Profile, SecurityReport};
-use crate::piop::lincheck::{self, LincheckClaim};
+use crate::piop::lincheck::{self, LincheckClaim, Matrix};
 use crate::piop::{wiring, zerocheck, Shape, SparseMatrix};
 use crate::proof_file::ProofFile;
 use crate::statement::Statement;
 use crate::zk::veiled::{Channel, Clear, Veil};
-use crate::zk::{zk_layout, Holes, SPARE_ENTRIES};
+use crate::zk::{zk_layout, Holes, OtherRows, PlacedMatrix, SPARE_ENTRIES};
 use crate::Gf128;
 use crate::{Error, Transcript};
 use alloc::boxed::Box;
@@ -87,6 +88,23 @@ impl BatchParams {
                     h.place_matrix(b, k, &place, |_| vec![0], |_| vec![]),
                     h.place_matrix(c, k, &place, |w| vec![w], |p| vec![p]),
                 ]))
+            }
+        }
+    }
+
+    /// The lincheck's three matrices as the verifier reads them: the
+    /// circuit's, or views of them moved around a zero-knowledge batch's
+    /// holes that are never built ([`PlacedMatrix`]; the prover builds them,
+    /// [`BatchParams::lincheck_matrices`]).
+    pub fn matrix_views<'a>(&self, circuit: &'a StatementCircuit) -> [Box<dyn Matrix + 'a>; 3] {
+        let ([a, b], [c]) = circuit.lincheck_matrices();
+        match self.holes {
+            None => [Box::new(a), Box::new(b), Box::new(c)],
+            Some(h) => {
+                let place: Arc<[u32]> = h.positions_of(circuit.r1cs().used_wires()).into();
+                [(a, OtherRows::A), (b, OtherRows::B), (c, OtherRows::C)].map(|(m, other)| {
+                    Box::new(PlacedMatrix::new(m, h, place.clone(), other)) as Box<dyn Matrix>
+                })
             }
         }
     }
@@ -357,11 +375,11 @@ pub fn bind_statement(
 
 /// The lincheck's groups: `A0`, `B0` at the zerocheck's sumcheck point and
 /// `C0` at its batching point ([`LINCHECK_GROUPS`], [`LINCHECK_CLAIMS`]).
-pub fn lincheck_groups<'a, V>(
-    (ab0, c0): &'a ([&'a SparseMatrix; 2], [&'a SparseMatrix; 1]),
+pub fn lincheck_groups<'a, V, M: ?Sized>(
+    (ab0, c0): &'a ([&'a M; 2], [&'a M; 1]),
     ab_claim: &'a LincheckClaim<V>,
     c_claim: &'a LincheckClaim<V>,
-) -> [lincheck::Group<'a, V>; LINCHECK_GROUPS] {
+) -> [lincheck::Group<'a, V, M>; LINCHECK_GROUPS] {
     [
         lincheck::Group {
             matrices: ab0,
@@ -478,10 +496,11 @@ fn after_zerocheck<C: Channel>(
     let circuit = statement.kind().circuit();
     let grind_bits = file.profile.piop_grinding_bits();
     let (ab_claim, c_claim) = (LincheckClaim::ab_from(&zc), LincheckClaim::c_from(&zc));
-    let matrices = params.lincheck_matrices(circuit);
+    let views = params.matrix_views(circuit);
+    let matrices = ([&*views[0], &*views[1]], [&*views[2]]);
     let lincheck_claims = lincheck::verify_via(
         shape,
-        &lincheck_groups(&matrices.groups(), &ab_claim, &c_claim),
+        &lincheck_groups(&matrices, &ab_claim, &c_claim),
         &proof.lincheck,
         transcript,
         channel,

@@ -85,12 +85,44 @@ impl<V: Clone> LincheckClaim<V> {
     }
 }
 
+/// A `K x K` matrix as the lincheck's verifier reads it: its bilinear
+/// form at two weight vectors. A circuit's [`SparseMatrix`], or one moved
+/// around a zero-knowledge batch's holes without being built
+/// (`crate::zk::PlacedMatrix`).
+pub trait Matrix: Sync {
+    /// Checks that the matrix is `2^k x 2^k`.
+    fn check_square(&self, k: usize) -> Result<(), PiopError>;
+    /// `sum_i row_weights[i] * sum_{y in row i} col_weights[y]`.
+    fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128;
+}
+
+impl Matrix for SparseMatrix {
+    fn check_square(&self, k: usize) -> Result<(), PiopError> {
+        SparseMatrix::check_square(self, k)
+    }
+
+    fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128 {
+        SparseMatrix::bilinear(self, row_weights, col_weights)
+    }
+}
+
+impl<M: Matrix + ?Sized> Matrix for &M {
+    fn check_square(&self, k: usize) -> Result<(), PiopError> {
+        (**self).check_square(k)
+    }
+
+    fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128 {
+        (**self).bilinear(row_weights, col_weights)
+    }
+}
+
 /// One group of the lincheck: the matrices `M0_j` of one instance and the
 /// claims on `M_j z` at one point (`matrices.len() == claim.evals.len() >= 1`).
-#[derive(Clone, Copy, Debug)]
-pub struct Group<'a, V = Gf128> {
+/// The prover's are [`SparseMatrix`]es; a verifier may read any [`Matrix`].
+#[derive(Clone, Copy)]
+pub struct Group<'a, V = Gf128, M: ?Sized = SparseMatrix> {
     /// The group's `K x K` matrices, in the order of `claim.evals`.
-    pub matrices: &'a [&'a SparseMatrix],
+    pub matrices: &'a [&'a M],
     /// The claims, one per matrix, at the group's point.
     pub claim: &'a LincheckClaim<V>,
 }
@@ -98,7 +130,10 @@ pub struct Group<'a, V = Gf128> {
 /// Checks that there is at least one group, that each has as many matrices
 /// as claimed values (at least one), and that every point and matrix fits
 /// `shape`.
-pub fn check_groups<V>(shape: Shape, groups: &[Group<'_, V>]) -> Result<(), PiopError> {
+pub fn check_groups<V, M: Matrix + ?Sized>(
+    shape: Shape,
+    groups: &[Group<'_, V, M>],
+) -> Result<(), PiopError> {
     if groups.is_empty() {
         return Err(PiopError::BadShape("the lincheck needs at least one group"));
     }
@@ -194,9 +229,9 @@ pub fn replay(
 
 /// [`replay`] with the messages reaching the verifier through `channel`
 /// (padded, for zero knowledge).
-pub fn replay_via<C: Channel>(
+pub fn replay_via<C: Channel, M: Matrix + ?Sized>(
     shape: Shape,
-    groups: &[Group<'_, C::Value>],
+    groups: &[Group<'_, C::Value, M>],
     proof: &Proof,
     transcript: &mut Transcript,
     channel: &mut C,
@@ -254,9 +289,9 @@ pub fn verify(
 
 /// [`verify`] with the messages reaching the verifier through `channel`;
 /// veiled, the final check is a constraint on the pads.
-pub fn verify_via<C: Channel>(
+pub fn verify_via<C: Channel, M: Matrix + ?Sized>(
     shape: Shape,
-    groups: &[Group<'_, C::Value>],
+    groups: &[Group<'_, C::Value, M>],
     proof: &Proof,
     transcript: &mut Transcript,
     channel: &mut C,

@@ -1,7 +1,6 @@
 //! The holes of a zero-knowledge batch: where the random wires go, the
 //! circuit's wires around them, its matrices and relations moved there.
 
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::sync::Arc;
@@ -226,7 +225,12 @@ impl Holes {
 enum Shared<'a> {
     Zero,
     Constant(Vec<u64>),
-    PerInstance(Arc<RowFill<'a>>, usize),
+    /// Bits `offset..` of rows of `row_bits` bits.
+    Rows {
+        fill: Arc<RowFill<'a>>,
+        offset: usize,
+        row_bits: usize,
+    },
 }
 
 impl<'a> Shared<'a> {
@@ -234,7 +238,20 @@ impl<'a> Shared<'a> {
         match values {
             Values::Zero => Shared::Zero,
             Values::Constant(bits) => Shared::Constant(bits),
-            Values::PerInstance(fill) => Shared::PerInstance(Arc::new(fill), len),
+            Values::PerInstance(fill) => Shared::Rows {
+                fill: Arc::new(fill),
+                offset: 0,
+                row_bits: len,
+            },
+            Values::Slice {
+                fill,
+                offset,
+                row_bits,
+            } => Shared::Rows {
+                fill,
+                offset,
+                row_bits,
+            },
         }
     }
 
@@ -243,23 +260,15 @@ impl<'a> Shared<'a> {
         match self {
             Shared::Zero => Values::Zero,
             Shared::Constant(bits) => Values::Constant(bit_slice(bits, j0, j1)),
-            Shared::PerInstance(fill, len) => {
-                let (fill, words) = (Arc::clone(fill), len.div_ceil(64));
-                Values::PerInstance(Box::new(move |y, out: &mut [u64]| {
-                    // The whole row on the stack where it fits (a public
-                    // run of a few thousand bits), else on the heap.
-                    let mut stack = [0u64; 64];
-                    let mut heap = Vec::new();
-                    let row: &mut [u64] = if words <= stack.len() {
-                        &mut stack[..words]
-                    } else {
-                        heap.resize(words, 0);
-                        &mut heap
-                    };
-                    fill(y, row);
-                    copy_bits(row, j0, j1, out);
-                }))
-            }
+            Shared::Rows {
+                fill,
+                offset,
+                row_bits,
+            } => Values::Slice {
+                fill: Arc::clone(fill),
+                offset: offset + j0,
+                row_bits: *row_bits,
+            },
         }
     }
 }
@@ -454,7 +463,9 @@ mod tests {
                 instances: all.clone(),
                 wires: Wires { base: 3, len: 8 },
                 from: None,
-                values: Values::PerInstance(Box::new(move |y, out: &mut [u64]| out[0] = rows[y % 2])),
+                values: Values::PerInstance(alloc::boxed::Box::new(move |y, out: &mut [u64]| {
+                    out[0] = rows[y % 2]
+                })),
             },
             Relation {
                 instances: all,
@@ -478,10 +489,16 @@ mod tests {
             let got: Vec<u64> = split[3..6]
                 .iter()
                 .map(|r| match &r.values {
-                    Values::PerInstance(fill) => {
-                        let mut out = [u64::MAX; 1];
+                    // The piece reads its bits of the whole row in place.
+                    Values::Slice {
+                        fill,
+                        offset,
+                        row_bits,
+                    } => {
+                        assert_eq!(*row_bits, 8);
+                        let mut out = [0u64; 1];
                         fill(y, &mut out);
-                        out[0]
+                        out[0] >> offset & ((1 << r.wires.len) - 1)
                     }
                     _ => unreachable!(),
                 })

@@ -10,6 +10,8 @@
 //! bits, and lays the circuit's wires out around them.
 
 mod layout;
+mod placed;
 pub mod veiled;
 
 pub use layout::{zk_layout, Holes, ZkLayout, PUBLIC_SPARE_ENTRIES, SPARE_ENTRIES};
+pub use placed::{OtherRows, PlacedMatrix};

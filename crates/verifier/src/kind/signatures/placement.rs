@@ -410,6 +410,8 @@ enum Shared<'a> {
     Zero,
     Constant(Vec<u64>),
     PerInstance(SharedRow<'a>),
+    /// [`Values::Slice`]'s rows, bit offset and row length.
+    Slice(SharedRow<'a>, usize, usize),
 }
 
 impl<'a> Shared<'a> {
@@ -418,6 +420,15 @@ impl<'a> Shared<'a> {
             Values::Zero => Shared::Zero,
             Values::Constant(bits) => Shared::Constant(bits),
             Values::PerInstance(f) => Shared::PerInstance(Arc::from(f)),
+            Values::Slice {
+                fill,
+                offset,
+                row_bits,
+            } => Shared::Slice(
+                Arc::new(move |y, values: &mut [u64]| fill(y, values)),
+                offset,
+                row_bits,
+            ),
         }
     }
 
@@ -430,6 +441,14 @@ impl<'a> Shared<'a> {
             Shared::PerInstance(f) => {
                 let f = f.clone();
                 Values::PerInstance(Box::new(move |y, values| f(copy * m + y, values)))
+            }
+            Shared::Slice(f, offset, row_bits) => {
+                let f = f.clone();
+                Values::Slice {
+                    fill: Arc::new(Box::new(move |y, values: &mut [u64]| f(copy * m + y, values))),
+                    offset: *offset,
+                    row_bits: *row_bits,
+                }
             }
         }
     }

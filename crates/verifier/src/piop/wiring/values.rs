@@ -8,6 +8,7 @@
 //! (`starling_piop::wiring::Weighed`), which must compute the same sum.
 
 use alloc::boxed::Box;
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
@@ -32,6 +33,18 @@ pub enum Values<'a> {
     Constant(Vec<u64>),
     /// Different bits in each instance, one instance's row at a time.
     PerInstance(RowFill<'a>),
+    /// Bits `offset..` of rows of `row_bits` bits that another relation's
+    /// [`Values::PerInstance`] fill writes: a part of its run (a
+    /// zero-knowledge batch's holes cut runs, `crate::zk::Holes::split`).
+    /// Weighed in place, so the pieces of a row cost no copies.
+    Slice {
+        /// Writes a whole row.
+        fill: Arc<RowFill<'a>>,
+        /// The first bit of this run's values in the row.
+        offset: usize,
+        /// Bits of a whole row.
+        row_bits: usize,
+    },
 }
 
 impl fmt::Debug for Values<'_> {
@@ -40,6 +53,7 @@ impl fmt::Debug for Values<'_> {
             Values::Zero => f.write_str("Zero"),
             Values::Constant(bits) => f.debug_tuple("Constant").field(bits).finish(),
             Values::PerInstance(_) => f.write_str("PerInstance(..)"),
+            Values::Slice { offset, row_bits, .. } => write!(f, "Slice({offset}.. of {row_bits} bits)"),
         }
     }
 }
@@ -124,22 +138,61 @@ pub fn weigh_values(
                 .sum();
             folded * at_rho.own(set)
         }
-        Values::PerInstance(fill) => {
-            let words = wire_weights.len().div_ceil(64);
-            (0..words)
-                .step_by(SEGMENT_WORDS)
-                .map(|first| {
-                    let end = (first + SEGMENT_WORDS).min(words);
-                    rows.weigh(&Segment {
-                        fill: &**fill,
-                        set,
-                        weights: at_rho.eq_rho(),
-                        words,
-                        first,
-                        segment: &wire_weights[64 * first..(64 * end).min(wire_weights.len())],
-                    })
-                })
-                .sum()
+        Values::PerInstance(fill) => weigh_rows(
+            &**fill,
+            set,
+            at_rho,
+            wire_weights.len().div_ceil(64),
+            0,
+            wire_weights,
+            rows,
+        ),
+        Values::Slice {
+            fill,
+            offset,
+            row_bits,
+        } => {
+            // The run's weights from the start of its first word.
+            let mut from_word = vec![Gf128::ZERO; offset % 64];
+            from_word.extend_from_slice(wire_weights);
+            weigh_rows(
+                &***fill,
+                set,
+                at_rho,
+                row_bits.div_ceil(64),
+                offset / 64,
+                &from_word,
+                rows,
+            )
         }
     }
+}
+
+/// `sum_{y in set} eq(rho_y, y) sum_j weights[j] bit(row(y), 64 first + j)`
+/// for rows of `words` words that `fill` writes, a segment of at most
+/// [`SEGMENT_WORDS`] words at a time through `rows`.
+fn weigh_rows(
+    fill: &(dyn Fn(usize, &mut [u64]) + Send + Sync),
+    set: &Instances,
+    at_rho: &WeightsAt<'_>,
+    words: usize,
+    first: usize,
+    weights: &[Gf128],
+    rows: &dyn PublicRows,
+) -> Gf128 {
+    let end = first + weights.len().div_ceil(64);
+    (first..end)
+        .step_by(SEGMENT_WORDS)
+        .map(|at| {
+            let stop = (at + SEGMENT_WORDS).min(end);
+            rows.weigh(&Segment {
+                fill,
+                set,
+                weights: at_rho.eq_rho(),
+                words,
+                first: at,
+                segment: &weights[64 * (at - first)..(64 * (stop - first)).min(weights.len())],
+            })
+        })
+        .sum()
 }

@@ -1,0 +1,173 @@
+//! The lincheck's matrices moved around a zero-knowledge batch's holes, as
+//! the verifier reads them: their bilinear form from the circuit's own
+//! matrix and the wires' positions, without building the moved matrix
+//! ([`Holes::place_matrix`], which the prover builds and which is the
+//! definition: the tests compare the two).
+
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+use super::Holes;
+use crate::field::dot;
+use crate::piop::lincheck::Matrix;
+use crate::piop::{PiopError, SparseMatrix};
+use crate::Gf128;
+
+/// What a moved matrix holds at the rows that are not the circuit's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OtherRows {
+    /// `A`: a random wire's row is itself (`w * 1 = w`), other rows empty.
+    A,
+    /// `B`: a random wire's row is the constant wire (wire 0), other rows
+    /// empty.
+    B,
+    /// `C = I + N`: a random wire's row and every other row are the wire
+    /// itself.
+    C,
+}
+
+/// `m` moved as [`Holes::place_matrix`] moves it, `2^k` rows: the rows of
+/// the first `place.len()` wires at their positions, each random wire's and
+/// every other row as `other` says.
+pub struct PlacedMatrix<'a> {
+    m: &'a SparseMatrix,
+    holes: Holes,
+    place: Arc<[u32]>,
+    other: OtherRows,
+    /// The circuit's rows that are moved: those of the first `place.len()`
+    /// wires.
+    rows: usize,
+    /// One past the largest column of those rows.
+    columns: usize,
+}
+
+impl<'a> PlacedMatrix<'a> {
+    /// The view of `m` (rows and columns of its first `place.len()` wires at
+    /// `place`, [`Holes::positions_of`]; later columns at
+    /// [`Holes::position`]).
+    pub fn new(m: &'a SparseMatrix, holes: Holes, place: Arc<[u32]>, other: OtherRows) -> Self {
+        let rows = m.num_rows().min(place.len());
+        let columns = (0..rows)
+            .filter_map(|i| m.row(i).last())
+            .max()
+            .map_or(0, |&c| c as usize + 1);
+        PlacedMatrix {
+            m,
+            holes,
+            place,
+            other,
+            rows,
+            columns,
+        }
+    }
+
+    /// Where column (wire) `c` is.
+    fn column(&self, c: usize) -> usize {
+        self.place
+            .get(c)
+            .map_or_else(|| self.holes.position(c), |&p| p as usize)
+    }
+}
+
+impl Matrix for PlacedMatrix<'_> {
+    fn check_square(&self, k: usize) -> Result<(), PiopError> {
+        let size = 1usize << k;
+        // Positions grow with the wire, so the largest column lands last.
+        let last_column = self.columns.checked_sub(1).map_or(0, |c| self.column(c));
+        let last_row = self.place.last().map_or(0, |&p| p as usize);
+        if last_column >= size || last_row >= size || self.holes.live_wires() > size {
+            return Err(PiopError::BadMatrix("a moved wire is not below 2^k"));
+        }
+        Ok(())
+    }
+
+    fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128 {
+        let moved = &self.place[..self.rows];
+        let moved_row_weights: Vec<Gf128> = moved.iter().map(|&p| row_weights[p as usize]).collect();
+        let moved_col_weights: Vec<Gf128> = (0..self.columns).map(|c| col_weights[self.column(c)]).collect();
+        let circuit = self.m.bilinear(&moved_row_weights, &moved_col_weights);
+        let at = |weights: &[Gf128], positions: &mut dyn Iterator<Item = usize>| -> Vec<Gf128> {
+            positions.map(|p| weights[p]).collect()
+        };
+        let other = match self.other {
+            // The random wires' diagonal.
+            OtherRows::A => dot(
+                &at(row_weights, &mut self.holes.positions()),
+                &at(col_weights, &mut self.holes.positions()),
+            ),
+            OtherRows::B => {
+                col_weights[0]
+                    * at(row_weights, &mut self.holes.positions())
+                        .into_iter()
+                        .sum::<Gf128>()
+            }
+            // Every row that is not a moved one is the diagonal's: the whole
+            // diagonal less the moved rows' part.
+            OtherRows::C => {
+                dot(row_weights, col_weights)
+                    + dot(
+                        &moved_row_weights,
+                        &at(col_weights, &mut moved.iter().map(|&p| p as usize)),
+                    )
+            }
+        };
+        circuit + other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuits::{Builtin, StatementCircuit};
+    use crate::protocol::{batch_params_zk, Matrices};
+    use crate::Profile;
+
+    /// Field elements from a fixed 64-bit generator (splitmix64).
+    fn elements(count: usize, mut state: u64) -> Vec<Gf128> {
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        (0..count)
+            .map(|_| Gf128::new(u128::from(next()) << 64 | u128::from(next())))
+            .collect()
+    }
+
+    /// The views' bilinear forms are the built matrices' (linear in both
+    /// weight vectors, so random vectors check every entry's weight), and
+    /// both fit the shape, for real zero-knowledge layouts.
+    #[test]
+    fn views_read_as_the_moved_matrices() {
+        let mut seed = 1;
+        for (builtin, instances, profile) in [
+            (Builtin::Sha256, 5, Profile::Default),
+            (Builtin::Sha256, 1000, Profile::Secure),
+            (Builtin::KeccakF1600, 200, Profile::Default),
+        ] {
+            let circuit = &*StatementCircuit::builtin(builtin);
+            let params = batch_params_zk(circuit, instances, profile).unwrap();
+            let k = params.shape.k();
+            let Matrices::Placed(built) = params.lincheck_matrices(circuit) else {
+                panic!("a zero-knowledge batch moves its matrices")
+            };
+            let views = params.matrix_views(circuit);
+            for (m, view) in built.iter().zip(&views) {
+                m.check_square(k).unwrap();
+                view.check_square(k).unwrap();
+                assert!(view.check_square(k - 1).is_err());
+                for _ in 0..2 {
+                    seed += 2;
+                    let (rows, cols) = (elements(1 << k, seed), elements(1 << k, seed + 1));
+                    assert_eq!(
+                        view.bilinear(&rows, &cols),
+                        m.bilinear(&rows, &cols),
+                        "{builtin:?}"
+                    );
+                }
+            }
+        }
+    }
+}
