@@ -68,7 +68,8 @@ fn agreement(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).filter(|(x, y)| x == y).count()
 }
 
-/// A seed of the signer's that the attacker does not try.
+/// The test seed of tag `tag` and index `i`: signers and the attacker
+/// draw theirs under different tags.
 fn seed(tag: u8, i: usize) -> Randomness {
     let mut s = [tag; 32];
     s[..8].copy_from_slice(&(i as u64).to_le_bytes());
@@ -167,6 +168,7 @@ fn slices(set: &[Vec<u8>]) -> Vec<&[u8]> {
     set.iter().map(Vec::as_slice).collect()
 }
 
+/// How many of the proofs have each bit of their first `len` bytes set.
 fn ones(set: &[&[u8]], len: usize) -> Vec<u32> {
     let mut count = vec![0u32; 8 * len];
     for bytes in set {
@@ -179,6 +181,7 @@ fn ones(set: &[&[u8]], len: usize) -> Vec<u32> {
     count
 }
 
+/// [`BitTest`] of two sets of one section's bytes.
 fn compare_bits(a: &[&[u8]], b: &[&[u8]]) -> BitTest {
     let len = a.iter().chain(b).map(|s| s.len()).min().expect("proofs");
     let (na, nb) = (a.len() as f64, b.len() as f64);
