@@ -15,6 +15,14 @@ pub trait Cover {
 
     /// What the proof carries for the message `m`.
     fn cover(&mut self, m: Gf128) -> Gf128;
+
+    /// What the proof carries for the zerocheck's evaluations `A'`, `B'`,
+    /// sent in the clear in either mode: themselves. Only a test's
+    /// cheating prover (`starling`'s `Tamper`) sends others, and goes on
+    /// from those, to show the verifier catches a wrong public product.
+    fn evaluations(&mut self, evals: [Gf128; 2]) -> [Gf128; 2] {
+        evals
+    }
 }
 
 /// Messages in the clear.

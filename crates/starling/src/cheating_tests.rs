@@ -1,16 +1,21 @@
 //! A test-only cheating prover: it runs the honest prover on a witness or a
 //! statement it has tampered with. Every such proof must be rejected, for
-//! every statement kind.
+//! every statement kind, with zero knowledge and without: every cheat of
+//! every suite is proved in both modes ([`prove_tampered_private`]), and
+//! the two verdicts must agree.
 
 use std::sync::Arc;
 
 use starling_circuit::RowKind;
+use starling_verifier::protocol::batch_params_zk;
 
-use crate::kind::{Batch, Kind, SampleInputs};
-use crate::protocol::{prove_with, Tamper};
+use crate::kind::{prover_of, Batch, Kind, SampleInputs};
+use crate::protocol::{prove_with, EvaluationsTamper, Proved, Tamper};
 use crate::{
-    verify_claimed, Builtin, Error, Profile, Records, Statement, StatementCircuit, DEFAULT_MIN_SECURITY_BITS,
+    verify_claimed, Builtin, Error, Profile, ProofFile, Randomness, Records, Statement, StatementCircuit,
+    DEFAULT_MIN_SECURITY_BITS,
 };
+use starling_verifier::Gf128;
 
 const N: usize = 5;
 /// Words per wire at the padded size (128 instances).
@@ -34,29 +39,113 @@ fn batches() -> Vec<(Arc<dyn Kind>, Records)> {
         .collect()
 }
 
-fn prove_tampered(case: &(Arc<dyn Kind>, Records), tamper: Tamper<'_>) -> Result<(), Error> {
-    prove_tampered_private(case, &Records::new(), tamper)
+/// How a test proves a statement: without zero knowledge, or with it, from
+/// a fixed test seed (so that a failure reproduces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Plain,
+    ZeroKnowledge,
 }
 
-/// Proves a statement with private records as a cheating prover does, and
-/// verifies the file against the statement it carries.
-pub(crate) fn prove_tampered_private(
-    (kind, inputs): &(Arc<dyn Kind>, Records),
+impl Mode {
+    pub(crate) const BOTH: [Mode; 2] = [Mode::Plain, Mode::ZeroKnowledge];
+
+    /// The prover's randomness in this mode.
+    pub(crate) fn randomness(self) -> Option<Randomness> {
+        match self {
+            Mode::Plain => None,
+            Mode::ZeroKnowledge => Some(Randomness::TestSeed([6; 32])),
+        }
+    }
+
+    /// Whether the statement can be proved in this mode: every one without
+    /// zero knowledge; with it, one whose batch has a zero-knowledge layout
+    /// (a circuit too small for one has none). Records the prover refuses
+    /// are tried in every mode: each must refuse them alike.
+    fn fits(self, kind: &dyn Kind, inputs: &Records, private: &Records) -> bool {
+        let circuit = kind.circuit();
+        self == Mode::Plain
+            || prover_of(kind)
+                .instance_inputs(inputs, private)
+                .map_or(true, |rows| {
+                    batch_params_zk(circuit, rows.len() / circuit.input_words(), Profile::Default).is_ok()
+                })
+    }
+}
+
+/// Proves the statement with `zk`'s randomness (plainly for `None`),
+/// departing from the protocol as `tamper` says (nothing, for
+/// `Tamper::default()`): where every test that picks its mode proves.
+pub(crate) fn prove_in(
+    zk: Option<Randomness>,
+    kind: &Arc<dyn Kind>,
+    inputs: &Records,
     private: &Records,
-    tamper: Tamper<'_>,
-) -> Result<(), Error> {
-    let proved = prove_with(
+    tamper: &Tamper<'_>,
+) -> Result<Proved, Error> {
+    prove_with(
         kind.clone(),
         inputs.clone(),
         private.clone(),
         Profile::Default,
-        None,
+        zk,
         &mut |_| {},
-        &tamper,
-    )?;
-    // The file must also survive encoding; rejection must come from verify.
-    let file = crate::ProofFile::from_bytes(&proved.file.to_bytes())?;
-    verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).map(|_| ())
+        tamper,
+    )
+}
+
+fn prove_tampered(case: &(Arc<dyn Kind>, Records), tamper: Tamper<'_>) -> Result<(), Error> {
+    prove_tampered_private(case, &Records::new(), tamper)
+}
+
+/// Proves a statement with private records as a cheating prover does, in
+/// both modes ([`prove_tampered_in`]).
+pub(crate) fn prove_tampered_private(
+    case: &(Arc<dyn Kind>, Records),
+    private: &Records,
+    tamper: Tamper<'_>,
+) -> Result<(), Error> {
+    prove_tampered_in(&Mode::BOTH, case, private, &tamper)
+}
+
+/// Proves a statement with private records as a cheating prover does in
+/// each of `modes` the statement fits, verifies each file against the
+/// statement it carries, and returns the verdict. The verdicts must agree
+/// (a rejection may name another check: with zero knowledge, the final
+/// checks are constraints the opening proves); verdicts that differ are an
+/// error that names both, so that a cheat one mode lets through fails the
+/// test whatever it expects.
+pub(crate) fn prove_tampered_in(
+    modes: &[Mode],
+    (kind, inputs): &(Arc<dyn Kind>, Records),
+    private: &Records,
+    tamper: &Tamper<'_>,
+) -> Result<(), Error> {
+    let verdict = |mode: Mode| -> Result<(), Error> {
+        let proved = prove_in(mode.randomness(), kind, inputs, private, tamper)?;
+        // The file must also survive encoding; rejection must come from verify.
+        let file = ProofFile::from_bytes(&proved.file.to_bytes())?;
+        assert_eq!(file.zk, mode == Mode::ZeroKnowledge, "a proof made {mode:?}");
+        verify_claimed(&file, DEFAULT_MIN_SECURITY_BITS).map(|_| ())
+    };
+    let mut verdicts = modes
+        .iter()
+        .filter(|m| m.fits(kind.as_ref(), inputs, private))
+        .map(|&m| (m, verdict(m)));
+    let (first_mode, first) = verdicts.next().expect("a mode the statement fits");
+    for (mode, other) in verdicts {
+        let agree = match (&first, &other) {
+            (Ok(()), Ok(())) => true,
+            (Err(a), Err(b)) => std::mem::discriminant(a) == std::mem::discriminant(b),
+            _ => false,
+        };
+        if !agree {
+            return Err(Error::Internal(format!(
+                "the modes disagree: {first_mode:?} gives {first:?}, {mode:?} gives {other:?}"
+            )));
+        }
+    }
+    first
 }
 
 fn with_witness(f: &dyn Fn(&mut [u64])) -> Tamper<'_> {
@@ -93,9 +182,17 @@ fn wires_of(circuit: &StatementCircuit, kind: RowKind) -> Vec<usize> {
 
 #[test]
 fn honest_proofs_are_accepted() {
+    let mut zero_knowledge = 0;
     for b in batches() {
         prove_tampered(&b, Tamper::default()).expect("the honest proof verifies");
+        // A witness edit that changes nothing: the forms recomputed from
+        // the table (around a zero-knowledge table's random wires) are the
+        // honest ones.
+        prove_tampered(&b, with_witness(&|_| {})).expect("the unchanged witness verifies");
+        zero_knowledge += usize::from(Mode::ZeroKnowledge.fits(b.0.as_ref(), &b.1, &Records::new()));
     }
+    // Every batch but the small Bristol circuit is proved in both modes.
+    assert_eq!(zero_knowledge, batches().len() - 1);
 }
 
 #[test]
@@ -188,6 +285,38 @@ fn constant_wire_zero_is_rejected() {
             "all-zero witness",
             c.0.as_ref(),
         );
+    }
+}
+
+/// `A'` and `B'` scaled by `x` and by its inverse: the product `A' B'` the
+/// zerocheck's final check compares is the same.
+pub(crate) fn scaled_evaluations([a, b]: [Gf128; 2]) -> [Gf128; 2] {
+    let x = Gf128::new(0x5a);
+    [a * x, b * x.inverse().expect("a nonzero scale")]
+}
+
+/// A prover that sends other zerocheck evaluations `A'`, `B'` than its
+/// table's and goes on from them (with zero knowledge they are the masked
+/// last round's, public: `docs/zk.md`, section 3). One changed breaks the
+/// zerocheck's final check `claim = A' B'`; both scaled keep the product,
+/// so only the lincheck's claims on `A z` and `B z` catch them.
+#[test]
+fn a_wrong_public_product_is_rejected() {
+    let one_more_a = |[a, b]: [Gf128; 2]| [a + Gf128::ONE, b];
+    let one_more_b = |[a, b]: [Gf128; 2]| [a, b + Gf128::ONE];
+    let cheats: [(&str, EvaluationsTamper); 3] = [
+        ("A' changed", &one_more_a),
+        ("B' changed", &one_more_b),
+        ("A' and B' scaled, their product kept", &scaled_evaluations),
+    ];
+    for b in batches() {
+        for (what, change) in cheats {
+            let tamper = Tamper {
+                evaluations: Some(change),
+                ..Tamper::default()
+            };
+            assert_rejected(prove_tampered(&b, tamper), what, b.0.as_ref());
+        }
     }
 }
 

@@ -10,6 +10,8 @@ pub mod kind;
 mod membership_tests;
 #[cfg(test)]
 mod preimage_tests;
+#[cfg(test)]
+mod privacy_tests;
 mod protocol;
 mod randomness;
 pub mod ring;

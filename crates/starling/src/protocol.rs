@@ -21,11 +21,13 @@ use starling_piop::cover::{Cover, Padded, Plain};
 use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{wiring, zerocheck};
 use starling_verifier::format;
+use starling_verifier::piop::SparseMatrix;
 use starling_verifier::protocol::{
     batch_params_for, bind_statement, lincheck_groups, pad_positions, BatchParams, Proof, LABEL_POW_PUBLIC,
     PROTOCOL_ID,
 };
 use starling_verifier::zk::veiled::Veil;
+use starling_verifier::zk::Holes;
 use starling_verifier::Host;
 
 use crate::host::Native;
@@ -93,6 +95,10 @@ pub(crate) struct Tamper<'a> {
     /// Changes the instances' input rows before the witness is generated
     /// (every instance stays a valid run of the circuit, on other inputs).
     pub(crate) instances: Option<WitnessTamper<'a>>,
+    /// Changes the witness words, in the circuit's own wire order
+    /// (`words_per_wire` words per wire) in either mode: a
+    /// zero-knowledge table's random wires are out of its reach, and its
+    /// circuit wires are gathered from around them and put back.
     pub(crate) witness: Option<WitnessTamper<'a>>,
     pub(crate) statement: Option<&'a dyn Fn(&mut Statement)>,
     /// A zero-knowledge prover that changes one padded message (by the
@@ -102,10 +108,18 @@ pub(crate) struct Tamper<'a> {
     /// (`Veil::leaving_out`): it then proves the claim of a verifier that
     /// leaves them out.
     pub(crate) leave_out: &'a [usize],
+    /// A prover that sends other zerocheck evaluations `A'`, `B'` (public
+    /// in both modes) than it computed, given those, and goes on from the
+    /// ones it sent.
+    pub(crate) evaluations: Option<EvaluationsTamper<'a>>,
 }
 
 /// A change to the witness words.
 pub(crate) type WitnessTamper<'a> = &'a dyn Fn(&mut [u64]);
+
+/// What a cheating prover sends for the zerocheck's evaluations `A'`,
+/// `B'`, given those it computed.
+pub(crate) type EvaluationsTamper<'a> = &'a dyn Fn([Gf128; 2]) -> [Gf128; 2];
 
 /// How a cheating zero-knowledge prover changes a padded message (only
 /// the tests' cheating provers make one).
@@ -168,11 +182,6 @@ pub(crate) fn prove_with(
     }
     let params = batch_params_for(&circuit, instances, profile, zk.is_some()).map_err(Error::Input)?;
     let mut rng = zk.map(Randomness::generator).transpose()?;
-    if rng.is_some() && tamper.witness.is_some() {
-        return Err(Error::Internal(
-            "a tampered witness is not laid out for zero knowledge".into(),
-        ));
-    }
     let n = params.shape.n() as u32;
     let r1cs = circuit.r1cs();
 
@@ -241,45 +250,104 @@ pub(crate) fn prove_with(
     if let Some(f) = tamper.statement {
         f(&mut statement);
     }
-    if let Some(f) = tamper.witness {
-        let z = Gf128::as_u64_words_mut(&mut packed);
-        f(z);
-        r1cs.linear_forms_into(
-            params.shape.words_per_wire(),
-            z,
-            Gf128::as_u64_words_mut(&mut a),
-            Gf128::as_u64_words_mut(&mut b),
-        );
-    }
     // A generated witness satisfies the constraints row by row, so `C z` is
     // the AND of its forms; a tampered one need not be, and its zerocheck
     // computes `C z` from the table, as a careless prover would.
+    let mut c_source = CSource::AndOfForms;
+    if let Some(f) = tamper.witness {
+        let per_wire = params.shape.words_per_wire();
+        let z = Gf128::as_u64_words_mut(&mut packed);
+        let [a, b] = [&mut a, &mut b].map(|v| Gf128::as_u64_words_mut(v));
+        c_source = match params.holes {
+            None => {
+                f(z);
+                r1cs.linear_forms_into(per_wire, z, a, b);
+                CSource::Table
+            }
+            Some(holes) => {
+                edit_circuit_wires(holes, r1cs, per_wire, z, f)?;
+                let matrices = params.lincheck_matrices(&circuit);
+                let ([a_matrix, b_matrix], [c_matrix]) = matrices.groups();
+                let mut c = vec![0u64; z.len()];
+                for (m, out) in [(a_matrix, a), (b_matrix, b), (c_matrix, &mut c[..])] {
+                    matrix_words_into(m, per_wire, z, out);
+                }
+                CSource::Given(c)
+            }
+        };
+    }
     let c = Honesty {
-        c: if tamper.witness.is_none() {
-            CSource::AndOfForms
-        } else {
-            CSource::Table
-        },
+        c: c_source,
         message: tamper.message,
         leave_out: tamper.leave_out,
+        evaluations: tamper.evaluations,
     };
     prove_statement(statement, &params, [packed, a, b], c, rng, progress, timings)
 }
 
+/// Applies a test's witness edit (`Tamper::witness`, in the circuit's wire
+/// order) to a zero-knowledge table: the circuit's used wires are gathered
+/// from their places around the random wires, edited and put back. The
+/// circuit's unused wires have no place in that table, so an edit that
+/// sets one is an error.
+fn edit_circuit_wires(
+    holes: Holes,
+    r1cs: &starling_circuit::R1cs,
+    per_wire: usize,
+    z: &mut [u64],
+    edit: WitnessTamper<'_>,
+) -> Result<(), Error> {
+    let used = r1cs.used_wires();
+    let places = holes.positions_of(used);
+    let mut wires = vec![0u64; r1cs.num_wires() * per_wire];
+    for (w, &p) in places.iter().enumerate() {
+        let p = p as usize;
+        wires[w * per_wire..][..per_wire].copy_from_slice(&z[p * per_wire..][..per_wire]);
+    }
+    edit(&mut wires);
+    if wires[used * per_wire..].iter().any(|&x| x != 0) {
+        return Err(Error::Internal(
+            "a zero-knowledge table has no place for the circuit's unused wires".into(),
+        ));
+    }
+    for (w, &p) in places.iter().enumerate() {
+        let p = p as usize;
+        z[p * per_wire..][..per_wire].copy_from_slice(&wires[w * per_wire..][..per_wire]);
+    }
+    Ok(())
+}
+
+/// `m z`, for a matrix over the table's wires (`per_wire` words each): a
+/// cheating prover's forms of a zero-knowledge table it edited, from the
+/// matrices the lincheck proves (the random wires' rows and the moved ones
+/// included).
+fn matrix_words_into(m: &SparseMatrix, per_wire: usize, z: &[u64], out: &mut [u64]) {
+    for (i, word) in out.iter_mut().enumerate() {
+        let (wire, j) = (i / per_wire, i % per_wire);
+        *word = m
+            .row(wire)
+            .iter()
+            .fold(0, |acc, &c| acc ^ z[c as usize * per_wire + j]);
+    }
+}
+
 /// How the prover departs from the protocol (a cheating prover's tests):
-/// where the zerocheck gets `c`, and a padded message changed.
+/// where the zerocheck gets `c`, a padded message changed, and the
+/// zerocheck's evaluations changed.
 struct Honesty<'a> {
     c: CSource,
     message: Option<(usize, MessageCheat)>,
     leave_out: &'a [usize],
+    evaluations: Option<EvaluationsTamper<'a>>,
 }
 
-/// A cover that changes message `at` (counting the masks).
+/// A cover that changes message `at` (counting the masks), if any, and
+/// the zerocheck's evaluations, if asked.
 struct Cheat<'a> {
     inner: &'a mut dyn Cover,
     taken: usize,
-    at: usize,
-    how: MessageCheat,
+    message: Option<(usize, MessageCheat)>,
+    evaluations: Option<EvaluationsTamper<'a>>,
     /// The pad the last message took.
     last_pad: Gf128,
 }
@@ -294,23 +362,30 @@ impl Cover for Cheat<'_> {
         let sent = self.inner.cover(m);
         let pad = sent + m;
         self.taken += 1;
-        let out = match (self.taken - 1 == self.at, self.how) {
-            (false, _) => sent,
-            (true, MessageCheat::Add(delta)) => sent + delta,
-            (true, MessageCheat::ReusePad) => m + self.last_pad,
+        let out = match self.message {
+            Some((at, MessageCheat::Add(delta))) if at == self.taken - 1 => sent + delta,
+            Some((at, MessageCheat::ReusePad)) if at == self.taken - 1 => m + self.last_pad,
+            _ => sent,
         };
         self.last_pad = pad;
         out
     }
+
+    fn evaluations(&mut self, evals: [Gf128; 2]) -> [Gf128; 2] {
+        let sent = self.inner.evaluations(evals);
+        self.evaluations.map_or(sent, |f| f(sent))
+    }
 }
 
 /// How the zerocheck gets `c = C z`.
-#[derive(Clone, Copy)]
 enum CSource {
     /// `c = (A z) AND (B z)`, true of every witness the generator makes.
     AndOfForms,
     /// From the committed table and the addends' rows.
     Table,
+    /// Given: a tampered zero-knowledge table's (the circuit's addends do
+    /// not name its wires' places).
+    Given(Vec<u64>),
 }
 
 /// Commits to the witness (bit-packed in `packed`) and proves that it
@@ -357,18 +432,17 @@ fn prove_statement(
     let zk = params.holes.is_some();
     let cover: &mut dyn Cover = if zk { &mut padded } else { &mut plain };
     let mut cheat;
-    let cover: &mut dyn Cover = match honesty.message {
-        Some((at, how)) => {
-            cheat = Cheat {
-                inner: cover,
-                taken: 0,
-                at,
-                how,
-                last_pad: Gf128::ZERO,
-            };
-            &mut cheat
-        }
-        None => cover,
+    let cover: &mut dyn Cover = if honesty.message.is_some() || honesty.evaluations.is_some() {
+        cheat = Cheat {
+            inner: cover,
+            taken: 0,
+            message: honesty.message,
+            evaluations: honesty.evaluations,
+            last_pad: Gf128::ZERO,
+        };
+        &mut cheat
+    } else {
+        cover
     };
     let mut veil = zk.then(|| Veil::leaving_out(honesty.leave_out));
     let replayed = |t: &Transcript, before: Transcript| -> Result<Transcript, Error> {
@@ -385,10 +459,11 @@ fn prove_statement(
         // the AND of the forms' words there, or computed from the table,
         // rather than held as a third vector.
         let fill = |start: usize, out: &mut [u64]| r1cs.c_words_into(shape.words_per_wire(), z, start, out);
-        let c = match honesty.c {
+        let c = match &honesty.c {
             CSource::AndOfForms => zerocheck::CWords::AndOfForms,
             CSource::Table if r1cs.has_addends() => zerocheck::CWords::Computed(&fill),
             CSource::Table => zerocheck::CWords::Stored(z),
+            CSource::Given(c) => zerocheck::CWords::Stored(c),
         };
         // The forms, like `z`, are zero past the used wires (no row there has terms).
         zerocheck::prove_in_place(

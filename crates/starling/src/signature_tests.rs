@@ -9,7 +9,9 @@ use starling_verifier::kind::signatures::{hashing, lms, lms_layout, slh_layout};
 
 use starling_verifier::kind::signatures::hss::Stack;
 
-use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instances};
+use crate::cheating_tests::{
+    assert_rejected, prove_tampered_in, prove_tampered_private, with_instances, Mode,
+};
 use crate::inputs::{parse_inputs, read_prover_inputs};
 use crate::kind::sample::from_seed;
 use crate::kind::{SampleSignatures, TextFormat};
@@ -116,12 +118,27 @@ fn an_invalid_signature_is_refused_naming_its_line() {
 }
 
 /// A cheating prover's material: the kind with a batch of three
-/// signatures, the signatures, and where each instance's row is.
+/// signatures, the signatures, where each instance's row is, and the modes
+/// its cheats are proved in.
 struct Cheat {
     case: (Arc<dyn Kind>, Records),
     kind: Signatures,
     private: Records,
     roles: Vec<(u32, Role)>,
+    modes: &'static [Mode],
+}
+
+/// The modes a cheat is proved in: both on the sets sampled for zero
+/// knowledge, plain on the others. The cheats are the same on every set
+/// and zero knowledge changes the protocol, not the circuits, so a sample
+/// (LMS with 32-byte SHA-256 and SHAKE256 values, SLH-DSA-SHA2-128f) keeps
+/// the suites' time.
+fn modes_for(sample: bool) -> &'static [Mode] {
+    if sample {
+        &Mode::BOTH
+    } else {
+        &[Mode::Plain]
+    }
 }
 
 /// The lane bytes of virtual instance `v` of group `g` (see `placement`)
@@ -145,7 +162,8 @@ fn put_lane_row(kind: &Signatures, rows: &mut [u64], g: usize, v: usize, lane: &
 }
 
 /// The LMS hashes the cheating provers run on: SHA-256 and SHAKE256 with
-/// 32- and 24-byte values.
+/// 32- and 24-byte values. The 32-byte ones also prove with zero
+/// knowledge ([`modes_for`]).
 const LMS_HASHES: [(RowHash, u32); 4] = [
     (RowHash::Sha256, 32),
     (RowHash::Sha256, 24),
@@ -171,6 +189,7 @@ fn cheat(hash: RowHash, n: u32) -> Cheat {
         kind,
         private,
         roles,
+        modes: modes_for(n == 32),
     }
 }
 
@@ -201,11 +220,12 @@ impl Cheat {
     }
 
     fn assert_rejected(&self, tamper: Tamper<'_>, what: &str) {
-        assert_rejected(
-            prove_tampered_private(&self.case, &self.private, tamper),
-            what,
-            self.case.0.as_ref(),
-        );
+        assert_rejected(self.prove(tamper), what, self.case.0.as_ref());
+    }
+
+    /// Proves the batch as a cheating prover does, in the cheat's modes.
+    fn prove(&self, tamper: Tamper<'_>) -> Result<(), Error> {
+        prove_tampered_in(self.modes, &self.case, &self.private, &tamper)
     }
 }
 
@@ -229,7 +249,7 @@ fn compress(row: &[u8]) -> Vec<u8> {
 fn the_honest_cheater_is_accepted() {
     for (hash, n) in LMS_HASHES {
         let c = cheat(hash, n);
-        prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
+        c.prove(Tamper::default()).expect("honest");
     }
 }
 
@@ -408,14 +428,10 @@ fn another_message_representative_or_key(c: &Cheat) {
     // The statement names a key of another parameter set: the relations
     // hold (they do not read typecodes), RFC 8554 rejects it.
     let typecode = |st: &mut crate::Statement| *st.inputs_mut() = changed(st.inputs(), |_, r| r[3] += 1);
-    let result = prove_tampered_private(
-        &c.case,
-        &c.private,
-        Tamper {
-            statement: Some(&typecode),
-            ..Tamper::default()
-        },
-    );
+    let result = c.prove(Tamper {
+        statement: Some(&typecode),
+        ..Tamper::default()
+    });
     match result {
         Err(crate::Error::Rejected(crate::Rejection::Invalid {
             check: crate::Check::Statement,
@@ -503,7 +519,8 @@ fn slh_dsa_sampled_signatures_prove_and_verify() {
 }
 
 /// An SLH-DSA cheating prover's batch of `set`: two signatures and their
-/// rows' roles, lane by lane.
+/// rows' roles, lane by lane. SHA2-128f's cheats also prove with zero
+/// knowledge ([`modes_for`]; a SHAKE-128f proof takes twice as long).
 fn slh_cheat(set: SlhSet) -> (Cheat, Vec<Vec<slh_layout::Role>>) {
     let kind = slh(set, Interface::Pure(Vec::new()));
     let (public, private) = kind.random_batch(2, 9, 21);
@@ -517,6 +534,7 @@ fn slh_cheat(set: SlhSet) -> (Cheat, Vec<Vec<slh_layout::Role>>) {
         kind,
         private,
         roles: Vec::new(),
+        modes: modes_for(set == SlhSet::Sha2_128f),
     };
     (cheat, roles)
 }
@@ -549,7 +567,7 @@ fn slh_dsa_cheats(set: SlhSet) {
         lanes[0].hash.state_bytes(),
         lanes.last().unwrap().hash.state_bytes(),
     );
-    prove_tampered_private(&c.case, &c.private, Tamper::default()).expect("honest");
+    c.prove(Tamper::default()).expect("honest");
     let find = |lane: usize, pick: &dyn Fn(usize, R) -> bool| {
         let roles = &roles[lane];
         (0..roles.len()).rev().find(|&y| pick(y, roles[y])).unwrap()

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::kind::{Batch, SampleInputs, SampleMembers, SamplePreimages};
+use crate::kind::{Batch, SampleInputs, SampleMembers, SamplePreimages, SampleSignatures};
 use crate::protocol::{prove_with, MessageCheat, Tamper};
 use crate::Native;
 use crate::{verify_claimed, Expected, Hash, Kind, Profile, ProofFile, Randomness, Records};
@@ -97,6 +97,10 @@ fn statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
     let pks: Vec<[u8; 32]> = keys.iter().map(|k| k.1).collect();
     let (ring_public, ring_private) =
         crate::ring::statement(&pks, &keys[3].0, b"round 7", b"a message").unwrap();
+    let lms = crate::kind::Signatures::new(kind::signatures::Scheme::Lms(
+        kind::signatures::LmsSet::new(32, 5, 4).unwrap(),
+    ));
+    let (lms_public, lms_private) = lms.random_batch(2, 20, 3);
     vec![
         (Arc::new(sha.clone()), sha.random_inputs(5, 1), Records::new()),
         (
@@ -117,6 +121,7 @@ fn statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
         (Arc::new(preimage), digests, secrets),
         (Arc::new(membership), root, members),
         (kind::ring(), ring_public, ring_private),
+        (Arc::new(lms), lms_public, lms_private),
     ]
 }
 
@@ -165,20 +170,23 @@ fn the_sha256_layout_is_pinned() {
     }
 }
 
+/// Every kind's zero-knowledge proof, a bit flipped at 64 places through
+/// every section (`tests/rejection.rs` flips every byte of plain proofs).
 #[test]
 fn a_zero_knowledge_proof_changed_anywhere_is_rejected() {
-    let (kind, inputs, private) = statements().swap_remove(2);
-    let bytes = prove_zk(&kind, &inputs, &private, 4);
-    let file = verified(&bytes);
-    let start = bytes.len() - file.proof_len();
-    // Every section, through its last byte: one bit flipped at a time.
-    let step = (file.proof_len() / 64).max(1);
-    for at in (start..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
-        let mut bad = bytes.clone();
-        bad[at] ^= 1 << (at % 8);
-        let rejected = ProofFile::from_bytes(&bad)
-            .map_or(true, |f| verify_claimed(&f, DEFAULT_MIN_SECURITY_BITS).is_err());
-        assert!(rejected, "byte {at} of {}", bytes.len());
+    for (kind, inputs, private) in statements() {
+        let bytes = prove_zk(&kind, &inputs, &private, 4);
+        let file = verified(&bytes);
+        let start = bytes.len() - file.proof_len();
+        // Every section, through its last byte: one bit flipped at a time.
+        let step = (file.proof_len() / 64).max(1);
+        for at in (start..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
+            let mut bad = bytes.clone();
+            bad[at] ^= 1 << (at % 8);
+            let rejected = ProofFile::from_bytes(&bad)
+                .map_or(true, |f| verify_claimed(&f, DEFAULT_MIN_SECURITY_BITS).is_err());
+            assert!(rejected, "{}: byte {at} of {}", kind.name(), bytes.len());
+        }
     }
 }
 
@@ -278,6 +286,34 @@ fn each_constraint_is_needed() {
     }
 }
 
+/// The lincheck's final check is what catches a public product whose
+/// factors are scaled (`cheating_tests::a_wrong_public_product_is_rejected`):
+/// the zerocheck's final check holds, so a verifier that leaves out only
+/// the lincheck's check (constraint 1) accepts the cheat, and the real
+/// verifier rejects it.
+#[test]
+fn a_scaled_public_product_is_caught_by_the_lincheck_alone() {
+    let statement = statements().swap_remove(0);
+    let cheat = |leave_out: &[usize]| {
+        let tamper = Tamper {
+            evaluations: Some(&crate::cheating_tests::scaled_evaluations),
+            leave_out,
+            ..Tamper::default()
+        };
+        prove_cheating(&statement, &tamper)
+    };
+    assert!(check(&cheat(&[]), &Native).is_err(), "rejected");
+    let file = cheat(&[1]);
+    assert!(
+        check_through(&file, &Native, &mut Veil::leaving_out(&[1])).is_ok(),
+        "accepted without the lincheck's final check"
+    );
+    assert!(
+        check_through(&cheat(&[0]), &Native, &mut Veil::leaving_out(&[0])).is_err(),
+        "the zerocheck's final check holds"
+    );
+}
+
 /// A zero-knowledge proof verifies against the statement a verifier
 /// expects, and not against another (`verify --expect`).
 #[test]
@@ -286,18 +322,25 @@ fn a_zero_knowledge_proof_meets_only_its_expectation() {
         let bytes = prove_zk(&kind, &inputs, &private, 8);
         let expected = Expected::new(kind.clone(), inputs.clone()).unwrap();
         crate::verify(&expected, &bytes).unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
-        // The last input record with its first byte changed.
+        // The last input record with its first byte changed, or its last
+        // (an LMS key's first is its typecode): each one that is a
+        // statement of the kind is rejected, and one at least is.
         let last = inputs.len() - 1;
-        let mut changed = inputs.get(last).to_vec();
-        changed[0] ^= 1;
-        let mut other = Records::new();
-        for r in inputs.iter().take(last) {
-            other.push(r);
+        let mut rejected = 0;
+        for byte in [0, inputs.get(last).len() - 1] {
+            let mut changed = inputs.get(last).to_vec();
+            changed[byte] ^= 1;
+            let mut other = Records::new();
+            for r in inputs.iter().take(last) {
+                other.push(r);
+            }
+            other.push(&changed);
+            if let Ok(wrong) = Expected::new(kind.clone(), other) {
+                assert!(crate::verify(&wrong, &bytes).is_err(), "{}", kind.name());
+                rejected += 1;
+            }
         }
-        other.push(&changed);
-        if let Ok(wrong) = Expected::new(kind.clone(), other) {
-            assert!(crate::verify(&wrong, &bytes).is_err(), "{}", kind.name());
-        }
+        assert!(rejected > 0, "{}", kind.name());
     }
 }
 

@@ -809,6 +809,7 @@ pub fn prove_in_place(
         r_prime,
         evals: (a_eval, b_eval),
     } = sumcheck(kernels, a, b, live, &lagrange, &tau, transcript, cover, masks);
+    let [a_eval, b_eval] = cover.evaluations([a_eval, b_eval]);
     transcript.absorb_fields(LABEL_EVALS, &[a_eval, b_eval]);
     // The lincheck's claims are on `A` and `B` themselves: masked, `A'`
     // less its mask.
