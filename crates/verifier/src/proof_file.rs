@@ -234,6 +234,7 @@ pub fn inspect(bytes: &[u8]) -> Result<String, Error> {
         );
     }
     let _ = writeln!(out, "profile        {}", file.profile.name());
+    let _ = writeln!(out, "zero knowledge {}", if file.zk { "yes" } else { "no" });
     match security_report(&file) {
         Ok(r) => {
             let _ = writeln!(
