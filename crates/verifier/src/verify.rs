@@ -275,14 +275,21 @@ pub fn verify_claimed_with(
     })
 }
 
-/// Every check of `file` at `min_security_bits` or more: the security its
-/// parameters reach on success. A kind whose private records are secrets
-/// is refused first without zero knowledge, whatever its proof shows.
-fn check_file(file: &ProofFile, min_security_bits: f64, host: &dyn Host) -> Result<SecurityReport, Error> {
-    let kind = file.statement.kind();
-    if kind.requires_zero_knowledge() && !file.zk {
+/// Refuses a proof of `kind` without zero knowledge when the kind's
+/// private records are secrets ([`Kind::requires_zero_knowledge`]),
+/// whatever the proof shows: decoding a file checks it from the header,
+/// verifying a [`ProofFile`] again.
+pub(crate) fn check_hides_secrets(kind: &dyn Kind, zk: bool) -> Result<(), Error> {
+    if kind.requires_zero_knowledge() && !zk {
         return Err(Error::Rejected(Rejection::NotZeroKnowledge { kind: kind.name() }));
     }
+    Ok(())
+}
+
+/// Every check of `file` at `min_security_bits` or more: the security its
+/// parameters reach on success.
+fn check_file(file: &ProofFile, min_security_bits: f64, host: &dyn Host) -> Result<SecurityReport, Error> {
+    check_hides_secrets(file.statement.kind().as_ref(), file.zk)?;
     let report = security_report(file)?;
     let bits = report.bits();
     // A floor that is not a number (NaN) refuses every proof rather than
