@@ -46,10 +46,11 @@ pub(crate) struct TimedProofs {
 /// virtual machine can cost as much as the proof itself (see `starling_alloc`);
 /// later proofs reuse the memory, as a prover that proves batch after batch
 /// does. Both figures are reported. Like such a prover, the loop keeps no
-/// proof it is done with: proofs are deterministic, or with zero knowledge
-/// of one size, so the first one's file stands for every run and only the
-/// later runs' timings are kept (every run's statement and proof, a few
-/// megabytes each, would otherwise add to the peak memory reported).
+/// proof it is done with: the first one's file stands for every run (plain
+/// proofs are deterministic; zero-knowledge ones differ, in size too by a
+/// few hundred bytes of opening paths) and only the later runs' timings are
+/// kept (every run's statement and proof, a few megabytes each, would
+/// otherwise add to the peak memory reported).
 pub(crate) fn proofs(
     kind: &Arc<dyn Kind>,
     options: &Options,
