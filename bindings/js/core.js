@@ -7,7 +7,9 @@ export const DEFAULT_MIN_SECURITY_BITS = 100;
 
 /** The kind parameters `expected` may hold, by the command line's flag names. */
 const PARAMS = ["hash", "scheme", "ctx", "interface", "circuit"];
-const KEYS = new Set(["kind", "inputs", "minSecurityBits", ...PARAMS]);
+/** The bounds `expected` may hold: `--max-len`, `--max-leaf-len`. */
+const BOUNDS = ["maxLen", "maxLeafLen"];
+const KEYS = new Set(["kind", "inputs", "minSecurityBits", ...PARAMS, ...BOUNDS]);
 
 /** An Error named as the caller can tell apart (`error.name`). */
 function named(name, message) {
@@ -26,6 +28,16 @@ function text(expected, key) {
     throw unreadable(`expected.${key} must be a string, not ${typeof value}`);
   }
   return value;
+}
+
+/** A bound as the command line writes it (decimal), or undefined where not given. */
+function bound(expected, key) {
+  const value = expected[key];
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw unreadable(`expected.${key} must be a whole number of bytes, not ${JSON.stringify(value)}`);
+  }
+  return String(value);
 }
 
 /**
@@ -53,12 +65,15 @@ export function makeVerify(wasm) {
     }
     const kind = text(expected, "kind");
     const inputs = text(expected, "inputs");
-    const params = Object.fromEntries(PARAMS.map((p) => [p, text(expected, p)]));
+    const params = Object.fromEntries([
+      ...PARAMS.map((p) => [p, text(expected, p)]),
+      ...BOUNDS.map((b) => [b, bound(expected, b)]),
+    ]);
     if ((kind === undefined) !== (inputs === undefined)) {
       throw unreadable("expected.kind and expected.inputs go together: give both or neither");
     }
     if (kind === undefined) {
-      const given = PARAMS.filter((p) => params[p] !== undefined);
+      const given = [...PARAMS, ...BOUNDS].filter((p) => params[p] !== undefined);
       if (given.length > 0) {
         throw unreadable(`expected.${given[0]} is a parameter of the expected kind: give kind and inputs too`);
       }
@@ -70,7 +85,8 @@ export function makeVerify(wasm) {
     let outcome;
     try {
       outcome = wasm.verify(
-        proof, kind, inputs, params.circuit, params.hash, params.scheme, params.ctx, params.interface, bits,
+        proof, kind, inputs, params.circuit, params.hash, params.scheme, params.ctx, params.interface,
+        params.maxLen, params.maxLeafLen, bits,
       );
     } catch (e) {
       // A panic (a bug) aborts the call; its message was kept.
@@ -86,6 +102,7 @@ export function makeVerify(wasm) {
         count: outcome.count,
         circuit: outcome.circuit,
         publicDigest: outcome.publicDigest,
+        zk: outcome.zk,
         securityBits: outcome.securityBits,
         outputs: outcome.outputs,
       };

@@ -1,13 +1,17 @@
 /** The statement a proof must prove, and the security it must have. */
 export interface Expected {
-  /** The statement kind, as the command line names it: `sha256`, `digest`, `merkle-root`, ... */
+  /** The statement kind, as the command line names it: `sha256`, `digest`, `merkle-root`, `preimage`, `membership`, `ring`, ... */
   kind?: string;
   /** The expected inputs, in the text `starling verify --expect FILE` reads. */
   inputs?: string;
-  /** `digest`, `chain`, `merkle-root`: the hash (`sha256`, `sha512`, `sha3-256`, `keccak-256`, `blake3`). */
+  /** `digest`, `chain`, `merkle-root`, `preimage`, `membership`, `ring`: the hash (`sha256`, `sha512`, `sha3-256`, `keccak-256`, `blake3`; a ring's is `sha256`). */
   hash?: string;
-  /** `merkle-root`: the tree (`plain`, `rfc6962`, `bitcoin`); `signatures`: the scheme. */
+  /** `merkle-root`: the tree (`plain`, `rfc6962`, `bitcoin`); `membership`: `plain` or `rfc6962`; `signatures`: the scheme. */
   scheme?: string;
+  /** `preimage`: the longest secret message, in bytes (default 64), as `--max-len`. */
+  maxLen?: number;
+  /** `membership` of `rfc6962` trees: the longest member leaf, in bytes (default 64), as `--max-leaf-len`. */
+  maxLeafLen?: number;
   /** `signatures` with SLH-DSA: the context string, in hex. */
   ctx?: string;
   /** `signatures` with SLH-DSA: `pure` or `internal`. */
@@ -28,6 +32,8 @@ export interface Verified {
   circuit: string;
   /** The digest of every public value the proof binds, in hex. */
   publicDigest: string;
+  /** Whether the proof is zero-knowledge: it shows nothing of the private values beyond the statement. */
+  zk: boolean;
   /** Provable security of the proof, in bits. */
   securityBits: number;
   /** The outputs, one line each, as `starling verify --print-outputs` prints them. */

@@ -32,6 +32,8 @@ pub struct Outcome {
     /// The digest of every public value the proof binds, in hex.
     #[wasm_bindgen(js_name = publicDigest)]
     pub public_digest: String,
+    /// Whether the proof is zero-knowledge.
+    pub zk: bool,
     /// Provable security of the proof, in bits.
     #[wasm_bindgen(js_name = securityBits)]
     pub security_bits: f64,
@@ -53,6 +55,8 @@ pub fn verify(
     scheme: Option<String>,
     ctx: Option<String>,
     interface: Option<String>,
+    max_len: Option<String>,
+    max_leaf_len: Option<String>,
     min_security_bits: f64,
 ) -> Outcome {
     let result = match (kind, inputs) {
@@ -63,6 +67,8 @@ pub fn verify(
                 scheme: scheme.as_deref(),
                 ctx: ctx.as_deref(),
                 interface: interface.as_deref(),
+                max_len: max_len.as_deref(),
+                max_leaf_len: max_leaf_len.as_deref(),
             };
             verify_expected(proof, &kind, &inputs, &params, min_security_bits)
         }
@@ -82,6 +88,8 @@ struct Params<'a> {
     scheme: Option<&'a str>,
     ctx: Option<&'a str>,
     interface: Option<&'a str>,
+    max_len: Option<&'a str>,
+    max_leaf_len: Option<&'a str>,
 }
 
 /// `starling verify PROOF --expect INPUTS --kind KIND ...`: the proof's kind
@@ -106,6 +114,8 @@ fn verify_expected(
             scheme: params.scheme,
             ctx: params.ctx,
             interface: params.interface,
+            max_len: params.max_len,
+            max_leaf_len: params.max_leaf_len,
         },
     )?;
     check_kind(kind.as_ref(), proof)?;
@@ -120,6 +130,7 @@ fn accepted(v: &Verified) -> Outcome {
         count: v.count() as f64,
         circuit: hex(&v.circuit_digest()),
         public_digest: hex(&v.public_digest()),
+        zk: v.zk(),
         security_bits: v.security_bits(),
         outputs: v.output_lines(),
         ..Outcome::default()

@@ -59,6 +59,18 @@ export function bytes(seed, n) {
 
 export const hex = (seed, n) => bytes(seed, n).toString("hex");
 
+/** SHA-256 of the concatenated buffers. */
+const sha256 = (...parts) => createHash("sha256").update(Buffer.concat(parts)).digest();
+
+/** The root of a plain SHA-256 tree over a power of two of leaves. */
+function plainRoot(leaves) {
+  let level = leaves;
+  while (level.length > 1) {
+    level = Array.from({ length: level.length / 2 }, (_, i) => sha256(level[2 * i], level[2 * i + 1]));
+  }
+  return level[0];
+}
+
 /** The command line's flags for kind parameters given as `verify` takes them. */
 export function paramFlags(params, dir) {
   const flags = [];
@@ -123,7 +135,52 @@ export function cases() {
       .map((l) => l.split(" ").slice(0, 2).join(" "))
       .join("\n") + "\n",
   });
+  list.push(...secretCases(lines));
   return list.map((c) => ({ params: {}, ...c }));
+}
+
+/**
+ * The kinds whose private records are secrets, always zero-knowledge: the
+ * files their prover reads (`files`, by flag) and the expected text, from
+ * the byte formats of the repository's `docs/ring.md` and
+ * `docs/membership-design.md`, computed here with node:crypto.
+ */
+function secretCases(lines) {
+  const messages = ["616263", "-", hex("preimage secret", 40)];
+  const digest = (m) => sha256(Buffer.from(m === "-" ? "" : m, "hex")).toString("hex");
+  const leaves = Array.from({ length: 8 }, (_, i) => bytes(`member leaf ${i}`, 32));
+  const root = plainRoot(leaves).toString("hex");
+  const sks = Array.from({ length: 3 }, (_, i) => bytes(`ring sk ${i}`, 32));
+  const pks = sks.map((sk) => sha256(Buffer.from("starling/ring/pk"), sk));
+  const padded = [...pks, Buffer.alloc(32)];
+  const message = "a vote\n";
+  const context = "c0ffee";
+  const keyImage = sha256(Buffer.from("starling/ring/tag"), sks[1], Buffer.from(context, "hex"));
+  return [
+    {
+      name: "preimage sha256",
+      kind: "preimage",
+      params: { hash: "sha256" },
+      files: { "--secrets": lines(3, (i) => messages[i]) },
+      inputs: lines(3, (i) => digest(messages[i])),
+    },
+    {
+      name: "membership sha256 plain",
+      kind: "membership",
+      params: { hash: "sha256", scheme: "plain" },
+      files: { "--tree": lines(8, (i) => leaves[i].toString("hex")), "--members": `${leaves[5].toString("hex")} 5\n` },
+      flags: ["--root", root],
+      inputs: `${root} 1 8\n`,
+    },
+    {
+      name: "ring",
+      kind: "ring",
+      command: ["ring", "sign"],
+      files: { "--ring": lines(3, (i) => pks[i].toString("hex")), "--secret": `${sks[1].toString("hex")}\n`, "--message": message },
+      flags: ["--context", context],
+      inputs: `${plainRoot(padded).toString("hex")} 4 ${sha256(Buffer.from(message)).toString("hex")} ${keyImage.toString("hex")} ${context}\n`,
+    },
+  ];
 }
 
 /**
@@ -161,8 +218,16 @@ export function prove(c, dir) {
   const proof = join(dir, `${slug}.proof`);
   const expect = join(dir, `${slug}.inputs`);
   writeFileSync(expect, c.inputs);
-  const args = ["prove", c.kind, ...paramFlags(c.params, dir), "--out", proof, "--quiet", "--threads", "1"];
-  if (c.kind === "chain") {
+  const command = c.command ?? ["prove", c.kind];
+  const args = [...command, ...paramFlags(c.params, dir), "--out", proof, "--quiet", "--threads", "1"];
+  if (c.files) {
+    for (const [flag, text] of Object.entries(c.files)) {
+      const path = join(dir, `${slug}${flag}`);
+      writeFileSync(path, text);
+      args.push(flag, path);
+    }
+    args.push(...(c.flags ?? []));
+  } else if (c.kind === "chain") {
     const [start, steps] = c.inputs.trim().split(" ");
     args.push("--start", start, "--steps", steps);
   } else if (c.kind === "signatures") {

@@ -22,13 +22,19 @@ it("verifies a proof made by the Python package, as the command line does", { sk
   const expect = join(dir, "sha256.inputs");
   const proof = join(dir, "sha256.proof");
   writeFileSync(expect, inputs);
+  const hidden = join(dir, "sha256-zk.proof");
   const script = [
     "import sys, starling",
     "text = open(sys.argv[1]).read()",
     "open(sys.argv[2], 'wb').write(starling.prove('sha256', text))",
+    "open(sys.argv[3], 'wb').write(starling.prove('sha256', text, zk=True))",
   ].join("\n");
-  const made = spawnSync(python, ["-c", script, expect, proof], { encoding: "utf8" });
+  const made = spawnSync(python, ["-c", script, expect, proof, hidden], { encoding: "utf8" });
   assert.equal(made.status, 0, made.stderr);
+  // The zero-knowledge one verifies here and there, and says so.
+  const zk = verify(readFileSync(hidden), { kind: "sha256", inputs });
+  assert.equal(zk.zk, true);
+  assert.equal(JSON.parse(cliVerify(hidden, expect, c, ["--json"]).stdout).zk, true);
 
   const bytes = readFileSync(proof);
   const v = verify(bytes, { kind: "sha256", inputs });
@@ -36,9 +42,10 @@ it("verifies a proof made by the Python package, as the command line does", { sk
   assert.equal(cli.code, 0, cli.stderr);
   const json = JSON.parse(cli.stdout);
   assert.deepEqual(
-    { kind: v.kind, count: v.count, circuit: v.circuit, publicDigest: v.publicDigest, outputs: v.outputs },
-    { kind: json.kind, count: json.count, circuit: json.circuit, publicDigest: json.public_digest, outputs: json.outputs },
+    { kind: v.kind, count: v.count, circuit: v.circuit, publicDigest: v.publicDigest, zk: v.zk, outputs: v.outputs },
+    { kind: json.kind, count: json.count, circuit: json.circuit, publicDigest: json.public_digest, zk: false, outputs: json.outputs },
   );
+  assert.deepEqual(zk.outputs, v.outputs);
 
   const tampered = Buffer.from(bytes);
   tampered[tampered.length - 100] ^= 1;

@@ -71,8 +71,11 @@ describe("every kind, against the command line", () => {
         const printed = cliVerify(files.proof, files.expect, c, ["--print-outputs"]);
         assert.equal(printed.code, 0, printed.stderr);
         const v = verify(proof, expectation(c));
-        assert.deepEqual(Object.keys(v).sort(), ["circuit", "count", "kind", "outputs", "publicDigest", "securityBits"]);
+        assert.deepEqual(Object.keys(v).sort(), ["circuit", "count", "kind", "outputs", "publicDigest", "securityBits", "zk"]);
         assert.equal(v.kind, json.kind);
+        assert.equal(v.zk, json.zk);
+        // The kinds with secrets are always proved with zero knowledge.
+        assert.equal(v.zk, c.files !== undefined);
         assert.equal(v.count, json.count);
         assert.equal(v.circuit, json.circuit);
         assert.equal(v.publicDigest, json.public_digest);
@@ -115,6 +118,31 @@ describe("every kind, against the command line", () => {
       });
     });
   }
+});
+
+describe("the bounds of the kinds with secrets", () => {
+  const dir = scratch("bounds");
+  const c = cases().find((c) => c.kind === "preimage");
+  let proof;
+  before(() => {
+    proof = new Uint8Array(readFileSync(prove(c, dir).proof));
+  });
+
+  it("takes maxLen as --max-len, a number", () => {
+    assert.equal(verify(proof, { ...expectation(c), maxLen: 64 }).kind, "preimage --hash sha256 --max-len 64");
+    const other = thrown(() => verify(proof, { ...expectation(c), maxLen: 63 }));
+    assert.equal(other.name, "StarlingRejected");
+    assert.match(other.message, /another kind of statement/);
+    for (const [extra, words] of [
+      [{ maxLen: "64" }, /expected.maxLen must be a whole number of bytes/],
+      [{ maxLen: -1 }, /expected.maxLen must be a whole number of bytes/],
+      [{ maxLeafLen: 8 }, /--max-leaf-len is not a parameter of preimage statements/],
+    ]) {
+      const e = thrown(() => verify(proof, { ...expectation(c), ...extra }));
+      assert.equal(e.name, "StarlingUnreadable", JSON.stringify(extra));
+      assert.match(e.message, words);
+    }
+  });
 });
 
 describe("wrong expectations and unreadable arguments", () => {

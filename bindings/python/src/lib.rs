@@ -21,25 +21,32 @@ use std::collections::HashMap;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use starling::{inputs, Expected, Records};
+use starling::{inputs, Expected, ProveOptions, Randomness, Records};
 
 use errors::to_py;
 use params::{kind_named, profile_named, with_kind_params};
 
 /// Proves the statement `kind` (with `params`) makes of the inputs text, on
-/// `threads` worker threads, and returns the proof file's bytes.
+/// `threads` worker threads, and returns the proof file's bytes; with `zk`
+/// (and always for a kind that requires it) a zero-knowledge proof, its
+/// randomness the operating system's.
 #[pyfunction]
-#[pyo3(signature = (kind, inputs, params, profile, threads, progress))]
+#[pyo3(signature = (kind, inputs, params, profile, zk, threads, progress))]
+#[allow(clippy::too_many_arguments)]
 fn prove<'py>(
     py: Python<'py>,
     kind: &str,
     inputs: &str,
     params: HashMap<String, String>,
     profile: &str,
+    zk: bool,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let profile = profile_named(profile)?;
+    let options = ProveOptions {
+        profile: profile_named(profile)?,
+        zk: zk.then_some(Randomness::Os),
+    };
     let kind = kind_named(kind, &params).map_err(to_py)?;
     let mut report = progress::Reporter::new(progress);
     let bytes = py.detach(|| {
@@ -50,7 +57,7 @@ fn prove<'py>(
                 (inputs::parse_inputs(kind.as_ref(), inputs)?, Records::new())
             };
             let proved =
-                starling::prove_private(kind, records, private, profile, &mut |phase| report.phase(phase))?;
+                starling::prove_private(kind, records, private, options, &mut |phase| report.phase(phase))?;
             Ok(proved.file.to_bytes())
         })
     });
@@ -59,8 +66,9 @@ fn prove<'py>(
 }
 
 /// What a verified proof shows: kind name, N, circuit digest, public
-/// digest (both hex), profile, security bits, output lines.
-type VerifiedTuple = (String, u64, String, String, String, f64, Vec<String>);
+/// digest (both hex), profile, whether it is zero-knowledge, security
+/// bits, output lines.
+type VerifiedTuple = (String, u64, String, String, String, bool, f64, Vec<String>);
 
 /// Verifies `proof` against the statement `kind` (with `params`) makes of
 /// the expected inputs text, as `starling verify --expect` does: the
@@ -93,16 +101,19 @@ fn verify(
         hex(&v.circuit_digest()),
         hex(&v.public_digest()),
         v.profile().name().to_string(),
+        v.zk(),
         v.security_bits(),
         v.output_lines(),
     ))
 }
 
 /// Runs the benchmark `starling bench` runs for `kind` (with `params`) at
-/// `sizes` (`count`, `msg_len`, `steps`, `leaves`), on `threads` worker
-/// threads, and returns the object `--json` prints, as JSON text.
+/// `sizes` (`count`, `msg_len`, `steps`, `leaves`), zero-knowledge with
+/// `zk`, on `threads` worker threads, and returns the object `--json`
+/// prints, as JSON text.
 #[pyfunction]
-#[pyo3(name = "bench", signature = (kind, params, sizes, runs, profile, threads))]
+#[pyo3(name = "bench", signature = (kind, params, sizes, runs, profile, zk, threads))]
+#[allow(clippy::too_many_arguments)]
 fn benchmark(
     py: Python<'_>,
     kind: &str,
@@ -110,11 +121,13 @@ fn benchmark(
     sizes: HashMap<String, u64>,
     runs: usize,
     profile: &str,
+    zk: bool,
     threads: Option<usize>,
 ) -> PyResult<String> {
     let options = starling_bench::Options {
         runs,
         profile: profile_named(profile)?,
+        zk,
     };
     let size = |name: &str| sizes.get(name).map(|&n| n as usize);
     let sizes = starling_bench::Sizes {

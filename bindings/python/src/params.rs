@@ -12,8 +12,9 @@ use crate::errors::Unreadable;
 
 /// The kind `name` with `params`, the command line's names of them as
 /// the Python half passes them: a circuit as its Bristol text (the Python
-/// half reads a path it is given), a context as hex. Names the command
-/// line does not have are left out by the Python half.
+/// half reads a path it is given), a context as hex, `max_len` and
+/// `max_leaf_len` in decimal. Names the command line does not have are
+/// left out by the Python half.
 pub(crate) fn kind_named(name: &str, params: &HashMap<String, String>) -> Result<Arc<dyn Kind>, Error> {
     with_kind_params(params, |p| starling::kind::named(name, p))
 }
@@ -35,6 +36,8 @@ pub(crate) fn with_kind_params<T>(
         scheme: given("scheme"),
         ctx: given("ctx"),
         interface: given("interface"),
+        max_len: given("max_len"),
+        max_leaf_len: given("max_leaf_len"),
     })
 }
 

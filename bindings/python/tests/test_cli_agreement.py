@@ -51,7 +51,8 @@ def test_same_proof_both_ways(cli: Path, tmp_path: Path, statement: Statement) -
     assert verified.outputs == cli_outputs
     assert ok_line.startswith(f"OK {verified.kind} N={verified.count} ")
     assert f" circuit={verified.circuit} public={verified.public_digest} " in ok_line
-    assert f" profile={verified.profile} security={verified.security_bits:.1f} bits " in ok_line
+    zk = "yes" if verified.zk else "no"
+    assert f" profile={verified.profile} zk={zk} security={verified.security_bits:.1f} bits " in ok_line
 
 
 def test_records_prove_what_their_text_proves() -> None:

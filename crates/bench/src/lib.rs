@@ -28,6 +28,8 @@ pub struct Options {
     pub runs: usize,
     /// Security profile.
     pub profile: Profile,
+    /// Zero-knowledge proofs (always, for a kind that requires them).
+    pub zk: bool,
 }
 
 /// Proves the target's inputs (timed as [`timed::proofs`] says), verifies
@@ -43,6 +45,12 @@ pub fn run(target: Target, options: &Options) -> Result<Report, Error> {
             let native = native::verification(&kind, &public, &private);
             (Arc::new(kind), public, private, Builtin::Sha256, Some(native))
         }
+        Target::Secrets {
+            kind,
+            inputs,
+            private,
+            hash,
+        } => (kind, inputs, private, hash.circuit(), None),
         Target::Inputs { kind, inputs, .. } => {
             let calls = kind
                 .circuit()
@@ -81,6 +89,7 @@ pub fn run(target: Target, options: &Options) -> Result<Report, Error> {
         instances,
         threads: rayon::current_num_threads(),
         profile: options.profile,
+        zk: runs.median.file.zk,
         runs: options.runs,
         prove_s: runs.median_s,
         cold_prove_s: runs.cold_s,

@@ -25,6 +25,8 @@ pub struct Report {
     /// Worker threads of the pool it ran in.
     pub threads: usize,
     pub profile: Profile,
+    /// Whether the proofs are zero-knowledge.
+    pub zk: bool,
     /// Proofs timed after the first.
     pub runs: usize,
     /// The median of the later proofs, seconds (the first's when `runs` is 0).
@@ -114,6 +116,7 @@ impl Report {
             "huge_page_bytes": self.huge_page_bytes,
             "security_bits": self.security_bits,
             "profile": self.profile.name(),
+            "zk": self.zk,
             "phases_s": phases,
             "phases_cpu_s": phases_cpu,
         });
@@ -137,9 +140,10 @@ impl fmt::Display for Report {
         let security_bits = self.security_bits;
         writeln!(
             f,
-            "statement       {} ({} profile)",
+            "statement       {} ({} profile{})",
             self.kind,
-            self.profile.name()
+            self.profile.name(),
+            if self.zk { ", zero-knowledge" } else { "" }
         )?;
         writeln!(f, "count           {count} {noun}s, {compressions} compression calls in {instances} circuit instances")?;
         writeln!(f, "threads         {}", self.threads)?;

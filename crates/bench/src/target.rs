@@ -1,12 +1,17 @@
 //! What a benchmark proves, from the names users type: the kind (through
 //! [`starling::kind::named`], as everything else that names kinds), its
-//! size, and inputs made up from [`SEED`].
+//! size, and inputs made up from [`SEED`]: public ones, and for the kinds
+//! with secrets (preimages, members, a ring signature) private ones.
 
+use std::any::Any;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use starling::format::MAX_INSTANCES;
-use starling::kind::{Chain, KindParams, Signatures, MAX_SIGNED_MESSAGE_BYTES};
+use starling::kind::{
+    Chain, KindParams, Membership, Preimage, SampleMembers, SamplePreimages, Scheme, Signatures,
+    MAX_SIGNED_MESSAGE_BYTES,
+};
 use starling::{Error, Hash, Kind, Records};
 
 use crate::SEED;
@@ -23,7 +28,8 @@ pub struct Sizes {
     pub msg_len: Option<usize>,
     /// `--steps`: a chain's N.
     pub steps: Option<u64>,
-    /// `--leaves`: a Merkle tree's N.
+    /// `--leaves`: a Merkle tree's N, a membership statement's tree, a
+    /// ring's public keys.
     pub leaves: Option<usize>,
 }
 
@@ -43,6 +49,14 @@ pub enum Target {
         count: usize,
         msg_len: usize,
     },
+    /// A kind with secrets, its public and private records, and the hash
+    /// its calls compute.
+    Secrets {
+        kind: Arc<dyn Kind>,
+        inputs: Records,
+        private: Records,
+        hash: Hash,
+    },
 }
 
 impl Target {
@@ -51,6 +65,7 @@ impl Target {
         match self {
             Target::Inputs { hash, .. } => hash,
             Target::Signatures { .. } => "sha256",
+            Target::Secrets { hash, .. } => hash.name(),
         }
     }
 }
@@ -68,13 +83,16 @@ pub fn check_count(flag: &str, n: usize) -> Result<(), Error> {
 /// The benchmark of kind `name` with `params` at `sizes`: batches of a
 /// built-in compression function take `--count`; digests `--count` and
 /// `--msg-len`; chains `--steps`; Merkle roots `--leaves`; signatures
-/// `--count` and `--msg-len` (default [`SIGNED_MESSAGE_BYTES`]).
+/// `--count` and `--msg-len` (default [`SIGNED_MESSAGE_BYTES`]); preimages
+/// `--count` (their `--max-len` is the kind's); membership `--count`
+/// members of a tree of `--leaves`; a ring signature a ring of `--leaves`.
 pub fn target(name: &str, params: &KindParams<'_>, sizes: &Sizes) -> Result<Target, Error> {
     let kind = starling::kind::named(name, params)?;
     let takes: &[&str] = match name {
         "digest" | "signatures" => &["--count", "--msg-len"],
         "chain" => &["--steps"],
-        "merkle-root" => &["--leaves"],
+        "merkle-root" | "ring" => &["--leaves"],
+        "membership" => &["--count", "--leaves"],
         _ => &["--count"],
     };
     for (flag, given) in [
@@ -153,6 +171,37 @@ pub fn target(name: &str, params: &KindParams<'_>, sizes: &Sizes) -> Result<Targ
             let leaves = random_bytes(leaves, kind.input_size().unwrap_or(32));
             (leaves.iter().map(Vec::as_slice).collect(), hash.name())
         }
+        "preimage" => {
+            let count = needs("--count", sizes.count)?;
+            check_count("--count", count)?;
+            let (inputs, private) = concrete::<Preimage>(&kind)?.random_batch(count, SEED);
+            return Ok(secrets(kind, inputs, private, hash()?));
+        }
+        "membership" => {
+            let (count, leaves) = (needs("--count", sizes.count)?, needs("--leaves", sizes.leaves)?);
+            check_count("--count", count)?;
+            check_count("--leaves", leaves)?;
+            let membership = concrete::<Membership>(&kind)?;
+            if membership.scheme() == Scheme::Plain && !leaves.is_power_of_two() {
+                return Err(Error::Input(format!(
+                    "--leaves: a plain Merkle tree needs a power of two of leaves, not {leaves}"
+                )));
+            }
+            let (inputs, private, _) = membership.random_batch(leaves, count, SEED);
+            return Ok(secrets(kind, inputs, private, hash()?));
+        }
+        "ring" => {
+            let leaves = needs("--leaves", sizes.leaves)?;
+            check_count("--leaves", leaves)?;
+            let keys: Vec<_> = (0..leaves)
+                .map(|_| starling::ring::keygen_from(rng.gen()))
+                .collect();
+            let pks: Vec<[u8; 32]> = keys.iter().map(|k| k.1).collect();
+            let signer = &keys[rng.gen_range(0..leaves)].0;
+            let (inputs, private) =
+                starling::ring::statement(&pks, signer, b"bench", b"a benchmark's message")?;
+            return Ok(secrets(kind, inputs, private, Hash::Sha256));
+        }
         _ => {
             let which = kind
                 .circuit()
@@ -164,4 +213,21 @@ pub fn target(name: &str, params: &KindParams<'_>, sizes: &Sizes) -> Result<Targ
         }
     };
     Ok(Target::Inputs { kind, inputs, hash })
+}
+
+/// The benchmark of a kind with secrets.
+fn secrets(kind: Arc<dyn Kind>, inputs: Records, private: Records, hash: Hash) -> Target {
+    Target::Secrets {
+        kind,
+        inputs,
+        private,
+        hash,
+    }
+}
+
+/// The kind [`starling::kind::named`] made, as its type (for its samples).
+fn concrete<T: Kind>(kind: &Arc<dyn Kind>) -> Result<&T, Error> {
+    let any: &dyn Any = kind.as_ref();
+    any.downcast_ref::<T>()
+        .ok_or_else(|| Error::Internal(format!("{} is not of the type its name makes", kind.name())))
 }

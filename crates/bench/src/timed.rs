@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use starling::{Error, Expected, Kind, Records};
+use starling::{Error, Expected, Kind, ProveOptions, Randomness, Records};
 
 use crate::process::process_cpu;
 use crate::Options;
@@ -46,17 +46,22 @@ pub(crate) struct TimedProofs {
 /// virtual machine can cost as much as the proof itself (see `starling_alloc`);
 /// later proofs reuse the memory, as a prover that proves batch after batch
 /// does. Both figures are reported. Like such a prover, the loop keeps no
-/// proof it is done with: proofs are deterministic, so the first one's file
-/// stands for every run and only the later runs' timings are kept (every
-/// run's statement and proof, a few megabytes each, would otherwise add to
-/// the peak memory reported).
+/// proof it is done with: the first one's file stands for every run (plain
+/// proofs are deterministic; zero-knowledge ones differ, in size too by a
+/// few hundred bytes of opening paths) and only the later runs' timings are
+/// kept (every run's statement and proof, a few megabytes each, would
+/// otherwise add to the peak memory reported).
 pub(crate) fn proofs(
     kind: &Arc<dyn Kind>,
     options: &Options,
     inputs: &Records,
     private: &Records,
 ) -> Result<TimedProofs, Error> {
-    let profile = options.profile;
+    let runs = options.runs;
+    let options = ProveOptions {
+        profile: options.profile,
+        zk: options.zk.then_some(Randomness::Os),
+    };
     // The prover reports each phase as it ends: the process's CPU time
     // between those reports is each phase's (a phase's also holds the
     // little the prover does after the previous one).
@@ -67,7 +72,7 @@ pub(crate) fn proofs(
             kind.clone(),
             inputs.clone(),
             private.clone(),
-            profile,
+            options,
             &mut |_: &starling::Phase| marks.push(process_cpu()),
         )?;
         let s = start.elapsed().as_secs_f64();
@@ -81,8 +86,8 @@ pub(crate) fn proofs(
         Ok((s, proved, cpu))
     };
     let (cold_s, mut median, cold_cpu) = prove_once()?;
-    let mut later = Vec::with_capacity(options.runs);
-    for _ in 0..options.runs {
+    let mut later = Vec::with_capacity(runs);
+    for _ in 0..runs {
         let (s, proved, cpu) = prove_once()?;
         later.push((s, proved.timings, cpu));
     }

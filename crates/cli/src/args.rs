@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use starling::kind::Scheme;
+use starling::kind::{Scheme, DEFAULT_PREIMAGE_MAX_LEN};
 use starling::{Hash, Profile};
 
 #[derive(Parser)]
@@ -35,7 +35,7 @@ pub(crate) enum Command {
         #[arg(long)]
         print_outputs: bool,
         /// Print one JSON object instead: kind, count, instances, circuit,
-        /// public_digest, profile, security_bits, security_terms (name ->
+        /// public_digest, profile, zk, security_bits, security_terms (name ->
         /// log2 of its error), expected (whether --expect was given),
         /// verdict ("accepted" or "rejected"), and outputs and verify_ms
         /// when accepted or error when rejected (exit codes unchanged; a
@@ -44,7 +44,8 @@ pub(crate) enum Command {
         json: bool,
         /// The inputs the proof must be about: an inputs file (`-` for
         /// stdin) in the format `prove` reads (for a chain, the line
-        /// `START STEPS`; for a Merkle root, the leaves). Needs --kind.
+        /// `START STEPS`; for a Merkle root, the leaves; for preimages, the
+        /// digests; for membership, the line `ROOT N SIZE`). Needs --kind.
         #[arg(long, value_name = "FILE", requires = "kind")]
         expect: Option<String>,
         /// The statement kind the proof must be about (with --expect).
@@ -57,7 +58,7 @@ pub(crate) enum Command {
         min_security: f64,
     },
     /// Describe a proof file without verifying it: statement, N, digests,
-    /// utilisation, profile, security, section sizes.
+    /// utilisation, profile, zero knowledge, security, section sizes.
     Inspect {
         /// The proof file.
         proof: PathBuf,
@@ -81,6 +82,12 @@ pub(crate) enum Command {
         #[command(subcommand)]
         what: BenchWhat,
     },
+    /// Linkable ring signatures, hash-based and zero-knowledge: a member of
+    /// a ring of public keys signs without saying which (`docs/ring.md`).
+    Ring {
+        #[command(subcommand)]
+        what: RingWhat,
+    },
     /// Prove and verify 4,096 SHA-256 compressions from a fixed seed.
     Demo {
         /// Worker threads (default: all cores).
@@ -89,21 +96,37 @@ pub(crate) enum Command {
     },
 }
 
-/// The parameters of a kind: its circuit, hash or scheme.
+/// The parameters of a kind: its circuit, hash, scheme or bounds.
 #[derive(Args, Default)]
 pub(crate) struct KindParams {
     /// The circuit of a `circuit` statement.
     #[arg(long, value_name = "CIRCUIT")]
     pub(crate) bristol: Option<PathBuf>,
-    /// The hash of a `digest`, `chain` or `merkle-root` statement.
+    /// The hash of a `digest`, `chain`, `merkle-root`, `preimage`,
+    /// `membership` or `ring` (sha256) statement.
     #[arg(long, value_enum)]
     pub(crate) hash: Option<HashArg>,
-    /// The tree of a `merkle-root` statement (plain, rfc6962, bitcoin), or
-    /// the scheme of a `signatures` statement (lms-sha256-m32-h10-w4, ...).
+    /// The tree of a `merkle-root` statement (plain, rfc6962, bitcoin) or a
+    /// `membership` one (plain, rfc6962), or the scheme of a `signatures`
+    /// statement (lms-sha256-m32-h10-w4, ...).
     #[arg(long)]
     pub(crate) scheme: Option<String>,
     #[command(flatten)]
     pub(crate) slh: SlhArgs,
+    #[command(flatten)]
+    pub(crate) bounds: Bounds,
+}
+
+/// The declared bounds of the kinds with private lengths.
+#[derive(Args, Default)]
+pub(crate) struct Bounds {
+    /// `preimage`: the longest secret message, in bytes (default 64).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_len: Option<usize>,
+    /// `membership --scheme rfc6962`: the longest member leaf, in bytes
+    /// (default 64).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_leaf_len: Option<usize>,
 }
 
 /// How SLH-DSA messages are signed.
@@ -211,6 +234,115 @@ pub(crate) enum ProveWhat {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// N digests, each the hash of a secret message of at most --max-len
+    /// bytes. Public: the digests; secret: the messages and their lengths.
+    /// Always zero-knowledge. Lines: a message in hex (`-` for empty).
+    Preimage {
+        /// The hash.
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// The secrets file (`-` for stdin), one message per line.
+        #[arg(long, value_name = "FILE")]
+        secrets: String,
+        /// The longest message, in bytes.
+        #[arg(long, value_name = "N", default_value_t = DEFAULT_PREIMAGE_MAX_LEN)]
+        max_len: usize,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// N members of the Merkle tree whose root is public. Public: the
+    /// root, N and the tree's size; secret: the leaves, their indices and
+    /// paths. Always zero-knowledge. Member lines: `LEAF INDEX` (the leaf
+    /// in hex, `-` for an empty rfc6962 leaf; the index in decimal).
+    Membership {
+        /// The hash (rfc6962: sha256; plain: sha256 or keccak-256).
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// How the tree is built.
+        #[arg(long, value_enum)]
+        scheme: MemberSchemeArg,
+        /// The tree's root, in hex: the proof shows the members are its
+        /// leaves, and fails to prove if the tree's root is another.
+        #[arg(long, value_name = "HEX")]
+        root: String,
+        /// The members file (`-` for stdin), one member per line.
+        #[arg(long, value_name = "FILE")]
+        members: String,
+        /// The tree's leaves, one per line as `prove merkle-root` reads
+        /// them: the members' paths are computed from it.
+        #[arg(long, value_name = "FILE")]
+        tree: String,
+        /// rfc6962: the longest member leaf, in bytes (default 64).
+        #[arg(long, value_name = "N")]
+        max_leaf_len: Option<usize>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum RingWhat {
+    /// Make a secret key: 32 random bytes from the operating system,
+    /// written as 64 hex digits and a newline to a new file (mode 0600,
+    /// never over an existing one); prints the public key
+    /// pk = SHA-256("starling/ring/pk" || sk) in hex.
+    Keygen {
+        /// The hash (sha256, the only one ring signatures use).
+        #[arg(long, value_enum, default_value = "sha256")]
+        hash: HashArg,
+        /// Where to write the secret key.
+        #[arg(long, value_name = "SK")]
+        out: PathBuf,
+    },
+    /// Sign a message as a member of a ring, without saying which: a
+    /// zero-knowledge proof that the signer holds the secret key of one of
+    /// the ring's public keys, bound to the context and the message, with
+    /// the key image K = SHA-256("starling/ring/tag" || sk || context).
+    Sign {
+        /// The hash (sha256, the only one ring signatures use).
+        #[arg(long, value_enum, default_value = "sha256")]
+        hash: HashArg,
+        /// The ring's public keys, one per line in hex, in the ring's order.
+        #[arg(long, value_name = "PKS")]
+        ring: PathBuf,
+        /// The signer's secret key file (`ring keygen` writes one).
+        #[arg(long, value_name = "SK")]
+        secret: PathBuf,
+        /// The context, in hex (at most 64 bytes; empty: `-`): two
+        /// signatures with the same key image in one context are one
+        /// member's.
+        #[arg(long, value_name = "HEX")]
+        context: String,
+        /// The message file, signed as its bytes.
+        #[arg(long, value_name = "FILE")]
+        message: PathBuf,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Verify a ring signature on a message in a context by a member of the
+    /// ring (its public keys, or its root); prints the key image K in hex.
+    Verify {
+        /// The signature file.
+        signature: PathBuf,
+        /// The ring's public keys, one per line in hex: the root is
+        /// computed from them.
+        #[arg(
+            long,
+            value_name = "PKS",
+            required_unless_present = "root",
+            conflicts_with = "root"
+        )]
+        ring: Option<PathBuf>,
+        /// The ring's root, in hex (the ring's size is the signature's).
+        #[arg(long, value_name = "HEX")]
+        root: Option<String>,
+        /// The context, in hex (empty: `-`).
+        #[arg(long, value_name = "HEX")]
+        context: String,
+        /// The message file.
+        #[arg(long, value_name = "FILE")]
+        message: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -259,6 +391,45 @@ pub(crate) enum BenchWhat {
         #[arg(long, value_enum)]
         scheme: SchemeArg,
         /// Number of leaves N.
+        #[arg(long)]
+        leaves: usize,
+        #[command(flatten)]
+        common: BenchCommon,
+    },
+    /// N preimages: random secret messages of random lengths up to --max-len.
+    Preimage {
+        /// The hash.
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// The longest message, in bytes (default 64).
+        #[arg(long, value_name = "N")]
+        max_len: Option<usize>,
+        /// Number of messages N.
+        #[arg(long)]
+        count: usize,
+        #[command(flatten)]
+        common: BenchCommon,
+    },
+    /// N members at random indices of a random tree of --leaves leaves.
+    Membership {
+        /// The hash.
+        #[arg(long, value_enum)]
+        hash: HashArg,
+        /// How the tree is built.
+        #[arg(long, value_enum)]
+        scheme: MemberSchemeArg,
+        /// Leaves of the tree (plain: a power of two).
+        #[arg(long)]
+        leaves: usize,
+        /// Number of members N.
+        #[arg(long)]
+        count: usize,
+        #[command(flatten)]
+        common: BenchCommon,
+    },
+    /// One ring signature in a ring of --leaves random public keys.
+    Ring {
+        /// Public keys in the ring.
         #[arg(long)]
         leaves: usize,
         #[command(flatten)]
@@ -314,6 +485,11 @@ pub(crate) struct OutputArgs {
     /// Print nothing on success (errors still go to stderr).
     #[arg(long)]
     pub(crate) quiet: bool,
+    /// Prove with zero knowledge: the proof shows nothing of the private
+    /// values beyond the statement (its randomness from the operating
+    /// system). Always on for preimage, membership and ring signatures.
+    #[arg(long)]
+    pub(crate) zk: bool,
 }
 
 #[derive(Args)]
@@ -341,6 +517,10 @@ pub(crate) struct BenchCommon {
     /// Security profile.
     #[arg(long, value_enum, default_value_t = ProfileArg::Default)]
     pub(crate) profile: ProfileArg,
+    /// Prove with zero knowledge (always on for preimage, membership and
+    /// ring).
+    #[arg(long)]
+    pub(crate) zk: bool,
 }
 
 /// A statement kind, as `--kind` names it.
@@ -357,6 +537,9 @@ pub(crate) enum KindArg {
     #[value(name = "merkle-root")]
     MerkleRoot,
     Signatures,
+    Preimage,
+    Membership,
+    Ring,
 }
 
 /// A hash of the linked kinds.
@@ -389,6 +572,13 @@ pub(crate) enum SchemeArg {
     Plain,
     Rfc6962,
     Bitcoin,
+}
+
+/// The tree of a membership statement.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum MemberSchemeArg {
+    Plain,
+    Rfc6962,
 }
 
 impl From<SchemeArg> for Scheme {

@@ -10,13 +10,14 @@ use starling::kind::Batch;
 use starling::{Builtin, Expected, Kind, Profile};
 use starling_bench::{Options, Sizes, SEED};
 
-use crate::args::{BenchWhat, SlhArgs};
-use crate::{set_threads, value_name, with_named_params, Failure};
+use crate::args::{BenchWhat, Bounds, SlhArgs};
+use crate::{set_threads, value_name, with_named_params, Failure, Named};
 
 /// `starling bench ...`: the benchmark `starling_bench` runs, with its
 /// parameters and size as the flags give them, printed as text or JSON.
 pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
     let none = SlhArgs::default();
+    let mut bounds = Bounds::default();
     let (name, hash, scheme, slh, sizes, common) = match what {
         BenchWhat::Sha256(args) => ("sha256", None, None, &none, count(args.count), args.common),
         BenchWhat::Sha512(args) => ("sha512", None, None, &none, count(args.count), args.common),
@@ -61,6 +62,37 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
                 common,
             )
         }
+        BenchWhat::Preimage {
+            hash,
+            max_len,
+            count: n,
+            common,
+        } => {
+            bounds.max_len = max_len;
+            ("preimage", Some(hash), None, &none, count(n), common)
+        }
+        BenchWhat::Membership {
+            hash,
+            scheme,
+            leaves,
+            count,
+            common,
+        } => {
+            let sizes = Sizes {
+                count: Some(count),
+                leaves: Some(leaves),
+                ..Sizes::default()
+            };
+            let scheme = Some(value_name(&scheme));
+            ("membership", Some(hash), scheme, &none, sizes, common)
+        }
+        BenchWhat::Ring { leaves, common } => {
+            let sizes = Sizes {
+                leaves: Some(leaves),
+                ..Sizes::default()
+            };
+            ("ring", None, None, &none, sizes, common)
+        }
         BenchWhat::Signatures {
             scheme,
             ref slh,
@@ -77,12 +109,18 @@ pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
         }
     };
     set_threads(common.threads)?;
-    let target = with_named_params(hash, scheme.as_deref(), slh, None, |params| {
-        starling_bench::target(name, params, &sizes)
-    })?;
+    let named = Named {
+        hash,
+        scheme: scheme.as_deref(),
+        slh,
+        bounds: &bounds,
+        bristol: None,
+    };
+    let target = with_named_params(&named, |params| starling_bench::target(name, params, &sizes))?;
     let options = Options {
         runs: common.runs,
         profile: common.profile.into(),
+        zk: common.zk,
     };
     let report = starling_bench::run(target, &options)?;
     if common.json {

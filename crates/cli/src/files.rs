@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use starling::format::{MAGIC, MAX_CIRCUIT_TEXT_BYTES, MAX_FILE_BYTES};
+use starling::kind::{Membership, RING_KEY_BYTES};
 use starling::{Error, Kind, Records};
 
 use crate::{interrupt, unreadable, Failure};
@@ -147,6 +148,80 @@ pub(crate) fn read_inputs_with_lines(kind: &dyn Kind, path: &str) -> Result<(Rec
 /// The public and private records of a prover's inputs file.
 pub(crate) fn read_prover_inputs(kind: &dyn Kind, path: &str) -> Result<(Records, Records), Failure> {
     starling::inputs::read_prover_inputs(kind, open_inputs(path)?).map_err(|e| in_inputs(path, e))
+}
+
+/// A ring's public keys from the file `path`, one a line
+/// (`starling::inputs::read_ring_keys`); errors name the file and line.
+pub(crate) fn read_ring_keys(path: &Path) -> Result<Vec<[u8; RING_KEY_BYTES]>, Failure> {
+    let reader = BufReader::new(open(path)?);
+    starling::inputs::read_ring_keys(reader).map_err(|e| in_file(path, e))
+}
+
+/// A secret key from the file `path` (64 hex digits); errors name the
+/// file and line.
+pub(crate) fn read_secret_key(path: &Path) -> Result<[u8; RING_KEY_BYTES], Failure> {
+    let reader = BufReader::new(open(path)?);
+    starling::inputs::read_secret_key(reader).map_err(|e| in_file(path, e))
+}
+
+/// The bytes of a message file, signed or checked as they are, up to
+/// [`MAX_FILE_BYTES`].
+pub(crate) fn read_message(path: &Path) -> Result<Vec<u8>, Failure> {
+    read_rest(
+        open(path)?,
+        path,
+        Vec::new(),
+        MAX_FILE_BYTES,
+        "a message",
+        &|_| Ok(()),
+    )
+}
+
+/// An error about the file `path`, as `FILE: ...`, with its exit code.
+fn in_file(path: &Path, e: Error) -> Failure {
+    let mut failure = Failure::from(e);
+    failure.message = format!("{}: {}", path.display(), failure.message);
+    failure
+}
+
+/// A membership prover's records from its members file and the tree's
+/// leaves (`-` for stdin, one of them at most): errors name the file
+/// they are about, and the line. The library names a member by its line
+/// and says `the tree: ` before what it could not read of the tree; what
+/// else it refuses is the tree's (its shape, its leaves, its root).
+pub(crate) fn read_members(
+    kind: &Membership,
+    root: &[u8],
+    members: &str,
+    tree: &str,
+) -> Result<(Records, Records), Failure> {
+    if members == "-" && tree == "-" {
+        return Err(unreadable(
+            "--members and --tree cannot both be stdin; give one as a file".into(),
+        ));
+    }
+    starling::inputs::read_members(kind, root, open_inputs(members)?, open_inputs(tree)?).map_err(|e| {
+        let mut failure = Failure::from(e);
+        let message = &failure.message;
+        failure.message = match message.strip_prefix("the tree: ") {
+            Some(rest) => format!("{}: {rest}", inputs_name(tree)),
+            None if message.starts_with("line ") || message.starts_with("no members") => {
+                format!("{}: {message}", inputs_name(members))
+            }
+            None => format!("{}: {message}", inputs_name(tree)),
+        };
+        failure
+    })
+}
+
+/// The paths among inputs given as `paths` that name files, stdin's `-`
+/// left out: those `--out` must not name.
+pub(crate) fn given_paths<'a>(paths: &[&'a str]) -> Vec<&'a Path> {
+    paths
+        .iter()
+        .filter(|p| **p != "-")
+        .map(|p| Path::new(*p))
+        .collect()
 }
 
 /// True when `a` and `b` name the same existing file.

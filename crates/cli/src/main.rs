@@ -9,6 +9,7 @@ mod bench;
 mod files;
 mod interrupt;
 mod report;
+mod ring;
 mod verify;
 
 #[global_allocator]
@@ -22,10 +23,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
-use starling::kind::{Batch, Chain};
-use starling::{Builtin, Error, Hash, Kind, Records, StatementCircuit};
+use starling::kind::{Batch, Chain, Membership};
+use starling::{Builtin, Error, Hash, Kind, ProveOptions, Randomness, Records, StatementCircuit};
 
-use args::{Cli, Command, HashArg, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SlhArgs};
+use args::{Bounds, Cli, Command, HashArg, KindArg, KindParams, OutputArgs, ProveArgs, ProveWhat, SlhArgs};
 
 /// Most worker threads `--threads` accepts.
 const MAX_THREADS: usize = 1024;
@@ -162,6 +163,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Bench { what } => bench::run(what),
+        Command::Ring { what } => ring::run(what),
         Command::Demo { threads } => {
             set_threads(threads)?;
             bench::demo()
@@ -176,51 +178,78 @@ fn read_bristol(path: &Path) -> Result<Arc<StatementCircuit>, Failure> {
 }
 
 /// The statement kind `--kind` names, with its parameters: `--bristol` for
-/// circuit, `--hash` for digest, chain and merkle-root, `--scheme` for
-/// merkle-root; a parameter the kind does not take is an error.
+/// circuit, `--hash` for the kinds of one hash, `--scheme` for merkle-root,
+/// membership and signatures, `--max-len` for preimage, `--max-leaf-len`
+/// for rfc6962 membership; a parameter the kind does not take is an error.
 pub(crate) fn statement_kind(kind: KindArg, params: &KindParams) -> Result<Arc<dyn Kind>, Failure> {
-    kind_named(
-        &value_name(&kind),
-        params.hash,
-        params.scheme.as_deref(),
-        &params.slh,
-        params.bristol.as_deref(),
-    )
+    let named = Named {
+        hash: params.hash,
+        scheme: params.scheme.as_deref(),
+        slh: &params.slh,
+        bounds: &params.bounds,
+        bristol: params.bristol.as_deref(),
+    };
+    kind_named(&value_name(&kind), &named)
+}
+
+/// A kind's parameters as the command line took them, `None` (or empty)
+/// where not given.
+#[derive(Clone, Copy)]
+pub(crate) struct Named<'a> {
+    pub(crate) hash: Option<HashArg>,
+    pub(crate) scheme: Option<&'a str>,
+    pub(crate) slh: &'a SlhArgs,
+    pub(crate) bounds: &'a Bounds,
+    pub(crate) bristol: Option<&'a Path>,
+}
+
+impl Default for Named<'_> {
+    /// No parameter given.
+    fn default() -> Self {
+        static NO_SLH: SlhArgs = SlhArgs {
+            ctx: None,
+            interface: None,
+        };
+        static NO_BOUNDS: Bounds = Bounds {
+            max_len: None,
+            max_leaf_len: None,
+        };
+        Named {
+            hash: None,
+            scheme: None,
+            slh: &NO_SLH,
+            bounds: &NO_BOUNDS,
+            bristol: None,
+        }
+    }
 }
 
 /// The kind `name` by the library's one mapping of names and parameters to
 /// kinds ([`starling::kind::named`], which the Python package shares).
-pub(crate) fn kind_named(
-    name: &str,
-    hash: Option<HashArg>,
-    scheme: Option<&str>,
-    slh: &SlhArgs,
-    bristol: Option<&Path>,
-) -> Result<Arc<dyn Kind>, Failure> {
-    with_named_params(hash, scheme, slh, bristol, |params| {
-        starling::kind::named(name, params)
-    })
+pub(crate) fn kind_named(name: &str, given: &Named<'_>) -> Result<Arc<dyn Kind>, Failure> {
+    with_named_params(given, |params| starling::kind::named(name, params))
 }
 
 /// Calls `f` with the parameters given as the library names them; the
 /// circuit file is read only if `f` asks for the circuit.
 pub(crate) fn with_named_params<T>(
-    hash: Option<HashArg>,
-    scheme: Option<&str>,
-    slh: &SlhArgs,
-    bristol: Option<&Path>,
+    given: &Named<'_>,
     f: impl FnOnce(&starling::kind::KindParams<'_>) -> Result<T, Error>,
 ) -> Result<T, Failure> {
-    let hash = hash.map(|h| value_name(&h));
-    let interface = slh.interface.map(|i| value_name(&i));
+    let hash = given.hash.map(|h| value_name(&h));
+    let interface = given.slh.interface.map(|i| value_name(&i));
+    let [max_len, max_leaf_len] =
+        [given.bounds.max_len, given.bounds.max_leaf_len].map(|n| n.map(|n| n.to_string()));
     let compile = |path: &Path| read_bristol(path).map_err(|f| Error::Input(f.message));
-    let compile_given = bristol.map(|path| move || compile(path));
+    let compile_given = given.bristol.map(|path| move || compile(path));
     let params = starling::kind::KindParams {
         bristol: compile_given.as_ref().map(|f| f as &dyn Fn() -> _),
         hash: hash.as_deref(),
-        scheme,
-        ctx: slh.ctx.as_deref(),
+        scheme: given.scheme,
+        ctx: given.slh.ctx.as_deref(),
         interface: interface.as_deref(),
+        max_len: max_len.as_deref(),
+        max_leaf_len: max_leaf_len.as_deref(),
     };
     Ok(f(&params)?)
 }
@@ -255,11 +284,7 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
             output,
         } => {
             set_threads(output.threads)?;
-            let paths: Vec<&Path> = [Path::new(&messages)]
-                .into_iter()
-                .filter(|p| *p != Path::new("-"))
-                .collect();
-            files::check_output_path(&output.out, &paths)?;
+            files::check_output_path(&output.out, &files::given_paths(&[&messages]))?;
             let kind = starling::kind::digest(hash.into());
             let records = files::read_inputs(kind.as_ref(), &messages)?;
             write_proof(kind, records, &output)
@@ -288,18 +313,14 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
             output,
         } => {
             set_threads(output.threads)?;
-            let paths: Vec<&Path> = [Path::new(&leaves)]
-                .into_iter()
-                .filter(|p| *p != Path::new("-"))
-                .collect();
-            files::check_output_path(&output.out, &paths)?;
-            let kind = kind_named(
-                "merkle-root",
-                Some(hash),
-                Some(&value_name(&scheme)),
-                &SlhArgs::default(),
-                None,
-            )?;
+            files::check_output_path(&output.out, &files::given_paths(&[&leaves]))?;
+            let scheme = value_name(&scheme);
+            let named = Named {
+                hash: Some(hash),
+                scheme: Some(&scheme),
+                ..Named::default()
+            };
+            let kind = kind_named("merkle-root", &named)?;
             let records = files::read_inputs(kind.as_ref(), &leaves)?;
             write_proof(kind, records, &output)
         }
@@ -310,13 +331,66 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
             output,
         } => {
             set_threads(output.threads)?;
-            let paths: Vec<&Path> = [Path::new(&batch)]
-                .into_iter()
-                .filter(|p| *p != Path::new("-"))
-                .collect();
-            files::check_output_path(&output.out, &paths)?;
-            let kind = kind_named("signatures", None, Some(&scheme), &slh, None)?;
+            files::check_output_path(&output.out, &files::given_paths(&[&batch]))?;
+            let named = Named {
+                scheme: Some(&scheme),
+                slh: &slh,
+                ..Named::default()
+            };
+            let kind = kind_named("signatures", &named)?;
             let (records, private) = files::read_prover_inputs(kind.as_ref(), &batch)?;
+            write_private_proof(kind, records, private, &output)
+        }
+        ProveWhat::Preimage {
+            hash,
+            secrets,
+            max_len,
+            output,
+        } => {
+            set_threads(output.threads)?;
+            files::check_output_path(&output.out, &files::given_paths(&[&secrets]))?;
+            let bounds = Bounds {
+                max_len: Some(max_len),
+                ..Bounds::default()
+            };
+            let named = Named {
+                hash: Some(hash),
+                bounds: &bounds,
+                ..Named::default()
+            };
+            let kind = kind_named("preimage", &named)?;
+            let (records, private) = files::read_prover_inputs(kind.as_ref(), &secrets)?;
+            write_private_proof(kind, records, private, &output)
+        }
+        ProveWhat::Membership {
+            hash,
+            scheme,
+            root,
+            members,
+            tree,
+            max_leaf_len,
+            output,
+        } => {
+            set_threads(output.threads)?;
+            files::check_output_path(&output.out, &files::given_paths(&[&members, &tree]))?;
+            let scheme = value_name(&scheme);
+            let bounds = Bounds {
+                max_leaf_len,
+                ..Bounds::default()
+            };
+            let named = Named {
+                hash: Some(hash),
+                scheme: Some(&scheme),
+                bounds: &bounds,
+                ..Named::default()
+            };
+            let kind = kind_named("membership", &named)?;
+            let membership = (kind.as_ref() as &dyn std::any::Any)
+                .downcast_ref::<Membership>()
+                .ok_or_else(|| Error::Internal("a membership kind of another type".into()))?;
+            let root = starling::inputs::hex_field(&root, Hash::from(hash).digest_bytes(), "--root")
+                .map_err(unreadable)?;
+            let (records, private) = files::read_members(membership, &root, &members, &tree)?;
             write_private_proof(kind, records, private, &output)
         }
     }
@@ -350,8 +424,10 @@ fn write_proof(kind: Arc<dyn Kind>, records: Records, output: &OutputArgs) -> Re
     write_private_proof(kind, records, Records::new(), output)
 }
 
-/// [`write_proof`] with private records.
-fn write_private_proof(
+/// [`write_proof`] with private records: zero-knowledge with `--zk` (and
+/// always for a kind that requires it), its randomness the operating
+/// system's.
+pub(crate) fn write_private_proof(
     kind: Arc<dyn Kind>,
     records: Records,
     private: Records,
@@ -364,7 +440,11 @@ fn write_private_proof(
         }
     };
     let out = files::ProofOutput::create(&output.out)?;
-    let proved = starling::prove_private(kind, records, private, output.profile.into(), &mut progress)?;
+    let options = ProveOptions {
+        profile: output.profile.into(),
+        zk: output.zk.then_some(Randomness::Os),
+    };
+    let proved = starling::prove_private(kind, records, private, options, &mut progress)?;
     let bytes = proved.file.to_bytes();
     out.commit(&bytes)?;
     if quiet {
@@ -372,9 +452,10 @@ fn write_private_proof(
     }
     let st = &proved.file.statement;
     eprintln!(
-        "proved {} ({}); wrote {} bytes to {} in {:.3} s",
+        "proved {} ({}){}; wrote {} bytes to {} in {:.3} s",
         counted(st.count(), st.kind().noun()),
         st.kind().name(),
+        if proved.file.zk { ", zero-knowledge" } else { "" },
         bytes.len(),
         output.out.display(),
         proved.timings.total().as_secs_f64(),

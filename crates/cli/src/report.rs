@@ -8,13 +8,15 @@ use starling::{Profile, ProofFile, SecurityReport, Statement};
 use crate::{hex, Failure};
 
 /// What a proof says of itself: its statement (kind, N, instances,
-/// circuit and public digests), profile and security, each error term
+/// circuit and public digests), profile, whether it is zero-knowledge
+/// (`zk`) and security, each error term
 /// as `log2` of its probability (`null` where it is zero, which JSON
 /// cannot write as minus infinity), and with `outputs` the lines
 /// `--print-outputs` prints.
 pub(crate) fn statement(
     statement: &Statement,
     profile: Profile,
+    zk: bool,
     security: Option<&SecurityReport>,
     outputs: bool,
 ) -> Map<String, Value> {
@@ -25,6 +27,7 @@ pub(crate) fn statement(
     obj.insert("circuit".into(), json!(hex(&statement.kind().circuit().digest())));
     obj.insert("public_digest".into(), json!(hex(&statement.public_digest())));
     obj.insert("profile".into(), json!(profile.name()));
+    obj.insert("zk".into(), json!(zk));
     if let Some(report) = security {
         obj.insert("security_bits".into(), json!(report.bits()));
         let terms: Map<String, Value> = report
@@ -45,7 +48,7 @@ pub(crate) fn statement(
 pub(crate) fn inspect(bytes: &[u8]) -> Result<Value, Failure> {
     let file = ProofFile::from_bytes(bytes)?;
     let security = starling::security_report(&file).ok();
-    let mut obj = statement(&file.statement, file.profile, security.as_ref(), true);
+    let mut obj = statement(&file.statement, file.profile, file.zk, security.as_ref(), true);
     obj.insert("verified".into(), json!(false));
     obj.insert("file_bytes".into(), json!(bytes.len()));
     Ok(Value::Object(obj))

@@ -56,6 +56,7 @@ pub(crate) fn run(
             let mut obj = report::statement(
                 verified.statement(),
                 verified.profile(),
+                verified.zk(),
                 Some(verified.security_report()),
                 true,
             );
@@ -111,12 +112,13 @@ fn print_ok(verified: &Verified, ms: f64, outputs: bool) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
-        "OK {} N={} circuit={} public={} profile={} security={:.1} bits verified in {ms:.2} ms",
+        "OK {} N={} circuit={} public={} profile={} zk={} security={:.1} bits verified in {ms:.2} ms",
         verified.kind().name(),
         verified.count(),
         hex(&verified.circuit_digest()),
         hex(&verified.public_digest()),
         verified.profile().name(),
+        if verified.zk() { "yes" } else { "no" },
         verified.security_bits(),
     );
     if outputs {
@@ -134,6 +136,7 @@ fn rejected(bytes: &[u8], error: &str, expected: bool) -> Value {
         Ok(file) => report::statement(
             &file.statement,
             file.profile,
+            file.zk,
             starling::security_report(&file).ok().as_ref(),
             false,
         ),

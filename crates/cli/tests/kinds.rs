@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{path_str, scratch, starling, text};
+use common::{hex, path_str, scratch, starling, text};
 use starling::kind::SampleInputs;
 
 use starling_circuit::blake3::{
@@ -92,10 +92,6 @@ fn assert_exit_2(out: &Output, want: &str, case: &str) {
 // Small helpers: hex, integers
 // ---------------------------------------------------------------------------
 
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn from_hex(s: &str) -> Vec<u8> {
     assert!(s.len().is_multiple_of(2), "odd hex length: {s}");
     (0..s.len())
@@ -137,7 +133,7 @@ fn sha512_known_answer_random_calls_and_a_changed_input() {
     abc.push(0x80);
     abc.resize(120, 0);
     abc.extend_from_slice(&24u64.to_be_bytes());
-    let mut lines = vec![format!("{SHA512_IV_HEX} {}", to_hex(&abc))];
+    let mut lines = vec![format!("{SHA512_IV_HEX} {}", hex(&abc))];
     let mut want = vec!["ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
                          2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
         .to_string()];
@@ -145,7 +141,7 @@ fn sha512_known_answer_random_calls_and_a_changed_input() {
     let mut rng = ChaCha20Rng::seed_from_u64(512);
     for _ in 0..5 {
         let (cv, block): ([u8; 64], [u8; 128]) = (random_bytes(&mut rng), random_bytes(&mut rng));
-        lines.push(format!("{} {}", to_hex(&cv), to_hex(&block)));
+        lines.push(format!("{} {}", hex(&cv), hex(&block)));
         want.push(sha512_expected(&cv, &block));
     }
     let proof = prove_and_check(&["sha512"], "sha512", &lines, &want, "sha512");
@@ -218,12 +214,12 @@ fn le_bytes(words: &[u32]) -> Vec<u8> {
 
 /// One `prove blake3` input line.
 fn blake3_line(cv: &[u8; 32], block: &[u8; 64], counter: u64, block_len: u32, flags: u32) -> String {
-    format!("{} {} {counter} {block_len} {flags}", to_hex(cv), to_hex(block))
+    format!("{} {} {counter} {block_len} {flags}", hex(cv), hex(block))
 }
 
 /// The expected output line of one call, from the reference compression.
 fn blake3_expected(cv: &[u8; 32], block: &[u8; 64], counter: u64, block_len: u32, flags: u32) -> String {
-    to_hex(&le_bytes(&blake3_compress(
+    hex(&le_bytes(&blake3_compress(
         &le_words(cv),
         &le_words(block),
         counter,
@@ -318,7 +314,7 @@ fn blake3_known_answers_and_random_calls() {
             .zip(&lines)
             .position(|(_, l)| l.ends_with(&format!(" 0 {len} 11")))
             .unwrap();
-        assert_eq!(&want[idx][..64], to_hex(hash.as_bytes()), "length {len}");
+        assert_eq!(&want[idx][..64], hex(hash.as_bytes()), "length {len}");
     }
     prove_and_check(&["blake3"], "blake3", &lines, &want, "blake3-hash");
 
@@ -351,7 +347,7 @@ fn bytes_of(lanes: &[u64; 25]) -> Vec<u8> {
 fn keccak_expected(line: &str) -> String {
     let mut lanes = lanes_of(&from_hex(line));
     keccak::f1600(&mut lanes);
-    to_hex(&bytes_of(&lanes))
+    hex(&bytes_of(&lanes))
 }
 
 /// The 200 bytes on the line after each occurrence of `header`.
@@ -385,8 +381,8 @@ fn keccak_known_answers_random_states_and_inspect() {
             inputs[1], outputs[0],
             "the second example permutes the first output"
         );
-        lines.extend(inputs.iter().map(|s| to_hex(s)));
-        want.extend(outputs.iter().map(|s| to_hex(s)));
+        lines.extend(inputs.iter().map(|s| hex(s)));
+        want.extend(outputs.iter().map(|s| hex(s)));
         for (line, w) in lines.iter().zip(&want) {
             assert_eq!(
                 &keccak_expected(line),
@@ -396,11 +392,11 @@ fn keccak_known_answers_random_states_and_inspect() {
         }
     }
     let mut rng = ChaCha20Rng::seed_from_u64(0x4ecc);
-    let ones = to_hex(&[0xff; 200]);
+    let ones = hex(&[0xff; 200]);
     lines.push(ones.clone());
     want.push(keccak_expected(&ones));
     for _ in 0..5 {
-        let line = to_hex(&random_bytes::<200>(&mut rng));
+        let line = hex(&random_bytes::<200>(&mut rng));
         want.push(keccak_expected(&line));
         lines.push(line);
     }
@@ -496,11 +492,11 @@ fn bristol_sha256_against_sha2() {
     }
     let lines: Vec<String> = blocks_cvs
         .iter()
-        .map(|(b, cv)| format!("{} {}", to_hex(b), to_hex(cv)))
+        .map(|(b, cv)| format!("{} {}", hex(b), hex(cv)))
         .collect();
     let want: Vec<String> = blocks_cvs
         .iter()
-        .map(|(b, cv)| to_hex(&sha256_compress(b, cv)))
+        .map(|(b, cv)| hex(&sha256_compress(b, cv)))
         .collect();
     assert_eq!(
         want[0], "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",

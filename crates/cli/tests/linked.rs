@@ -4,15 +4,11 @@
 
 mod common;
 
-use common::{path_str, scratch, starling, text};
+use common::{hex, path_str, scratch, starling, text};
 
 use std::path::{Path, PathBuf};
 
 use sha2::Digest as _;
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 fn lines_file(name: &str, lines: &[String]) -> PathBuf {
     let path = scratch(name);

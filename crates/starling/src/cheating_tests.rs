@@ -58,18 +58,22 @@ impl Mode {
         }
     }
 
-    /// Whether the statement can be proved in this mode: every one without
-    /// zero knowledge; with it, one whose batch has a zero-knowledge layout
-    /// (a circuit too small for one has none). Records the prover refuses
-    /// are tried in every mode: each must refuse them alike.
+    /// Whether the statement can be proved in this mode: without zero
+    /// knowledge, one whose kind does not require it (a verifier refuses a
+    /// plain proof of one that does); with it, one whose batch has a
+    /// zero-knowledge layout (a circuit too small for one has none).
+    /// Records the prover refuses are tried in every mode: each must refuse
+    /// them alike.
     fn fits(self, kind: &dyn Kind, inputs: &Records, private: &Records) -> bool {
         let circuit = kind.circuit();
-        self == Mode::Plain
-            || prover_of(kind)
-                .instance_inputs(inputs, private)
-                .map_or(true, |rows| {
-                    batch_params_zk(circuit, rows.len() / circuit.input_words(), Profile::Default).is_ok()
-                })
+        if self == Mode::Plain {
+            return !kind.requires_zero_knowledge();
+        }
+        prover_of(kind)
+            .instance_inputs(inputs, private)
+            .map_or(true, |rows| {
+                batch_params_zk(circuit, rows.len() / circuit.input_words(), Profile::Default).is_ok()
+            })
     }
 }
 

@@ -1,14 +1,15 @@
 //! The text form of a statement's public data, read from files and streams:
 //! `starling-verifier`'s parser (re-exported here) over anything that is
-//! [`BufRead`], a prover's lines with private fields, and a membership
-//! prover's members with the tree they are in.
+//! [`BufRead`], a prover's lines with private fields, a membership
+//! prover's members with the tree they are in, and a ring signature's
+//! public keys and secret key (`docs/ring.md`).
 
 use std::io::{BufRead, Read};
 
 use starling_verifier::inputs;
 pub use starling_verifier::inputs::*;
 
-use crate::kind::{prover_of, Kind, Membership, MerkleRoot, PrivateInputError};
+use crate::kind::{prover_of, Kind, Membership, MerkleRoot, PrivateInputError, RING_KEY_BYTES};
 use crate::{Error, Records};
 
 /// A [`BufRead`] as the parser's [`LineSource`].
@@ -104,4 +105,41 @@ pub fn read_members(
         )));
     }
     Ok((public, private))
+}
+
+/// Reads a ring's public keys, one a line in the ring's order, each 64 hex
+/// digits (`docs/ring.md`); blank lines and `#` comments are skipped, as
+/// in every inputs text. Errors name the line; an empty ring is one.
+pub fn read_ring_keys(reader: impl BufRead) -> Result<Vec<[u8; RING_KEY_BYTES]>, Error> {
+    let mut keys = Vec::new();
+    read_lines(Lines(reader), |_, fields| {
+        expect_fields(fields, "PK", 1).map_err(Error::Input)?;
+        keys.push(key_field(fields[0], "public key")?);
+        Ok(())
+    })?;
+    if keys.is_empty() {
+        return Err(Error::Input("the ring has no public keys".into()));
+    }
+    Ok(keys)
+}
+
+/// Reads a secret key file: one line of 64 hex digits (`starling ring
+/// keygen` writes them and a newline).
+pub fn read_secret_key(reader: impl BufRead) -> Result<[u8; RING_KEY_BYTES], Error> {
+    let mut key = None;
+    read_lines(Lines(reader), |_, fields| {
+        if key.is_some() {
+            return Err(Error::Input("a secret key file holds one key".into()));
+        }
+        expect_fields(fields, "SK", 1).map_err(Error::Input)?;
+        key = Some(key_field(fields[0], "secret key")?);
+        Ok(())
+    })?;
+    key.ok_or_else(|| Error::Input("no secret key: the file is empty".into()))
+}
+
+/// A 32-byte key from its 64 hex digits.
+fn key_field(text: &str, what: &str) -> Result<[u8; RING_KEY_BYTES], Error> {
+    let bytes = hex_field(text, RING_KEY_BYTES, what).map_err(Error::Input)?;
+    Ok(bytes.try_into().expect("hex_field gives the bytes asked for"))
 }

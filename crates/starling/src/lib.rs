@@ -13,6 +13,9 @@ mod preimage_tests;
 #[cfg(test)]
 mod privacy_tests;
 mod protocol;
+mod prove_options;
+#[cfg(test)]
+mod prove_options_tests;
 mod randomness;
 pub mod ring;
 #[cfg(test)]
@@ -27,6 +30,7 @@ mod zk_tests;
 
 pub use host::Native;
 pub use protocol::{keep_buffers_between_proofs, prove, prove_private, Proved};
+pub use prove_options::ProveOptions;
 pub use randomness::Randomness;
 pub use starling_field::cpu;
 pub use starling_verifier::Profile;

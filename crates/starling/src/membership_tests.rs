@@ -1,7 +1,8 @@
-//! Membership statements end to end, without zero knowledge: members of
-//! plain (SHA-256, Keccak-256) and RFC 6962 trees of several sizes prove
-//! and verify against roots computed by reference code here; a wrong root,
-//! members not in the tree and cheating provers are refused or rejected.
+//! Membership statements end to end (zero-knowledge, as the kind requires):
+//! members of plain (SHA-256, Keccak-256) and RFC 6962 trees of several
+//! sizes prove and verify against roots computed by reference code here; a
+//! wrong root, members not in the tree and cheating provers are refused or
+//! rejected.
 
 use std::sync::Arc;
 

@@ -1,7 +1,8 @@
-//! Preimage statements end to end, without zero knowledge: batches of
-//! messages of private lengths at every padding boundary prove and verify
-//! against digests from the reference crates; a wrong digest, a message
-//! longer than `max_len` and cheating witnesses are refused or rejected.
+//! Preimage statements end to end (zero-knowledge, as the kind requires):
+//! batches of messages of private lengths at every padding boundary prove
+//! and verify against digests from the reference crates; a wrong digest, a
+//! message longer than `max_len` and cheating witnesses are refused or
+//! rejected.
 
 use std::sync::Arc;
 

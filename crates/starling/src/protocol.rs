@@ -33,7 +33,7 @@ use starling_verifier::Host;
 use crate::host::Native;
 use crate::kind::{prover_of, Kind};
 use crate::timings::Phase;
-use crate::{Error, Profile, ProofFile, Randomness, Records, Statement, Timings};
+use crate::{Error, Profile, ProofFile, ProveOptions, Randomness, Records, Statement, Timings};
 
 /// A proof and what it cost to make.
 pub struct Proved {
@@ -65,13 +65,18 @@ pub fn keep_buffers_between_proofs() {
 /// KB per hash the project allows itself). A caller that wants both makes
 /// its own thread part of the pool (`ThreadPoolBuilder::use_current_thread`),
 /// as the command line does.
+///
+/// `options` is a [`Profile`] for a plain proof, or [`ProveOptions`] for a
+/// zero-knowledge one ([`ProveOptions::zero_knowledge`]); a kind whose
+/// private records are secrets ([`Kind::requires_zero_knowledge`]) is
+/// proved with zero knowledge either way.
 pub fn prove(
     kind: Arc<dyn Kind>,
     inputs: Records,
-    profile: Profile,
+    options: impl Into<ProveOptions>,
     progress: &mut dyn FnMut(&Phase),
 ) -> Result<Proved, Error> {
-    prove_private(kind, inputs, Records::new(), profile, progress)
+    prove_private(kind, inputs, Records::new(), options, progress)
 }
 
 /// [`prove`] for a kind with private input records ([`Kind::has_private_inputs`]:
@@ -81,16 +86,17 @@ pub fn prove_private(
     kind: Arc<dyn Kind>,
     inputs: Records,
     private: Records,
-    profile: Profile,
+    options: impl Into<ProveOptions>,
     progress: &mut dyn FnMut(&Phase),
 ) -> Result<Proved, Error> {
-    prove_with(kind, inputs, private, profile, None, progress, &Tamper::default())
+    let ProveOptions { profile, zk } = options.into();
+    prove_with(kind, inputs, private, profile, zk, progress, &Tamper::default())
 }
 
 /// Changes a test-only cheating prover makes: to the witness words before
 /// anything is committed (the linear forms are then recomputed from them),
 /// and to the statement it claims. Real proofs change nothing.
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 pub(crate) struct Tamper<'a> {
     /// Changes the instances' input rows before the witness is generated
     /// (every instance stays a valid run of the circuit, on other inputs).
@@ -112,6 +118,9 @@ pub(crate) struct Tamper<'a> {
     /// in both modes) than it computed, given those, and goes on from the
     /// ones it sent.
     pub(crate) evaluations: Option<EvaluationsTamper<'a>>,
+    /// A plain proof even of a kind that requires zero knowledge, which a
+    /// verifier must reject.
+    pub(crate) plain: bool,
 }
 
 /// A change to the witness words.
@@ -134,6 +143,8 @@ pub(crate) enum MessageCheat {
 
 /// Proves the statement; with `zk`, laid out for zero knowledge
 /// (`batch_params_zk`: random wires from the generator, a hiding opening).
+/// A kind that [`Kind::requires_zero_knowledge`] is laid out so without
+/// `zk` too, its randomness from the operating system.
 pub(crate) fn prove_with(
     kind: Arc<dyn Kind>,
     inputs: Records,
@@ -143,6 +154,7 @@ pub(crate) fn prove_with(
     progress: &mut dyn FnMut(&Phase),
     tamper: &Tamper<'_>,
 ) -> Result<Proved, Error> {
+    let zk = zk.or_else(|| (kind.requires_zero_knowledge() && !tamper.plain).then_some(Randomness::Os));
     crate::inputs::check_not_empty(kind.as_ref(), &inputs)?;
     if inputs.len() as u64 > format::MAX_INSTANCES {
         return Err(Error::Input(format!(

@@ -1,7 +1,8 @@
-//! Ring signatures end to end, without zero knowledge: rings of 5 (padded
-//! to 8) and of 1 prove and verify against roots computed by reference
-//! code here; a non-member is refused, cheating provers and changed public
-//! values are rejected; key images link one key in one context.
+//! Ring signatures end to end (zero-knowledge, as the kind requires): rings
+//! of 5 (padded to 8) and of 1 prove and verify against roots computed by
+//! reference code here; a non-member is refused, cheating provers and
+//! changed public values are rejected; key images link one key in one
+//! context.
 
 use std::sync::Arc;
 

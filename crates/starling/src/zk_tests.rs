@@ -355,8 +355,22 @@ fn a_plain_proof_read_as_a_zero_knowledge_one_is_an_error() {
     let mut all = statements();
     all.push((Arc::new(small.clone()), small.random_inputs(3, 4), Records::new()));
     for (kind, inputs, private) in all {
-        let proved =
-            crate::prove_private(kind.clone(), inputs, private, Profile::Default, &mut |_| {}).unwrap();
+        // A plain proof even of a kind that requires zero knowledge.
+        let plain = Tamper {
+            plain: true,
+            ..Tamper::default()
+        };
+        let proved = prove_with(
+            kind.clone(),
+            inputs,
+            private,
+            Profile::Default,
+            None,
+            &mut |_| {},
+            &plain,
+        )
+        .unwrap();
+        assert!(!proved.file.zk);
         let mut bytes = proved.file.to_bytes();
         bytes[starling_verifier::format::HEADER_BYTES - 1] |= starling_verifier::format::ZK_PROFILE_BIT;
         let rejected = ProofFile::from_bytes(&bytes)

@@ -69,6 +69,14 @@ pub enum Rejection {
         /// The minimum the verifier asked for.
         required: f64,
     },
+    /// The statement's private records are secrets
+    /// ([`crate::Kind::requires_zero_knowledge`]) and the proof was made
+    /// without zero knowledge, so it may give them away: whatever else it
+    /// shows, it is not a proof of this kind.
+    NotZeroKnowledge {
+        /// The kind's name.
+        kind: String,
+    },
     /// A check of the proof system fails: the proof does not prove the
     /// statement it carries.
     Invalid {
@@ -158,6 +166,10 @@ impl fmt::Display for Rejection {
             } => write!(
                 f,
                 "the proof is weaker than required: {bits:.1} bits of provable security (profile {profile}), at least {required} required"
+            ),
+            Rejection::NotZeroKnowledge { kind } => write!(
+                f,
+                "a {kind} proof must be zero-knowledge (its private values are secrets), and this one was made without zero knowledge"
             ),
             Rejection::Invalid { check, detail } => write!(
                 f,

@@ -100,6 +100,9 @@ impl ProofFile {
         let profile = Profile::from_id(header.profile & !format::ZK_PROFILE_BIT)
             .ok_or_else(|| Error::Malformed(format!("unknown security profile {}", header.profile)))?;
         let kind = format::read_kind(&mut r, header.code, known)?;
+        // A kind with secrets has no plain proofs: refused from the header,
+        // before a section is read as a plain layout's.
+        crate::verify::check_hides_secrets(kind.as_ref(), zk)?;
         let params_len = 4 + kind.params().len();
         let statement = format::read_statement(&mut r, kind.clone())?;
         let params =
@@ -234,6 +237,7 @@ pub fn inspect(bytes: &[u8]) -> Result<String, Error> {
         );
     }
     let _ = writeln!(out, "profile        {}", file.profile.name());
+    let _ = writeln!(out, "zero knowledge {}", if file.zk { "yes" } else { "no" });
     match security_report(&file) {
         Ok(r) => {
             let _ = writeln!(

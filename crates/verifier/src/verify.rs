@@ -139,6 +139,7 @@ impl Expected {
 pub struct Verified {
     statement: Statement,
     profile: Profile,
+    zk: bool,
     security: SecurityReport,
 }
 
@@ -156,6 +157,12 @@ impl Verified {
     /// The profile of the proof.
     pub fn profile(&self) -> Profile {
         self.profile
+    }
+
+    /// Whether the proof is zero-knowledge: it shows nothing of the
+    /// private values beyond the statement (`docs/zk.md`).
+    pub fn zk(&self) -> bool {
+        self.zk
     }
 
     /// Provable security of the proof system at this size and profile.
@@ -221,10 +228,10 @@ pub fn check_kind(kind: &dyn Kind, proof: &[u8]) -> Result<(), Error> {
 /// Errors: [`Error::Malformed`] when the bytes are not a proof file;
 /// [`Error::Rejected`] with [`Rejection::Mismatch`] naming the first
 /// difference (kind, circuit, N, then the first instance and field whose
-/// inputs differ), [`Rejection::TooWeak`], or [`Rejection::Invalid`] when a
-/// check of the proof system fails. Decoding and verifying a file of `B`
-/// bytes takes memory and time proportional to `B` (see [`crate::format`]).
-/// Every pass runs by this crate's definitions ([`Portable`]);
+/// inputs differ), [`Rejection::NotZeroKnowledge`], [`Rejection::TooWeak`],
+/// or [`Rejection::Invalid`] when a check of the proof system fails.
+/// Decoding and verifying a file of `B` bytes takes memory and time
+/// proportional to `B` (see [`crate::format`]). Every pass runs by this crate's definitions ([`Portable`]);
 /// [`verify_with`] lets a host run the long ones its own way.
 pub fn verify(expected: &Expected, proof: &[u8]) -> Result<Verified, Error> {
     verify_with(expected, proof, &Portable)
@@ -240,6 +247,7 @@ pub fn verify_with(expected: &Expected, proof: &[u8], host: &dyn Host) -> Result
     Ok(Verified {
         statement: file.statement,
         profile: file.profile,
+        zk: file.zk,
         security,
     })
 }
@@ -262,13 +270,26 @@ pub fn verify_claimed_with(
     Ok(Verified {
         statement: file.statement.clone(),
         profile: file.profile,
+        zk: file.zk,
         security,
     })
+}
+
+/// Refuses a proof of `kind` without zero knowledge when the kind's
+/// private records are secrets ([`Kind::requires_zero_knowledge`]),
+/// whatever the proof shows: decoding a file checks it from the header,
+/// verifying a [`ProofFile`] again.
+pub(crate) fn check_hides_secrets(kind: &dyn Kind, zk: bool) -> Result<(), Error> {
+    if kind.requires_zero_knowledge() && !zk {
+        return Err(Error::Rejected(Rejection::NotZeroKnowledge { kind: kind.name() }));
+    }
+    Ok(())
 }
 
 /// Every check of `file` at `min_security_bits` or more: the security its
 /// parameters reach on success.
 fn check_file(file: &ProofFile, min_security_bits: f64, host: &dyn Host) -> Result<SecurityReport, Error> {
+    check_hides_secrets(file.statement.kind().as_ref(), file.zk)?;
     let report = security_report(file)?;
     let bits = report.bits();
     // A floor that is not a number (NaN) refuses every proof rather than

@@ -2,7 +2,8 @@
 correctly, and check such proofs, from Python.
 
 ``prove`` returns the bytes of a proof file, exactly what ``starling prove``
-writes for the same statement; ``verify`` checks one against the statement
+writes for the same statement (with ``zk=True`` a zero-knowledge one, which
+differs every time); ``verify`` checks one against the statement
 the verifier expects, as ``starling verify --expect`` does; ``bench``
 returns what ``starling bench --json`` prints. Kinds and parameters have the
 command line's names. Proving and verifying release the GIL and run on a
@@ -50,8 +51,8 @@ Progress = Callable[[str, int, int], object]
 @dataclass(frozen=True)
 class Verified:
     """What a verified proof proves: the line ``starling verify`` prints
-    (``OK KIND N=.. circuit=.. public=.. profile=.. security=..``) and the
-    outputs ``--print-outputs`` prints."""
+    (``OK KIND N=.. circuit=.. public=.. profile=.. zk=.. security=..``) and
+    the outputs ``--print-outputs`` prints."""
 
     #: The kind with its parameters (``chain --hash sha256``).
     kind: str
@@ -63,6 +64,9 @@ class Verified:
     public_digest: str
     #: The proof's security profile (``default``, ``secure``).
     profile: str
+    #: Whether the proof is zero-knowledge: it shows nothing of the private
+    #: values beyond the statement.
+    zk: bool
     #: Provable bits of security of the proof.
     security_bits: float
     #: The public outputs, one record per line in input order.
@@ -76,22 +80,26 @@ def prove(
     hash: str | None = None,
     scheme: str | None = None,
     profile: str = "default",
+    zk: bool = False,
     threads: int | None = None,
     progress: Progress | None = None,
-    **params: str | bytes | os.PathLike[str],
+    **params: str | int | bytes | os.PathLike[str],
 ) -> bytes:
     """Proves the statement of ``kind`` on ``inputs`` and returns the proof
     file's bytes, the same bytes ``starling prove`` writes.
 
     ``inputs`` is the text ``starling prove`` reads (a chain's is the line
-    ``START STEPS``; signatures' lines are ``PK MSG SIG``), or an iterable of
-    records, one per line (see ``starling._inputs``). ``hash`` and
-    ``scheme`` are the kind's, as ``--hash`` and ``--scheme``; ``params``
-    may hold ``bristol`` (a circuit's Bristol text, or a path to its file),
-    ``ctx`` (SLH-DSA's context, hex or bytes) and ``interface`` (``pure``,
-    ``internal``). ``progress(phase, done, total)`` is called after each
-    prover phase (from a worker thread; an exception it raises is raised
-    when the proof is done).
+    ``START STEPS``; signatures' lines are ``PK MSG SIG``; preimages' lines
+    are the secret messages), or an iterable of records, one per line (see
+    ``starling._inputs``). ``hash`` and ``scheme`` are the kind's, as
+    ``--hash`` and ``--scheme``; ``params`` may hold ``bristol`` (a
+    circuit's Bristol text, or a path to its file), ``ctx`` (SLH-DSA's
+    context, hex or bytes), ``interface`` (``pure``, ``internal``) and
+    ``max_len`` (a preimage's longest message, ``--max-len``). With ``zk``
+    the proof is zero-knowledge (``--zk``: its randomness from the operating
+    system); ``preimage`` proofs always are. ``progress(phase, done,
+    total)`` is called after each prover phase (from a worker thread; an
+    exception it raises is raised when the proof is done).
 
     Raises ``Unreadable`` for inputs or parameters that cannot be read,
     ``Rejected`` for a false statement (a signature that does not verify).
@@ -101,6 +109,7 @@ def prove(
         inputs_text(inputs),
         _kind_params("prove", hash, scheme, params),
         profile,
+        _flag("zk", zk),
         threads,
         progress,
     )
@@ -115,7 +124,7 @@ def verify(
     scheme: str | None = None,
     min_security: float = DEFAULT_MIN_SECURITY_BITS,
     threads: int | None = None,
-    **params: str | bytes | os.PathLike[str],
+    **params: str | int | bytes | os.PathLike[str],
 ) -> Verified:
     """Checks that ``proof`` is valid and proves exactly the statement of
     ``kind`` on ``inputs`` (this circuit, these inputs, this N) with at
@@ -123,8 +132,10 @@ def verify(
 
     ``inputs`` is what ``--expect`` reads: a batch's inputs, a digest's
     messages, a chain's ``START STEPS``, a tree's leaves, signatures'
-    ``PK MSG`` lines (or records, as for ``prove``). Parameters are
-    ``prove``'s.
+    ``PK MSG`` lines, preimages' digests, a membership statement's ``ROOT N
+    SIZE``, a ring signature's ``ROOT SIZE MSG_DIGEST K CONTEXT`` (or
+    records, as for ``prove``). Parameters are ``prove``'s, and
+    ``max_leaf_len`` for ``membership`` of ``rfc6962`` trees.
 
     Raises ``Rejected`` (naming the first difference or the failed check)
     when it does not, ``Unreadable`` when the file or the inputs cannot be
@@ -132,7 +143,7 @@ def verify(
     """
     if not math.isfinite(min_security):
         raise Unreadable("min_security must be a finite number of bits")
-    kind_name, count, circuit, public_digest, profile, bits, outputs = _starling.verify(
+    kind_name, count, circuit, public_digest, profile, zk, bits, outputs = _starling.verify(
         bytes(proof),
         kind,
         inputs_text(inputs),
@@ -140,7 +151,7 @@ def verify(
         float(min_security),
         threads,
     )
-    return Verified(kind_name, count, circuit, public_digest, profile, bits, outputs)
+    return Verified(kind_name, count, circuit, public_digest, profile, zk, bits, outputs)
 
 
 def bench(
@@ -154,8 +165,9 @@ def bench(
     leaves: int | None = None,
     runs: int = 3,
     profile: str = "default",
+    zk: bool = False,
     threads: int | None = None,
-    **params: str | bytes | os.PathLike[str],
+    **params: str | int | bytes | os.PathLike[str],
 ) -> dict[str, Any]:
     """Runs the benchmark ``starling bench`` runs and returns the object
     ``starling bench ... --json`` prints, with the same keys (what each
@@ -165,8 +177,12 @@ def bench(
     ``blake3``, ``keccak-f1600``, ``digest`` (with ``msg_len`` and ``hash``)
     and ``signatures`` (with ``scheme``, ``msg_len`` default 32, ``ctx``,
     ``interface``); ``steps`` for ``chain``; ``leaves`` for ``merkle-root``
-    (with ``hash`` and ``scheme``). Inputs are made up from a fixed seed;
-    the inputs are proved ``1 + runs`` times. ``peak_rss_bytes`` and
+    (with ``hash`` and ``scheme``); ``count`` for ``preimage`` (with
+    ``hash`` and ``max_len``); ``count`` members of a tree of ``leaves`` for
+    ``membership`` (with ``hash`` and ``scheme``); ``leaves`` public keys
+    for ``ring``. Inputs are made up from a fixed seed; the inputs are
+    proved ``1 + runs`` times, zero-knowledge with ``zk`` (and always for
+    ``preimage``, ``membership`` and ``ring``). ``peak_rss_bytes`` and
     ``huge_page_bytes`` are this whole Python process's.
     """
     sizes = {"count": count, "msg_len": msg_len, "steps": steps, "leaves": leaves}
@@ -181,21 +197,30 @@ def bench(
         {name: size for name, size in sizes.items() if size is not None},
         runs,
         profile,
+        _flag("zk", zk),
         threads,
     )
     return json.loads(report)  # type: ignore[no-any-return]
+
+
+def _flag(name: str, value: bool) -> bool:
+    """A yes-or-no argument, refused when it is not a ``bool``."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+    return value
 
 
 def _kind_params(
     function: str,
     hash: str | None,
     scheme: str | None,
-    params: dict[str, str | bytes | os.PathLike[str]],
+    params: dict[str, str | int | bytes | os.PathLike[str]],
 ) -> dict[str, str]:
     """The kind's parameters by the command line's names, those not given
-    left out: ``bristol`` as text, ``ctx`` as hex. A name the command line
-    does not have is an error, as an unknown flag is."""
-    unknown = sorted(set(params) - {"bristol", "ctx", "interface"})
+    left out: ``bristol`` as text, ``ctx`` as hex, ``max_len`` and
+    ``max_leaf_len`` in decimal. A name the command line does not have is an
+    error, as an unknown flag is."""
+    unknown = sorted(set(params) - {"bristol", "ctx", "interface", "max_len", "max_leaf_len"})
     if unknown:
         raise TypeError(f"{function}() got an unexpected parameter {unknown[0]!r}")
     given = {"hash": hash, "scheme": scheme, **params}
@@ -206,6 +231,13 @@ def _kind_params(
     ctx = given.get("ctx")
     if isinstance(ctx, (bytes, bytearray, memoryview)):
         given["ctx"] = bytes(ctx).hex()
+    for bound in ("max_len", "max_leaf_len"):
+        value = given.get(bound)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise Unreadable(f"{bound} must be a whole number of bytes, not {value!r}")
+        given[bound] = str(value)
     for name, value in given.items():
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str, not {type(value).__name__}")

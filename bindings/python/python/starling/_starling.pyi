@@ -9,6 +9,7 @@ def prove(
     inputs: str,
     params: dict[str, str],
     profile: str,
+    zk: bool,
     threads: int | None,
     progress: object | None,
 ) -> bytes: ...
@@ -19,12 +20,13 @@ def verify(
     params: dict[str, str],
     min_security: float,
     threads: int | None,
-) -> tuple[str, int, str, str, str, float, list[str]]: ...
+) -> tuple[str, int, str, str, str, bool, float, list[str]]: ...
 def bench(
     kind: str,
     params: dict[str, str],
     sizes: dict[str, int],
     runs: int,
     profile: str,
+    zk: bool,
     threads: int | None,
 ) -> str: ...

@@ -69,3 +69,8 @@ pub fn scratch(name: &str) -> PathBuf {
 pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
+
+/// Bytes as lowercase hex digits.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

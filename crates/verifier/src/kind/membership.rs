@@ -80,8 +80,8 @@
 //!
 //! Private is not hidden without zero knowledge (DESIGN §2.2): the proof's
 //! opened columns and sumcheck messages are functions of the witness.
-//! These statements are meant to be proved with `--zk`, which is why the
-//! kind is not among the names users type yet.
+//! So the kind [`Kind::requires_zero_knowledge`]: it is always proved with
+//! zero knowledge, and a proof of it without is rejected.
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -946,6 +946,10 @@ impl Kind for Membership {
     }
 
     fn has_private_inputs(&self) -> bool {
+        true
+    }
+
+    fn requires_zero_knowledge(&self) -> bool {
         true
     }
 

@@ -139,6 +139,16 @@ pub trait Kind: TextFormat + Send + Sync + fmt::Debug + Any {
         false
     }
 
+    /// Whether the kind's private records are secrets (a preimage, a
+    /// member of a set, a secret key), not just values a verifier need not
+    /// see: then a proof of it must be zero-knowledge, or its opened
+    /// columns and sumcheck messages would give them away (DESIGN §2.2).
+    /// The prover always proves it with zero knowledge, and a verifier
+    /// rejects a proof of it made without ([`crate::Rejection::NotZeroKnowledge`]).
+    fn requires_zero_knowledge(&self) -> bool {
+        false
+    }
+
     /// Private records a prover gives for a statement on these inputs, for
     /// a kind that [`Kind::has_private_inputs`]: one per input record
     /// (a signature, a message), unless the inputs count them otherwise (a

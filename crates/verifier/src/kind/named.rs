@@ -11,13 +11,17 @@ use alloc::vec::Vec;
 
 use alloc::sync::Arc;
 
-use super::{Batch, Interface, Kind, Scheme, SignatureScheme, Signatures, SlhDsa};
+use super::{
+    Batch, Interface, Kind, Membership, Scheme, SignatureScheme, Signatures, SlhDsa, DEFAULT_MAX_LEAF_LEN,
+    DEFAULT_PREIMAGE_MAX_LEN,
+};
 use crate::circuits::{Builtin, StatementCircuit};
 use crate::hashes::Hash;
+use crate::inputs::decimal;
 use crate::Error;
 
 /// Every kind's name, in the order the command line lists them.
-pub const KIND_NAMES: [&str; 9] = [
+pub const KIND_NAMES: [&str; 12] = [
     "sha256",
     "sha512",
     "blake3",
@@ -27,6 +31,9 @@ pub const KIND_NAMES: [&str; 9] = [
     "chain",
     "merkle-root",
     "signatures",
+    "preimage",
+    "membership",
+    "ring",
 ];
 
 /// A kind's parameters as the user gave them; `None` where not given.
@@ -36,11 +43,20 @@ pub struct KindParams<'a> {
     /// known to take one, so that a circuit given to another kind is
     /// refused as such before its file is read.
     pub bristol: Option<&'a dyn Fn() -> Result<Arc<StatementCircuit>, Error>>,
-    /// The hash of a `digest`, `chain` or `merkle-root` statement, by name.
+    /// The hash of a `digest`, `chain`, `merkle-root`, `preimage`,
+    /// `membership` or `ring` statement, by name (a ring's is `sha256`, the
+    /// default).
     pub hash: Option<&'a str>,
-    /// A `merkle-root` statement's tree (`plain`, `rfc6962`, `bitcoin`) or a
-    /// `signatures` statement's scheme (`lms-sha256-m32-h10-w4`, ...).
+    /// A `merkle-root` or `membership` statement's tree (`plain`,
+    /// `rfc6962`, `bitcoin`) or a `signatures` statement's scheme
+    /// (`lms-sha256-m32-h10-w4`, ...).
     pub scheme: Option<&'a str>,
+    /// A `preimage` statement's longest message, in decimal (default
+    /// [`DEFAULT_PREIMAGE_MAX_LEN`]).
+    pub max_len: Option<&'a str>,
+    /// An RFC 6962 `membership` statement's longest leaf, in decimal
+    /// (default [`DEFAULT_MAX_LEAF_LEN`]).
+    pub max_leaf_len: Option<&'a str>,
     /// SLH-DSA's context string, in hex (pure interface only).
     pub ctx: Option<&'a str>,
     /// SLH-DSA's interface: `pure` or `internal`.
@@ -56,14 +72,24 @@ pub fn named(name: &str, params: &KindParams<'_>) -> Result<Arc<dyn Kind>, Error
             KIND_NAMES.join(", ")
         ))
     })?;
-    let hashed = matches!(name, "digest" | "chain" | "merkle-root");
+    let hashed = matches!(
+        name,
+        "digest" | "chain" | "merkle-root" | "preimage" | "membership" | "ring"
+    );
     let signed = name == "signatures";
+    let treed = matches!(name, "merkle-root" | "membership");
     for (flag, given, taken) in [
         ("bristol", params.bristol.is_some(), name == "circuit"),
         ("hash", params.hash.is_some(), hashed),
-        ("scheme", params.scheme.is_some(), name == "merkle-root" || signed),
+        ("scheme", params.scheme.is_some(), treed || signed),
         ("ctx", params.ctx.is_some(), signed),
         ("interface", params.interface.is_some(), signed),
+        ("max-len", params.max_len.is_some(), name == "preimage"),
+        (
+            "max-leaf-len",
+            params.max_leaf_len.is_some(),
+            name == "membership",
+        ),
     ] {
         if given && !taken {
             return Err(input(format!("--{flag} is not a parameter of {name} statements")));
@@ -72,10 +98,24 @@ pub fn named(name: &str, params: &KindParams<'_>) -> Result<Arc<dyn Kind>, Error
     let hash = || -> Result<Hash, Error> {
         let hash = params
             .hash
-            .ok_or_else(|| input("digest, chain and merkle-root statements need --hash".into()))?;
+            .ok_or_else(|| input(format!("{name} statements need --hash")))?;
         Hash::from_name(hash).ok_or_else(|| {
             let names: Vec<&str> = Hash::ALL.iter().map(|h| h.name()).collect();
             input(format!("--hash: {hash:?} is not {}", names.join(", ")))
+        })
+    };
+    let scheme = || -> Result<Scheme, Error> {
+        let scheme = params
+            .scheme
+            .ok_or_else(|| input(format!("{name} statements need --scheme")))?;
+        Scheme::ALL
+            .into_iter()
+            .find(|s| s.name() == scheme)
+            .ok_or_else(|| input(format!("--scheme: {scheme:?} is not plain, rfc6962 or bitcoin")))
+    };
+    let length = |flag: &str, given: Option<&str>, default: usize| -> Result<usize, Error> {
+        given.map_or(Ok(default), |text| {
+            decimal(text, "the length").map_err(|e| input(format!("--{flag}: {e}")))
         })
     };
     Ok(match name {
@@ -91,16 +131,34 @@ pub fn named(name: &str, params: &KindParams<'_>) -> Result<Arc<dyn Kind>, Error
         }
         "digest" => super::digest(hash()?),
         "chain" => super::chain(hash()?),
-        "merkle-root" => {
-            let scheme = params
-                .scheme
-                .ok_or_else(|| input("merkle-root statements need --scheme".into()))?;
-            let scheme = Scheme::ALL
-                .into_iter()
-                .find(|s| s.name() == scheme)
-                .ok_or_else(|| input(format!("--scheme: {scheme:?} is not plain, rfc6962 or bitcoin")))?;
-            merkle_root(hash()?, scheme)?
+        "merkle-root" => merkle_root(hash()?, scheme()?)?,
+        "preimage" => {
+            let max_len = length("max-len", params.max_len, DEFAULT_PREIMAGE_MAX_LEN)?;
+            super::preimage(hash()?, max_len).map_err(input)?
         }
+        "membership" => {
+            let (hash, scheme) = (hash()?, scheme()?);
+            match params.max_leaf_len {
+                None => super::membership(hash, scheme).map_err(input)?,
+                Some(_) if (hash, scheme) != (Hash::Sha256, Scheme::Rfc6962) => {
+                    return Err(input(
+                        "--max-leaf-len is a parameter of rfc6962 membership statements only".into(),
+                    ))
+                }
+                given => {
+                    let max = length("max-leaf-len", given, DEFAULT_MAX_LEAF_LEN)?;
+                    Arc::new(Membership::rfc6962(max).map_err(input)?)
+                }
+            }
+        }
+        "ring" => match params.hash {
+            None | Some("sha256") => super::ring(),
+            Some(other) => {
+                return Err(input(format!(
+                    "--hash: ring signatures are built with sha256 only, not {other:?}"
+                )))
+            }
+        },
         _ => {
             let scheme = params
                 .scheme
@@ -200,6 +258,41 @@ mod tests {
             let made = named(name, &params(hash, scheme)).unwrap();
             assert_eq!(made.name(), kind);
         }
+        for (name, params, kind) in [
+            (
+                "preimage",
+                KindParams {
+                    hash: Some("sha3-256"),
+                    max_len: Some("100"),
+                    ..KindParams::default()
+                },
+                "preimage --hash sha3-256 --max-len 100",
+            ),
+            (
+                "preimage",
+                params(Some("sha256"), None),
+                "preimage --hash sha256 --max-len 64",
+            ),
+            (
+                "membership",
+                params(Some("keccak-256"), Some("plain")),
+                "membership --hash keccak-256 --scheme plain",
+            ),
+            (
+                "membership",
+                KindParams {
+                    max_leaf_len: Some("80"),
+                    ..params(Some("sha256"), Some("rfc6962"))
+                },
+                "membership --hash sha256 --scheme rfc6962 --max-leaf-len 80",
+            ),
+            ("ring", params(None, None), "ring --hash sha256"),
+            ("ring", params(Some("sha256"), None), "ring --hash sha256"),
+        ] {
+            let made = named(name, &params).unwrap();
+            assert_eq!(made.name(), kind);
+            assert!(made.requires_zero_knowledge(), "{kind}");
+        }
         let circuit =
             || StatementCircuit::from_bristol("1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n").map_err(Error::Input);
         let with_circuit = KindParams {
@@ -235,8 +328,72 @@ mod tests {
             ),
             ("sha-256", None, None, "is not a statement kind"),
             ("signatures", None, Some("lms-nope"), "--scheme:"),
+            ("preimage", None, None, "preimage statements need --hash"),
+            (
+                "membership",
+                Some("sha256"),
+                None,
+                "membership statements need --scheme",
+            ),
+            (
+                "membership",
+                Some("sha256"),
+                Some("bitcoin"),
+                "membership statements of bitcoin trees do not take sha256",
+            ),
+            (
+                "ring",
+                Some("sha512"),
+                None,
+                "ring signatures are built with sha256 only",
+            ),
+            (
+                "ring",
+                None,
+                Some("plain"),
+                "--scheme is not a parameter of ring statements",
+            ),
         ] {
             match named(name, &params(hash, scheme)) {
+                Err(Error::Input(m)) => assert!(m.contains(message), "{name}: {m}"),
+                other => panic!("{name}: {:?}", other.map(|k| k.name())),
+            }
+        }
+        for (name, given, message) in [
+            (
+                "digest",
+                KindParams {
+                    max_len: Some("10"),
+                    ..params(Some("sha256"), None)
+                },
+                "--max-len is not a parameter of digest statements",
+            ),
+            (
+                "preimage",
+                KindParams {
+                    max_len: Some("ten"),
+                    ..params(Some("sha256"), None)
+                },
+                "--max-len: the length `ten` is not a decimal number",
+            ),
+            (
+                "preimage",
+                KindParams {
+                    max_len: Some("2000"),
+                    ..params(Some("blake3"), None)
+                },
+                "--max-len 2000 is more than the 1024 bytes",
+            ),
+            (
+                "membership",
+                KindParams {
+                    max_leaf_len: Some("80"),
+                    ..params(Some("sha256"), Some("plain"))
+                },
+                "--max-leaf-len is a parameter of rfc6962 membership statements only",
+            ),
+        ] {
+            match named(name, &given) {
                 Err(Error::Input(m)) => assert!(m.contains(message), "{name}: {m}"),
                 other => panic!("{name}: {:?}", other.map(|k| k.name())),
             }

@@ -78,8 +78,8 @@
 //!
 //! Private is not hidden without zero knowledge (DESIGN §2.2): the proof's
 //! opened columns and sumcheck messages are functions of the witness, sk
-//! among them. A signature is meant to be a zero-knowledge proof, which is
-//! why the kind is library only, not among the names users type.
+//! among them. So the kind [`Kind::requires_zero_knowledge`]: a signature
+//! is always a zero-knowledge proof, and one without is rejected.
 
 use alloc::format;
 use alloc::string::String;
@@ -416,6 +416,10 @@ impl Kind for Ring {
     }
 
     fn has_private_inputs(&self) -> bool {
+        true
+    }
+
+    fn requires_zero_knowledge(&self) -> bool {
         true
     }
 
