@@ -32,19 +32,12 @@ fn prove(name: &str, what: &[&str], lines: &[String], extra: &[&str]) -> PathBuf
 
 /// `starling verify PROOF --expect FILE --kind KIND [--bristol C] [extra...]`.
 fn verify_expect(proof: &Path, expect: &Path, kind: &str, bristol: Option<&Path>, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "verify",
-        path_str(proof),
-        "--expect",
-        path_str(expect),
-        "--kind",
-        kind,
-    ];
+    let mut params = Vec::new();
     if let Some(c) = bristol {
-        args.extend(["--bristol", path_str(c)]);
+        params.extend(["--bristol", path_str(c)]);
     }
-    args.extend_from_slice(extra);
-    starling(&args)
+    params.extend_from_slice(extra);
+    common::verify_expect(proof, expect, kind, &params)
 }
 
 /// Exit 1 with one line on stderr that contains `want`.

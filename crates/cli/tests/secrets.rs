@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{hex, path_str, scratch, starling, text};
+use common::{hex, path_str, scratch, starling, text, verify_expect};
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -30,20 +30,6 @@ fn assert_fails(out: &Output, code: i32, want: &str, case: &str) {
     assert_eq!(out.status.code(), Some(code), "{case}: {err}");
     assert!(err.contains(want), "{case}: stderr lacks {want:?}: {err}");
     assert_eq!(err.lines().count(), 1, "{case}: not one line: {err}");
-}
-
-/// `verify PROOF --expect EXPECT --kind KIND PARAMS...`.
-fn verify_expect(proof: &Path, expect: &Path, kind: &str, params: &[&str]) -> Output {
-    let mut args = vec![
-        "verify",
-        path_str(proof),
-        "--expect",
-        path_str(expect),
-        "--kind",
-        kind,
-    ];
-    args.extend_from_slice(params);
-    starling(&args)
 }
 
 /// `prove preimage --hash HASH --secrets SECRETS --out OUT EXTRA...`.

@@ -13,19 +13,10 @@ use crate::cheating_tests::prove_in;
 use crate::protocol::Tamper;
 use crate::ring::{keygen_from, statement, KeyPair};
 use crate::{verify_claimed, Kind, ProofFile, Randomness, DEFAULT_MIN_SECURITY_BITS};
+use starling_verifier::PROOF_SECTIONS;
 
 const MEMBERS: usize = 64;
 const CONTEXT: &[u8] = b"slot 7";
-
-/// The proof's sections, named as the file orders them.
-const SECTIONS: [&str; 6] = [
-    "commitment",
-    "grinding",
-    "zerocheck",
-    "lincheck",
-    "wiring",
-    "opening",
-];
 
 fn ring_keys() -> Vec<KeyPair> {
     (0..MEMBERS)
@@ -263,7 +254,7 @@ impl LogOdds {
 /// tested on the second half: the fraction it tells right. A proof is its
 /// sections' bytes, each cut to the shortest of that section.
 fn classifier_accuracy(a: &[[Vec<u8>; 6]], b: &[[Vec<u8>; 6]]) -> (f64, usize) {
-    let cut: Vec<usize> = (0..SECTIONS.len())
+    let cut: Vec<usize> = (0..PROOF_SECTIONS.len())
         .map(|s| a.iter().chain(b).map(|p| p[s].len()).min().expect("proofs"))
         .collect();
     let flat =
@@ -312,7 +303,7 @@ fn two_members_zero_knowledge_signatures_are_indistinguishable() {
         signatures(&keys, a, ZK_PROOFS, true),
         signatures(&keys, b, ZK_PROOFS, true),
     ];
-    for (s, section) in SECTIONS.iter().enumerate() {
+    for (s, section) in PROOF_SECTIONS.iter().enumerate() {
         let lengths = zk
             .each_ref()
             .map(|set| set.iter().map(|p| p[s].len() as f64).collect::<Vec<_>>());

@@ -41,7 +41,7 @@ pub use hashes::Hash;
 pub use host::{Host, Portable};
 pub use kind::Kind;
 pub use pcs::{SecurityProfile as Profile, SecurityReport};
-pub use proof_file::{inspect, security_bits, security_report, ProofFile};
+pub use proof_file::{inspect, security_bits, security_report, ProofFile, PROOF_SECTIONS};
 pub use records::Records;
 pub use statement::Statement;
 pub use transcript::Transcript;

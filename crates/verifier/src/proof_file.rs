@@ -40,7 +40,7 @@ pub struct ProofFile {
 pub(crate) type SectionSizes = Vec<(&'static str, usize)>;
 
 /// Names of the proof sections, in file order.
-const SECTIONS: [&str; 6] = [
+pub const PROOF_SECTIONS: [&str; 6] = [
     "commitment",
     "grinding",
     "zerocheck",
@@ -165,8 +165,8 @@ impl ProofFile {
 
 /// Reads proof section `i` and records its size (with its length field).
 fn take_section<'a>(r: &mut Reader<'a>, sizes: &mut SectionSizes, i: usize) -> Result<&'a [u8], Error> {
-    let s = r.section(SECTIONS[i])?;
-    sizes.push((SECTIONS[i], s.len() + 4));
+    let s = r.section(PROOF_SECTIONS[i])?;
+    sizes.push((PROOF_SECTIONS[i], s.len() + 4));
     Ok(s)
 }
 

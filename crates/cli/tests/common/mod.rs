@@ -74,3 +74,17 @@ pub fn path_str(p: &Path) -> &str {
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// `verify PROOF --expect EXPECT --kind KIND PARAMS...`.
+pub fn verify_expect(proof: &Path, expect: &Path, kind: &str, params: &[&str]) -> Output {
+    let mut args = vec![
+        "verify",
+        path_str(proof),
+        "--expect",
+        path_str(expect),
+        "--kind",
+        kind,
+    ];
+    args.extend_from_slice(params);
+    starling(&args)
+}
