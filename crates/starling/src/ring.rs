@@ -6,6 +6,8 @@
 //! A signature is a proof file of that kind, proved with
 //! [`crate::prove_private`] on the records [`statement`] builds.
 
+#[cfg(test)]
+mod sign_timing;
 mod tree;
 
 use sha2::Digest as _;
