@@ -144,7 +144,7 @@ impl Members {
             Members::Keys(path) => {
                 let pks = files::read_ring_keys(path)?;
                 let root = starling::ring::root(&pks)?;
-                Ok((root.to_vec(), starling::ring::leaves(&pks)?.len() as u64))
+                Ok((root.to_vec(), starling::ring::size(&pks)?))
             }
             Members::Root(text) => {
                 let root = starling::inputs::hex_field(text, RING_KEY_BYTES, "--root").map_err(unreadable)?;

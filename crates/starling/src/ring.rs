@@ -6,10 +6,14 @@
 //! A signature is a proof file of that kind, proved with
 //! [`crate::prove_private`] on the records [`statement`] builds.
 
+#[cfg(test)]
+mod sign_timing;
+mod tree;
+
 use sha2::Digest as _;
 
-use crate::kind::{Membership, Ring, Scheme, RING_KEY_BYTES as KEY_BYTES, RING_MAX_CONTEXT_LEN};
-use crate::{Error, Hash, Records};
+use crate::kind::{Ring, RING_KEY_BYTES as KEY_BYTES, RING_MAX_CONTEXT_LEN};
+use crate::{Error, Records};
 
 /// A secret key and its public key.
 pub type KeyPair = ([u8; KEY_BYTES], [u8; KEY_BYTES]);
@@ -30,29 +34,27 @@ pub fn message_digest(message: &[u8]) -> [u8; KEY_BYTES] {
     sha2::Sha256::digest(message).into()
 }
 
-/// The ring's leaves: its public keys in order, then all-zero leaves to a
-/// power of two. An error for an empty ring.
-pub fn leaves(pks: &[[u8; KEY_BYTES]]) -> Result<Records, Error> {
-    if pks.is_empty() {
-        return Err(Error::Input("the ring has no public keys".into()));
-    }
-    let mut leaves: Records = pks.iter().map(|pk| &pk[..]).collect();
-    for _ in pks.len()..pks.len().next_power_of_two() {
-        leaves.push(&[0; KEY_BYTES]);
-    }
-    Ok(leaves)
+/// The ring's size as its public record holds it: its leaves, the public
+/// keys padded with all-zero leaves to a power of two. An error for an
+/// empty ring.
+pub fn size(pks: &[[u8; KEY_BYTES]]) -> Result<u64, Error> {
+    not_empty(pks)?;
+    Ok(pks.len().next_power_of_two() as u64)
 }
 
 /// The root of the ring's plain SHA-256 tree (`H(left ‖ right)`, the
 /// public keys padded with all-zero leaves to a power of two).
 pub fn root(pks: &[[u8; KEY_BYTES]]) -> Result<[u8; KEY_BYTES], Error> {
-    let levels = tree().levels(&leaves(pks)?);
-    let top = levels.last().and_then(|l| l.first()).expect("a root");
-    Ok(top.as_slice().try_into().expect("a SHA-256 node"))
+    not_empty(pks)?;
+    // Every leaf's pass gives the root.
+    Ok(tree::root_and_path(pks, 0).0)
 }
 
-fn tree() -> Membership {
-    Membership::new(Hash::Sha256, Scheme::Plain).expect("plain SHA-256 trees")
+fn not_empty(pks: &[[u8; KEY_BYTES]]) -> Result<(), Error> {
+    if pks.is_empty() {
+        return Err(Error::Input("the ring has no public keys".into()));
+    }
+    Ok(())
 }
 
 /// A signature's public record and private record: by the secret key `sk`
@@ -72,7 +74,7 @@ pub fn statement(
             context.len()
         )));
     }
-    let leaves = leaves(pks)?;
+    not_empty(pks)?;
     let pk = Ring::public_key(sk);
     let index = pks.iter().position(|p| *p == pk).ok_or_else(|| {
         Error::False(format!(
@@ -80,12 +82,11 @@ pub fn statement(
             hex::encode(pk)
         ))
     })?;
-    let levels = tree().levels(&leaves);
-    let root = levels.last().and_then(|l| l.first()).expect("a root");
-    let path = Membership::path(&levels, index as u64);
+    let (root, path) = tree::root_and_path(pks, index);
+    let path: Vec<Vec<u8>> = path.iter().map(|node| node.to_vec()).collect();
     let public = Ring::public_record(
-        root,
-        leaves.len() as u64,
+        &root,
+        size(pks)?,
         &message_digest(message),
         &key_image(sk, context),
         context,

@@ -2,13 +2,14 @@
 //! of 5 (padded to 8) and of 1 prove and verify against roots computed by
 //! reference code here; a non-member is refused, cheating provers and
 //! changed public values are rejected; key images link one key in one
-//! context.
+//! context; a ring file reads its keys.
 
 use std::sync::Arc;
 
 use sha2::Digest as _;
 
 use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instances};
+use crate::inputs::read_ring_keys;
 use crate::kind::Ring;
 use crate::protocol::Tamper;
 use crate::ring::{key_image, keygen_from, message_digest, root, statement};
@@ -290,4 +291,37 @@ fn changed_public_values_are_rejected() {
     // The message digest is the message's: another message signs another.
     let (other, _) = statement(&ring, &pairs[4].0, b"ctx", b"other message").unwrap();
     assert!(verify(&Expected::new(kind(), other).unwrap(), &proof).is_err());
+}
+
+#[test]
+fn a_ring_file_reads_its_keys_in_order_and_names_a_bad_line() {
+    let ring = pks(&keys(3, 4));
+    let text = format!(
+        "# the ring\n{}\n\n  {}  \r\n{}\n",
+        hex::encode(ring[0]),
+        hex::encode_upper(ring[1]),
+        hex::encode(ring[2])
+    );
+    assert_eq!(read_ring_keys(text.as_bytes()).unwrap(), ring);
+    let empty = read_ring_keys(&b"# no keys\n"[..]).expect_err("an empty ring");
+    assert!(
+        empty.to_string().contains("the ring has no public keys"),
+        "{empty}"
+    );
+    let key = hex::encode(ring[0]);
+    for (text, says) in [
+        (
+            format!("{key}\n{}\n", &key[1..]),
+            "line 2: public key has 63 hex digits",
+        ),
+        (
+            format!("{key}\n\n{key} {key}\n"),
+            "line 3: expected 1 field (PK), found 2",
+        ),
+        (format!("{}g\n", &key[1..]), "line 1: public key: 'g'"),
+    ] {
+        let e = read_ring_keys(text.as_bytes()).expect_err(&text);
+        assert!(matches!(e, Error::Input(_)), "{e}");
+        assert!(e.to_string().contains(says), "{e}");
+    }
 }

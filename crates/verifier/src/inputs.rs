@@ -12,6 +12,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use smallvec::SmallVec;
+
 use crate::circuit::wording::counted;
 
 use crate::format::MAX_INSTANCES;
@@ -109,7 +111,22 @@ pub fn check_not_empty(kind: &dyn Kind, records: &Records) -> Result<(), Error> 
 /// every line that is not blank or a comment, with the bounds
 /// [`read_inputs`] documents; errors (its own and `line`'s) name the line.
 pub fn read_lines(
+    reader: impl LineSource,
+    line: impl FnMut(u64, &[&str]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    read_lines_or_whole(reader, |_| false, line)
+}
+
+/// [`read_lines`], offering every line first to `whole` as it was read
+/// (its `\n` included): a line `whole` takes (returns true for) is a record
+/// that `line` never sees. For texts of a million lines of one form (a
+/// ring's public keys: 64 hex digits and `\n`), where checking the UTF-8,
+/// trimming and splitting each line took longer than reading its record;
+/// `whole` must take only lines that `line` would read the same way, and
+/// leaves the others, errors included, to it.
+pub fn read_lines_or_whole(
     mut reader: impl LineSource,
+    mut whole: impl FnMut(&[u8]) -> bool,
     mut line: impl FnMut(u64, &[&str]) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let mut records = 0u64;
@@ -135,31 +152,73 @@ pub fn read_lines(
                 "the inputs text is longer than {MAX_INPUT_BYTES} bytes"
             )));
         }
-        let text = core::str::from_utf8(&buf).map_err(|e| {
-            at_line(format!(
-                "byte {} is not UTF-8 text (0x{:02x})",
-                e.valid_up_to() + 1,
-                buf[e.valid_up_to()]
-            ))
-        })?;
-        let text = text.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
+        let text = if whole(&buf) {
+            None
+        } else {
+            let text = core::str::from_utf8(&buf).map_err(|e| {
+                at_line(format!(
+                    "byte {} is not UTF-8 text (0x{:02x})",
+                    e.valid_up_to() + 1,
+                    buf[e.valid_up_to()]
+                ))
+            })?;
+            let text = text.trim();
+            if text.is_empty() || text.starts_with('#') {
+                continue;
+            }
+            Some(text)
+        };
         if records == MAX_INSTANCES {
             return Err(at_line(format!(
                 "more than {MAX_INSTANCES} records, the most one proof holds"
             )));
         }
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        line(number, &fields).map_err(|e| match e {
-            Error::Input(e) => at_line(e),
-            Error::False(e) => Error::False(format!("line {number}: {e}")),
-            e => e,
-        })?;
+        if let Some(text) = text {
+            line(number, &fields(text)).map_err(|e| match e {
+                Error::Input(e) => at_line(e),
+                Error::False(e) => Error::False(format!("line {number}: {e}")),
+                e => e,
+            })?;
+        }
         records += 1;
     }
     Ok(())
+}
+
+/// The whitespace-separated fields of `text`, as `split_whitespace` gives
+/// them. An ASCII line, every inputs file's in practice, is split a byte at
+/// a time, and up to eight fields take no allocation: `split_whitespace`
+/// decodes and classifies every character, and was a third of the time to
+/// read a ring of 2^20 public keys (Zen 5).
+fn fields(text: &str) -> SmallVec<[&str; 8]> {
+    if !text.is_ascii() {
+        return text.split_whitespace().collect();
+    }
+    // The ASCII characters `char::is_whitespace` takes: the space, and tab
+    // to carriage return (vertical tab too, which `u8::is_ascii_whitespace`
+    // leaves out).
+    let space = |b: u8| b == b' ' || (b'\t'..=b'\r').contains(&b);
+    let bytes = text.as_bytes();
+    // A line of one field (a key, a digest) in one pass without branches.
+    if !text.is_empty() && !bytes.iter().fold(false, |seen, &b| seen | space(b)) {
+        return SmallVec::from_slice(&[text]);
+    }
+    let mut fields = SmallVec::new();
+    let mut start = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match (start, space(b)) {
+            (Some(from), true) => {
+                fields.push(&text[from..i]);
+                start = None;
+            }
+            (None, false) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(from) = start {
+        fields.push(&text[from..]);
+    }
+    fields
 }
 
 /// Checks a line has `n` fields, named `names` in the message.
@@ -195,41 +254,63 @@ const HEX_DIGIT: [u8; 256] = {
 };
 
 /// `s` as bytes when it is an even number of hex digits, else `None` (the
-/// callers then say why). A table lookup per digit: `hex::decode` after a
-/// scan for non-digits read about 70 MB/s, most of `verify --expect`'s
-/// time for the 6.5 MB of 2^14 Keccak-f states (Zen 1).
+/// callers then say why).
 fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    let s = s.as_bytes();
     if !s.len().is_multiple_of(2) {
         return None;
     }
+    let mut out = vec![0; s.len() / 2];
+    decode_hex_into(s.as_bytes(), &mut out).then_some(out)
+}
+
+/// Writes the hex digits `s` (two per byte of `out`) to `out`; false when
+/// one is not a digit. A table lookup per digit: `hex::decode` after a
+/// scan for non-digits read about 70 MB/s, most of `verify --expect`'s
+/// time for the 6.5 MB of 2^14 Keccak-f states (Zen 1).
+fn decode_hex_into(s: &[u8], out: &mut [u8]) -> bool {
+    debug_assert_eq!(s.len(), 2 * out.len());
     // Any byte that is not a digit sets a high bit of `seen`.
     let mut seen = 0u8;
-    let out = s
-        .chunks_exact(2)
-        .map(|pair| {
-            let (high, low) = (HEX_DIGIT[pair[0] as usize], HEX_DIGIT[pair[1] as usize]);
-            seen |= high | low;
-            high << 4 | low
-        })
-        .collect();
-    (seen >> 4 == 0).then_some(out)
+    for (byte, pair) in out.iter_mut().zip(s.chunks_exact(2)) {
+        let (high, low) = (HEX_DIGIT[pair[0] as usize], HEX_DIGIT[pair[1] as usize]);
+        seen |= high | low;
+        *byte = high << 4 | low;
+    }
+    seen >> 4 == 0
 }
 
 /// Exactly `bytes` bytes written as `2 * bytes` hex digits.
 pub fn hex_field(s: &str, bytes: usize, what: &str) -> Result<Vec<u8>, String> {
-    if let Some(out) = decode_hex(s).filter(|out| out.len() == bytes) {
-        return Ok(out);
+    match decode_hex(s).filter(|out| out.len() == bytes) {
+        Some(out) => Ok(out),
+        None => Err(not_hex_field(s, bytes, what)),
     }
+}
+
+/// [`hex_field`] of a length known at compile time, without allocating: a
+/// ring's 2^20 public keys.
+pub fn hex_array<const N: usize>(s: &str, what: &str) -> Result<[u8; N], String> {
+    hex_digits(s.as_bytes()).ok_or_else(|| not_hex_field(s, N, what))
+}
+
+/// Exactly `N` bytes as `2 N` hex digits, from bytes that need not be
+/// text; `None` for any other bytes.
+pub fn hex_digits<const N: usize>(s: &[u8]) -> Option<[u8; N]> {
+    let mut out = [0; N];
+    (s.len() == 2 * N && decode_hex_into(s, &mut out)).then_some(out)
+}
+
+/// Why `s` is not `bytes` bytes as hex digits.
+fn not_hex_field(s: &str, bytes: usize, what: &str) -> String {
     if let Some(bad) = first_non_hex(s) {
-        return Err(format!("{what}: {bad}"));
+        return format!("{what}: {bad}");
     }
     // Only ASCII hex digits: one byte each.
-    Err(format!(
+    format!(
         "{what} has {}, expected {}",
         counted(s.len() as u64, "hex digit"),
         2 * bytes
-    ))
+    )
 }
 
 /// Any number of bytes as hex digits (an even number of them); `-` is the
@@ -318,9 +399,35 @@ mod tests {
             }
         }
         assert_eq!(hex_field("0aFf", 2, "x"), Ok(vec![0x0a, 0xff]));
+        assert_eq!(hex_array("0aFf", "x"), Ok([0x0a, 0xff]));
+        for bad in ["0aF", "0aFg", "0aFf0", "0aFé"] {
+            assert_eq!(
+                hex_array::<2>(bad, "x"),
+                Err(hex_field(bad, 2, "x").unwrap_err()),
+                "{bad}"
+            );
+        }
         assert!(hex_field("0aF", 2, "x").unwrap_err().contains("3 hex digits"));
         assert!(hex_field("0aFg", 2, "x").unwrap_err().contains("'g'"));
         assert!(hex_bytes("abc", "x").unwrap_err().contains("odd"));
         assert_eq!(hex_bytes("-", "x"), Ok(vec![]));
+    }
+
+    #[test]
+    fn fields_split_as_split_whitespace_does() {
+        let pieces = [
+            "ab", "0", "#", "é", " ", "\t", "\n", "\x0b", "\x0c", "\r", "\u{a0}", "\u{3000}", "\u{85}",
+            "\x1c",
+        ];
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
+        for len in 0..12 {
+            for _ in 0..200 {
+                let text: String = (0..len)
+                    .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+                    .collect();
+                let expected: Vec<&str> = text.split_whitespace().collect();
+                assert_eq!(fields(&text).as_slice(), expected.as_slice(), "{text:?}");
+            }
+        }
     }
 }
