@@ -10,7 +10,6 @@
 
 use alloc::format;
 use alloc::string::String;
-use alloc::sync::Arc;
 use alloc::vec::Vec;
 use libm::{exp2, log2};
 
@@ -101,10 +100,9 @@ impl BatchParams {
         match self.holes {
             None => [Box::new(a), Box::new(b), Box::new(c)],
             Some(h) => {
-                let place: Arc<[u32]> = h.positions_of(circuit.r1cs().used_wires()).into();
-                [(a, OtherRows::A), (b, OtherRows::B), (c, OtherRows::C)].map(|(m, other)| {
-                    Box::new(PlacedMatrix::new(m, h, place.clone(), other)) as Box<dyn Matrix>
-                })
+                let used = circuit.r1cs().used_wires();
+                [(a, OtherRows::A), (b, OtherRows::B), (c, OtherRows::C)]
+                    .map(|(m, other)| Box::new(PlacedMatrix::new(m, h, used, other)) as Box<dyn Matrix>)
             }
         }
     }

@@ -62,6 +62,12 @@ impl SparseMatrix {
         &self.indices[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
 
+    /// The largest column of the first `rows` rows (`None` when they are
+    /// empty).
+    pub fn max_column(&self, rows: usize) -> Option<u32> {
+        self.indices[..self.offsets[rows] as usize].iter().copied().max()
+    }
+
     fn rows(&self) -> impl Iterator<Item = &[u32]> {
         self.offsets
             .windows(2)
@@ -94,11 +100,15 @@ impl SparseMatrix {
     /// multilinear extension at a point when both weight vectors are `eq`
     /// tables. O(nnz + rows). Indices must be in range.
     pub fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128 {
-        let sums: Vec<Gf128> = self
-            .rows()
-            .take(row_weights.len())
-            .map(|row| row.iter().map(|&c| col_weights[c as usize]).sum())
-            .collect();
+        let sums = self.row_sums(row_weights.len().min(self.num_rows()), col_weights);
         dot(&sums, &row_weights[..sums.len()])
+    }
+
+    /// `sum_{y in row i} col_weights[y]` for each of the first `rows` rows.
+    pub fn row_sums(&self, rows: usize, col_weights: &[Gf128]) -> Vec<Gf128> {
+        self.rows()
+            .take(rows)
+            .map(|row| row.iter().map(|&c| col_weights[c as usize]).sum())
+            .collect()
     }
 }

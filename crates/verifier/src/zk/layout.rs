@@ -6,11 +6,13 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
+use core::ops::Range;
 
 use crate::pcs::params::MaskRun;
 use crate::pcs::{PcsParams, SecurityProfile};
 use crate::piop::wiring::{Relation, RowFill, Values, Wires};
 use crate::piop::{Shape, SparseMatrix};
+use crate::Gf128;
 
 /// Free random entries kept for ring switching (the first of
 /// [`Holes::free_entries`]). Its `s_u = sum_x eq(R, x) bit_u(f[x])` go in
@@ -67,7 +69,31 @@ impl Holes {
 
     /// Every random wire's position, in order.
     pub fn positions(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.blocks).flat_map(move |b| b * self.block() + self.per_block()..(b + 1) * self.block())
+        self.hole_ranges().flatten()
+    }
+
+    /// Each block's random wires' positions.
+    pub fn hole_ranges(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        (0..self.blocks).map(move |b| b * self.block() + self.per_block()..(b + 1) * self.block())
+    }
+
+    /// The first `count` wires a block at a time: the first wire of each
+    /// run and the run's positions.
+    pub fn wire_runs(&self, count: usize) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
+        (0..count).step_by(self.per_block()).map(move |start| {
+            let at = self.position(start);
+            (start, at..at + self.per_block().min(count - start))
+        })
+    }
+
+    /// `weights` at the positions of the first `count` wires, in wire
+    /// order (`out[w] = weights[position(w)]`).
+    pub fn weights_of_wires(&self, weights: &[Gf128], count: usize) -> Vec<Gf128> {
+        let mut out = Vec::with_capacity(count);
+        for (_, run) in self.wire_runs(count) {
+            out.extend_from_slice(&weights[run]);
+        }
+        out
     }
 
     /// Wires up to the end of the last block holding the circuit's: the

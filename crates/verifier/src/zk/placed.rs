@@ -2,10 +2,8 @@
 //! the verifier reads them: their bilinear form from the circuit's own
 //! matrix and the wires' positions, without building the moved matrix
 //! ([`Holes::place_matrix`], which the prover builds and which is the
-//! definition: the tests compare the two).
-
-use alloc::sync::Arc;
-use alloc::vec::Vec;
+//! definition: the tests compare the two). Only the columns' weights are
+//! gathered ([`Holes::weights_of_wires`]); the rows' are read in place.
 
 use super::Holes;
 use crate::field::dot;
@@ -27,88 +25,83 @@ pub enum OtherRows {
 }
 
 /// `m` moved as [`Holes::place_matrix`] moves it, `2^k` rows: the rows of
-/// the first `place.len()` wires at their positions, each random wire's and
-/// every other row as `other` says.
+/// the first `used` wires at their positions, each random wire's and every
+/// other row as `other` says.
 pub struct PlacedMatrix<'a> {
     m: &'a SparseMatrix,
     holes: Holes,
-    place: Arc<[u32]>,
     other: OtherRows,
-    /// The circuit's rows that are moved: those of the first `place.len()`
-    /// wires.
+    /// The circuit's rows that are moved: those of the first `used` wires.
     rows: usize,
     /// One past the largest column of those rows.
     columns: usize,
 }
 
 impl<'a> PlacedMatrix<'a> {
-    /// The view of `m` (rows and columns of its first `place.len()` wires at
-    /// `place`, [`Holes::positions_of`]; later columns at
-    /// [`Holes::position`]).
-    pub fn new(m: &'a SparseMatrix, holes: Holes, place: Arc<[u32]>, other: OtherRows) -> Self {
-        let rows = m.num_rows().min(place.len());
-        let columns = (0..rows)
-            .filter_map(|i| m.row(i).last())
-            .max()
-            .map_or(0, |&c| c as usize + 1);
+    /// The view of `m` whose first `used` wires' rows are moved, every
+    /// wire (row or column) to [`Holes::position`].
+    pub fn new(m: &'a SparseMatrix, holes: Holes, used: usize, other: OtherRows) -> Self {
+        let rows = m.num_rows().min(used);
+        let columns = m.max_column(rows).map_or(0, |c| c as usize + 1);
         PlacedMatrix {
             m,
             holes,
-            place,
             other,
             rows,
             columns,
         }
-    }
-
-    /// Where column (wire) `c` is.
-    fn column(&self, c: usize) -> usize {
-        self.place
-            .get(c)
-            .map_or_else(|| self.holes.position(c), |&p| p as usize)
     }
 }
 
 impl Matrix for PlacedMatrix<'_> {
     fn check_square(&self, k: usize) -> Result<(), PiopError> {
         let size = 1usize << k;
-        // Positions grow with the wire, so the largest column lands last.
-        let last_column = self.columns.checked_sub(1).map_or(0, |c| self.column(c));
-        let last_row = self.place.last().map_or(0, |&p| p as usize);
-        if last_column >= size || last_row >= size || self.holes.live_wires() > size {
+        // Positions grow with the wire, so the largest lands last.
+        let last = |count: usize| count.checked_sub(1).map_or(0, |w| self.holes.position(w));
+        if last(self.columns) >= size || last(self.rows) >= size || self.holes.live_wires() > size {
             return Err(PiopError::BadMatrix("a moved wire is not below 2^k"));
         }
         Ok(())
     }
 
     fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128 {
-        let moved = &self.place[..self.rows];
-        let moved_row_weights: Vec<Gf128> = moved.iter().map(|&p| row_weights[p as usize]).collect();
-        let moved_col_weights: Vec<Gf128> = (0..self.columns).map(|c| col_weights[self.column(c)]).collect();
-        let circuit = self.m.bilinear(&moved_row_weights, &moved_col_weights);
-        let at = |weights: &[Gf128], positions: &mut dyn Iterator<Item = usize>| -> Vec<Gf128> {
-            positions.map(|p| weights[p]).collect()
+        // The circuit's rows' sums at the moved columns, each weighed by its
+        // moved row: the rows' weights are read in place, a block's run at a
+        // time, and only the columns' are gathered.
+        let moved_col_weights = self.holes.weights_of_wires(col_weights, self.columns);
+        let sums = self.m.row_sums(self.rows, &moved_col_weights);
+        let in_place = |weights: &[Gf128], wire_order: &[Gf128]| -> Gf128 {
+            self.holes
+                .wire_runs(self.rows)
+                .map(|(w, run)| dot(&wire_order[w..w + run.len()], &weights[run]))
+                .sum()
         };
+        let circuit = in_place(row_weights, &sums);
         let other = match self.other {
             // The random wires' diagonal.
-            OtherRows::A => dot(
-                &at(row_weights, &mut self.holes.positions()),
-                &at(col_weights, &mut self.holes.positions()),
-            ),
+            OtherRows::A => self
+                .holes
+                .hole_ranges()
+                .map(|r| dot(&row_weights[r.clone()], &col_weights[r]))
+                .sum(),
             OtherRows::B => {
                 col_weights[0]
-                    * at(row_weights, &mut self.holes.positions())
-                        .into_iter()
+                    * self
+                        .holes
+                        .hole_ranges()
+                        .flat_map(|r| &row_weights[r])
+                        .copied()
                         .sum::<Gf128>()
             }
             // Every row that is not a moved one is the diagonal's: the whole
             // diagonal less the moved rows' part.
             OtherRows::C => {
                 dot(row_weights, col_weights)
-                    + dot(
-                        &moved_row_weights,
-                        &at(col_weights, &mut moved.iter().map(|&p| p as usize)),
-                    )
+                    + self
+                        .holes
+                        .wire_runs(self.rows)
+                        .map(|(_, run)| dot(&row_weights[run.clone()], &col_weights[run]))
+                        .sum::<Gf128>()
             }
         };
         circuit + other
@@ -121,6 +114,7 @@ mod tests {
     use crate::circuits::{Builtin, StatementCircuit};
     use crate::protocol::{batch_params_zk, Matrices};
     use crate::Profile;
+    use alloc::vec::Vec;
 
     /// Field elements from a fixed 64-bit generator (splitmix64).
     fn elements(count: usize, mut state: u64) -> Vec<Gf128> {
