@@ -1,11 +1,13 @@
 //! The library's verification against an expected statement: typed errors
-//! naming the first difference, and the security a verifier requires.
+//! naming the first difference (for plain and zero-knowledge proofs), and
+//! the security a verifier requires.
 
 mod common;
 
 use starling::kind::Batch;
 use starling::{
-    prove, verify, Builtin, Error, Expected, Mismatch, Profile, Records, Rejection, StatementCircuit,
+    prove, verify, Builtin, Error, Expected, Mismatch, Profile, ProveOptions, Records, Rejection,
+    StatementCircuit,
 };
 
 fn mismatch(r: Result<starling::Verified, Error>) -> Mismatch {
@@ -15,19 +17,27 @@ fn mismatch(r: Result<starling::Verified, Error>) -> Mismatch {
     }
 }
 
+/// Plainly and with zero knowledge: a zero-knowledge proof is checked
+/// against an expectation the same way.
 #[test]
 fn the_first_difference_is_named() {
+    for options in [ProveOptions::from(Profile::Default), common::zk_options(4)] {
+        first_difference_is_named(options);
+    }
+}
+
+fn first_difference_is_named(options: ProveOptions) {
     let sha = Batch::builtin(Builtin::Sha256);
     let (kind, rows) = common::random_batch(&sha, 3, 1);
-    let proof = prove(kind.clone(), rows.clone(), Profile::Default, &mut |_| {})
+    let proof = prove(kind.clone(), rows.clone(), options, &mut |_| {})
         .unwrap()
         .file
         .to_bytes();
     let expected = Expected::new(kind.clone(), rows.clone()).unwrap();
     let verified = verify(&expected, &proof).expect("the honest proof");
     assert_eq!(
-        (verified.kind().name(), verified.count()),
-        ("sha256".to_string(), 3)
+        (verified.kind().name(), verified.count(), verified.zk()),
+        ("sha256".to_string(), 3, options.zk.is_some())
     );
     assert_eq!(verified.circuit_digest(), kind.circuit().digest());
 

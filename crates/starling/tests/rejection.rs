@@ -2,7 +2,9 @@
 //! For every statement kind (signature batches included): every section of a proof file is altered byte by
 //! byte (all of the small sections, a sample of the opening), every public
 //! value is changed by one bit, and truncated or random files must give
-//! errors.
+//! errors. The same for zero-knowledge proofs: of every kind but the
+//! signature batches (whose cheating provers `starling`'s own tests run
+//! with zero knowledge), the kinds with secrets included.
 
 mod common;
 
@@ -10,8 +12,8 @@ use std::sync::{Arc, OnceLock};
 
 use rand::{Rng, SeedableRng};
 use starling::{
-    format, prove, prove_private, verify_claimed, Error, Kind, Profile, ProofFile, Records, Statement,
-    Verified, DEFAULT_MIN_SECURITY_BITS,
+    format, prove, prove_private, verify_claimed, Error, Kind, Profile, ProofFile, ProveOptions, Records,
+    Statement, Verified, DEFAULT_MIN_SECURITY_BITS,
 };
 
 const N: usize = 3;
@@ -27,22 +29,40 @@ fn statements() -> Vec<(Arc<dyn Kind>, Records)> {
     all
 }
 
-/// An honest proof of every kind, and its bytes.
+/// An honest proof of every kind, and its bytes: plain, then with zero
+/// knowledge (every batch kind first, then the kinds with secrets, then
+/// the linked kinds).
 fn honest() -> &'static Vec<(ProofFile, Vec<u8>)> {
     static PROOFS: OnceLock<Vec<(ProofFile, Vec<u8>)>> = OnceLock::new();
     PROOFS.get_or_init(|| {
-        let public_only = statements()
-            .into_iter()
-            .map(|(kind, inputs)| (kind, inputs, Records::new()));
-        public_only
+        let public_only = |statements: Vec<(Arc<dyn Kind>, Records)>| {
+            statements
+                .into_iter()
+                .map(|(kind, inputs)| (kind, inputs, Records::new()))
+        };
+        let plain = public_only(statements())
             .chain(common::signature_statements())
-            .map(|(kind, inputs, private)| {
-                let proved = prove_private(kind, inputs, private, Profile::Default, &mut |_| {}).unwrap();
+            .map(|s| (s, ProveOptions::from(Profile::Default)));
+        let zk = public_only(statements())
+            .chain(common::secret_statements())
+            .filter(|(kind, _, _)| has_zk_layout(kind.as_ref()))
+            .map(|s| (s, common::zk_options(5)));
+        plain
+            .chain(zk)
+            .map(|((kind, inputs, private), options)| {
+                let proved = prove_private(kind, inputs, private, options, &mut |_| {}).unwrap();
                 let bytes = proved.file.to_bytes();
                 (proved.file, bytes)
             })
             .collect()
     })
+}
+
+/// Whether the kind's circuit is large enough for a zero-knowledge layout
+/// (every kind's but the small Bristol circuit's, whose few wires leave no
+/// room for the random ones).
+fn has_zk_layout(kind: &dyn Kind) -> bool {
+    kind.name() != "circuit"
 }
 
 /// Verifies the statement the file carries (the checks of the proof system).
@@ -120,14 +140,20 @@ fn every_section_rejects_flipped_bytes() {
         // those sections over that tier's arithmetic already).
         // With another tier forced, the sample is as much sparser as the
         // stride.
-        let step = if i == 0 { 61 } else { 509 } * stride;
-        let linked = file.statement.kind().code() > 4; // batches are codes 1 to 4
+        // The first zero-knowledge proof (a SHA-256 batch's) is read as
+        // densely as the first plain one: its padded messages and hiding
+        // opening are the zero-knowledge verifier's own code; the others'
+        // proof sections as sparsely as the linked kinds'.
+        let first = i == 0 || (file.zk && !honest()[i - 1].0.zk);
+        let step = if first { 61 } else { 509 } * stride;
+        let batch = file.statement.kind().code() <= 4; // batches are codes 1 to 4
+        let sparse = !batch || (file.zk && !first);
         for (name, range) in sections(file, bytes) {
             let own = matches!(name, "header" | "parameters" | "public data");
-            if range.is_empty() || (linked && !own && secondary_tier()) {
+            if range.is_empty() || (sparse && !own && secondary_tier()) {
                 continue;
             }
-            let stride = if linked && !own { 37 * stride } else { stride };
+            let stride = if sparse && !own { 37 * stride } else { stride };
             // Small sections: every byte. The opening: its first 4 KB (length
             // and ring-switching messages) byte by byte, then a sample.
             let positions: Vec<usize> = if name == "opening" {
@@ -272,8 +298,20 @@ fn truncated_and_random_files_are_errors() {
 
 #[test]
 fn secure_proofs_check_their_proof_of_work() {
-    for (kind, inputs) in statements() {
-        let proved = prove(kind.clone(), inputs, Profile::Secure, &mut |_| {}).unwrap();
+    // Every kind plainly, and the first (a SHA-256 batch) with zero
+    // knowledge too.
+    let zk = ProveOptions {
+        profile: Profile::Secure,
+        ..common::zk_options(3)
+    };
+    let sha256 = statements().swap_remove(0);
+    let runs = statements()
+        .into_iter()
+        .map(|s| (s, ProveOptions::from(Profile::Secure)))
+        .chain([(sha256, zk)]);
+    for ((kind, inputs), options) in runs {
+        let proved = prove(kind.clone(), inputs, options, &mut |_| {}).unwrap();
+        assert_eq!(proved.file.zk, options.zk.is_some());
         assert!(verify_as_claimed(&proved.file).is_ok());
         // Other nonces before the wiring check: all rejected (most by the
         // work check itself).

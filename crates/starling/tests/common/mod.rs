@@ -2,11 +2,11 @@
 
 #![allow(dead_code)]
 
-use starling::kind::{SampleInputs, SampleSignatures};
+use starling::kind::{SampleInputs, SampleMembers, SamplePreimages, SampleSignatures};
 use std::sync::Arc;
 
 use starling::kind::{Batch, Scheme};
-use starling::{Builtin, Hash, Kind, Records, StatementCircuit};
+use starling::{Builtin, Hash, Kind, ProveOptions, Randomness, Records, StatementCircuit};
 
 /// A small Bristol circuit: 4-bit x, y; outputs x AND y, and x XOR NOT y.
 pub const SMALL_BRISTOL: &str = "12 20\n2 4 4\n2 4 4\n\n\
@@ -138,4 +138,33 @@ pub fn signature_statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
         (Arc::new(kind) as Arc<dyn Kind>, public, private)
     })
     .collect()
+}
+
+/// Zero knowledge under the default profile, its randomness from the test
+/// seed `seed` (reproducible proofs).
+pub fn zk_options(seed: u8) -> ProveOptions {
+    ProveOptions {
+        profile: starling::Profile::Default,
+        zk: Some(Randomness::TestSeed([seed; 32])),
+    }
+}
+
+/// Statements of the kinds with secrets, always proved with zero
+/// knowledge, with their public and private records: preimages of three
+/// SHA-256 digests, two members of a 16-leaf tree, a ring signature by
+/// the fourth of five members.
+pub fn secret_statements() -> Vec<(Arc<dyn Kind>, Records, Records)> {
+    let preimage = starling::kind::Preimage::new(Hash::Sha256, 64).unwrap();
+    let (digests, secrets) = preimage.random_batch(3, 7);
+    let membership = starling::kind::Membership::new(Hash::Sha256, Scheme::Plain).unwrap();
+    let (root, members, _leaves) = membership.random_batch(16, 2, 8);
+    let keys: Vec<_> = (0..5u8).map(|i| starling::ring::keygen_from([i; 32])).collect();
+    let pks: Vec<[u8; 32]> = keys.iter().map(|k| k.1).collect();
+    let (ring_public, ring_private) =
+        starling::ring::statement(&pks, &keys[3].0, b"round 7", b"a message").unwrap();
+    vec![
+        (Arc::new(preimage), digests, secrets),
+        (Arc::new(membership), root, members),
+        (starling::kind::ring(), ring_public, ring_private),
+    ]
 }
