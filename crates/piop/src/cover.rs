@@ -23,6 +23,24 @@ pub trait Cover {
     fn evaluations(&mut self, evals: [Gf128; 2]) -> [Gf128; 2] {
         evals
     }
+
+    /// A fold of the committed table that a sumcheck then proves against
+    /// public `weights` (its sum `<weights, values>` is the step's claim):
+    /// kept as it is. Only a test's cheating prover changes it, to show
+    /// that ring switching's check of the fold's claim is needed on its
+    /// own: a change orthogonal to the weights leaves every round
+    /// consistent and only the claim's value wrong.
+    fn fold(&mut self, _which: Fold, _weights: &[Gf128], _values: &mut [Gf128]) {}
+}
+
+/// The folds a sumcheck proves: the lincheck's, one per group, and the
+/// wiring check's over the public block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// The lincheck's fold of a group (by its index).
+    Lincheck(usize),
+    /// The wiring check's fold at its instance point.
+    Wiring,
 }
 
 /// Messages in the clear.

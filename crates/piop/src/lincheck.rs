@@ -11,7 +11,7 @@ use starling_poly::multilinear::eq_table;
 use starling_poly::sumcheck_round::{fold_pairs, pairs_round, QuadraticRound};
 
 use crate::claims::{fold_instances_many, EvalClaim, InstanceWeights};
-use crate::cover::Cover;
+use crate::cover::{Cover, Fold};
 use crate::Shape;
 
 pub use starling_verifier::piop::lincheck::*;
@@ -80,6 +80,9 @@ pub fn prove(
         .into_iter()
         .zip(zf)
         .collect();
+    for (g, (weights, values)) in tables.iter_mut().enumerate() {
+        cover.fold(Fold::Lincheck(g), weights, values);
+    }
     let mut rounds = Vec::with_capacity(shape.k());
     let mut r_y = Vec::with_capacity(shape.k());
     for _ in 0..shape.k() {

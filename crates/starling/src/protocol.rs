@@ -17,7 +17,7 @@ use starling_crypto::{Grind, Transcript};
 use starling_field::scratch::{self, ScratchVec};
 use starling_field::{Gf128, Gf128Slices};
 use starling_pcs::bits;
-use starling_piop::cover::{Cover, Padded, Plain};
+use starling_piop::cover::{Cover, Fold, Padded, Plain};
 use starling_piop::lincheck::{self, LincheckClaim};
 use starling_piop::{wiring, zerocheck};
 use starling_verifier::format;
@@ -121,6 +121,10 @@ pub(crate) struct Tamper<'a> {
     /// A plain proof even of a kind that requires zero knowledge, which a
     /// verifier must reject.
     pub(crate) plain: bool,
+    /// A prover that changes this fold of the table before its sumcheck,
+    /// orthogonally to the sumcheck's weights ([`Cover::fold`]): every round
+    /// holds, and only ring switching's check of the fold's claim fails.
+    pub(crate) fold: Option<Fold>,
 }
 
 /// A change to the witness words.
@@ -293,6 +297,7 @@ pub(crate) fn prove_with(
         message: tamper.message,
         leave_out: tamper.leave_out,
         evaluations: tamper.evaluations,
+        fold: tamper.fold,
     };
     prove_statement(statement, &params, [packed, a, b], c, rng, progress, timings)
 }
@@ -351,6 +356,7 @@ struct Honesty<'a> {
     message: Option<(usize, MessageCheat)>,
     leave_out: &'a [usize],
     evaluations: Option<EvaluationsTamper<'a>>,
+    fold: Option<Fold>,
 }
 
 /// A cover that changes message `at` (counting the masks), if any, and
@@ -362,6 +368,7 @@ struct Cheat<'a> {
     evaluations: Option<EvaluationsTamper<'a>>,
     /// The pad the last message took.
     last_pad: Gf128,
+    fold: Option<Fold>,
 }
 
 impl Cover for Cheat<'_> {
@@ -386,6 +393,20 @@ impl Cover for Cheat<'_> {
     fn evaluations(&mut self, evals: [Gf128; 2]) -> [Gf128; 2] {
         let sent = self.inner.evaluations(evals);
         self.evaluations.map_or(sent, |f| f(sent))
+    }
+
+    fn fold(&mut self, which: Fold, weights: &[Gf128], values: &mut [Gf128]) {
+        self.inner.fold(which, weights, values);
+        if self.fold != Some(which) {
+            return;
+        }
+        // `d` on two entries of nonzero weight, `<weights, d> = 0`.
+        let mut weighed = weights.iter().enumerate().filter(|(_, w)| !w.is_zero());
+        let (Some((i, &wi)), Some((j, &wj))) = (weighed.next(), weighed.next()) else {
+            panic!("a fold with two weighed entries");
+        };
+        values[j] += Gf128::ONE;
+        values[i] += wj * wi.inverse().expect("a nonzero weight");
     }
 }
 
@@ -444,18 +465,20 @@ fn prove_statement(
     let zk = params.holes.is_some();
     let cover: &mut dyn Cover = if zk { &mut padded } else { &mut plain };
     let mut cheat;
-    let cover: &mut dyn Cover = if honesty.message.is_some() || honesty.evaluations.is_some() {
-        cheat = Cheat {
-            inner: cover,
-            taken: 0,
-            message: honesty.message,
-            evaluations: honesty.evaluations,
-            last_pad: Gf128::ZERO,
+    let cover: &mut dyn Cover =
+        if honesty.message.is_some() || honesty.evaluations.is_some() || honesty.fold.is_some() {
+            cheat = Cheat {
+                inner: cover,
+                taken: 0,
+                message: honesty.message,
+                evaluations: honesty.evaluations,
+                last_pad: Gf128::ZERO,
+                fold: honesty.fold,
+            };
+            &mut cheat
+        } else {
+            cover
         };
-        &mut cheat
-    } else {
-        cover
-    };
     let mut veil = zk.then(|| Veil::leaving_out(honesty.leave_out));
     let replayed = |t: &Transcript, before: Transcript| -> Result<Transcript, Error> {
         if t.state() != before.state() {

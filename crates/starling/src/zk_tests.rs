@@ -9,6 +9,7 @@ use crate::kind::{Batch, SampleInputs, SampleMembers, SamplePreimages, SampleSig
 use crate::protocol::{prove_with, MessageCheat, Tamper};
 use crate::Native;
 use crate::{verify_claimed, Expected, Hash, Kind, Profile, ProofFile, Randomness, Records};
+use starling_piop::cover::Fold;
 use starling_verifier::kind::{self, Scheme};
 use starling_verifier::poly::eq_at_index;
 use starling_verifier::protocol::{batch_params_zk, check, check_through, opened_points, spare_positions};
@@ -235,55 +236,78 @@ fn a_padded_message_changed_without_its_pad_is_rejected() {
     }
 }
 
-/// Every constraint is needed: a prover that cheats on one message is
-/// rejected, and a prover that also proves the claim of a verifier that
-/// leaves out the constraints the cheat breaks is accepted by that
-/// verifier (and by no verifier that keeps one of them). Constraints in order: the zerocheck's final check,
-/// the lincheck's, the wiring check's, then ring switching's check of the
-/// two lincheck claims and the wiring claim. A claim's value cannot be
-/// changed without its step's final check, so ring switching's are shown
-/// in pairs with it.
+/// Every constraint is needed: a prover that cheats is rejected, and a
+/// prover that also proves the claim of a verifier that leaves out the
+/// constraints the cheat breaks is accepted by that verifier (and by no
+/// verifier that keeps one of them). Constraints in order: the zerocheck's
+/// final check, the lincheck's, the wiring check's, then ring switching's
+/// check of the two lincheck claims and the wiring claim. A changed
+/// message breaks a step's final check (and its claim's, for an
+/// evaluation); a fold of the table changed orthogonally to its
+/// sumcheck's weights breaks only ring switching's check of its claim, so
+/// each constraint is shown needed on its own.
 #[test]
 fn each_constraint_is_needed() {
     let statement = statements().swap_remove(0);
     let [zerocheck_end, lincheck_end, wiring_end] = message_ends(&statement);
-    for (at, broken) in [
+    let message = |at: usize| Cheat::Message(at);
+    for (cheat, broken) in [
         // The last round's X^4 coefficient: only the zerocheck's check.
-        (zerocheck_end - 1, vec![0]),
+        (message(zerocheck_end - 1), vec![0]),
         // The lincheck's last round: its final check.
-        (lincheck_end - 3, vec![1]),
+        (message(lincheck_end - 3), vec![1]),
         // The wiring check's last round: its final check.
-        (wiring_end - 2, vec![2]),
+        (message(wiring_end - 2), vec![2]),
         // A lincheck evaluation: its final check and its claim.
-        (lincheck_end - 2, vec![1, 3]),
-        (lincheck_end - 1, vec![1, 4]),
+        (message(lincheck_end - 2), vec![1, 3]),
+        (message(lincheck_end - 1), vec![1, 4]),
         // The wiring evaluation: its final check and its claim.
-        (wiring_end - 1, vec![2, 5]),
+        (message(wiring_end - 1), vec![2, 5]),
+        // A fold changed orthogonally to its weights: each claim alone.
+        (Cheat::Fold(Fold::Lincheck(0)), vec![3]),
+        (Cheat::Fold(Fold::Lincheck(1)), vec![4]),
+        (Cheat::Fold(Fold::Wiring), vec![5]),
     ] {
-        let cheat = |leave_out: &[usize]| {
-            let tamper = Tamper {
-                message: Some((at, MessageCheat::Add(Gf128::ONE))),
-                leave_out,
-                ..Tamper::default()
+        let prove = |leave_out: &[usize]| {
+            let tamper = match cheat {
+                Cheat::Message(at) => Tamper {
+                    message: Some((at, MessageCheat::Add(Gf128::ONE))),
+                    leave_out,
+                    ..Tamper::default()
+                },
+                Cheat::Fold(fold) => Tamper {
+                    fold: Some(fold),
+                    leave_out,
+                    ..Tamper::default()
+                },
             };
             prove_cheating(&statement, &tamper)
         };
-        let file = cheat(&broken);
-        assert!(check(&file, &Native).is_err(), "message {at}: rejected");
+        let file = prove(&broken);
+        assert!(check(&file, &Native).is_err(), "{cheat:?}: rejected");
         assert!(
             check_through(&file, &Native, &mut Veil::leaving_out(&broken)).is_ok(),
-            "message {at}: accepted without constraints {broken:?}"
+            "{cheat:?}: accepted without constraints {broken:?}"
         );
         // Leaving out fewer than the cheat breaks is not enough.
         for kept in &broken {
             let fewer: Vec<usize> = broken.iter().copied().filter(|c| c != kept).collect();
-            let file = cheat(&fewer);
+            let file = prove(&fewer);
             assert!(
                 check_through(&file, &Native, &mut Veil::leaving_out(&fewer)).is_err(),
-                "message {at}: constraint {kept} alone rejects it"
+                "{cheat:?}: constraint {kept} alone rejects it"
             );
         }
     }
+}
+
+/// How [`each_constraint_is_needed`]'s provers cheat.
+#[derive(Clone, Copy, Debug)]
+enum Cheat {
+    /// One padded message (by the order messages take pads) changed.
+    Message(usize),
+    /// A fold changed orthogonally to its weights ([`Tamper::fold`]).
+    Fold(Fold),
 }
 
 /// The lincheck's final check is what catches a public product whose

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use starling_crypto::Grind;
 use starling_crypto::Transcript;
 
-use crate::cover::Cover;
+use crate::cover::{Cover, Fold};
 use starling_field::{scratch, Gf128};
 use starling_poly::multilinear::{eq_table, fold_lowest_in_place};
 use starling_poly::sumcheck_round::{fold_pairs, pairs_round, product_round, QuadraticRound};
@@ -86,6 +86,7 @@ pub fn prove(
     let mut m = block_weights(&runs.runs, &weights_at_r, &ch.rho_w, p);
     let instance_weights = InstanceWeights::from_point(&r);
     let mut zr = fold_instances(shape, &z[..shape.words_per_wire() << p], &instance_weights);
+    cover.fold(Fold::Wiring, &m, &mut zr);
     let mut s = Vec::with_capacity(p);
     for _ in 0..p {
         let x = challenge(product_round(&m, &zr), transcript, cover);
