@@ -22,6 +22,8 @@ pub mod ring;
 mod ring_tests;
 #[cfg(test)]
 mod signature_tests;
+#[cfg(test)]
+mod simulator_tests;
 mod timings;
 mod verify;
 mod worker;

@@ -6,6 +6,7 @@
 //! the wiring check (public values, links between instances); ring
 //! switching and one batched opening of the three claims on z.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use rand::Rng;
@@ -125,6 +126,21 @@ pub(crate) struct Tamper<'a> {
     /// orthogonally to the sumcheck's weights ([`Cover::fold`]): every round
     /// holds, and only ring switching's check of the fold's claim fails.
     pub(crate) fold: Option<Fold>,
+    /// The interactive protocol with a fixed verifier
+    /// ([`Transcript::challenge_tape`]): the simulator's test holds the
+    /// challenges still.
+    pub(crate) tape: bool,
+    /// Adds to random entries (pads, spares) of a zero-knowledge table,
+    /// each named by its index in the table: a test's choice of the
+    /// prover's randomness, made before the linear forms are computed.
+    pub(crate) entries: &'a [(usize, Gf128)],
+    /// A simulator's messages: the zerocheck's `A'`, `B'`, then every
+    /// padded message in order, sent instead of what the prover computes
+    /// (which it goes on from).
+    pub(crate) simulated: Option<&'a [Gf128]>,
+    /// Where the pads' values (the table's entries at `pad_positions`) are
+    /// written down.
+    pub(crate) pads_out: Option<&'a RefCell<Vec<Gf128>>>,
 }
 
 /// A change to the witness words.
@@ -220,6 +236,12 @@ pub(crate) fn prove_with(
             (Some(holes), Some(rng)) => {
                 let mut hole_words = vec![0u64; holes.positions().count() * params.shape.words_per_wire()];
                 rng.fill(&mut hole_words[..]);
+                add_to_random_entries(
+                    holes,
+                    params.shape.words_per_wire(),
+                    tamper.entries,
+                    &mut hole_words,
+                )?;
                 let placement = Placement {
                     holes,
                     k: params.shape.k(),
@@ -298,8 +320,33 @@ pub(crate) fn prove_with(
         leave_out: tamper.leave_out,
         evaluations: tamper.evaluations,
         fold: tamper.fold,
+        tape: tamper.tape,
+        simulated: tamper.simulated,
+        pads_out: tamper.pads_out,
     };
     prove_statement(statement, &params, [packed, a, b], c, rng, progress, timings)
+}
+
+/// Adds `entries` (`(table entry, value)`, a test's choice of the
+/// randomness: `Tamper::entries`) to the random wires' words.
+fn add_to_random_entries(
+    holes: Holes,
+    per_wire: usize,
+    entries: &[(usize, Gf128)],
+    hole_words: &mut [u64],
+) -> Result<(), Error> {
+    let positions: Vec<usize> = holes.positions().collect();
+    for &(x, d) in entries {
+        let word = 2 * x;
+        let h = positions
+            .binary_search(&(word / per_wire))
+            .map_err(|_| Error::Internal(format!("table entry {x} is not a random entry")))?;
+        let at = h * per_wire + word % per_wire;
+        let bits = d.to_bits();
+        hole_words[at] ^= bits as u64;
+        hole_words[at + 1] ^= (bits >> 64) as u64;
+    }
+    Ok(())
 }
 
 /// Applies a test's witness edit (`Tamper::witness`, in the circuit's wire
@@ -357,10 +404,13 @@ struct Honesty<'a> {
     leave_out: &'a [usize],
     evaluations: Option<EvaluationsTamper<'a>>,
     fold: Option<Fold>,
+    tape: bool,
+    simulated: Option<&'a [Gf128]>,
+    pads_out: Option<&'a RefCell<Vec<Gf128>>>,
 }
 
 /// A cover that changes message `at` (counting the masks), if any, and
-/// the zerocheck's evaluations, if asked.
+/// the zerocheck's evaluations, if asked, or sends a simulator's values.
 struct Cheat<'a> {
     inner: &'a mut dyn Cover,
     taken: usize,
@@ -369,6 +419,7 @@ struct Cheat<'a> {
     /// The pad the last message took.
     last_pad: Gf128,
     fold: Option<Fold>,
+    simulated: Option<&'a [Gf128]>,
 }
 
 impl Cover for Cheat<'_> {
@@ -387,11 +438,15 @@ impl Cover for Cheat<'_> {
             _ => sent,
         };
         self.last_pad = pad;
-        out
+        // A simulator's list counts the masks' places, where `A'`, `B'` are.
+        self.simulated.map_or(out, |values| values[self.taken - 1])
     }
 
     fn evaluations(&mut self, evals: [Gf128; 2]) -> [Gf128; 2] {
         let sent = self.inner.evaluations(evals);
+        if let Some(values) = self.simulated {
+            return [values[0], values[1]];
+        }
         self.evaluations.map_or(sent, |f| f(sent))
     }
 
@@ -437,7 +492,11 @@ fn prove_statement(
     let circuit = statement.kind().circuit().clone();
     let shape = params.shape;
 
-    let mut transcript = Transcript::new(PROTOCOL_ID);
+    let mut transcript = if honesty.tape {
+        Transcript::challenge_tape(PROTOCOL_ID)
+    } else {
+        Transcript::new(PROTOCOL_ID)
+    };
     let (commitment, prover_data) = timings.phase("commit", progress, || {
         let (commitment, data) = match rng.as_mut() {
             Some(rng) => starling_pcs::commit_hiding(&params.pcs, packed, rng),
@@ -461,24 +520,31 @@ fn prove_statement(
     // the constraints the opening proves (one definition of them).
     let pads = pad_positions(params);
     let mut padded = Padded::new(pads.iter().map(|&x| prover_data.table()[x]).collect());
+    if let Some(out) = honesty.pads_out {
+        *out.borrow_mut() = pads.iter().map(|&x| prover_data.table()[x]).collect();
+    }
     let mut plain = Plain;
     let zk = params.holes.is_some();
     let cover: &mut dyn Cover = if zk { &mut padded } else { &mut plain };
     let mut cheat;
-    let cover: &mut dyn Cover =
-        if honesty.message.is_some() || honesty.evaluations.is_some() || honesty.fold.is_some() {
-            cheat = Cheat {
-                inner: cover,
-                taken: 0,
-                message: honesty.message,
-                evaluations: honesty.evaluations,
-                last_pad: Gf128::ZERO,
-                fold: honesty.fold,
-            };
-            &mut cheat
-        } else {
-            cover
+    let cheats = honesty.message.is_some()
+        || honesty.evaluations.is_some()
+        || honesty.fold.is_some()
+        || honesty.simulated.is_some();
+    let cover: &mut dyn Cover = if cheats {
+        cheat = Cheat {
+            inner: cover,
+            taken: 0,
+            message: honesty.message,
+            evaluations: honesty.evaluations,
+            last_pad: Gf128::ZERO,
+            fold: honesty.fold,
+            simulated: honesty.simulated,
         };
+        &mut cheat
+    } else {
+        cover
+    };
     let mut veil = zk.then(|| Veil::leaving_out(honesty.leave_out));
     let replayed = |t: &Transcript, before: Transcript| -> Result<Transcript, Error> {
         if t.state() != before.state() {
