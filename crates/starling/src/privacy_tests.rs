@@ -42,7 +42,7 @@ fn sign(keys: &[KeyPair], m: usize, message: &[u8], zk: Option<Randomness>) -> P
 }
 
 /// The proof's sections' bytes (lengths left out).
-fn sections(file: &ProofFile) -> [Vec<u8>; 6] {
+pub(crate) fn sections(file: &ProofFile) -> [Vec<u8>; 6] {
     let p = &file.proof;
     [
         p.commitment.root.to_vec(),
@@ -154,14 +154,14 @@ fn signatures(keys: &[KeyPair], m: usize, count: usize, zk: bool) -> Vec<[Vec<u8
 
 /// How far apart two sets of proofs' bits are at each position of one
 /// section (up to the shortest section of either set).
-struct BitTest {
+pub(crate) struct BitTest {
     /// `(chi^2 - d) / sqrt(2 d)` over the `d` positions whose bit is not
     /// the same in every proof, `chi^2` summing each position's squared z
     /// of the difference of the two sets' frequencies: about a standard
     /// normal when the sets are alike.
-    normalized: f64,
+    pub(crate) normalized: f64,
     /// The largest z of a single position.
-    max_z: f64,
+    pub(crate) max_z: f64,
 }
 
 fn slices(set: &[Vec<u8>]) -> Vec<&[u8]> {
@@ -253,7 +253,7 @@ impl LogOdds {
 /// The classifier trained on the first half of each member's proofs,
 /// tested on the second half: the fraction it tells right. A proof is its
 /// sections' bytes, each cut to the shortest of that section.
-fn classifier_accuracy(a: &[[Vec<u8>; 6]], b: &[[Vec<u8>; 6]]) -> (f64, usize) {
+pub(crate) fn classifier_accuracy(a: &[[Vec<u8>; 6]], b: &[[Vec<u8>; 6]]) -> (f64, usize) {
     let cut: Vec<usize> = (0..PROOF_SECTIONS.len())
         .map(|s| a.iter().chain(b).map(|p| p[s].len()).min().expect("proofs"))
         .collect();
@@ -329,7 +329,7 @@ fn two_members_zero_knowledge_signatures_are_indistinguishable() {
 }
 
 /// [`compare_bits`] of section `s` of two members' proofs.
-fn compare_section(sets: &[Vec<[Vec<u8>; 6]>; 2], s: usize) -> BitTest {
+pub(crate) fn compare_section(sets: &[Vec<[Vec<u8>; 6]>; 2], s: usize) -> BitTest {
     let [a, b] = sets
         .each_ref()
         .map(|set| set.iter().map(|p| p[s].as_slice()).collect::<Vec<_>>());

@@ -26,12 +26,13 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::kind::{Membership, SampleMembers};
+use crate::privacy_tests::{classifier_accuracy, compare_section, sections};
 use crate::protocol::{prove_with, Tamper};
 use crate::{Hash, Kind, Native, Profile, ProofFile, Randomness, Records, Statement};
 use starling_verifier::kind::Scheme;
 use starling_verifier::protocol::{batch_params_zk, check_on_tape, pad_positions, padded_messages};
 use starling_verifier::zk::veiled::{Channel, Veil, Veiled};
-use starling_verifier::{Gf128, Transcript};
+use starling_verifier::{Gf128, Transcript, PROOF_SECTIONS};
 
 /// A [`Veil`] that keeps the batched claim it closes with.
 #[derive(Default)]
@@ -71,6 +72,7 @@ fn run(
     [made_up_public, made_up_private]: &[Records; 2],
     sent: &[Gf128],
     (pad, delta): (usize, Gf128),
+    seed: u8,
 ) -> (ProofFile, Gf128) {
     let pads = RefCell::new(Vec::new());
     let real = |s: &mut Statement| {
@@ -89,7 +91,7 @@ fn run(
         made_up_public.clone(),
         made_up_private.clone(),
         Profile::Default,
-        Some(Randomness::TestSeed([4; 32])),
+        Some(Randomness::TestSeed([seed; 32])),
         &mut |_| {},
         &tamper,
     )
@@ -120,33 +122,93 @@ fn statement_and_made_up_witness() -> (Arc<dyn Kind>, Records, [Records; 2]) {
     (Arc::new(membership), public, [made_up_public, made_up_private])
 }
 
+/// The simulator for one statement: its made-up witness, the pad it
+/// solves for, and how each bit of that pad moves the batched claim's
+/// residual (the same for every choice of messages and randomness: the
+/// pad's weight in the claim and its `eq` weights in the `s_u` are the
+/// tape's).
+struct Simulator {
+    kind: Arc<dyn Kind>,
+    public: Records,
+    made_up: [Records; 2],
+    messages: usize,
+    pad: usize,
+    columns: Vec<u128>,
+}
+
+impl Simulator {
+    fn new() -> Self {
+        let (kind, public, made_up) = statement_and_made_up_witness();
+        let params = batch_params_zk(kind.circuit(), 1, Profile::Default).unwrap();
+        // The first message's pad: a nonzero weight in the batched claim,
+        // as every used pad has.
+        let pad = pad_positions(&params)[2];
+        let messages = padded_messages(params.shape, params.p);
+        let sent = uniform(messages, 0);
+        let residual = |delta: u128| run(&kind, &public, &made_up, &sent, (pad, Gf128::new(delta)), 1).1;
+        let r0 = residual(0);
+        let columns = (0..128).map(|b| (residual(1 << b) + r0).to_bits()).collect();
+        Simulator {
+            kind,
+            public,
+            made_up,
+            messages,
+            pad,
+            columns,
+        }
+    }
+
+    /// A transcript sending `sent` (`A'`, `B'` at the masks' places, then
+    /// every padded message), the prover's randomness from `seed`.
+    fn transcript(&self, sent: &[Gf128], seed: u8) -> ProofFile {
+        let (_, r0) = run(
+            &self.kind,
+            &self.public,
+            &self.made_up,
+            sent,
+            (self.pad, Gf128::ZERO),
+            seed,
+        );
+        let delta = solve_gf2(&self.columns, r0.to_bits()).expect("the pad's bits reach every residual");
+        let (file, residual) = run(
+            &self.kind,
+            &self.public,
+            &self.made_up,
+            sent,
+            (self.pad, Gf128::new(delta)),
+            seed,
+        );
+        assert!(residual.is_zero());
+        file
+    }
+}
+
+/// `count` uniform field elements from `seed`.
+fn uniform(count: usize, seed: u64) -> Vec<Gf128> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| Gf128::new(u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())))
+        .collect()
+}
+
 #[test]
 fn the_simulator_makes_an_accepting_transcript_from_the_statement_alone() {
-    let (kind, public, made_up) = statement_and_made_up_witness();
-    let params = batch_params_zk(kind.circuit(), 1, Profile::Default).unwrap();
-    // `A'`, `B'` at the masks' places, then every padded message: uniform.
-    let mut rng = ChaCha8Rng::seed_from_u64(23);
-    let sent: Vec<Gf128> = (0..padded_messages(params.shape, params.p))
-        .map(|_| Gf128::new(u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())))
-        .collect();
-
-    // The residual is affine over GF(2) in the bits of the pad it solves
-    // for: the first message's (a pad with a nonzero weight in the batched
-    // claim, as every used pad has).
-    let pad = pad_positions(&params)[2];
-    let (first, r0) = run(&kind, &public, &made_up, &sent, (pad, Gf128::ZERO));
+    let simulator = Simulator::new();
+    let sent = uniform(simulator.messages, 23);
+    let (unsolved, r0) = run(
+        &simulator.kind,
+        &simulator.public,
+        &simulator.made_up,
+        &sent,
+        (simulator.pad, Gf128::ZERO),
+        2,
+    );
     assert!(
         !r0.is_zero(),
         "a made-up witness does not meet the constraints by chance"
     );
-    assert!(check_on_tape(&first, &Native, &mut Veil::default()).is_err());
-    let columns: Vec<u128> = (0..128)
-        .map(|b| (run(&kind, &public, &made_up, &sent, (pad, Gf128::new(1 << b))).1 + r0).to_bits())
-        .collect();
-    let delta = solve_gf2(&columns, r0.to_bits()).expect("the pad's bits reach every residual");
-    let (file, residual) = run(&kind, &public, &made_up, &sent, (pad, Gf128::new(delta)));
-    assert!(residual.is_zero());
-
+    assert!(check_on_tape(&unsolved, &Native, &mut Veil::default()).is_err());
+    let file = simulator.transcript(&sent, 2);
     // Accepted on the tape, carrying the chosen messages; refused by the
     // real verifier, whose challenges follow the messages.
     check_on_tape(&file, &Native, &mut Veil::default()).expect("the simulated transcript is accepted");
@@ -154,6 +216,64 @@ fn the_simulator_makes_an_accepting_transcript_from_the_statement_alone() {
     assert_eq!([zc.a_eval, zc.b_eval], [sent[0], sent[1]]);
     assert_eq!(file.proof.wiring.z_eval, *sent.last().unwrap());
     assert!(crate::verify_claimed(&file, 0.0).is_err());
+}
+
+/// Transcripts per side: the classifier is tested on 200, so chance is
+/// 50% with a standard deviation of 3.5%.
+const TRANSCRIPTS: usize = 200;
+
+/// On the tape, real proofs of the statement (its witness, fresh
+/// randomness each) and simulated ones (fresh messages and randomness
+/// each): each section's bits and a classifier on all of them cannot tell
+/// them apart (the bounds of `privacy_tests`, whose plain proofs show the
+/// statistics' power).
+#[test]
+fn simulated_transcripts_look_like_real_ones() {
+    let simulator = Simulator::new();
+    let membership = Membership::new(Hash::Sha256, Scheme::Plain).unwrap();
+    let (public, private, _) = membership.random_batch(16, 1, 21);
+    assert_eq!(public, simulator.public);
+    let real: Vec<[Vec<u8>; 6]> = (0..TRANSCRIPTS)
+        .map(|i| {
+            let tamper = Tamper {
+                tape: true,
+                ..Tamper::default()
+            };
+            let mut seed = [7u8; 32];
+            seed[..8].copy_from_slice(&(i as u64).to_le_bytes());
+            let file = prove_with(
+                simulator.kind.clone(),
+                public.clone(),
+                private.clone(),
+                Profile::Default,
+                Some(Randomness::TestSeed(seed)),
+                &mut |_| {},
+                &tamper,
+            )
+            .expect("a member proves")
+            .file;
+            sections(&file)
+        })
+        .collect();
+    let simulated: Vec<[Vec<u8>; 6]> = (0..TRANSCRIPTS)
+        .map(|i| sections(&simulator.transcript(&uniform(simulator.messages, 100 + i as u64), 100 + i as u8)))
+        .collect();
+    let sets = [real, simulated];
+    for (s, section) in PROOF_SECTIONS.iter().enumerate() {
+        let bits = compare_section(&sets, s);
+        assert!(
+            bits.normalized.abs() < 5.0 && bits.max_z < 6.5,
+            "{section}: the bits tell simulated transcripts apart (statistic {:.2}, largest z {:.2})",
+            bits.normalized,
+            bits.max_z
+        );
+    }
+    let (accuracy, tested) = classifier_accuracy(&sets[0], &sets[1]);
+    let sigma = 0.5 / (tested as f64).sqrt();
+    assert!(
+        (accuracy - 0.5).abs() <= 3.0 * sigma,
+        "the classifier tells simulated transcripts apart: {accuracy} over {tested}"
+    );
 }
 
 /// `x` with `sum_b x_b columns[b] = target` over GF(2), as bits of a
