@@ -3,6 +3,8 @@
 
 #[cfg(test)]
 mod cheating_tests;
+#[cfg(test)]
+mod exact_zk_tests;
 mod host;
 pub mod inputs;
 pub mod kind;

@@ -409,9 +409,14 @@ pub fn check_through<C: Channel>(file: &ProofFile, host: &dyn Host, veil: &mut C
 /// [`check_through`] for the interactive protocol with a fixed verifier
 /// ([`Transcript::challenge_tape`]): its challenges ignore the messages,
 /// so no proof checked this way is sound. For tests that hold the
-/// challenges still (a simulator's transcripts, `docs/zk.md`).
-pub fn check_on_tape<C: Channel>(file: &ProofFile, host: &dyn Host, veil: &mut C) -> Result<(), Error> {
-    check_and_open(file, host, veil, Transcript::challenge_tape(PROTOCOL_ID)).map(drop)
+/// challenges still (a simulator's transcripts, the exact test of zero
+/// knowledge: `docs/zk.md`). Returns the opened points ([`opened_points`]).
+pub fn check_on_tape<C: Channel>(
+    file: &ProofFile,
+    host: &dyn Host,
+    veil: &mut C,
+) -> Result<Vec<Vec<Gf128>>, Error> {
+    check_and_open(file, host, veil, Transcript::challenge_tape(PROTOCOL_ID))
 }
 
 /// [`check`], and the points `R` of the [`OPENED_CLAIMS`] claims on the
