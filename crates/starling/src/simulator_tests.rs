@@ -111,15 +111,11 @@ fn run(
     (file, residual)
 }
 
-/// A membership statement (one member of a 16-leaf tree), and the
-/// simulator's made-up witness: a member of another tree of random leaves,
-/// whose statement the prover's file then trades for the real one.
-fn statement_and_made_up_witness() -> (Arc<dyn Kind>, Records, [Records; 2]) {
+/// A membership statement: one member of a 16-leaf tree.
+fn statement() -> (Arc<dyn Kind>, Records) {
     let membership = Membership::new(Hash::Sha256, Scheme::Plain).unwrap();
     let (public, _private, _leaves) = membership.random_batch(16, 1, 21);
-    let (made_up_public, made_up_private, _) = membership.random_batch(16, 1, 22);
-    assert_ne!(public, made_up_public);
-    (Arc::new(membership), public, [made_up_public, made_up_private])
+    (Arc::new(membership), public)
 }
 
 /// The simulator for one statement: its made-up witness, the pad it
@@ -127,18 +123,24 @@ fn statement_and_made_up_witness() -> (Arc<dyn Kind>, Records, [Records; 2]) {
 /// residual (the same for every choice of messages and randomness: the
 /// pad's weight in the claim and its `eq` weights in the `s_u` are the
 /// tape's).
-struct Simulator {
+pub(crate) struct Simulator {
     kind: Arc<dyn Kind>,
     public: Records,
     made_up: [Records; 2],
-    messages: usize,
+    pub(crate) messages: usize,
     pad: usize,
     columns: Vec<u128>,
 }
 
 impl Simulator {
-    fn new() -> Self {
-        let (kind, public, made_up) = statement_and_made_up_witness();
+    /// The simulator of a statement of one member of a 16-leaf SHA-256
+    /// tree. Its made-up witness: a member of another tree, of random
+    /// leaves, whose statement the file then trades for the real one.
+    pub(crate) fn new(kind: Arc<dyn Kind>, public: Records) -> Self {
+        let membership = Membership::new(Hash::Sha256, Scheme::Plain).unwrap();
+        let (made_up_public, made_up_private, _) = membership.random_batch(16, 1, 22);
+        assert_ne!(public, made_up_public);
+        let made_up = [made_up_public, made_up_private];
         let params = batch_params_zk(kind.circuit(), 1, Profile::Default).unwrap();
         // The first message's pad: a nonzero weight in the batched claim,
         // as every used pad has.
@@ -160,7 +162,7 @@ impl Simulator {
 
     /// A transcript sending `sent` (`A'`, `B'` at the masks' places, then
     /// every padded message), the prover's randomness from `seed`.
-    fn transcript(&self, sent: &[Gf128], seed: u8) -> ProofFile {
+    pub(crate) fn transcript(&self, sent: &[Gf128], seed: u8) -> ProofFile {
         let (_, r0) = run(
             &self.kind,
             &self.public,
@@ -184,7 +186,7 @@ impl Simulator {
 }
 
 /// `count` uniform field elements from `seed`.
-fn uniform(count: usize, seed: u64) -> Vec<Gf128> {
+pub(crate) fn uniform(count: usize, seed: u64) -> Vec<Gf128> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..count)
         .map(|_| Gf128::new(u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())))
@@ -193,7 +195,8 @@ fn uniform(count: usize, seed: u64) -> Vec<Gf128> {
 
 #[test]
 fn the_simulator_makes_an_accepting_transcript_from_the_statement_alone() {
-    let simulator = Simulator::new();
+    let (kind, public) = statement();
+    let simulator = Simulator::new(kind, public);
     let sent = uniform(simulator.messages, 23);
     let (unsolved, r0) = run(
         &simulator.kind,
@@ -229,7 +232,8 @@ const TRANSCRIPTS: usize = 200;
 /// statistics' power).
 #[test]
 fn simulated_transcripts_look_like_real_ones() {
-    let simulator = Simulator::new();
+    let (kind, public) = statement();
+    let simulator = Simulator::new(kind, public);
     let membership = Membership::new(Hash::Sha256, Scheme::Plain).unwrap();
     let (public, private, _) = membership.random_batch(16, 1, 21);
     assert_eq!(public, simulator.public);

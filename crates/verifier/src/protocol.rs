@@ -101,8 +101,14 @@ impl BatchParams {
             None => [Box::new(a), Box::new(b), Box::new(c)],
             Some(h) => {
                 let used = circuit.r1cs().used_wires();
-                [(a, OtherRows::A), (b, OtherRows::B), (c, OtherRows::C)]
-                    .map(|(m, other)| Box::new(PlacedMatrix::new(m, h, used, other)) as Box<dyn Matrix>)
+                let columns = [a, b, c]
+                    .map(|m| PlacedMatrix::columns(m, used))
+                    .into_iter()
+                    .max()
+                    .unwrap_or(0);
+                [(a, OtherRows::A), (b, OtherRows::B), (c, OtherRows::C)].map(|(m, other)| {
+                    Box::new(PlacedMatrix::new(m, h, used, columns, other)) as Box<dyn Matrix>
+                })
             }
         }
     }

@@ -94,6 +94,18 @@ pub trait Matrix: Sync {
     fn check_square(&self, k: usize) -> Result<(), PiopError>;
     /// `sum_i row_weights[i] * sum_{y in row i} col_weights[y]`.
     fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128;
+    /// The column weights as the matrix reads them, when it reads them
+    /// moved (`crate::zk::PlacedMatrix`): gathered once for all the
+    /// matrices of one lincheck, which share their layout. `None`: it
+    /// reads them as they are.
+    fn read_columns(&self, _col_weights: &[Gf128]) -> Option<Vec<Gf128>> {
+        None
+    }
+    /// [`Matrix::bilinear`], given what [`Matrix::read_columns`] of a
+    /// matrix of the same lincheck made of `col_weights`.
+    fn bilinear_read(&self, row_weights: &[Gf128], col_weights: &[Gf128], _read: Option<&[Gf128]>) -> Gf128 {
+        self.bilinear(row_weights, col_weights)
+    }
 }
 
 impl Matrix for SparseMatrix {
@@ -113,6 +125,14 @@ impl<M: Matrix + ?Sized> Matrix for &M {
 
     fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128 {
         (**self).bilinear(row_weights, col_weights)
+    }
+
+    fn read_columns(&self, col_weights: &[Gf128]) -> Option<Vec<Gf128>> {
+        (**self).read_columns(col_weights)
+    }
+
+    fn bilinear_read(&self, row_weights: &[Gf128], col_weights: &[Gf128], read: Option<&[Gf128]>) -> Gf128 {
+        (**self).bilinear_read(row_weights, col_weights, read)
     }
 }
 
@@ -298,6 +318,10 @@ pub fn verify_via<C: Channel, M: Matrix + ?Sized>(
 ) -> Result<Vec<EvalClaim<C::Value>>, PiopError> {
     let replay = replay_via(shape, groups, proof, transcript, channel)?;
     let eq_ry = eq_table(&replay.r_y);
+    let read = groups
+        .first()
+        .and_then(|g| g.matrices.first())
+        .and_then(|m| m.read_columns(&eq_ry));
     // One eq table per distinct wire point.
     let mut eq_tables: Vec<(&[Gf128], Vec<Gf128>)> = Vec::new();
     let mut expected = C::Value::from(Gf128::ZERO);
@@ -314,7 +338,7 @@ pub fn verify_via<C: Channel, M: Matrix + ?Sized>(
         let eq_rw = &eq_tables[at].1;
         let mut m_at_r = Gf128::ZERO;
         for matrix in g.matrices {
-            m_at_r += power * matrix.bilinear(eq_rw, &eq_ry);
+            m_at_r += power * matrix.bilinear_read(eq_rw, &eq_ry, read.as_deref());
             power *= replay.alpha;
         }
         expected += zf.clone() * m_at_r;

@@ -5,6 +5,8 @@
 //! definition: the tests compare the two). Only the columns' weights are
 //! gathered ([`Holes::weights_of_wires`]); the rows' are read in place.
 
+use alloc::vec::Vec;
+
 use super::Holes;
 use crate::field::dot;
 use crate::piop::lincheck::Matrix;
@@ -39,10 +41,12 @@ pub struct PlacedMatrix<'a> {
 
 impl<'a> PlacedMatrix<'a> {
     /// The view of `m` whose first `used` wires' rows are moved, every
-    /// wire (row or column) to [`Holes::position`].
-    pub fn new(m: &'a SparseMatrix, holes: Holes, used: usize, other: OtherRows) -> Self {
+    /// wire (row or column) to [`Holes::position`]. `columns` is one past
+    /// the largest column of those rows, of `m` and of the other matrices
+    /// of its lincheck ([`PlacedMatrix::columns`]): they share the moved
+    /// column weights ([`Matrix::read_columns`]).
+    pub fn new(m: &'a SparseMatrix, holes: Holes, used: usize, columns: usize, other: OtherRows) -> Self {
         let rows = m.num_rows().min(used);
-        let columns = m.max_column(rows).map_or(0, |c| c as usize + 1);
         PlacedMatrix {
             m,
             holes,
@@ -50,6 +54,13 @@ impl<'a> PlacedMatrix<'a> {
             rows,
             columns,
         }
+    }
+}
+
+impl PlacedMatrix<'_> {
+    /// One past the largest column of the rows of `m`'s first `used` wires.
+    pub fn columns(m: &SparseMatrix, used: usize) -> usize {
+        m.max_column(m.num_rows().min(used)).map_or(0, |c| c as usize + 1)
     }
 }
 
@@ -65,11 +76,30 @@ impl Matrix for PlacedMatrix<'_> {
     }
 
     fn bilinear(&self, row_weights: &[Gf128], col_weights: &[Gf128]) -> Gf128 {
+        self.bilinear_read(row_weights, col_weights, None)
+    }
+
+    fn read_columns(&self, col_weights: &[Gf128]) -> Option<Vec<Gf128>> {
+        Some(self.holes.weights_of_wires(col_weights, self.columns))
+    }
+
+    fn bilinear_read(&self, row_weights: &[Gf128], col_weights: &[Gf128], read: Option<&[Gf128]>) -> Gf128 {
         // The circuit's rows' sums at the moved columns, each weighed by its
         // moved row: the rows' weights are read in place, a block's run at a
-        // time, and only the columns' are gathered.
-        let moved_col_weights = self.holes.weights_of_wires(col_weights, self.columns);
-        let sums = self.m.row_sums(self.rows, &moved_col_weights);
+        // time, and only the columns' are gathered (once for the lincheck's
+        // matrices, when it passes them).
+        let gathered;
+        let moved_col_weights = match read {
+            Some(read) => {
+                assert!(read.len() >= self.columns, "columns read for this layout");
+                read
+            }
+            None => {
+                gathered = self.holes.weights_of_wires(col_weights, self.columns);
+                &gathered
+            }
+        };
+        let sums = self.m.row_sums(self.rows, moved_col_weights);
         let in_place = |weights: &[Gf128], wire_order: &[Gf128]| -> Gf128 {
             self.holes
                 .wire_runs(self.rows)
@@ -131,8 +161,9 @@ mod tests {
     }
 
     /// The views' bilinear forms are the built matrices' (linear in both
-    /// weight vectors, so random vectors check every entry's weight), and
-    /// both fit the shape, for real zero-knowledge layouts.
+    /// weight vectors, so random vectors check every entry's weight), with
+    /// their own columns' weights or the first view's, and both fit the
+    /// shape, for real zero-knowledge layouts.
     #[test]
     fn views_read_as_the_moved_matrices() {
         let mut seed = 1;
@@ -159,6 +190,13 @@ mod tests {
                         view.bilinear(&rows, &cols),
                         m.bilinear(&rows, &cols),
                         "{builtin:?}"
+                    );
+                    // The columns as the first view reads them, shared.
+                    let read = views[0].read_columns(&cols);
+                    assert_eq!(
+                        view.bilinear_read(&rows, &cols, read.as_deref()),
+                        m.bilinear(&rows, &cols),
+                        "{builtin:?}, shared columns"
                     );
                 }
             }
