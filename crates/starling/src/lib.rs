@@ -26,6 +26,7 @@ mod ring_tests;
 mod signature_tests;
 #[cfg(test)]
 mod simulator_tests;
+mod tamper;
 mod timings;
 mod verify;
 mod worker;
