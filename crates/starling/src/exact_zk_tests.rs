@@ -1,17 +1,18 @@
 //! The exact zero-knowledge test of the whole protocol (ZK.md (e) tests 1
-//! and 2, `docs/zk.md`): with the challenges held still ([`Tamper::tape`]),
-//! the verifier's view is affine over GF(2) in the prover's random bits;
-//! for two witnesses of one statement (members 3 and 11 of one 16-leaf
-//! tree), their views' difference must lie in the image of the randomness,
-//! and so must a simulated transcript's (`simulator_tests`: the statement
-//! alone) and a witness's.
+//! and 2, `docs/zk.md` section 5): with the challenges held still
+//! ([`Tamper::tape`]), the verifier's view is affine over GF(2) in the
+//! prover's random bits. For two witnesses of one statement (members 3 and
+//! 11 of one 16-leaf tree) the views' difference must lie in the image of
+//! the randomness, and so must the difference between a witness's view and
+//! a simulated transcript's (`simulator_tests`: the statement alone).
 //!
 //! The test proves it by finding the randomness: from witness 1's
 //! randomness `rho`, a `delta` with `view(w1, rho + delta)` equal to the
-//! other view byte for byte. The view is the PIOP's (every padded message, `A'`,
-//! `B'`, ring switching's `s_u`); the opening's is the hiding opening's own
-//! exact test's (`crates/pcs/tests/hiding.rs`): the tables then differ off
-//! its mask runs only and agree on its claim, that test's hypothesis.
+//! other view byte for byte. The view is the PIOP's (every padded message,
+//! `A'`, `B'`, ring switching's `s_u`); the opening's is the hiding
+//! opening's own exact test's (`crates/pcs/tests/hiding.rs`): the tables
+//! then differ off its mask runs only and agree on its claim, that test's
+//! hypothesis.
 //!
 //! The map is too large to probe bit by bit and eliminate (about 30 kbit
 //! of messages and 49 kbit of `s_u`), and a pad is read by more than its
@@ -23,17 +24,18 @@
 //!    solved first (they enter the last round's product too, so the rest
 //!    is solved at the new masks).
 //! 2. The `s_u` of bit `u` depend on bit `u` of every entry through
-//!    `eq(R_i, x)`: the spare entries' weights `B` (over GF(2), rank 128
-//!    per distinct point: 256) meet any change, and leave a kernel of 256
-//!    per bit.
+//!    `eq(R_i, x)`: the spare entries' weights (over GF(2), rank 128 per
+//!    distinct point: 256) meet any change, and leave a kernel of 256 per
+//!    bit.
 //! 3. Every message bit is then solved by a dense GF(2) system whose
 //!    unknowns are each pad bit (with the spare bits that cancel its `s_u`
-//!    change) and each kernel vector per bit: one probe (a prover run)
-//!    per unknown, about 38 thousand.
+//!    change) and 64 kernel vectors per bit: one probe (a prover run) per
+//!    unknown, about 38 thousand.
 //!
-//! A run takes minutes (`cargo test --release -p starling --lib
-//! exact_zk -- --ignored`: 8 on the 2-core Zen 5 VM), so CI runs only its cheap half: without zero
-//! knowledge the views differ and nothing can close the gap.
+//! A run takes minutes (`cargo test --release -p starling --lib exact_zk
+//! -- --ignored`: about 9 on the 2-core Zen 5 VM), so CI runs only its
+//! cheap half: without zero knowledge the views differ and nothing can
+//! close the gap.
 
 use std::sync::Arc;
 
