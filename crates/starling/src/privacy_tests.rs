@@ -154,14 +154,14 @@ fn signatures(keys: &[KeyPair], m: usize, count: usize, zk: bool) -> Vec<[Vec<u8
 
 /// How far apart two sets of proofs' bits are at each position of one
 /// section (up to the shortest section of either set).
-pub(crate) struct BitTest {
+struct BitTest {
     /// `(chi^2 - d) / sqrt(2 d)` over the `d` positions whose bit is not
     /// the same in every proof, `chi^2` summing each position's squared z
     /// of the difference of the two sets' frequencies: about a standard
     /// normal when the sets are alike.
-    pub(crate) normalized: f64,
+    normalized: f64,
     /// The largest z of a single position.
-    pub(crate) max_z: f64,
+    max_z: f64,
 }
 
 fn slices(set: &[Vec<u8>]) -> Vec<&[u8]> {
@@ -253,7 +253,7 @@ impl LogOdds {
 /// The classifier trained on the first half of each member's proofs,
 /// tested on the second half: the fraction it tells right. A proof is its
 /// sections' bytes, each cut to the shortest of that section.
-pub(crate) fn classifier_accuracy(a: &[[Vec<u8>; 6]], b: &[[Vec<u8>; 6]]) -> (f64, usize) {
+fn classifier_accuracy(a: &[[Vec<u8>; 6]], b: &[[Vec<u8>; 6]]) -> (f64, usize) {
     let cut: Vec<usize> = (0..PROOF_SECTIONS.len())
         .map(|s| a.iter().chain(b).map(|p| p[s].len()).min().expect("proofs"))
         .collect();
@@ -312,24 +312,33 @@ fn two_members_zero_knowledge_signatures_are_indistinguishable() {
             t.abs() < 4.5,
             "{section}: the lengths tell the members apart (t = {t:.2})"
         );
-        let bits = compare_section(&zk, s);
+    }
+    assert_at_chance(&zk, "the members' zero-knowledge proofs");
+}
+
+/// Each section's bit statistic within 5 standard deviations and no bit's
+/// z above 6.5, and the classifier within three standard deviations of
+/// 50%: nothing tells the two sets of proofs (`what`) apart.
+pub(crate) fn assert_at_chance(sets: &[Vec<[Vec<u8>; 6]>; 2], what: &str) {
+    for (s, section) in PROOF_SECTIONS.iter().enumerate() {
+        let bits = compare_section(sets, s);
         assert!(
             bits.normalized.abs() < 5.0 && bits.max_z < 6.5,
-            "{section}: the bits tell the members apart (statistic {:.2}, largest z {:.2})",
+            "{section}: the bits tell {what} apart (statistic {:.2}, largest z {:.2})",
             bits.normalized,
             bits.max_z
         );
     }
-    let (accuracy, tested) = classifier_accuracy(&zk[0], &zk[1]);
+    let (accuracy, tested) = classifier_accuracy(&sets[0], &sets[1]);
     let sigma = 0.5 / (tested as f64).sqrt();
     assert!(
         (accuracy - 0.5).abs() <= 3.0 * sigma,
-        "the classifier tells zero-knowledge proofs apart: {accuracy} over {tested}"
+        "the classifier tells {what} apart: {accuracy} over {tested}"
     );
 }
 
 /// [`compare_bits`] of section `s` of two members' proofs.
-pub(crate) fn compare_section(sets: &[Vec<[Vec<u8>; 6]>; 2], s: usize) -> BitTest {
+fn compare_section(sets: &[Vec<[Vec<u8>; 6]>; 2], s: usize) -> BitTest {
     let [a, b] = sets
         .each_ref()
         .map(|set| set.iter().map(|p| p[s].as_slice()).collect::<Vec<_>>());

@@ -26,13 +26,13 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::kind::{Membership, SampleMembers};
-use crate::privacy_tests::{classifier_accuracy, compare_section, sections};
+use crate::privacy_tests::{assert_at_chance, sections};
 use crate::protocol::{prove_with, Tamper};
 use crate::{Hash, Kind, Native, Profile, ProofFile, Randomness, Records, Statement};
 use starling_verifier::kind::Scheme;
 use starling_verifier::protocol::{batch_params_zk, check_on_tape, pad_positions, padded_messages};
 use starling_verifier::zk::veiled::{Channel, Veil, Veiled};
-use starling_verifier::{Gf128, Transcript, PROOF_SECTIONS};
+use starling_verifier::{Gf128, Transcript};
 
 /// A [`Veil`] that keeps the batched claim it closes with.
 #[derive(Default)]
@@ -262,22 +262,7 @@ fn simulated_transcripts_look_like_real_ones() {
     let simulated: Vec<[Vec<u8>; 6]> = (0..TRANSCRIPTS)
         .map(|i| sections(&simulator.transcript(&uniform(simulator.messages, 100 + i as u64), 100 + i as u8)))
         .collect();
-    let sets = [real, simulated];
-    for (s, section) in PROOF_SECTIONS.iter().enumerate() {
-        let bits = compare_section(&sets, s);
-        assert!(
-            bits.normalized.abs() < 5.0 && bits.max_z < 6.5,
-            "{section}: the bits tell simulated transcripts apart (statistic {:.2}, largest z {:.2})",
-            bits.normalized,
-            bits.max_z
-        );
-    }
-    let (accuracy, tested) = classifier_accuracy(&sets[0], &sets[1]);
-    let sigma = 0.5 / (tested as f64).sqrt();
-    assert!(
-        (accuracy - 0.5).abs() <= 3.0 * sigma,
-        "the classifier tells simulated transcripts apart: {accuracy} over {tested}"
-    );
+    assert_at_chance(&[real, simulated], "simulated transcripts and real proofs");
 }
 
 /// `x` with `sum_b x_b columns[b] = target` over GF(2), as bits of a
