@@ -135,17 +135,18 @@ fn xor(a: &[u64], b: &[u64]) -> Vec<u64> {
     a.iter().zip(b).map(|(x, y)| x ^ y).collect()
 }
 
-/// The spare entries' `eq` weights at the opened points, one 384-bit
-/// column per spare entry: a particular solution and the kernel.
-struct SpareWeights {
+/// Column vectors over GF(2) (many 128-bit words each) in echelon form:
+/// which columns sum to a target, and the sums that vanish (the kernel).
+/// The spare entries' `eq` weights here, a pad's bits in the simulator.
+pub(crate) struct Gf2Basis {
     /// Echelon basis in insertion order: pivot bit, vector, which spares.
     basis: Vec<(usize, Vec<u128>, Vec<u128>)>,
     /// Sums of spares whose weights cancel.
     kernel: Vec<Vec<u128>>,
 }
 
-impl SpareWeights {
-    fn new(columns: &[Vec<u128>]) -> Self {
+impl Gf2Basis {
+    pub(crate) fn new(columns: &[Vec<u128>]) -> Self {
         let words = columns.len().div_ceil(128);
         let (mut basis, mut kernel) = (Vec::new(), Vec::new());
         for (x, column) in columns.iter().enumerate() {
@@ -157,7 +158,7 @@ impl SpareWeights {
                 None => kernel.push(combo),
             }
         }
-        SpareWeights { basis, kernel }
+        Gf2Basis { basis, kernel }
     }
 
     fn reduce(
@@ -174,12 +175,12 @@ impl SpareWeights {
         (v, combo)
     }
 
-    /// Which spares' weights sum to `target`.
-    fn solve(&self, target: Vec<u128>) -> Vec<u128> {
+    /// Which columns sum to `target` (bits of column indices); `None`
+    /// when `target` is outside their span.
+    pub(crate) fn solve(&self, target: Vec<u128>) -> Option<Vec<u128>> {
         let words = self.basis[0].2.len();
         let (left, combo) = Self::reduce(&self.basis, target, vec![0u128; words]);
-        assert!(left.iter().all(|&w| w == 0), "the spares' weights span every s_u");
-        combo
+        left.iter().all(|&w| w == 0).then_some(combo)
     }
 }
 
@@ -301,7 +302,7 @@ fn solve_for(kind: &Arc<dyn Kind>, public: &Records, w: &Records, target: &View)
     let points =
         check_on_tape(&target.file, &Native, &mut Veil::default()).expect("the target verifies on the tape");
     let weight = |x: usize| -> Vec<u128> { points.iter().map(|r| eq_at_index(r, x).to_bits()).collect() };
-    let spare_weights = SpareWeights::new(&spares.iter().map(|&x| weight(x)).collect::<Vec<_>>());
+    let spare_weights = Gf2Basis::new(&spares.iter().map(|&x| weight(x)).collect::<Vec<_>>());
     // Points opened twice (the lincheck's claims share their wire point)
     // send the same values twice: the rank is 128 per distinct point.
     let mut distinct = points.clone();
@@ -316,7 +317,13 @@ fn solve_for(kind: &Arc<dyn Kind>, public: &Records, w: &Records, target: &View)
             .zip(&masked.s)
             .map(|(t, m)| (t[u] + m[u]).to_bits())
             .collect();
-        delta.extend(spare_bits(&spares, &spare_weights.solve(t), u));
+        delta.extend(spare_bits(
+            &spares,
+            &spare_weights
+                .solve(t)
+                .expect("the spares' weights span every s_u"),
+            u,
+        ));
     }
     let base = run(kind, public, w, true, &delta);
     assert_eq!(base.s, target.s, "the spares meet every s_u");
@@ -324,7 +331,9 @@ fn solve_for(kind: &Arc<dyn Kind>, public: &Records, w: &Records, target: &View)
     // 3. The messages: one probe per unknown, each keeping the `s_u`.
     let mut unknowns: Vec<Vec<(usize, Gf128)>> = Vec::new();
     for &x in &pads[2..used] {
-        let cancel = spare_weights.solve(weight(x));
+        let cancel = spare_weights
+            .solve(weight(x))
+            .expect("the spares' weights span every s_u");
         for u in 0..128 {
             let mut d = vec![(x, Gf128::new(1 << u))];
             d.extend(spare_bits(&spares, &cancel, u));

@@ -25,6 +25,7 @@ use std::sync::Arc;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::exact_zk_tests::Gf2Basis;
 use crate::kind::{Membership, SampleMembers};
 use crate::privacy_tests::{assert_at_chance, sections};
 use crate::protocol::{prove_with, Tamper};
@@ -129,7 +130,8 @@ pub(crate) struct Simulator {
     made_up: [Records; 2],
     pub(crate) messages: usize,
     pad: usize,
-    columns: Vec<u128>,
+    /// How each bit of the pad moves the residual.
+    columns: Gf2Basis,
 }
 
 impl Simulator {
@@ -149,7 +151,10 @@ impl Simulator {
         let sent = uniform(messages, 0);
         let residual = |delta: u128| run(&kind, &public, &made_up, &sent, (pad, Gf128::new(delta)), 1).1;
         let r0 = residual(0);
-        let columns = (0..128).map(|b| (residual(1 << b) + r0).to_bits()).collect();
+        let columns: Vec<Vec<u128>> = (0..128)
+            .map(|b| vec![(residual(1 << b) + r0).to_bits()])
+            .collect();
+        let columns = Gf2Basis::new(&columns);
         Simulator {
             kind,
             public,
@@ -171,7 +176,10 @@ impl Simulator {
             (self.pad, Gf128::ZERO),
             seed,
         );
-        let delta = solve_gf2(&self.columns, r0.to_bits()).expect("the pad's bits reach every residual");
+        let delta = self
+            .columns
+            .solve(vec![r0.to_bits()])
+            .expect("the pad's bits reach every residual")[0];
         let (file, residual) = run(
             &self.kind,
             &self.public,
@@ -263,28 +271,4 @@ fn simulated_transcripts_look_like_real_ones() {
         .map(|i| sections(&simulator.transcript(&uniform(simulator.messages, 100 + i as u64), 100 + i as u8)))
         .collect();
     assert_at_chance(&[real, simulated], "simulated transcripts and real proofs");
-}
-
-/// `x` with `sum_b x_b columns[b] = target` over GF(2), as bits of a
-/// `u128`; `None` when `target` is outside the columns' span.
-fn solve_gf2(columns: &[u128], target: u128) -> Option<u128> {
-    // Echelon basis: (pivot bit, vector, which columns sum to it).
-    let mut basis: Vec<(u32, u128, u128)> = Vec::new();
-    let reduce = |basis: &[(u32, u128, u128)], mut v: u128, mut combo: u128| {
-        for &(p, b, c) in basis {
-            if v >> p & 1 == 1 {
-                v ^= b;
-                combo ^= c;
-            }
-        }
-        (v, combo)
-    };
-    for (i, &col) in columns.iter().enumerate() {
-        let (v, combo) = reduce(&basis, col, 1 << i);
-        if v != 0 {
-            basis.push((v.trailing_zeros(), v, combo));
-        }
-    }
-    let (left, combo) = reduce(&basis, target, 0);
-    (left == 0).then_some(combo)
 }
