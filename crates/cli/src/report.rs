@@ -3,6 +3,7 @@
 //! read fields instead of parsing the text lines.
 
 use serde_json::{json, Map, Value};
+use starling::bundle::{self, Bundle};
 use starling::{Profile, ProofFile, SecurityReport, Statement};
 
 use crate::{hex, Failure};
@@ -43,12 +44,48 @@ pub(crate) fn statement(
     obj
 }
 
-/// `inspect --json`: what the file claims ([`statement`]), its size, and
+/// What a proof file or a bundle claims ([`statement`], with the outputs),
+/// read without verifying it. A bundle's statement is its shards' join,
+/// and it adds `shards`: each shard's `first` unit of N, `count`,
+/// `public_digest`, `instances` and `bytes`.
+pub(crate) fn claimed(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
+    if !bundle::is_bundle(bytes) {
+        let file = ProofFile::from_bytes(bytes)?;
+        let security = starling::security_report(&file).ok();
+        return Ok(statement(
+            &file.statement,
+            file.profile,
+            file.zk,
+            security.as_ref(),
+            true,
+        ));
+    }
+    let b = Bundle::decode(bytes, None)?;
+    let joined = b.joined()?;
+    let mut obj = statement(&joined, b.profile, b.zk, b.security_report().ok().as_ref(), true);
+    let shards: Vec<Value> = b
+        .entries
+        .iter()
+        .zip(&b.shards)
+        .zip(&b.shard_bytes)
+        .map(|((e, file), size)| {
+            json!({
+                "first": e.first,
+                "count": e.count,
+                "public_digest": hex(&e.public_digest),
+                "instances": file.statement.instances(),
+                "bytes": size,
+            })
+        })
+        .collect();
+    obj.insert("shards".into(), Value::Array(shards));
+    Ok(obj)
+}
+
+/// `inspect --json`: what the file claims ([`claimed`]), its size, and
 /// `"verified": false`, since nothing was checked.
 pub(crate) fn inspect(bytes: &[u8]) -> Result<Value, Failure> {
-    let file = ProofFile::from_bytes(bytes)?;
-    let security = starling::security_report(&file).ok();
-    let mut obj = statement(&file.statement, file.profile, file.zk, security.as_ref(), true);
+    let mut obj = claimed(bytes)?;
     obj.insert("verified".into(), json!(false));
     obj.insert("file_bytes".into(), json!(bytes.len()));
     Ok(Value::Object(obj))

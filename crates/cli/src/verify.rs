@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use serde_json::{json, Value};
-use starling::{Error, Expected, Mismatch, ProofFile, Rejection, Verified};
+use starling::{Error, Expected, Mismatch, Rejection, Verified};
 
 use crate::args::{KindArg, KindParams};
 use crate::{files, hex, report, statement_kind, Failure};
@@ -60,6 +60,7 @@ pub(crate) fn run(
                 Some(verified.security_report()),
                 true,
             );
+            obj.insert("shards".into(), json!(verified.shards()));
             obj.insert("verdict".into(), json!("accepted"));
             obj.insert("expected".into(), json!(expect.is_some()));
             obj.insert("verify_ms".into(), json!(ms));
@@ -88,7 +89,7 @@ fn verify(bytes: &[u8], expect: Option<Expect<'_>>, min_security: f64) -> Result
             let file = expected(bytes, expect, min_security)?;
             starling::verify(&file.expected, bytes).map_err(|e| with_line(e, &file))?
         }
-        None => starling::verify_claimed(&ProofFile::from_bytes(bytes)?, min_security)?,
+        None => starling::verify_claimed_bytes(bytes, min_security)?,
     };
     Ok((verified, start.elapsed().as_secs_f64() * 1e3))
 }
@@ -112,7 +113,7 @@ fn print_ok(verified: &Verified, ms: f64, outputs: bool) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
-        "OK {} N={} circuit={} public={} profile={} zk={} security={:.1} bits verified in {ms:.2} ms",
+        "OK {} N={} circuit={} public={} profile={} zk={} security={:.1} bits{} verified in {ms:.2} ms",
         verified.kind().name(),
         verified.count(),
         hex(&verified.circuit_digest()),
@@ -120,6 +121,10 @@ fn print_ok(verified: &Verified, ms: f64, outputs: bool) {
         verified.profile().name(),
         if verified.zk() { "yes" } else { "no" },
         verified.security_bits(),
+        match verified.shards() {
+            1 => String::new(),
+            k => format!(" shards={k}"),
+        },
     );
     if outputs {
         for line in verified.output_lines() {
@@ -132,16 +137,7 @@ fn print_ok(verified: &Verified, ms: f64, outputs: bool) {
 /// file claims, as `inspect` reads it, when it decodes; no outputs, which a
 /// rejected proof does not establish.
 fn rejected(bytes: &[u8], error: &str, expected: bool) -> Value {
-    let mut obj = match ProofFile::from_bytes(bytes) {
-        Ok(file) => report::statement(
-            &file.statement,
-            file.profile,
-            file.zk,
-            starling::security_report(&file).ok().as_ref(),
-            false,
-        ),
-        Err(_) => serde_json::Map::new(),
-    };
+    let mut obj = report::claimed(bytes).unwrap_or_default();
     obj.insert("verdict".into(), json!("rejected"));
     obj.insert("expected".into(), json!(expected));
     obj.insert("error".into(), json!(error));

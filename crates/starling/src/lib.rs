@@ -40,9 +40,9 @@ pub use randomness::Randomness;
 pub use starling_field::cpu;
 pub use starling_verifier::Profile;
 pub use starling_verifier::{
-    check_kind, format, inspect, security_bits, security_report, Builtin, Check, Error, Expected, Hash, Kind,
-    Mismatch, ProofFile, Records, Rejection, SecurityReport, Statement, StatementCircuit, Verified,
-    DEFAULT_MIN_SECURITY_BITS,
+    bundle, check_kind, format, inspect, security_bits, security_report, Builtin, Check, Error, Expected,
+    Hash, Kind, Mismatch, ProofFile, Records, Rejection, SecurityReport, Statement, StatementCircuit,
+    Verified, DEFAULT_MIN_SECURITY_BITS,
 };
 pub use timings::{Phase, Timings, PROVER_PHASES};
-pub use verify::{verify, verify_claimed};
+pub use verify::{verify, verify_claimed, verify_claimed_bytes};

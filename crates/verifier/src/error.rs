@@ -2,6 +2,7 @@
 //! unreadable input, a rejected proof (and why, in plain words first), or a
 //! bug in Starling.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::string::ToString;
@@ -77,6 +78,15 @@ pub enum Rejection {
         /// The kind's name.
         kind: String,
     },
+    /// A shard of a bundle is not accepted (`crate::bundle`).
+    Shard {
+        /// Which shard, from 1.
+        shard: usize,
+        /// The bundle's number of shards.
+        shards: usize,
+        /// Why.
+        rejection: Box<Rejection>,
+    },
     /// A check of the proof system fails: the proof does not prove the
     /// statement it carries.
     Invalid {
@@ -103,6 +113,9 @@ pub enum Check {
     Wiring,
     /// Ring switching and the opening of the commitment.
     Opening,
+    /// A bundle's shards are the ones it lists, and they join into one
+    /// statement (`crate::bundle`).
+    Links,
 }
 
 impl fmt::Display for Check {
@@ -114,6 +127,7 @@ impl fmt::Display for Check {
             Check::ProofOfWork => "proof of work",
             Check::Wiring => "public values and wiring",
             Check::Opening => "opening",
+            Check::Links => "links between shards",
         })
     }
 }
@@ -171,6 +185,11 @@ impl fmt::Display for Rejection {
                 f,
                 "a {kind} proof must be zero-knowledge (its private values are secrets), and this one was made without zero knowledge"
             ),
+            Rejection::Shard {
+                shard,
+                shards,
+                rejection,
+            } => write!(f, "shard {shard} of {shards}: {rejection}"),
             Rejection::Invalid { check, detail } => write!(
                 f,
                 "the proof does not prove the statement it carries (failed check: {check}; {detail})"

@@ -8,6 +8,7 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod bundle;
 pub mod circuit;
 mod circuits;
 pub mod codec;
@@ -46,8 +47,8 @@ pub use records::Records;
 pub use statement::Statement;
 pub use transcript::Transcript;
 pub use verify::{
-    check_kind, verify, verify_claimed, verify_claimed_with, verify_with, Expected, Verified,
-    DEFAULT_MIN_SECURITY_BITS,
+    check_kind, verify, verify_claimed, verify_claimed_bytes_with, verify_claimed_with, verify_with,
+    Expected, Verified, DEFAULT_MIN_SECURITY_BITS,
 };
 
 /// A 32-byte digest (Merkle trees, transcript state).

@@ -189,8 +189,12 @@ pub fn security_bits(file: &ProofFile) -> f64 {
 
 /// A human-readable description of a proof file, decoded from its bytes:
 /// statement, N, utilisation, profile, security, section sizes. It does not
-/// verify the proof, and its first line says so.
+/// verify the proof, and its first line says so. A bundle's is
+/// [`crate::bundle::inspect`].
 pub fn inspect(bytes: &[u8]) -> Result<String, Error> {
+    if crate::bundle::is_bundle(bytes) {
+        return crate::bundle::inspect(bytes);
+    }
     let (file, sizes) = ProofFile::decode(bytes, None)?;
     let mut out = String::new();
     let kind = file.statement.kind();

@@ -37,6 +37,7 @@ use alloc::vec::Vec;
 
 use alloc::sync::Arc;
 
+use crate::bundle::{is_bundle, verify_bundle};
 use crate::error::{Mismatch, Rejection};
 use crate::host::{Host, Portable};
 use crate::inputs::parse_inputs;
@@ -95,7 +96,7 @@ impl Expected {
     }
 
     /// The first difference between `statement` and this expectation.
-    fn first_difference(&self, statement: &Statement) -> Option<Mismatch> {
+    pub(crate) fn first_difference(&self, statement: &Statement) -> Option<Mismatch> {
         let (want, got) = (&self.kind, statement.kind());
         if let Some(m) = kind_difference(want.as_ref(), got.as_ref()) {
             return Some(m);
@@ -141,9 +142,34 @@ pub struct Verified {
     profile: Profile,
     zk: bool,
     security: SecurityReport,
+    shards: usize,
 }
 
 impl Verified {
+    /// What verifying a proof (one shard) or a bundle of `shards`
+    /// established.
+    pub(crate) fn new(
+        statement: Statement,
+        profile: Profile,
+        zk: bool,
+        security: SecurityReport,
+        shards: usize,
+    ) -> Self {
+        Verified {
+            statement,
+            profile,
+            zk,
+            security,
+            shards,
+        }
+    }
+
+    /// How many proofs established it: 1 for a proof file, K for a bundle
+    /// of K shards (`crate::bundle`).
+    pub fn shards(&self) -> usize {
+        self.shards
+    }
+
     /// The statement kind.
     pub fn kind(&self) -> &Arc<dyn Kind> {
         self.statement.kind()
@@ -199,7 +225,7 @@ impl Verified {
 
 /// The difference between an expected kind and a proof's, if any: its
 /// name and parameters (`sha256`, `chain --hash sha256`).
-fn kind_difference(want: &dyn Kind, got: &dyn Kind) -> Option<Mismatch> {
+pub(crate) fn kind_difference(want: &dyn Kind, got: &dyn Kind) -> Option<Mismatch> {
     let described = |k: &dyn Kind| format!("{} {}s", k.name(), k.noun());
     (want.code() != got.code() || want.name() != got.name()).then(|| Mismatch::Kind {
         expected: described(want),
@@ -214,8 +240,15 @@ fn kind_difference(want: &dyn Kind, got: &dyn Kind) -> Option<Mismatch> {
 /// malformed. [`verify`] checks this again, with everything else.
 pub fn check_kind(kind: &dyn Kind, proof: &[u8]) -> Result<(), Error> {
     let mut r = crate::codec::Reader::new(proof);
-    let header = crate::format::read_header(&mut r)?;
-    let found = crate::format::read_kind(&mut r, header.code, None)?;
+    let found = if is_bundle(proof) {
+        r.take(crate::format::HEADER_BYTES - 2, "the header")?;
+        let code = r.u8("the statement kind")?;
+        r.u8("the profile")?;
+        crate::format::read_kind(&mut r, code, None)?
+    } else {
+        let header = crate::format::read_header(&mut r)?;
+        crate::format::read_kind(&mut r, header.code, None)?
+    };
     match kind_difference(kind, found.as_ref()) {
         Some(m) => Err(Error::mismatch(m)),
         None => Ok(()),
@@ -239,17 +272,29 @@ pub fn verify(expected: &Expected, proof: &[u8]) -> Result<Verified, Error> {
 
 /// [`verify`], with the long passes run by `host`.
 pub fn verify_with(expected: &Expected, proof: &[u8], host: &dyn Host) -> Result<Verified, Error> {
+    if is_bundle(proof) {
+        return verify_bundle(Some(expected), proof, expected.min_security_bits, host);
+    }
     let (file, _) = ProofFile::decode(proof, Some(expected.kind.circuit()))?;
     if let Some(m) = expected.first_difference(&file.statement) {
         return Err(Error::mismatch(m));
     }
     let security = check_file(&file, expected.min_security_bits, host)?;
-    Ok(Verified {
-        statement: file.statement,
-        profile: file.profile,
-        zk: file.zk,
-        security,
-    })
+    Ok(Verified::new(file.statement, file.profile, file.zk, security, 1))
+}
+
+/// Verifies that `bytes`, a proof file or a bundle ([`crate::bundle`]),
+/// prove the statement they carry, whatever that is, at
+/// `min_security_bits` or more: [`verify_claimed_with`] for a proof file.
+pub fn verify_claimed_bytes_with(
+    bytes: &[u8],
+    min_security_bits: f64,
+    host: &dyn Host,
+) -> Result<Verified, Error> {
+    if is_bundle(bytes) {
+        return verify_bundle(None, bytes, min_security_bits, host);
+    }
+    verify_claimed_with(&ProofFile::from_bytes(bytes)?, min_security_bits, host)
 }
 
 /// Verifies that `file` proves the statement *it carries*, whatever that is,
@@ -267,12 +312,13 @@ pub fn verify_claimed_with(
     host: &dyn Host,
 ) -> Result<Verified, Error> {
     let security = check_file(file, min_security_bits, host)?;
-    Ok(Verified {
-        statement: file.statement.clone(),
-        profile: file.profile,
-        zk: file.zk,
+    Ok(Verified::new(
+        file.statement.clone(),
+        file.profile,
+        file.zk,
         security,
-    })
+        1,
+    ))
 }
 
 /// Refuses a proof of `kind` without zero knowledge when the kind's

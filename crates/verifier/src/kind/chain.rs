@@ -30,6 +30,7 @@ use crate::format::MAX_INSTANCES;
 use crate::hashes::Hash;
 use crate::inputs::{decimal, expect_fields, hex_field};
 use crate::records::Records;
+use crate::statement::Statement;
 use crate::Error;
 
 /// A hash chain of one hash.
@@ -156,6 +157,35 @@ impl Kind for Chain {
 
     fn instances(&self, inputs: &Records, _outputs: &Records) -> usize {
         self.read(inputs).1 as usize
+    }
+
+    /// Consecutive segments: each starts where the one before ends; the
+    /// chain runs from the first start for all their steps to the last end.
+    fn join(&self, shards: &[&Statement]) -> Result<(Records, Records), String> {
+        let (first, last) = match (shards.first(), shards.last()) {
+            (Some(first), Some(last)) => (first, last),
+            _ => return Err("no shards".into()),
+        };
+        for (i, pair) in shards.windows(2).enumerate() {
+            let end = pair[0].outputs().get(0);
+            let (start, _) = self.read(pair[1].inputs());
+            if start != end {
+                return Err(format!(
+                    "shard {} starts at {}, not where shard {} ends ({})",
+                    i + 2,
+                    hex::encode(start),
+                    i + 1,
+                    hex::encode(end)
+                ));
+            }
+        }
+        let steps = shards
+            .iter()
+            .try_fold(0u64, |sum, s| sum.checked_add(self.read(s.inputs()).1))
+            .ok_or("the shards' steps add up past 2^64")?;
+        let (start, _) = self.read(first.inputs());
+        let inputs = [Self::record(start, steps).as_slice()].into_iter().collect();
+        Ok((inputs, last.outputs().clone()))
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {

@@ -104,6 +104,7 @@ use crate::hashes::Hash;
 use crate::inputs::{decimal, expect_fields, hex_bytes, hex_field};
 use crate::piop::wiring::{Instances, Source};
 use crate::records::Records;
+use crate::statement::Statement;
 use crate::Error;
 
 /// The longest RFC 6962 leaf users get unless they say otherwise.
@@ -955,6 +956,38 @@ impl Kind for Membership {
 
     fn private_records(&self, inputs: &Records) -> usize {
         self.the_public(inputs).members as usize
+    }
+
+    /// Members of one tree: every shard names the same root and size, and
+    /// the statement holds all their members.
+    fn join(&self, shards: &[&Statement]) -> Result<(Records, Records), String> {
+        let publics: Vec<Public<'_>> = shards
+            .iter()
+            .map(|s| {
+                self.public(s.inputs().get(0))
+                    .expect("a statement's shape is checked")
+            })
+            .collect();
+        let first = publics.first().ok_or("no shards")?;
+        if let Some(i) = publics
+            .iter()
+            .position(|p| p.root != first.root || p.size != first.size)
+        {
+            return Err(format!(
+                "shard {} is about another tree than shard 1 (root {} of {} leaves, not {} of {})",
+                i + 1,
+                hex::encode(publics[i].root),
+                publics[i].size,
+                hex::encode(first.root),
+                first.size
+            ));
+        }
+        let members = publics
+            .iter()
+            .try_fold(0u64, |sum, p| sum.checked_add(p.members))
+            .ok_or("the shards' members add up past 2^64")?;
+        let record = Self::public_record(first.root, members, first.size);
+        Ok(([record.as_slice()].into_iter().collect(), Records::new()))
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, _outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {

@@ -39,6 +39,7 @@ use crate::format::MAX_INSTANCES;
 use crate::hashes::Hash;
 use crate::inputs::{expect_fields, hex_bytes, hex_field};
 use crate::records::Records;
+use crate::statement::Statement;
 use crate::Error;
 
 /// How a tree is built from its leaves.
@@ -407,6 +408,19 @@ impl MerkleRoot {
         out
     }
 
+    /// The root of the tree over `leaves`, hashed node by node as the
+    /// tree's messages say: what the tests compare joined subtrees with.
+    #[cfg(test)]
+    pub(crate) fn native_root(&self, leaves: &Records) -> Vec<u8> {
+        let tree = Tree::build(self.hash, self.scheme, leaves.len());
+        let mut digests: Vec<Vec<u8>> = Vec::new();
+        for node in 0..tree.nodes() {
+            let message = tree.message(node, leaves, &|child| digests[child].clone());
+            digests.push(self.hash.digest(&message));
+        }
+        digests.pop().unwrap_or_else(|| leaves.get(0).to_vec())
+    }
+
     fn read_root(outputs: &Records) -> &[u8] {
         outputs.get(0)
     }
@@ -531,6 +545,12 @@ impl Kind for MerkleRoot {
 
     fn holds_without_inputs(&self) -> bool {
         self.scheme == Scheme::Rfc6962
+    }
+
+    /// Consecutive subtrees, their roots hashed into the tree's
+    /// (`super::subtrees`).
+    fn join(&self, shards: &[&Statement]) -> Result<(Records, Records), String> {
+        super::subtrees::join(self.hash, self.scheme, shards)
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {

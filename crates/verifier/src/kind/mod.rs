@@ -39,6 +39,7 @@ pub(crate) mod preimage;
 pub(crate) mod ring;
 #[doc(hidden)]
 pub mod signatures;
+mod subtrees;
 
 use alloc::sync::Arc;
 use core::any::Any;
@@ -53,6 +54,7 @@ use crate::circuits::{Builtin, StatementCircuit};
 use crate::format::MAX_CIRCUIT_TEXT_BYTES;
 use crate::hashes::Hash;
 use crate::records::Records;
+use crate::statement::Statement;
 use crate::Error;
 
 pub use batch::Batch;
@@ -160,6 +162,28 @@ pub trait Kind: TextFormat + Send + Sync + fmt::Debug + Any {
 
     /// What the wiring check proves, for a batch padded to `2^n` instances.
     fn relations<'a>(&'a self, inputs: &'a Records, outputs: &'a Records, n: usize) -> Vec<Relation<'a>>;
+
+    /// The input and output records of the one statement that the shards'
+    /// statements (of this kind, in order) prove together, or why they do
+    /// not join: how a bundle links its shards (`crate::bundle`). Most
+    /// kinds' records are independent, and their shards are consecutive
+    /// slices of them ([`join_slices`]); a chain's are segments, a tree's
+    /// subtrees, a membership statement's members of one tree.
+    fn join(&self, shards: &[&Statement]) -> Result<(Records, Records), String> {
+        Ok(join_slices(shards))
+    }
+}
+
+/// The records of consecutive slices, back to back: the join of a kind
+/// whose records are independent (a batch, digests, signatures, preimages).
+pub fn join_slices(shards: &[&Statement]) -> (Records, Records) {
+    let mut inputs = Records::new();
+    let mut outputs = Records::new();
+    for shard in shards {
+        shard.inputs().iter().for_each(|r| inputs.push(r));
+        shard.outputs().iter().for_each(|r| outputs.push(r));
+    }
+    (inputs, outputs)
 }
 
 /// A kind's text format: the lines of its records, as the command line and

@@ -99,6 +99,7 @@ use crate::hashes::Hash;
 use crate::inputs::{decimal, expect_fields, hex_bytes, hex_field};
 use crate::piop::wiring::{Instances, Source, Wires};
 use crate::records::Records;
+use crate::statement::Statement;
 use crate::Error;
 
 /// The longest context.
@@ -425,6 +426,14 @@ impl Kind for Ring {
 
     fn private_records(&self, _inputs: &Records) -> usize {
         1
+    }
+
+    /// One signature: it does not split.
+    fn join(&self, shards: &[&Statement]) -> Result<(Records, Records), String> {
+        match shards {
+            [one] => Ok((one.inputs().clone(), one.outputs().clone())),
+            _ => Err("a ring signature is one statement: it does not split into shards".into()),
+        }
     }
 
     fn relations<'a>(&'a self, inputs: &'a Records, _outputs: &'a Records, n: usize) -> Vec<Relation<'a>> {
