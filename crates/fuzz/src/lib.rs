@@ -4,11 +4,12 @@
 use starling::kind::{SampleInputs, SampleMembers, SamplePreimages, SampleSignatures};
 use std::sync::{Arc, OnceLock};
 
+use starling::bundle::{assemble, Bundle};
 use starling::inputs::{parse_inputs, read_prover_inputs};
 use starling::kind::{Batch, Membership, Preimage, Scheme, SignatureScheme, Signatures};
 use starling::{
-    inspect, prove, prove_private, verify_claimed, Builtin, Hash, Kind, Profile, ProofFile, Records,
-    StatementCircuit,
+    inspect, prove, prove_private, verify_claimed, verify_claimed_bytes, Builtin, Hash, Kind, Profile,
+    ProofFile, Records, StatementCircuit,
 };
 
 /// The one-AND circuit of the smallest proofs (9 KB): fast to verify, so the
@@ -88,6 +89,67 @@ pub fn honest_proofs() -> &'static [Vec<u8>] {
             members,
         ]
     })
+}
+
+/// The honest bundles the bundle fuzzer starts from (`starling::bundle`):
+/// three tiny-circuit instances in two shards, the BLAKE3 chain of
+/// [`linked_samples`] in three segments, and its RFC 6962 tree of three
+/// leaves as subtrees of two leaves and one.
+pub fn honest_bundles() -> &'static [Vec<u8>] {
+    static BUNDLES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    BUNDLES.get_or_init(|| {
+        let make = |kind: &Arc<dyn Kind>, shards: Vec<Records>| {
+            let proofs: Vec<Vec<u8>> = shards
+                .into_iter()
+                .map(|records| {
+                    prove(kind.clone(), records, Profile::Default, &mut |_| {})
+                        .expect("an honest proof")
+                        .file
+                        .to_bytes()
+                })
+                .collect();
+            let refs: Vec<&[u8]> = proofs.iter().map(Vec::as_slice).collect();
+            assemble(&refs).expect("honest shards make a bundle")
+        };
+        let records =
+            |kind: &Arc<dyn Kind>, text: &str| parse_inputs(kind.as_ref(), text).expect("valid inputs");
+        let tiny: Arc<dyn Kind> = Arc::new(Batch::of(
+            StatementCircuit::from_bristol(TINY_BRISTOL).expect("a valid circuit"),
+        ));
+        let [_, (chain, _), (tree, _)] = linked_samples();
+        // The chain from 32 bytes of 1 (the sample's start), at `steps`.
+        let after = |steps: usize| {
+            let mut h = vec![1u8; 32];
+            (0..steps).for_each(|_| h = Hash::Blake3.digest(&h));
+            h.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        };
+        vec![
+            make(&tiny, vec![records(&tiny, "1\n0\n"), records(&tiny, "2\n")]),
+            make(
+                &chain,
+                (0..3)
+                    .map(|i| records(&chain, &format!("{} 1\n", after(i))))
+                    .collect(),
+            ),
+            make(&tree, vec![records(&tree, "-\n00\n"), records(&tree, "0102\n")]),
+        ]
+    })
+}
+
+/// Untrusted bytes as a bundle: decoding, `inspect` and verification never
+/// panic, and nothing but an honest bundle verifies.
+pub fn bundle(bytes: &[u8]) {
+    let described = inspect(bytes);
+    let decoded = Bundle::decode(bytes, None);
+    if decoded.is_err() {
+        assert!(described.is_err(), "inspect read a bundle the decoder refuses");
+    }
+    if verify_claimed_bytes(bytes, 0.0).is_ok() {
+        assert!(
+            honest_bundles().iter().any(|h| h == bytes),
+            "a bundle that is not one of the honest ones verified"
+        );
+    }
 }
 
 /// The preimage kind of the seeds: SHA-256, messages of at most 8 bytes.

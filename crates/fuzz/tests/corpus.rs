@@ -40,6 +40,44 @@ fn proof_file_corpus() {
 }
 
 #[test]
+fn bundle_corpus() {
+    replay("bundle", starling_fuzz::bundle);
+}
+
+#[test]
+fn the_bundle_seeds_are_honest_bundles_that_verify() {
+    for bundle in starling_fuzz::honest_bundles() {
+        assert!(starling::verify_claimed_bytes(bundle, 100.0).is_ok());
+        starling_fuzz::bundle(bundle);
+    }
+}
+
+/// Mutants of the small honest bundle without a fuzzer: a bit flipped at
+/// 400 positions spread over the file (header, entries, every shard's
+/// proof), and the file cut at 60. None panics, none verifies.
+#[test]
+fn bundle_mutants_are_refused() {
+    let honest = &starling_fuzz::honest_bundles()[0];
+    let flips = (0..400).map(|i| i * honest.len() / 400);
+    for at in flips {
+        let mut bytes = honest.clone();
+        bytes[at] ^= 1 << (at % 8);
+        assert!(
+            starling::verify_claimed_bytes(&bytes, 0.0).is_err(),
+            "byte {at} flipped"
+        );
+        starling_fuzz::bundle(&bytes);
+    }
+    for len in (0..60).map(|i| i * honest.len() / 60) {
+        assert!(
+            starling::verify_claimed_bytes(&honest[..len], 0.0).is_err(),
+            "cut at {len}"
+        );
+        starling_fuzz::bundle(&honest[..len]);
+    }
+}
+
+#[test]
 fn inputs_corpus() {
     replay("inputs", starling_fuzz::inputs);
 }

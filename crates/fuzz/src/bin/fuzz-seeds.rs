@@ -1,5 +1,5 @@
 //! Writes the fuzzers' seed inputs into a corpus folder (default
-//! `fuzz/corpus`): the honest proofs, an inputs line of every kind, and
+//! `fuzz/corpus`): the honest proofs and bundles, an inputs line of every kind, and
 //! small Bristol circuits. `scripts/fuzz` runs it before fuzzing.
 
 use starling::kind::{SampleInputs, TextFormat};
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use starling::kind::Batch;
 use starling::{Builtin, Kind, StatementCircuit};
-use starling_fuzz::{honest_proofs, linked_samples, SMALL_BRISTOL, TINY_BRISTOL};
+use starling_fuzz::{honest_bundles, honest_proofs, linked_samples, SMALL_BRISTOL, TINY_BRISTOL};
 
 fn main() -> std::io::Result<()> {
     let root = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "fuzz/corpus".into()));
@@ -18,6 +18,9 @@ fn main() -> std::io::Result<()> {
     };
     for (i, proof) in honest_proofs().iter().enumerate() {
         write("proof_file", &format!("honest-{i}"), proof)?;
+    }
+    for (i, bundle) in honest_bundles().iter().enumerate() {
+        write("bundle", &format!("honest-{i}"), bundle)?;
     }
     let mut batches: Vec<Batch> = Builtin::ALL.into_iter().map(Batch::builtin).collect();
     batches.push(Batch::of(
