@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use starling_verifier::inputs::parse_inputs;
 use starling_verifier::kind::{named, KindParams};
-use starling_verifier::{check_kind, Error, Expected, ProofFile, StatementCircuit, Verified};
+use starling_verifier::{check_kind, Error, Expected, Portable, StatementCircuit, Verified};
 use wasm_bindgen::prelude::*;
 
 /// What one call of [`verify`] found: on success the verified statement's
@@ -72,8 +72,7 @@ pub fn verify(
             };
             verify_expected(proof, &kind, &inputs, &params, min_security_bits)
         }
-        _ => ProofFile::from_bytes(proof)
-            .and_then(|file| starling_verifier::verify_claimed(&file, min_security_bits)),
+        _ => starling_verifier::verify_claimed_bytes_with(proof, min_security_bits, &Portable),
     };
     match result {
         Ok(verified) => accepted(&verified),

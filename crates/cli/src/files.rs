@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
+use starling::bundle::{BUNDLE_MAGIC, MAX_BUNDLE_BYTES};
 use starling::format::{MAGIC, MAX_CIRCUIT_TEXT_BYTES, MAX_FILE_BYTES};
 use starling::kind::{Membership, RING_KEY_BYTES};
 use starling::{Error, Kind, Records};
@@ -63,8 +64,8 @@ fn read_rest(
     }
 }
 
-/// A proof file's bytes. The magic is checked before the rest is read, so
-/// that a stream of something else fails at once.
+/// A proof file's or a bundle's bytes. The magic is checked before the
+/// rest is read, so that a stream of something else fails at once.
 pub(crate) fn read_proof(path: &Path) -> Result<Vec<u8>, Failure> {
     let mut file = open(path)?;
     let mut magic = Vec::with_capacity(MAGIC.len());
@@ -72,13 +73,17 @@ pub(crate) fn read_proof(path: &Path) -> Result<Vec<u8>, Failure> {
         .take(MAGIC.len() as u64)
         .read_to_end(&mut magic)
         .map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
-    if magic != MAGIC {
-        return Err(unreadable(format!(
-            "unreadable proof: {} is not a Starling proof file (bad magic)",
-            path.display()
-        )));
-    }
-    read_rest(file, path, magic, MAX_FILE_BYTES, "a proof file", &|_| Ok(()))
+    let (limit, what) = match magic.as_slice() {
+        m if m == MAGIC => (MAX_FILE_BYTES, "a proof file"),
+        m if m == BUNDLE_MAGIC => (MAX_BUNDLE_BYTES, "a bundle"),
+        _ => {
+            return Err(unreadable(format!(
+                "unreadable proof: {} is not a Starling proof file or bundle (bad magic)",
+                path.display()
+            )))
+        }
+    };
+    read_rest(file, path, magic, limit, what, &|_| Ok(()))
 }
 
 /// A Bristol circuit's text. A circuit is ASCII text, so a NUL byte (of a

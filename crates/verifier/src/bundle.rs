@@ -68,6 +68,9 @@ pub const BUNDLE_MAGIC: &[u8; 8] = b"STARBNDL";
 pub const BUNDLE_VERSION: u16 = 1;
 /// Most shards one bundle holds.
 pub const MAX_SHARDS: usize = 1 << 16;
+/// Largest bundle read (16 GiB: the public values of 2^24 Keccak-f
+/// states, the most one statement holds, and thousands of shard proofs).
+pub const MAX_BUNDLE_BYTES: u64 = 16 << 30;
 /// Bytes of one entry.
 const ENTRY_BYTES: usize = 8 + 8 + 32;
 
