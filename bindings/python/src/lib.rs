@@ -3,7 +3,10 @@
 //! on a rayon pool of the caller's size. The Python half
 //! (`python/starling/__init__.py`) turns records into inputs text, reads
 //! circuit files and wraps the results; this half takes and returns only
-//! plain values.
+//! plain values. What sharded proving (`python/starling/dask.py`) needs of
+//! the library is here too: reading a statement before it is cut, the
+//! starts of a chain's segments, a check of each shard as it comes back,
+//! and the bundle of the shards.
 
 /// The prover's allocator, for this extension's own allocations: large
 /// blocks on huge pages, which the command line's proofs have too (a
@@ -16,14 +19,16 @@ mod params;
 mod pool;
 mod progress;
 
+use std::any::Any;
 use std::collections::HashMap;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use starling::{inputs, Expected, ProveOptions, Randomness, Records};
+use starling::kind::{Batch, SampleInputs, TextFormat};
+use starling::{inputs, Error, Expected, Hash, ProveOptions, Randomness, Records, Verified};
 
-use errors::to_py;
+use errors::{to_py, Unreadable};
 use params::{kind_named, profile_named, with_kind_params};
 
 /// Proves the statement `kind` (with `params`) makes of the inputs text, on
@@ -94,8 +99,12 @@ fn verify(
             starling::verify(&expected, proof)
         })
     });
-    let v = verified.map_err(to_py)?;
-    Ok((
+    Ok(verified_tuple(verified.map_err(to_py)?))
+}
+
+/// What `v` shows, as Python's `Verified` is made from it.
+fn verified_tuple(v: Verified) -> VerifiedTuple {
+    (
         v.kind().name(),
         v.count(),
         hex(&v.circuit_digest()),
@@ -104,7 +113,112 @@ fn verify(
         v.zk(),
         v.security_bits(),
         v.output_lines(),
-    ))
+    )
+}
+
+/// Reads the prover's inputs text for `kind` (with `params`) as `prove`
+/// does, with its errors, and returns the number of input records: a
+/// statement is read whole, so that its errors name its own lines (and
+/// say what is wrong with it as a whole), before it is cut into shards.
+/// With `source` (a file's name, `stdin`) the errors about the text start
+/// with it, as the command line's do; those about the kind do not.
+#[pyfunction]
+#[pyo3(signature = (kind, inputs, params, source))]
+fn check_inputs(
+    py: Python<'_>,
+    kind: &str,
+    inputs: &str,
+    params: HashMap<String, String>,
+    source: Option<&str>,
+) -> PyResult<usize> {
+    let kind = kind_named(kind, &params).map_err(to_py)?;
+    let read = py.detach(|| inputs::read_prover_inputs(kind.as_ref(), inputs.as_bytes()));
+    let named = |e: Error| match (source, e) {
+        (Some(name), Error::Input(m)) => Error::Input(format!("{name}: {m}")),
+        (Some(name), Error::False(m)) => Error::False(format!("{name}: {m}")),
+        (_, e) => e,
+    };
+    Ok(read.map_err(|e| to_py(named(e)))?.0.len())
+}
+
+/// Verifies `proof` against the statement the *prover's* inputs text
+/// makes (a signature batch's `PK MSG SIG` lines, a preimage's secret
+/// messages): how a client checks a shard a worker sent back, holding
+/// only what it gave the worker.
+#[pyfunction]
+#[pyo3(signature = (proof, kind, inputs, params, min_security, threads))]
+fn check_proved(
+    py: Python<'_>,
+    proof: &[u8],
+    kind: &str,
+    inputs: &str,
+    params: HashMap<String, String>,
+    min_security: f64,
+    threads: Option<usize>,
+) -> PyResult<VerifiedTuple> {
+    let kind = kind_named(kind, &params).map_err(to_py)?;
+    let verified = py.detach(|| {
+        pool::run(threads, || {
+            starling::check_kind(kind.as_ref(), proof)?;
+            let (records, _) = inputs::read_prover_inputs(kind.as_ref(), inputs.as_bytes())?;
+            let expected = Expected::new(kind, records)?.with_min_security_bits(min_security);
+            starling::verify(&expected, proof)
+        })
+    });
+    Ok(verified_tuple(verified.map_err(to_py)?))
+}
+
+/// The bundle of the shard proofs `proofs`, in order
+/// (`starling::bundle::assemble`).
+#[pyfunction]
+fn bundle<'py>(py: Python<'py>, proofs: Vec<Vec<u8>>) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = py.detach(|| {
+        let proofs: Vec<&[u8]> = proofs.iter().map(Vec::as_slice).collect();
+        starling::bundle::assemble(&proofs)
+    });
+    Ok(PyBytes::new(py, &bytes.map_err(to_py)?))
+}
+
+/// h(`steps`) of the chain h(0) = `start` (hex), h(i+1) = H(h(i)), in hex:
+/// where a chain's segment after `steps` steps starts.
+#[pyfunction]
+fn chain_end(py: Python<'_>, hash: &str, start: &str, steps: u64) -> PyResult<String> {
+    let hash = Hash::from_name(hash)
+        .ok_or_else(|| Unreadable::new_err(format!("--hash: {hash:?} is not a hash")))?;
+    let mut link = inputs::hex_field(start, hash.digest_bytes(), "the start").map_err(Unreadable::new_err)?;
+    py.detach(|| {
+        for _ in 0..steps {
+            link = hash.digest(&link);
+        }
+    });
+    Ok(hex(&link))
+}
+
+/// The inputs text of the `count` records `starling prove KIND --random
+/// COUNT --seed SEED` proves: a batch's inputs from a seed, a line each.
+#[pyfunction]
+#[pyo3(signature = (kind, count, seed, params))]
+fn random_inputs(
+    py: Python<'_>,
+    kind: &str,
+    count: usize,
+    seed: u64,
+    params: HashMap<String, String>,
+) -> PyResult<String> {
+    let kind = kind_named(kind, &params).map_err(to_py)?;
+    let batch = (kind.as_ref() as &dyn Any)
+        .downcast_ref::<Batch>()
+        .ok_or_else(|| {
+            Unreadable::new_err(format!(
+                "--random makes inputs of a batch, not of {} statements",
+                kind.name()
+            ))
+        })?;
+    starling_bench::check_count("--random", count).map_err(to_py)?;
+    Ok(py.detach(|| {
+        let records = batch.random_inputs(count, seed);
+        records.iter().map(|r| batch.format_input(r) + "\n").collect()
+    }))
 }
 
 /// Runs the benchmark `starling bench` runs for `kind` (with `params`) at
@@ -156,7 +270,13 @@ fn _starling(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(benchmark, m)?)?;
+    m.add_function(wrap_pyfunction!(check_inputs, m)?)?;
+    m.add_function(wrap_pyfunction!(check_proved, m)?)?;
+    m.add_function(wrap_pyfunction!(bundle, m)?)?;
+    m.add_function(wrap_pyfunction!(chain_end, m)?)?;
+    m.add_function(wrap_pyfunction!(random_inputs, m)?)?;
     m.add("DEFAULT_MIN_SECURITY_BITS", starling::DEFAULT_MIN_SECURITY_BITS)?;
     m.add("KIND_NAMES", starling::kind::KIND_NAMES.to_vec())?;
+    m.add("MAX_SHARDS", starling::bundle::MAX_SHARDS)?;
     Ok(())
 }

@@ -3,6 +3,7 @@ itself, which check and convert their arguments first."""
 
 DEFAULT_MIN_SECURITY_BITS: float
 KIND_NAMES: list[str]
+MAX_SHARDS: int
 
 def prove(
     kind: str,
@@ -30,3 +31,15 @@ def bench(
     zk: bool,
     threads: int | None,
 ) -> str: ...
+def check_inputs(kind: str, inputs: str, params: dict[str, str], source: str | None) -> int: ...
+def check_proved(
+    proof: bytes,
+    kind: str,
+    inputs: str,
+    params: dict[str, str],
+    min_security: float,
+    threads: int | None,
+) -> tuple[str, int, str, str, str, bool, float, list[str]]: ...
+def bundle(proofs: list[bytes]) -> bytes: ...
+def chain_end(hash: str, start: str, steps: int) -> str: ...
+def random_inputs(kind: str, count: int, seed: int, params: dict[str, str]) -> str: ...

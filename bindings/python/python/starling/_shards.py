@@ -1,0 +1,115 @@
+"""How one statement is cut into shards: ordinary statements of the same
+kind and parameters, each proved on its own, which a bundle joins back into
+the whole (``starling::bundle``, whose verifier checks that they do).
+
+This module is the only place the cutting is decided; the verifier checks
+only that the shards join. A shard is an inputs text, the lines of the
+prover's text it holds, so each shard reads as the whole does:
+
+- a batch, digests, signatures, preimages: the records in at most ``K``
+  contiguous slices of sizes as even as possible (the first ones a record
+  longer), every slice a record at least;
+- a chain ``START STEPS``: at most ``K`` consecutive segments of the steps,
+  as even, each starting where the one before ends;
+- a Merkle root: the leaves in consecutive subtrees of ``c = 2^j`` leaves,
+  the last one 1 to ``c``, ``j`` the smallest that needs at most ``K`` of
+  them: the tree's nodes at height ``j`` are the shards' roots, in each
+  scheme's own tree (a plain tree's ``n`` is a power of two, so its shards
+  are too). An RFC 6962 tree of no leaves is one shard.
+
+The statement has been read whole first (``_starling.check_inputs``), so
+its lines are records the way Starling reads them: this module only finds
+them again, a line (up to ``\\n``) that is neither blank nor a ``#`` comment.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+
+from . import _starling
+from .errors import Error
+
+
+def refusal(kind: str) -> str | None:
+    """Why Python does not prove ``kind``, if it does not: its prover needs
+    what only the command line reads (a membership prover's tree, a ring
+    signer's secret key file)."""
+    commands = {"membership": "starling prove membership", "ring": "starling ring sign"}
+    if kind in commands:
+        return f"{kind} statements are proved by the command line ({commands[kind]}), not from Python"
+    return None
+
+
+def shard_texts(kind: str, text: str, records: int, shards: int, params: dict[str, str]) -> list[str]:
+    """The inputs texts of the shards of the statement ``kind`` makes of
+    ``text`` (``records`` input records), at most ``shards`` of them:
+    segments of a chain, subtrees of a Merkle tree, slices of the other
+    kinds' independent records."""
+    if kind == "chain":
+        return _chain_segments(text, shards, params["hash"])
+    if kind == "merkle-root":
+        return _cut(text, _subtree_sizes(records, shards))
+    return _cut(text, _even_sizes(records, shards))
+
+
+def _even_sizes(n: int, k: int) -> list[int]:
+    """``n`` split into ``min(k, n)`` sizes as even as possible, the larger first."""
+    k = min(k, n)
+    size, larger = divmod(n, k)
+    return [size + 1] * larger + [size] * (k - larger)
+
+
+def _subtree_sizes(leaves: int, k: int) -> list[int]:
+    """A tree's ``leaves`` in subtrees of ``2^j`` leaves, the last of 1 to
+    ``2^j``, ``j`` the smallest giving at most ``k`` of them."""
+    if leaves == 0:
+        return [0]
+    size = 1
+    while -(-leaves // size) > k:
+        size *= 2
+    full, last = divmod(leaves, size)
+    return [size] * full + ([last] if last else [])
+
+
+def _cut(text: str, sizes: list[int]) -> list[str]:
+    """``text`` cut before the first record of each size after the first:
+    blank and comment lines go with the records after them."""
+    if len(sizes) == 1:
+        return [text]
+    starts = accumulate(sizes[:-1])
+    cut_at = next(starts, None)
+    pieces = []
+    piece_start = pos = record = 0
+    while cut_at is not None and pos < len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end + 1
+        line = text[pos:end].strip()
+        if line and not line.startswith("#"):
+            if record == cut_at:
+                pieces.append(text[piece_start:pos])
+                piece_start = pos
+                cut_at = next(starts, None)
+            record += 1
+        pos = end
+    if cut_at is not None:
+        raise Error(
+            f"internal error: the inputs text ends at record {record}, before a cut at {cut_at} "
+            "(this is a bug in Starling; please report it with the command that caused it)"
+        )
+    pieces.append(text[piece_start:])
+    return pieces
+
+
+def _chain_segments(text: str, k: int, hash: str) -> list[str]:
+    """The chain ``START STEPS`` as segments of its steps, each ``START_i
+    STEPS_i`` with ``START_i`` the end of the segment before it, computed
+    here (``_starling.chain_end``): the client must know where each one
+    starts to hand it out."""
+    start, steps = next(line.split() for line in text.split("\n") if line.strip() and not line.strip().startswith("#"))
+    sizes = _even_sizes(int(steps), k)
+    segments = []
+    for i, size in enumerate(sizes):
+        segments.append(f"{start} {size}\n")
+        if i + 1 < len(sizes):
+            start = _starling.chain_end(hash, start, size)
+    return segments
