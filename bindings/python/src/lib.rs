@@ -263,6 +263,15 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Makes every later proof of this process keep its large buffers for the
+/// next one ([`starling::keep_buffers_between_proofs`]): a Dask worker
+/// proves shard after shard, and mapping a proof's buffers again for each
+/// (page faults) costs about as much as the proof on our machines.
+#[pyfunction]
+fn keep_buffers_between_proofs() {
+    starling::keep_buffers_between_proofs();
+}
+
 /// `starling._starling`: see the package's README.
 #[pymodule]
 fn _starling(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -275,6 +284,7 @@ fn _starling(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bundle, m)?)?;
     m.add_function(wrap_pyfunction!(chain_end, m)?)?;
     m.add_function(wrap_pyfunction!(random_inputs, m)?)?;
+    m.add_function(wrap_pyfunction!(keep_buffers_between_proofs, m)?)?;
     m.add("DEFAULT_MIN_SECURITY_BITS", starling::DEFAULT_MIN_SECURITY_BITS)?;
     m.add("KIND_NAMES", starling::kind::KIND_NAMES.to_vec())?;
     m.add("MAX_SHARDS", starling::bundle::MAX_SHARDS)?;

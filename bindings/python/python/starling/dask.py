@@ -15,7 +15,8 @@ import logging
 import os
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import CancelledError
 
 try:
@@ -88,35 +89,46 @@ def prove(
     reason = refusal(kind)
     if reason is not None:
         raise Unreadable(reason)
-    text = inputs_text(inputs)
-    named = _kind_params("prove", hash, scheme, params)
-    records = _starling.check_inputs(kind, text, named, None)
-    texts = shard_texts(kind, text, records, shards, named)
-    job = _Job(kind, texts, named, profile, _flag("zk", zk), threads, progress)
-    if client is None:
-        with _local_client(len(texts)) as local:
-            return job.run(local)
-    return job.run(client)
+    with contextlib.ExitStack() as stack:
+        # An embedded cluster starts (seconds: worker processes importing
+        # Dask) while the statement is read and cut here.
+        local = None if client is not None else _start_local_cluster(stack, shards)
+        text = inputs_text(inputs)
+        named = _kind_params("prove", hash, scheme, params)
+        records = _starling.check_inputs(kind, text, named, None)
+        texts = shard_texts(kind, text, records, shards, named)
+        job = _Job(kind, texts, named, profile, _flag("zk", zk), threads, progress)
+        if local is not None:
+            client = stack.enter_context(distributed.Client(local.result()))
+        return job.run(client)
 
 
-@contextlib.contextmanager
-def _local_client(shards: int) -> Iterator[distributed.Client]:
-    """A cluster on this machine for ``shards`` shards: worker processes
-    (each proof allocates and frees gigabytes, which threads of one process
-    would contend for), ``min(shards, cores)`` of them sharing the cores.
-    No memory limit: Dask's nanny would kill a worker whose proof is
-    larger than its share, where a proof's memory is known only to it."""
+def _start_local_cluster(stack: contextlib.ExitStack, shards: int) -> Future[distributed.LocalCluster]:
+    """Starts, on a thread of its own, a cluster on this machine for at
+    most ``shards`` shards, closed when ``stack`` ends (once started, even
+    if the statement could not be read): worker processes (each proof
+    allocates and frees gigabytes, which threads of one process would
+    contend for), ``min(shards, cores)`` of them sharing the cores. No
+    memory limit: Dask's nanny would kill a worker whose proof is larger
+    than its share, where a proof's memory is known only to it."""
     cores = dask.system.CPU_COUNT
     workers = min(shards, cores)
-    cluster = distributed.LocalCluster(
+    pool = stack.enter_context(ThreadPoolExecutor(1))
+    starting = pool.submit(
+        distributed.LocalCluster,
         n_workers=workers,
         threads_per_worker=max(1, cores // workers),
         processes=True,
         memory_limit=0,
         dashboard_address=":0",
     )
-    with cluster, distributed.Client(cluster) as client:
-        yield client
+
+    def close() -> None:
+        with contextlib.suppress(Exception):
+            starting.result().close()
+
+    stack.callback(close)
+    return starting
 
 
 class _Job:
@@ -210,7 +222,10 @@ class _Job:
 
 def _prove_shard(kind: str, text: str, params: dict[str, str], profile: str, zk: bool, threads: int | None) -> bytes:
     """Runs on a worker: the proof of one shard, on ``threads`` threads or
-    as many as the worker has."""
+    as many as the worker has. The worker keeps the proof's buffers for
+    its next shard: about a shard's proof's memory, held until the worker
+    ends."""
     with _one_proof_at_a_time:
+        _starling.keep_buffers_between_proofs()
         threads = threads or distributed.get_worker().state.nthreads
         return _starling.prove(kind, text, params, profile, zk, threads, None)
