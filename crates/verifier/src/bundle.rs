@@ -79,6 +79,35 @@ pub fn is_bundle(bytes: &[u8]) -> bool {
     bytes.starts_with(BUNDLE_MAGIC)
 }
 
+/// Reads a bundle's header: magic, version, kind (with its parameters),
+/// profile and zero knowledge.
+fn read_header(
+    r: &mut Reader<'_>,
+    known: Option<&Arc<StatementCircuit>>,
+) -> Result<(Arc<dyn Kind>, Profile, bool), Error> {
+    if r.take(8, "the magic")? != BUNDLE_MAGIC {
+        return Err(Error::Malformed("not a Starling bundle (bad magic)".into()));
+    }
+    let version = r.u16("the version")?;
+    if version != BUNDLE_VERSION {
+        return Err(Error::Malformed(format!(
+            "bundle format version {version} is not supported (this build reads {BUNDLE_VERSION})"
+        )));
+    }
+    let code = r.u8("the statement kind")?;
+    let profile_byte = r.u8("the profile")?;
+    let zk = profile_byte & format::ZK_PROFILE_BIT != 0;
+    let profile = Profile::from_id(profile_byte & !format::ZK_PROFILE_BIT)
+        .ok_or_else(|| Error::Malformed(format!("unknown security profile {profile_byte}")))?;
+    let kind = format::read_kind(r, code, known)?;
+    Ok((kind, profile, zk))
+}
+
+/// The kind a bundle's header names, read from its header alone.
+pub(crate) fn header_kind(bytes: &[u8]) -> Result<Arc<dyn Kind>, Error> {
+    read_header(&mut Reader::new(bytes), None).map(|(kind, _, _)| kind)
+}
+
 /// Where a shard sits in the joined statement, and its digest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -116,21 +145,7 @@ impl Bundle {
     /// bytes present justify.
     pub fn decode(bytes: &[u8], known: Option<&Arc<StatementCircuit>>) -> Result<Bundle, Error> {
         let mut r = Reader::new(bytes);
-        if r.take(8, "the magic")? != BUNDLE_MAGIC {
-            return Err(Error::Malformed("not a Starling bundle (bad magic)".into()));
-        }
-        let version = r.u16("the version")?;
-        if version != BUNDLE_VERSION {
-            return Err(Error::Malformed(format!(
-                "bundle format version {version} is not supported (this build reads {BUNDLE_VERSION})"
-            )));
-        }
-        let code = r.u8("the statement kind")?;
-        let profile_byte = r.u8("the profile")?;
-        let zk = profile_byte & format::ZK_PROFILE_BIT != 0;
-        let profile = Profile::from_id(profile_byte & !format::ZK_PROFILE_BIT)
-            .ok_or_else(|| Error::Malformed(format!("unknown security profile {profile_byte}")))?;
-        let kind = format::read_kind(&mut r, code, known)?;
+        let (kind, profile, zk) = read_header(&mut r, known)?;
         check_hides_secrets(kind.as_ref(), zk)?;
         let count = r.u64("the count")?;
         let k = r.u32("the number of shards")? as usize;

@@ -37,7 +37,7 @@ use alloc::vec::Vec;
 
 use alloc::sync::Arc;
 
-use crate::bundle::{is_bundle, verify_bundle};
+use crate::bundle::{header_kind, is_bundle, verify_bundle};
 use crate::error::{Mismatch, Rejection};
 use crate::host::{Host, Portable};
 use crate::inputs::parse_inputs;
@@ -239,13 +239,10 @@ pub(crate) fn kind_difference(want: &dyn Kind, got: &dyn Kind) -> Option<Mismatc
 /// such ([`Rejection::Mismatch`]) rather than its inputs file refused as
 /// malformed. [`verify`] checks this again, with everything else.
 pub fn check_kind(kind: &dyn Kind, proof: &[u8]) -> Result<(), Error> {
-    let mut r = crate::codec::Reader::new(proof);
     let found = if is_bundle(proof) {
-        r.take(crate::format::HEADER_BYTES - 2, "the header")?;
-        let code = r.u8("the statement kind")?;
-        r.u8("the profile")?;
-        crate::format::read_kind(&mut r, code, None)?
+        header_kind(proof)?
     } else {
+        let mut r = crate::codec::Reader::new(proof);
         let header = crate::format::read_header(&mut r)?;
         crate::format::read_kind(&mut r, header.code, None)?
     };
