@@ -21,12 +21,13 @@ mod progress;
 
 use std::any::Any;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use starling::kind::{Batch, SampleInputs, TextFormat};
-use starling::{inputs, Error, Expected, Hash, ProveOptions, Randomness, Records, Verified};
+use starling::{inputs, Error, Expected, Hash, Kind, ProveOptions, Randomness, Records, Verified};
 
 use errors::{to_py, Unreadable};
 use params::{kind_named, profile_named, with_kind_params};
@@ -91,10 +92,27 @@ fn verify(
     threads: Option<usize>,
 ) -> PyResult<VerifiedTuple> {
     let kind = kind_named(kind, &params).map_err(to_py)?;
+    verify_against(py, proof, kind, min_security, threads, |k| {
+        inputs::parse_inputs(k, inputs)
+    })
+}
+
+/// Verifies `proof` against the statement of `kind` on the records `read`
+/// makes, on `threads` worker threads: the proof's kind is compared
+/// first, so a proof of another kind is rejected as such rather than the
+/// inputs read as that kind's.
+fn verify_against(
+    py: Python<'_>,
+    proof: &[u8],
+    kind: Arc<dyn Kind>,
+    min_security: f64,
+    threads: Option<usize>,
+    read: impl FnOnce(&dyn Kind) -> Result<Records, Error> + Send,
+) -> PyResult<VerifiedTuple> {
     let verified = py.detach(|| {
         pool::run(threads, || {
             starling::check_kind(kind.as_ref(), proof)?;
-            let records = inputs::parse_inputs(kind.as_ref(), inputs)?;
+            let records = read(kind.as_ref())?;
             let expected = Expected::new(kind, records)?.with_min_security_bits(min_security);
             starling::verify(&expected, proof)
         })
@@ -157,15 +175,9 @@ fn check_proved(
     threads: Option<usize>,
 ) -> PyResult<VerifiedTuple> {
     let kind = kind_named(kind, &params).map_err(to_py)?;
-    let verified = py.detach(|| {
-        pool::run(threads, || {
-            starling::check_kind(kind.as_ref(), proof)?;
-            let (records, _) = inputs::read_prover_inputs(kind.as_ref(), inputs.as_bytes())?;
-            let expected = Expected::new(kind, records)?.with_min_security_bits(min_security);
-            starling::verify(&expected, proof)
-        })
-    });
-    Ok(verified_tuple(verified.map_err(to_py)?))
+    verify_against(py, proof, kind, min_security, threads, |k| {
+        inputs::read_prover_inputs(k, inputs.as_bytes()).map(|(records, _)| records)
+    })
 }
 
 /// The bundle of the shard proofs `proofs`, in order

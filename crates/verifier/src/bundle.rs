@@ -59,7 +59,7 @@ use crate::kind::Kind;
 use crate::proof_file::{security_report, ProofFile};
 use crate::protocol::check;
 use crate::statement::Statement;
-use crate::verify::{check_hides_secrets, kind_difference, Expected, Verified};
+use crate::verify::{check_floor, check_hides_secrets, kind_difference, Expected, Verified};
 use crate::{Error, Profile, SecurityReport};
 
 /// Bundle magic.
@@ -457,14 +457,7 @@ pub(crate) fn verify_bundle(
         return Err(Error::mismatch(m));
     }
     let security = bundle.security_report()?;
-    let bits = security.bits();
-    if min_security_bits.is_nan() || bits < min_security_bits {
-        return Err(Error::Rejected(Rejection::TooWeak {
-            bits,
-            profile: bundle.profile.name(),
-            required: min_security_bits,
-        }));
-    }
+    check_floor(&security, bundle.profile, min_security_bits)?;
     let k = bundle.shards.len();
     for (i, file) in bundle.shards.iter().enumerate() {
         check(file, host).map_err(|e| match e {

@@ -334,16 +334,27 @@ pub(crate) fn check_hides_secrets(kind: &dyn Kind, zk: bool) -> Result<(), Error
 fn check_file(file: &ProofFile, min_security_bits: f64, host: &dyn Host) -> Result<SecurityReport, Error> {
     check_hides_secrets(file.statement.kind().as_ref(), file.zk)?;
     let report = security_report(file)?;
+    check_floor(&report, file.profile, min_security_bits)?;
+    check(file, host)?;
+    Ok(report)
+}
+
+/// Refuses a proof (or bundle) of `profile` whose security `report` is
+/// below `min_security_bits`.
+pub(crate) fn check_floor(
+    report: &SecurityReport,
+    profile: Profile,
+    min_security_bits: f64,
+) -> Result<(), Error> {
     let bits = report.bits();
     // A floor that is not a number (NaN) refuses every proof rather than
     // none: `bits < NaN` is false.
     if min_security_bits.is_nan() || bits < min_security_bits {
         return Err(Error::Rejected(Rejection::TooWeak {
             bits,
-            profile: file.profile.name(),
+            profile: profile.name(),
             required: min_security_bits,
         }));
     }
-    check(file, host)?;
-    Ok(report)
+    Ok(())
 }
