@@ -44,11 +44,11 @@ pub(crate) fn statement(
     obj
 }
 
-/// What a proof file or a bundle claims ([`statement`], with the outputs),
-/// read without verifying it. A bundle's statement is its shards' join,
-/// and it adds `shards`: each shard's `first` unit of N, `count`,
-/// `public_digest`, `instances` and `bytes`.
-pub(crate) fn claimed(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
+/// What a proof file or a bundle claims ([`statement`], the outputs with
+/// `outputs`), read without verifying it. A bundle's statement is its
+/// shards' join, and it adds `shards`: each shard's `first` unit of N,
+/// `count`, `public_digest`, `instances` and `bytes`.
+pub(crate) fn claimed(bytes: &[u8], outputs: bool) -> Result<Map<String, Value>, Failure> {
     if !bundle::is_bundle(bytes) {
         let file = ProofFile::from_bytes(bytes)?;
         let security = starling::security_report(&file).ok();
@@ -57,12 +57,18 @@ pub(crate) fn claimed(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
             file.profile,
             file.zk,
             security.as_ref(),
-            true,
+            outputs,
         ));
     }
     let b = Bundle::decode(bytes, None)?;
     let joined = b.joined()?;
-    let mut obj = statement(&joined, b.profile, b.zk, b.security_report().ok().as_ref(), true);
+    let mut obj = statement(
+        &joined,
+        b.profile,
+        b.zk,
+        b.security_report().ok().as_ref(),
+        outputs,
+    );
     let shards: Vec<Value> = b
         .entries
         .iter()
@@ -85,7 +91,7 @@ pub(crate) fn claimed(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
 /// `inspect --json`: what the file claims ([`claimed`]), its size, and
 /// `"verified": false`, since nothing was checked.
 pub(crate) fn inspect(bytes: &[u8]) -> Result<Value, Failure> {
-    let mut obj = claimed(bytes)?;
+    let mut obj = claimed(bytes, true)?;
     obj.insert("verified".into(), json!(false));
     obj.insert("file_bytes".into(), json!(bytes.len()));
     Ok(Value::Object(obj))

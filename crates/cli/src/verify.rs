@@ -137,7 +137,7 @@ fn print_ok(verified: &Verified, ms: f64, outputs: bool) {
 /// file claims, as `inspect` reads it, when it decodes; no outputs, which a
 /// rejected proof does not establish.
 fn rejected(bytes: &[u8], error: &str, expected: bool) -> Value {
-    let mut obj = report::claimed(bytes).unwrap_or_default();
+    let mut obj = report::claimed(bytes, false).unwrap_or_default();
     obj.insert("verdict".into(), json!("rejected"));
     obj.insert("expected".into(), json!(expected));
     obj.insert("error".into(), json!(error));
