@@ -73,7 +73,9 @@ pub struct Header {
 pub fn read_header(r: &mut Reader<'_>) -> Result<Header, Error> {
     let magic = r.take(8, "the magic")?;
     if magic != MAGIC {
-        return Err(Error::Malformed("not a Starling proof file or bundle (bad magic)".into()));
+        return Err(Error::Malformed(
+            "not a Starling proof file or bundle (bad magic)".into(),
+        ));
     }
     let version = r.u16("the version")?;
     if version != VERSION {
