@@ -376,6 +376,16 @@ fn every_tampering_is_rejected() {
             "shard 4 of 4 proves N = 3, the bundle lists 2",
         ),
         (
+            "the header's profile changed",
+            changed(&|p| p.head[11] = 1),
+            "shard 1 of 4 is a default proof, the bundle's are secure",
+        ),
+        (
+            "the header's kind changed",
+            changed(&|p| p.head[10] = 2),
+            "it proves blake3 compressions, expected sha256 compressions",
+        ),
+        (
             "a shard's proof changed",
             changed(&|p| {
                 let last = p.proofs[1].len() - 40;
@@ -388,6 +398,17 @@ fn every_tampering_is_rejected() {
         let got = rejection(&expected, &bytes);
         assert!(got.contains(reason), "{what}: {got}");
     }
+    // The header's kind changed, verified as claimed: the shards are not
+    // of the bundle's kind.
+    let mut parts = Parts::of(&good);
+    parts.head[10] = 2;
+    let err = starling::verify_claimed_bytes(&parts.bytes(), 0.0)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("shard 1 of 4: the proof was made for another kind"),
+        "{err}"
+    );
     // The middle shard dropped, and the entries made to match: another
     // statement, which the expectation refuses.
     let mut parts = Parts::of(&good);
