@@ -230,8 +230,11 @@ pub trait R1csWitness {
 
     /// [`R1csWitness::generate_witness`] writing the witness words into `words`,
     /// which must be exactly `2^(k + n) / 64` long: the prover passes the
-    /// buffer it then commits, so nothing is copied. Every entry is written
-    /// (padding rows with zeros), so the buffer needs no clearing first.
+    /// buffer it then commits, so nothing is copied. Every entry up to the
+    /// zero tail (the rows past the last used wire, zero in every instance)
+    /// is written (padding rows with zeros), so the buffer needs no
+    /// clearing first; the tail is never touched, and must be zero already:
+    /// the prover's buffers are fresh pages there, which then cost no memory.
     fn generate_witness_into(
         &self,
         n: u32,
@@ -247,7 +250,9 @@ pub trait R1csWitness {
     /// and the constant's are read from the block while it is in cache. The
     /// prover then never reads the witness back for them (a second pass over
     /// every wire's rows, 58-112 ms of a Keccak-f proof of 2^14 permutations
-    /// on one Zen 4 thread). Every entry of the three buffers is written.
+    /// on one Zen 4 thread). Every entry of the three buffers is written, up
+    /// to their zero tail, which must be zero already (as
+    /// [`R1csWitness::generate_witness_into`]'s).
     fn generate_witness_and_forms_into(
         &self,
         n: u32,
@@ -262,7 +267,9 @@ pub trait R1csWitness {
     /// batch: wire `w` goes to row `holes.position(w)` of buffers of `2^k`
     /// rows, and each of the holes' rows, in order, takes its words of
     /// `hole_words` (`words_per_wire` each, the prover's random bits) as a
-    /// free input: `z = a`, `b = 1` (the constant). Every other row is zero.
+    /// free input: `z = a`, `b = 1` (the constant). Every other row is zero:
+    /// written so up to the end of the last block of wires and holes, and
+    /// past it left as it is, which must be zero already.
     #[allow(clippy::too_many_arguments)]
     fn generate_placed_witness_and_forms_into(
         &self,
@@ -550,6 +557,16 @@ impl Batch<'_> {
         Ok(words_per_wire)
     }
 
+    /// The first row of the buffers' zero tail, which the generator never
+    /// writes: past the last used wire, or, placed around holes, past the
+    /// last block of wires and holes. Every instance's entries there are
+    /// zero, and the prover's buffers come zero there (so that their pages
+    /// are never touched); it is where the commitment's live part ends
+    /// (`batch_params`, `zk_layout`).
+    fn zero_tail_row(&self, holes: Option<Holes>) -> usize {
+        holes.map_or(self.used_wires(), |h| h.live_wires())
+    }
+
     /// The witness into `out` and, when `forms` is given, its forms, in
     /// blocks of [`generator_lanes`] words.
     fn generate(
@@ -575,7 +592,7 @@ impl Batch<'_> {
     }
 
     /// The witness into `out` and, when `forms` is given, its forms `a`
-    /// and `b` (every entry of each), by non-temporal stores
+    /// and `b` (every entry of each below the zero tail), by non-temporal stores
     /// ([`streaming`]): nothing reads the three tables until the commit
     /// and the zerocheck.
     fn generate_blocks<const L: usize>(
@@ -587,22 +604,25 @@ impl Batch<'_> {
         holes: Option<Holes>,
     ) {
         // Padding wires are never evaluated: their rows of the output (and
-        // of the forms: they have no terms) are cleared here. Placed around
-        // holes, every row no wire and no hole takes is padding.
+        // of the forms: they have no terms) are cleared here, up to the
+        // buffers' zero tail ([`zero_tail_row`]), which is left untouched.
+        // Placed around holes, every row no wire and no hole takes is
+        // padding.
         let place = |w: usize| holes.map_or(w, |h| h.position(w));
+        let tail = self.zero_tail_row(holes);
         let padding: Vec<usize> = match holes {
-            None => (0..self.num_wires())
+            None => (0..tail)
                 .filter(|&w| self.row_kind(w) == RowKind::Padding)
                 .collect(),
             Some(h) => {
-                let mut taken = vec![false; out.len() / words_per_wire];
+                let mut taken = vec![false; tail];
                 for w in (0..self.num_wires()).filter(|&w| self.row_kind(w) != RowKind::Padding) {
                     taken[h.position(w)] = true;
                 }
                 for p in h.positions() {
                     taken[p] = true;
                 }
-                (0..taken.len()).filter(|&p| !taken[p]).collect()
+                (0..tail).filter(|&p| !taken[p]).collect()
             }
         };
         zero_rows(out, words_per_wire, &padding);

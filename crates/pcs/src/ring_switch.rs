@@ -445,16 +445,19 @@ fn weights_with_round<S: Send>(
 ) -> (ScratchVec, Option<QuadraticRound>) {
     let chunk = 1usize << lo;
     let unit = chunk.max(2 << v).min(table.len());
-    // Chunk `h` of the table, cleared past the live length.
+    // Chunk `h` of the table, cleared past the live length; chunks past it
+    // are left as they are, zero.
     let fill_live = |state: &mut S, h: usize, out: &mut [Gf128]| {
         let live = live_len.saturating_sub(h * chunk).min(out.len());
         if live > 0 {
             fill(state, h, out);
+            out[live..].fill(Gf128::ZERO);
         }
-        out[live..].fill(Gf128::ZERO);
     };
-    // Every chunk is cleared or written by `fill_live`: no pass over the whole table.
-    let mut weights = scratch::take_field(table.len());
+    // Every live chunk is written by `fill_live`, and the rest is zero:
+    // no pass over the whole table, and the pages of its zero tail are
+    // never touched.
+    let mut weights = scratch::take_field_zero_past(table.len(), live_len);
     let sums = if unit == chunk {
         weights
             .par_chunks_mut(chunk)

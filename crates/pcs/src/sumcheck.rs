@@ -345,8 +345,8 @@ impl PairTable {
         assert_eq!(table.len(), w.len(), "tables must have equal length");
         let (h, r) = (1usize << v, r.to_bits());
         let live = live_after_fold(live, v);
-        // Every entry is written below.
-        let mut fw = scratch::take_field(table.len());
+        // Every entry below `2 live` is written below; the rest is zero.
+        let mut fw = scratch::take_field_zero_past(table.len(), 2 * live);
         // Output block `k` (2h interleaved entries) is input block `k` (2h
         // entries of each table) folded.
         let round = fold_high(&mut fw, 2 * h, 2 * live, with_round, |o, at| {
@@ -369,8 +369,8 @@ impl PairTable {
         }
         let (h, r) = (2usize << v, r.to_bits());
         self.live = live_after_fold(self.live, v);
-        // Every entry is written below.
-        let mut out = scratch::take_field(self.fw.len() / 2);
+        // Every entry below `2 live` is written below; the rest is zero.
+        let mut out = scratch::take_field_zero_past(self.fw.len() / 2, 2 * self.live);
         // Output block `k` (h interleaved entries) is input block `k` (2h)
         // folded.
         let fw = &self.fw;
@@ -395,14 +395,18 @@ impl PairTable {
         assert_eq!(table.len(), w.len(), "tables must have equal length");
         let r = r.to_bits();
         let round_ok = with_round && table.len() >= 4;
+        // Chunks past `live` fold zeros into zeros: left as they are, so
+        // that the pages of `w`'s zero tail are never touched.
+        let live_chunks = live.div_ceil(2 * TASK) * 2 * TASK;
         let sums = if w.len() <= 2 * TASK {
             let mut s = RoundSums::new();
             fold_first_chunk(table, &mut w, r, round_ok.then_some(&mut s));
             s
         } else {
-            table
+            let live_chunks = live_chunks.min(w.len());
+            table[..live_chunks]
                 .par_chunks(2 * TASK)
-                .zip(w.par_chunks_mut(2 * TASK))
+                .zip(w[..live_chunks].par_chunks_mut(2 * TASK))
                 .fold(RoundSums::new, |mut s, (t, fw)| {
                     fold_first_chunk(t, fw, r, round_ok.then_some(&mut s));
                     s
@@ -524,8 +528,9 @@ fn fold_halves(out: &mut [Gf128], lo: &[Gf128], hi: &[Gf128], r: u128) {
 /// Writes a fold at a high variable `v` into `out`, a piece at a time:
 /// `fold_piece(piece, at)` writes the `piece` of `out` that starts at entry
 /// `at` (never across a `block`, the interleaved entries of `2^v`
-/// positions). Pieces from entry `live` on fold zeros: they are cleared
-/// instead, and add nothing to the round. With `with_round`, and while
+/// positions). Pieces from entry `live` on fold zeros: `out` is zero there
+/// already ([`scratch::take_field_zero_past`]), so they are skipped, and
+/// add nothing to the round. With `with_round`, and while
 /// `out` holds two blocks or more, it also returns the round binding
 /// variable `v` of the folded tables:
 /// that round pairs the same entries of blocks `2k` and `2k + 1`, so those
@@ -543,8 +548,6 @@ fn fold_high(
     let fold_live = |o: &mut [Gf128], at: usize| {
         if at < live {
             fold_piece(o, at);
-        } else {
-            o.fill(Gf128::ZERO);
         }
     };
     if !with_round || out.len() < 2 * block {

@@ -153,10 +153,14 @@ pub(crate) fn prove_with(
     // The witness is written straight into the buffer the PCS commits to,
     // and its linear forms `a = Az`, `b = Bz` (bit-packed like it) into the
     // buffers the zerocheck then folds in place, in one pass; every entry
-    // of the three: recycled buffers need no clearing. The commitment that
-    // follows holds only a few rows of its codeword at a time, so the
-    // forms cost no memory beyond what the zerocheck needs anyway.
-    let [mut packed, mut a, mut b] = [(); 3].map(|_| scratch::take_field(params.shape.num_words() / 2));
+    // of the three up to the committed table's live length: recycled
+    // buffers need no clearing there. Past it (the circuit's unused wires)
+    // the buffers are zero and never written, so their pages there take no
+    // memory. The commitment that follows holds only a few rows of its
+    // codeword at a time, so the forms cost no memory beyond what the
+    // zerocheck needs anyway.
+    let (table_len, live) = (params.shape.num_words() / 2, params.pcs.live_len());
+    let [mut packed, mut a, mut b] = [(); 3].map(|_| scratch::take_field_zero_past(table_len, live));
     timings.phase("witness", progress, || {
         if let Some(f) = tamper.instances {
             f(&mut rows);
@@ -186,6 +190,8 @@ pub(crate) fn prove_with(
         }
         .map_err(|e| Error::Internal(format!("witness: {e}")))
     })?;
+    // The instances' rows are in the table now.
+    drop(rows);
     let outputs = timings.phase("outputs", progress, || {
         let per_wire = params.shape.words_per_wire();
         let z = Gf128::as_u64_words(&packed);
