@@ -87,6 +87,18 @@ impl ScratchVec {
     pub fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);
     }
+
+    /// Says that the borrower may have left nonzero entries below `n` (of
+    /// those lent), past the live part it was lent with
+    /// ([`take_field_zero_past`]): the buffer's zero tail then starts no
+    /// earlier when it goes back. A borrower that grows what it writes
+    /// (weights added to a folded table) calls this.
+    pub fn wrote_below(&mut self, n: usize) {
+        let end = self.start + self.len;
+        if self.zero_from <= end {
+            self.zero_from = self.zero_from.max(self.start + n.min(self.len));
+        }
+    }
 }
 
 impl From<Vec<Gf128>> for ScratchVec {
@@ -479,6 +491,17 @@ mod tests {
         assert!(
             v[len / 2..].iter().all(|x| x.is_zero()),
             "the old tail is cleared"
+        );
+        recycle_field(v);
+        // A borrower that wrote past its live part says so.
+        let mut v = take_field_zero_past(len, short);
+        v[..live].iter_mut().for_each(|x| *x = Gf128::new(4));
+        v.wrote_below(live);
+        recycle_field(v);
+        let v = take_field_zero_past(len, short);
+        assert!(
+            v[short..].iter().all(|x| x.is_zero()),
+            "cleared up to where it wrote"
         );
         recycle_field(v);
         release();

@@ -235,6 +235,7 @@ impl PairTable {
     /// `w[j] += add[j]` for all `j < add.len()`.
     pub(crate) fn add_to_weights(&mut self, add: &[Gf128]) {
         self.live = self.live.max(add.len());
+        self.fw.wrote_below(2 * add.len());
         self.fw
             .par_chunks_mut(2 * TASK)
             .zip(add.par_chunks(TASK))
@@ -275,6 +276,7 @@ impl PairTable {
     pub(crate) fn fold_mask_row(&mut self, mask: &[Gf128], e: Gf128, s: Gf128) {
         assert_eq!(mask.len(), self.len(), "the mask row is a folded table's length");
         let (keep, add) = (Gf128::ONE + s, s * e);
+        self.fw.wrote_below(self.fw.len());
         self.fw
             .par_chunks_mut(2 * TASK)
             .zip(mask.par_chunks(TASK))

@@ -74,6 +74,7 @@ impl Tables<'_> {
                 }
                 // The weight may now be nonzero wherever `add` is.
                 *live = (*live).max(add.len());
+                w.wrote_below(add.len());
             }
             Tables::Folded(p) => p.add_to_weights(add),
         }
@@ -168,6 +169,9 @@ fn mask_rows(
         .map(|(e, r)| (at(e, r), rho * l.at(e, r)))
         .collect();
     add_sparse_weights(&data.table, weights, first_round, &added, m);
+    if let Some(last) = added.iter().map(|&(x, _)| x).max() {
+        weights.wrote_below(last + 1);
+    }
     g
 }
 
