@@ -44,13 +44,13 @@ fn cases() -> Vec<Case> {
 
 fn proof_of((kind, public, private, options): &Case) -> Vec<u8> {
     let proved = if private.is_empty() {
-        prove(kind.clone(), public.clone(), options.clone(), &mut |_| {})
+        prove(kind.clone(), public.clone(), *options, &mut |_| {})
     } else {
         prove_private(
             kind.clone(),
             public.clone(),
             private.clone(),
-            options.clone(),
+            *options,
             &mut |_| {},
         )
     }
