@@ -105,6 +105,7 @@ export function makeVerify(wasm) {
         zk: outcome.zk,
         securityBits: outcome.securityBits,
         outputs: outcome.outputs,
+        shards: outcome.shards,
       };
     } finally {
       outcome.free();

@@ -38,6 +38,8 @@ export interface Verified {
   securityBits: number;
   /** The outputs, one line each, as `starling verify --print-outputs` prints them. */
   outputs: string[];
+  /** How many shard proofs the file holds: 1 for a proof, K for a bundle of K shards (`starling verify` prints `shards=K` for a bundle). */
+  shards: number;
 }
 
 /**

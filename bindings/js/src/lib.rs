@@ -39,6 +39,10 @@ pub struct Outcome {
     pub security_bits: f64,
     /// The outputs, one line each, as `--print-outputs` prints them.
     pub outputs: Vec<String>,
+    /// How many shard proofs the file holds: 1 for a proof, K for a bundle
+    /// of K shards (`starling verify` prints `shards=K` for a bundle); a
+    /// number, as `count` is.
+    pub shards: f64,
 }
 
 /// The expected statement as the JavaScript half passes it: `kind` and
@@ -132,6 +136,7 @@ fn accepted(v: &Verified) -> Outcome {
         zk: v.zk(),
         security_bits: v.security_bits(),
         outputs: v.output_lines(),
+        shards: v.shards() as f64,
         ..Outcome::default()
     }
 }

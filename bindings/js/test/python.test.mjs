@@ -1,5 +1,7 @@
 // A proof made from Python (the `starling` package) verifies here exactly
-// as the command line verifies it, and a tampered one is rejected by both.
+// as the command line verifies it, and a tampered one is rejected by both;
+// so does a bundle Python proves in shards on Dask (`starling.dask`, the
+// package's `dask` extra, which scripts/test-python installs).
 // Needs a Python with the package installed: $STARLING_PYTHON
 // (scripts/test-js passes the virtual environment scripts/test-python
 // makes); without one the test is skipped, saying so.
@@ -46,10 +48,60 @@ it("verifies a proof made by the Python package, as the command line does", { sk
     { kind: json.kind, count: json.count, circuit: json.circuit, publicDigest: json.public_digest, zk: false, outputs: json.outputs },
   );
   assert.deepEqual(zk.outputs, v.outputs);
+  // A proof file is one proof, here and there.
+  assert.equal(v.shards, 1);
+  assert.equal(json.shards, 1);
 
   const tampered = Buffer.from(bytes);
   tampered[tampered.length - 100] ^= 1;
   const tamperedPath = join(dir, "tampered.proof");
+  writeFileSync(tamperedPath, tampered);
+  assert.equal(cliVerify(tamperedPath, expect, c).code, 1);
+  assert.throws(() => verify(tampered, { kind: "sha256", inputs }), { name: "StarlingRejected" });
+});
+
+it("verifies a bundle the Python package proved in shards, as the command line does", { skip: python ? false : "no $STARLING_PYTHON (a Python with the starling package)" }, () => {
+  const dir = scratch("python-bundle");
+  const c = { kind: "sha256", params: {} };
+  const inputs = Array.from({ length: 6 }, (_, i) => `${hex(`py-bundle-cv-${i}`, 32)} ${hex(`py-bundle-block-${i}`, 64)}`).join("\n") + "\n";
+  const expect = join(dir, "sha256.inputs");
+  const bundle = join(dir, "sha256.bundle");
+  const whole = join(dir, "sha256.proof");
+  writeFileSync(expect, inputs);
+  // Two shards of three blocks each, on a Dask cluster of this machine's
+  // that `prove` starts and closes; and the one proof of the same blocks.
+  const script = [
+    "import sys, starling, starling.dask",
+    "text = open(sys.argv[1]).read()",
+    "open(sys.argv[2], 'wb').write(starling.dask.prove('sha256', text, shards=2))",
+    "open(sys.argv[3], 'wb').write(starling.prove('sha256', text))",
+  ].join("\n");
+  const made = spawnSync(python, ["-c", script, expect, bundle, whole], { encoding: "utf8" });
+  assert.equal(made.status, 0, made.stderr);
+
+  const bytes = readFileSync(bundle);
+  const v = verify(bytes, { kind: "sha256", inputs });
+  const cli = cliVerify(bundle, expect, c, ["--json"]);
+  assert.equal(cli.code, 0, cli.stderr);
+  const json = JSON.parse(cli.stdout);
+  assert.deepEqual(
+    { kind: v.kind, count: v.count, circuit: v.circuit, publicDigest: v.publicDigest, zk: v.zk, outputs: v.outputs },
+    { kind: json.kind, count: json.count, circuit: json.circuit, publicDigest: json.public_digest, zk: json.zk, outputs: json.outputs },
+  );
+  assert.equal(v.shards, 2);
+  assert.equal(json.shards, 2);
+  // The bundle proves what the one proof of the same blocks proves.
+  const one = verify(readFileSync(whole), { kind: "sha256", inputs });
+  assert.equal(one.shards, 1);
+  assert.deepEqual(
+    { count: v.count, circuit: v.circuit, publicDigest: v.publicDigest, outputs: v.outputs },
+    { count: one.count, circuit: one.circuit, publicDigest: one.publicDigest, outputs: one.outputs },
+  );
+
+  // A flipped byte in the last shard's proof.
+  const tampered = Buffer.from(bytes);
+  tampered[tampered.length - 100] ^= 1;
+  const tamperedPath = join(dir, "tampered.bundle");
   writeFileSync(tamperedPath, tampered);
   assert.equal(cliVerify(tamperedPath, expect, c).code, 1);
   assert.throws(() => verify(tampered, { kind: "sha256", inputs }), { name: "StarlingRejected" });

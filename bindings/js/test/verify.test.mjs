@@ -71,7 +71,7 @@ describe("every kind, against the command line", () => {
         const printed = cliVerify(files.proof, files.expect, c, ["--print-outputs"]);
         assert.equal(printed.code, 0, printed.stderr);
         const v = verify(proof, expectation(c));
-        assert.deepEqual(Object.keys(v).sort(), ["circuit", "count", "kind", "outputs", "publicDigest", "securityBits", "zk"]);
+        assert.deepEqual(Object.keys(v).sort(), ["circuit", "count", "kind", "outputs", "publicDigest", "securityBits", "shards", "zk"]);
         assert.equal(v.kind, json.kind);
         assert.equal(v.zk, json.zk);
         // The kinds with secrets are always proved with zero knowledge.
@@ -80,6 +80,8 @@ describe("every kind, against the command line", () => {
         assert.equal(v.circuit, json.circuit);
         assert.equal(v.publicDigest, json.public_digest);
         assert.equal(v.securityBits, json.security_bits);
+        assert.equal(v.shards, json.shards);
+        assert.equal(v.shards, 1);
         assert.deepEqual(v.outputs, json.outputs);
         assert.deepEqual(v.outputs, printed.stdout.trimEnd().split("\n").slice(1));
         assert.ok(v.securityBits >= DEFAULT_MIN_SECURITY_BITS);

@@ -73,8 +73,9 @@ fn prove<'py>(
 
 /// What a verified proof shows: kind name, N, circuit digest, public
 /// digest (both hex), profile, whether it is zero-knowledge, security
-/// bits, output lines.
-type VerifiedTuple = (String, u64, String, String, String, bool, f64, Vec<String>);
+/// bits, output lines, and how many shard proofs it holds (1 for a proof
+/// file, K for a bundle of K shards).
+type VerifiedTuple = (String, u64, String, String, String, bool, f64, Vec<String>, usize);
 
 /// Verifies `proof` against the statement `kind` (with `params`) makes of
 /// the expected inputs text, as `starling verify --expect` does: the
@@ -131,6 +132,7 @@ fn verified_tuple(v: Verified) -> VerifiedTuple {
         v.zk(),
         v.security_bits(),
         v.output_lines(),
+        v.shards(),
     )
 }
 

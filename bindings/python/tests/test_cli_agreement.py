@@ -53,6 +53,8 @@ def test_same_proof_both_ways(cli: Path, tmp_path: Path, statement: Statement) -
     assert f" circuit={verified.circuit} public={verified.public_digest} " in ok_line
     zk = "yes" if verified.zk else "no"
     assert f" profile={verified.profile} zk={zk} security={verified.security_bits:.1f} bits " in ok_line
+    # A proof file is one proof: the line names shards only for a bundle.
+    assert verified.shards == 1 and " shards=" not in ok_line
 
 
 def test_records_prove_what_their_text_proves() -> None:

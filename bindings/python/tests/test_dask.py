@@ -149,9 +149,12 @@ def test_bundles_prove_what_one_proof_proves(client: distributed.Client, cli: Pa
     sharded = starling.verify(bundle, kind=case.kind, inputs=case.expect, **params)
     assert (sharded.kind, sharded.count, sharded.circuit) == (whole.kind, whole.count, whole.circuit)
     assert (sharded.public_digest, sharded.outputs) == (whole.public_digest, whole.outputs)
+    assert (sharded.shards, whole.shards) == (len(case.sizes), 1)
     ok_line, *outputs = cli_verify(cli, tmp_path, case, bundle)
     assert outputs == whole.outputs
     assert ok_line.startswith(f"OK {whole.kind} N={whole.count} circuit={whole.circuit} public={whole.public_digest} ")
+    # The command line names the shards of a bundle of more than one.
+    assert (f" shards={sharded.shards} " in ok_line) == (sharded.shards > 1)
 
 
 def test_errors_name_the_whole_statements_lines() -> None:

@@ -71,6 +71,10 @@ class Verified:
     security_bits: float
     #: The public outputs, one record per line in input order.
     outputs: list[str]
+    #: How many shard proofs the file holds: 1 for a proof, K for a bundle
+    #: of K shards (``starling.dask.prove``; ``starling verify`` prints
+    #: ``shards=K`` for a bundle).
+    shards: int
 
 
 def prove(
@@ -143,7 +147,7 @@ def verify(
     """
     if not math.isfinite(min_security):
         raise Unreadable("min_security must be a finite number of bits")
-    kind_name, count, circuit, public_digest, profile, zk, bits, outputs = _starling.verify(
+    kind_name, count, circuit, public_digest, profile, zk, bits, outputs, shards = _starling.verify(
         bytes(proof),
         kind,
         inputs_text(inputs),
@@ -151,7 +155,7 @@ def verify(
         float(min_security),
         threads,
     )
-    return Verified(kind_name, count, circuit, public_digest, profile, zk, bits, outputs)
+    return Verified(kind_name, count, circuit, public_digest, profile, zk, bits, outputs, shards)
 
 
 def bench(
