@@ -137,12 +137,14 @@ const ZERO_TASK_WORDS: usize = 1 << 15;
 /// Clears the `rows` (wire indices, increasing) of a batch-layout buffer,
 /// on rayon, by non-temporal stores.
 ///
-/// The rows are the padding wires (39% of Keccak-f's, 22-27% of SHA-256's
-/// and BLAKE3's; for each of the three one run, the zero tail of the
-/// wires), and the prover's buffers are recycled from earlier phases, so
-/// each proof clears them again in all three tables. Plain stores read
-/// every line first; runs of adjacent rows are cleared as one range, cut
-/// into tasks of [`ZERO_TASK_WORDS`] words.
+/// The rows are padding wires the buffers may hold stale values in: the
+/// generator's below the zero tail (a circuit's few padding wires among
+/// its used ones, a zero-knowledge layout's free rows), every empty row of
+/// the forms' pass. The zero tail itself (39% of Keccak-f's wires, 22-27%
+/// of SHA-256's and BLAKE3's, one run each) the generator leaves alone:
+/// the prover's buffers are zero there. Plain stores read every line
+/// first; runs of adjacent rows are cleared as one range, cut into tasks of
+/// [`ZERO_TASK_WORDS`] words.
 fn zero_rows(buf: &mut [u64], words_per_wire: usize, rows: &[usize]) {
     debug_assert!(rows.is_sorted(), "rows in order");
     let mut ranges: Vec<&mut [u64]> = Vec::new();
