@@ -399,13 +399,12 @@ impl PairTable {
         let round_ok = with_round && table.len() >= 4;
         // Chunks past `live` fold zeros into zeros: left as they are, so
         // that the pages of `w`'s zero tail are never touched.
-        let live_chunks = live.div_ceil(2 * TASK) * 2 * TASK;
         let sums = if w.len() <= 2 * TASK {
             let mut s = RoundSums::new();
             fold_first_chunk(table, &mut w, r, round_ok.then_some(&mut s));
             s
         } else {
-            let live_chunks = live_chunks.min(w.len());
+            let live_chunks = (live.div_ceil(2 * TASK) * 2 * TASK).min(w.len());
             table[..live_chunks]
                 .par_chunks(2 * TASK)
                 .zip(w[..live_chunks].par_chunks_mut(2 * TASK))
