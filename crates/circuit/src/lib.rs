@@ -33,5 +33,5 @@ pub use r1cs::{R1cs, RowKind, SparseRows};
 pub use sha256::{sha256_compression, Sha256Compression};
 pub use sha256_path_step::Sha256PathStep;
 pub use sha512::{sha512_compression, Sha512Compression};
-pub use witness::{BatchWitness, Placement, R1csWitness, WitnessError};
+pub use witness::{BatchWitness, Placement, R1csWitness, Tables, WitnessError};
 pub use word::{Word, Word64};

@@ -130,6 +130,35 @@ impl BatchWitness {
 /// One task's column range of the forms `a` and `b`, row by row.
 type FormRows<'a> = (ColumnPart<'a>, ColumnPart<'a>);
 
+/// The tables one witness pass writes ([`R1csWitness::generate_tables_into`]):
+/// the witness `z`, its linear forms `a = A z` and `b = B z`, or all three.
+/// Each is a batch-layout buffer (`N/64` words a row) of the circuit's wires,
+/// or of a [`Placement`]'s `2^k` rows.
+///
+/// One pass over all three is the fastest; a prover short of memory writes
+/// `z` alone to commit to it, then the forms for the zerocheck over `z`'s
+/// buffer, then `z` again: two tables at a time instead of three, for two
+/// more passes (the witness phase is a few percent of a proof).
+#[derive(Debug, Default)]
+pub struct Tables<'a> {
+    /// The witness `z`.
+    pub z: Option<&'a mut [u64]>,
+    /// The forms `a` and `b`.
+    pub forms: Option<(&'a mut [u64], &'a mut [u64])>,
+}
+
+impl Tables<'_> {
+    /// The buffers given, `z` first.
+    fn buffers(&mut self) -> Vec<&mut [u64]> {
+        let forms = self.forms.as_mut().map(|(a, b)| [&mut **a, &mut **b]);
+        self.z
+            .as_deref_mut()
+            .into_iter()
+            .chain(forms.into_iter().flatten())
+            .collect()
+    }
+}
+
 /// Words [`zero_rows`] clears per task: large enough that a task's stores
 /// stream, small enough to spread a few rows over the threads.
 const ZERO_TASK_WORDS: usize = 1 << 15;
@@ -265,23 +294,23 @@ pub trait R1csWitness {
         b: &mut [u64],
     ) -> Result<(), WitnessError>;
 
-    /// [`R1csWitness::generate_witness_and_forms_into`] for a zero-knowledge
-    /// batch: wire `w` goes to row `holes.position(w)` of buffers of `2^k`
-    /// rows, and each of the holes' rows, in order, takes its words of
-    /// `hole_words` (`words_per_wire` each, the prover's random bits) as a
-    /// free input: `z = a`, `b = 1` (the constant). Every other row is zero:
-    /// written so up to the end of the last block of wires and holes, and
-    /// past it left as it is, which must be zero already.
-    #[allow(clippy::too_many_arguments)]
-    fn generate_placed_witness_and_forms_into(
+    /// The witness, its forms, or both ([`Tables`]), every entry of each up
+    /// to the zero tail (as [`R1csWitness::generate_witness_into`]'s).
+    ///
+    /// With a `placement` (a zero-knowledge batch), wire `w` goes to row
+    /// `placement.holes.position(w)` of buffers of `2^k` rows, and each of
+    /// the holes' rows, in order, takes its words of `hole_words`
+    /// (`words_per_wire` each, the prover's random bits) as a free input:
+    /// `z = a`, `b = 1` (the constant). Every other row is zero: written so
+    /// up to the end of the last block of wires and holes, and past it left
+    /// as it is, which must be zero already.
+    fn generate_tables_into(
         &self,
         n: u32,
         public_inputs: &[u64],
         private_inputs: &[u64],
-        placement: Placement<'_>,
-        words: &mut [u64],
-        a: &mut [u64],
-        b: &mut [u64],
+        placement: Option<Placement<'_>>,
+        tables: Tables<'_>,
     ) -> Result<(), WitnessError>;
 
     /// The linear forms `a = A z`, `b = B z` and `c = C z` for every wire of
@@ -325,14 +354,11 @@ impl R1csWitness for R1cs {
     ) -> Result<BatchWitness, WitnessError> {
         let words_per_wire = Batch(self).check_batch_inputs(n, public_inputs, private_inputs)?;
         let mut words = vec![0u64; self.num_wires() * words_per_wire];
-        Batch(self).generate(
-            words_per_wire,
-            public_inputs,
-            private_inputs,
-            &mut words,
-            None,
-            None,
-        );
+        let mut tables = Tables {
+            z: Some(&mut words),
+            forms: None,
+        };
+        Batch(self).generate(words_per_wire, public_inputs, private_inputs, &mut tables, None);
         Ok(BatchWitness {
             k: self.k(),
             n,
@@ -347,16 +373,11 @@ impl R1csWitness for R1cs {
         private_inputs: &[u64],
         words: &mut [u64],
     ) -> Result<(), WitnessError> {
-        let words_per_wire = Batch(self).check_batch_inputs(n, public_inputs, private_inputs)?;
-        let len = self.num_wires() * words_per_wire;
-        if words.len() != len {
-            return Err(WitnessError::OutputLength {
-                got: words.len(),
-                expected: len,
-            });
-        }
-        Batch(self).generate(words_per_wire, public_inputs, private_inputs, words, None, None);
-        Ok(())
+        let tables = Tables {
+            z: Some(words),
+            forms: None,
+        };
+        self.generate_tables_into(n, public_inputs, private_inputs, None, tables)
     }
 
     fn generate_witness_and_forms_into(
@@ -368,67 +389,64 @@ impl R1csWitness for R1cs {
         a: &mut [u64],
         b: &mut [u64],
     ) -> Result<(), WitnessError> {
-        let words_per_wire = Batch(self).check_batch_inputs(n, public_inputs, private_inputs)?;
-        let len = self.num_wires() * words_per_wire;
-        for got in [words.len(), a.len(), b.len()] {
-            if got != len {
-                return Err(WitnessError::OutputLength { got, expected: len });
-            }
-        }
-        Batch(self).generate(
-            words_per_wire,
-            public_inputs,
-            private_inputs,
-            words,
-            Some((a, b)),
-            None,
-        );
-        Ok(())
+        let tables = Tables {
+            z: Some(words),
+            forms: Some((a, b)),
+        };
+        self.generate_tables_into(n, public_inputs, private_inputs, None, tables)
     }
 
-    fn generate_placed_witness_and_forms_into(
+    fn generate_tables_into(
         &self,
         n: u32,
         public_inputs: &[u64],
         private_inputs: &[u64],
-        placement: Placement<'_>,
-        words: &mut [u64],
-        a: &mut [u64],
-        b: &mut [u64],
+        placement: Option<Placement<'_>>,
+        mut tables: Tables<'_>,
     ) -> Result<(), WitnessError> {
         let words_per_wire = Batch(self).check_batch_inputs(n, public_inputs, private_inputs)?;
-        let len = words_per_wire << placement.k;
-        for got in [words.len(), a.len(), b.len()] {
-            if got != len {
-                return Err(WitnessError::OutputLength { got, expected: len });
+        let rows = placement.map_or(self.num_wires(), |p| 1 << p.k);
+        for got in tables.buffers().iter().map(|t| t.len()) {
+            if got != rows * words_per_wire {
+                return Err(WitnessError::OutputLength {
+                    got,
+                    expected: rows * words_per_wire,
+                });
             }
         }
-        let holes = placement.holes.positions().count();
-        if placement.hole_words.len() != holes * words_per_wire {
-            return Err(WitnessError::InputLength {
-                what: "random wires",
-                got: placement.hole_words.len(),
-                expected: holes * words_per_wire,
-                bits: holes,
-            });
+        if let Some(placement) = placement {
+            let holes = placement.holes.positions().count();
+            if placement.hole_words.len() != holes * words_per_wire {
+                return Err(WitnessError::InputLength {
+                    what: "random wires",
+                    got: placement.hole_words.len(),
+                    expected: holes * words_per_wire,
+                    bits: holes,
+                });
+            }
         }
         Batch(self).generate(
             words_per_wire,
             public_inputs,
             private_inputs,
-            words,
-            Some((&mut *a, &mut *b)),
-            Some(&placement),
+            &mut tables,
+            placement.as_ref(),
         );
-        for (h, random) in placement
-            .holes
-            .positions()
-            .zip(placement.hole_words.chunks_exact(words_per_wire))
-        {
-            let row = h * words_per_wire..(h + 1) * words_per_wire;
-            words[row.clone()].copy_from_slice(random);
-            a[row.clone()].copy_from_slice(random);
-            b[row].fill(u64::MAX);
+        if let Some(placement) = placement {
+            for (h, random) in placement
+                .holes
+                .positions()
+                .zip(placement.hole_words.chunks_exact(words_per_wire))
+            {
+                let row = h * words_per_wire..(h + 1) * words_per_wire;
+                if let Some(z) = tables.z.as_mut() {
+                    z[row.clone()].copy_from_slice(random);
+                }
+                if let Some((a, b)) = tables.forms.as_mut() {
+                    a[row.clone()].copy_from_slice(random);
+                    b[row].fill(u64::MAX);
+                }
+            }
         }
         Ok(())
     }
@@ -569,40 +587,36 @@ impl Batch<'_> {
         holes.map_or(self.used_wires(), |h| h.live_wires())
     }
 
-    /// The witness into `out` and, when `forms` is given, its forms, in
-    /// blocks of [`generator_lanes`] words.
+    /// The [`Tables`] asked for, in blocks of [`generator_lanes`] words.
     fn generate(
         &self,
         words_per_wire: usize,
         public_inputs: &[u64],
         private_inputs: &[u64],
-        out: &mut [u64],
-        forms: Option<(&mut [u64], &mut [u64])>,
+        tables: &mut Tables<'_>,
         placement: Option<&Placement<'_>>,
     ) {
         let inputs = [public_inputs, private_inputs];
         let place = placement.map(|p| p.holes);
         match generator_lanes(words_per_wire, plan(self).slots) {
-            1 => self.generate_blocks::<1>(words_per_wire, inputs, out, forms, place),
-            2 => self.generate_blocks::<2>(words_per_wire, inputs, out, forms, place),
-            4 => self.generate_blocks::<4>(words_per_wire, inputs, out, forms, place),
-            8 => self.generate_blocks::<8>(words_per_wire, inputs, out, forms, place),
-            16 => self.generate_blocks::<16>(words_per_wire, inputs, out, forms, place),
-            32 => self.generate_blocks::<32>(words_per_wire, inputs, out, forms, place),
-            _ => self.generate_blocks::<64>(words_per_wire, inputs, out, forms, place),
+            1 => self.generate_blocks::<1>(words_per_wire, inputs, tables, place),
+            2 => self.generate_blocks::<2>(words_per_wire, inputs, tables, place),
+            4 => self.generate_blocks::<4>(words_per_wire, inputs, tables, place),
+            8 => self.generate_blocks::<8>(words_per_wire, inputs, tables, place),
+            16 => self.generate_blocks::<16>(words_per_wire, inputs, tables, place),
+            32 => self.generate_blocks::<32>(words_per_wire, inputs, tables, place),
+            _ => self.generate_blocks::<64>(words_per_wire, inputs, tables, place),
         }
     }
 
-    /// The witness into `out` and, when `forms` is given, its forms `a`
-    /// and `b` (every entry of each below the zero tail), by non-temporal stores
-    /// ([`streaming`]): nothing reads the three tables until the commit
-    /// and the zerocheck.
+    /// The [`Tables`] asked for (every entry of each below the zero tail),
+    /// by non-temporal stores ([`streaming`]): nothing reads them until the
+    /// commit and the zerocheck.
     fn generate_blocks<const L: usize>(
         &self,
         words_per_wire: usize,
         inputs: [&[u64]; 2],
-        out: &mut [u64],
-        forms: Option<(&mut [u64], &mut [u64])>,
+        tables: &mut Tables<'_>,
         holes: Option<Holes>,
     ) {
         // Padding wires are never evaluated: their rows of the output (and
@@ -627,22 +641,27 @@ impl Batch<'_> {
                 (0..tail).filter(|&p| !taken[p]).collect()
             }
         };
-        zero_rows(out, words_per_wire, &padding);
+        for table in tables.buffers() {
+            zero_rows(table, words_per_wire, &padding);
+        }
         // Each task owns one range of columns (words of every wire) and
         // evaluates its blocks in order in its own buffer.
         let part = part_words(words_per_wire, L);
-        let z_parts = column_parts(out, words_per_wire, part);
-        let form_parts: Vec<Option<FormRows<'_>>> = match forms {
-            Some((a, b)) => {
-                zero_rows(a, words_per_wire, &padding);
-                zero_rows(b, words_per_wire, &padding);
-                column_parts(a, words_per_wire, part)
-                    .into_iter()
-                    .zip(column_parts(b, words_per_wire, part))
-                    .map(Some)
-                    .collect()
-            }
-            None => z_parts.iter().map(|_| None).collect(),
+        let parts = words_per_wire.div_ceil(part);
+        let z_parts: Vec<Option<ColumnPart<'_>>> = match tables.z.as_deref_mut() {
+            Some(z) => column_parts(z, words_per_wire, part)
+                .into_iter()
+                .map(Some)
+                .collect(),
+            None => (0..parts).map(|_| None).collect(),
+        };
+        let form_parts: Vec<Option<FormRows<'_>>> = match tables.forms.as_mut() {
+            Some((a, b)) => column_parts(a, words_per_wire, part)
+                .into_iter()
+                .zip(column_parts(b, words_per_wire, part))
+                .map(Some)
+                .collect(),
+            None => (0..parts).map(|_| None).collect(),
         };
         // Slot buffers (every slot is written before it is read), one per
         // thread at work: a range takes one and gives it back, so a
@@ -665,7 +684,9 @@ impl Batch<'_> {
                 for at in (0..part).step_by(L) {
                     let mut put = |wire: usize, z: &[u64; L], a: &[u64; L], b: &[u64; L]| {
                         let row = place(wire);
-                        streaming::copy(&mut rows.row(row)[at..at + L], z);
+                        if let Some(z_rows) = rows.as_mut() {
+                            streaming::copy(&mut z_rows.row(row)[at..at + L], z);
+                        }
                         if let Some((a_rows, b_rows)) = forms.as_mut() {
                             streaming::copy(&mut a_rows.row(row)[at..at + L], a);
                             streaming::copy(&mut b_rows.row(row)[at..at + L], b);

@@ -8,7 +8,7 @@ use starling_circuit::keccak::KeccakF1600;
 use starling_circuit::layout::{slice_instances, unslice_instances};
 use starling_circuit::sha256::Sha256Compression;
 use starling_circuit::R1csWitness;
-use starling_circuit::{CircuitBuilder, R1cs, WitnessError, Word};
+use starling_circuit::{CircuitBuilder, R1cs, Tables, WitnessError, Word};
 
 /// out = (x + s) AND (y rotr 3), with x, y public and s private.
 fn small_circuit() -> R1cs {
@@ -303,7 +303,8 @@ fn c_words_of_any_range_are_those_of_c() {
     }
 }
 
-/// The fused pass against the witness and then its forms.
+/// The fused pass, and the witness and forms passes apart, against the
+/// witness and then its forms.
 fn check_fused(what: &str, r1cs: &R1cs, n: u32, public: &[u64], private: &[u64]) {
     let witness = r1cs.generate_witness(n, public, private).unwrap();
     let [a, b, _] = r1cs.linear_forms(&witness);
@@ -316,6 +317,29 @@ fn check_fused(what: &str, r1cs: &R1cs, n: u32, public: &[u64], private: &[u64])
     assert_written_below_tail(&format!("{what}, n = {n}: witness"), &z2, witness.words(), tail);
     assert_written_below_tail(&format!("{what}, n = {n}: a"), &a2, &a, tail);
     assert_written_below_tail(&format!("{what}, n = {n}: b"), &b2, &b, tail);
+    // The witness alone, then the forms alone (a prover holding two tables
+    // at a time): the same entries, the tails untouched.
+    let [mut z3, mut a3, mut b3] = [(); 3].map(|_| ones_but_tail(a.len(), tail));
+    let alone = Tables {
+        z: Some(&mut z3),
+        forms: None,
+    };
+    r1cs.generate_tables_into(n, public, private, None, alone)
+        .unwrap();
+    let forms = Tables {
+        z: None,
+        forms: Some((&mut a3, &mut b3)),
+    };
+    r1cs.generate_tables_into(n, public, private, None, forms)
+        .unwrap();
+    assert_written_below_tail(
+        &format!("{what}, n = {n}: witness alone"),
+        &z3,
+        witness.words(),
+        tail,
+    );
+    assert_written_below_tail(&format!("{what}, n = {n}: a alone"), &a3, &a, tail);
+    assert_written_below_tail(&format!("{what}, n = {n}: b alone"), &b3, &b, tail);
 }
 
 #[test]

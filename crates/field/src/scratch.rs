@@ -29,7 +29,8 @@ use std::sync::Mutex;
 
 use crate::Gf128;
 
-/// Buffers kept at most: a proof's three tables and the level-0 cosets it
+/// Buffers kept at most: a proof's tables (two, or three with a cheating
+/// prover's witness) and the level-0 cosets it
 /// commits at once, with room to spare. At four, a 2^16 BLAKE3 proof on
 /// sixteen threads (two cosets of 32 MiB in flight) dropped a coset's
 /// buffer at its end and faulted in a new one in its next commitment, every
@@ -190,8 +191,8 @@ pub fn take_field(len: usize) -> ScratchVec {
 /// (or writes zeros), so that the buffer comes back with its zero tail.
 ///
 /// For the prover's tables, zero past the circuit's used wires: fresh
-/// pages there are never touched, so they take no memory (a quarter of a
-/// SHA-256 proof's three tables), and a pooled buffer is cleared only
+/// pages there are never touched, so they take no memory (a quarter of
+/// each of a SHA-256 proof's tables), and a pooled buffer is cleared only
 /// where an earlier borrower left nonzero entries.
 pub fn take_field_zero_past(len: usize, live: usize) -> ScratchVec {
     lend(len, live.min(len))

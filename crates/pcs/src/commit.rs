@@ -649,9 +649,49 @@ impl ProverData {
         self.table
     }
 
+    /// The committed table's buffer handed back, for a while, with the rest
+    /// kept (level 0's tree and extra rows): a prover that can write the
+    /// same table again needs no copy of it meanwhile, and uses its memory
+    /// for other work. [`TableAside::with_table`] puts it back.
+    pub fn set_table_aside(self) -> (ScratchVec, TableAside) {
+        let len = self.table.len();
+        let aside = TableAside {
+            level0: self.level0,
+            extra_rows: self.extra_rows,
+            len,
+        };
+        (self.table, aside)
+    }
+
     /// The level-0 codeword's columns at `positions`, one after another.
     pub(crate) fn level0_columns(&self, positions: &[usize]) -> Vec<Gf128> {
         self.level0.columns(self.level0_source(), positions)
+    }
+}
+
+/// [`ProverData`] without its table ([`ProverData::set_table_aside`]).
+#[derive(Debug)]
+pub struct TableAside {
+    level0: LevelCode,
+    extra_rows: Vec<Gf128>,
+    /// The committed table's length.
+    len: usize,
+}
+
+impl TableAside {
+    /// The prover data again, with `table`, which must hold the committed
+    /// table's entries: the opening reads the table and re-encodes its
+    /// columns, so another table gives an opening the verifier rejects.
+    /// Only its length can be checked here.
+    pub fn with_table(self, table: ScratchVec) -> Result<ProverData, PcsError> {
+        if table.len() != self.len {
+            return Err(PcsError::BadInput("a table set aside comes back another length"));
+        }
+        Ok(ProverData {
+            table,
+            level0: self.level0,
+            extra_rows: self.extra_rows,
+        })
     }
 }
 

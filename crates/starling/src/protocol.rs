@@ -12,8 +12,7 @@ use std::sync::Arc;
 use rand::Rng;
 use rand_chacha::ChaCha20Rng;
 use starling_circuit::layout::{slice_instances, unslice_instances};
-use starling_circuit::Placement;
-use starling_circuit::R1csWitness;
+use starling_circuit::{Placement, R1cs, R1csWitness, Tables};
 use starling_crypto::{Grind, Transcript};
 use starling_field::scratch::{self, ScratchVec};
 use starling_field::{Gf128, Gf128Slices};
@@ -27,6 +26,7 @@ use starling_verifier::protocol::{
     PROTOCOL_ID,
 };
 use starling_verifier::zk::veiled::Veil;
+use starling_verifier::zk::Holes;
 use starling_verifier::Host;
 
 use crate::host::Native;
@@ -47,8 +47,8 @@ pub struct Proved {
 /// Makes every later proof of this process keep its large buffers for the
 /// next one instead of freeing them at its end: for a process that proves
 /// batch after batch (the command line, a sequencer), which then maps its
-/// buffers once instead of once per proof. The buffers (about three times
-/// the committed table) stay with the process between proofs.
+/// buffers once instead of once per proof. The buffers (about twice the
+/// committed table) stay with the process between proofs.
 pub fn keep_buffers_between_proofs() {
     scratch::keep_between_uses();
 }
@@ -151,25 +151,24 @@ pub(crate) fn prove_with(
     let r1cs = circuit.r1cs();
 
     // The witness is written straight into the buffer the PCS commits to,
-    // and its linear forms `a = Az`, `b = Bz` (bit-packed like it) into the
-    // buffers the zerocheck then folds in place, in one pass; every entry
-    // of the three up to the committed table's live length: recycled
-    // buffers need no clearing there. Past it (the circuit's unused wires)
-    // the buffers are zero and never written, so their pages there take no
-    // memory. The commitment that follows holds only a few rows of its
-    // codeword at a time, so the forms cost no memory beyond what the
-    // zerocheck needs anyway.
+    // every entry up to the committed table's live length: recycled buffers
+    // need no clearing there. Past it (the circuit's unused wires) the
+    // buffers are zero and never written, so their pages there take no
+    // memory. Its linear forms `a = Az`, `b = Bz` are written after the
+    // commitment, over its buffer, for the zerocheck, and the witness again
+    // after it ([`Forms::Written`]): the prover holds two tables at a time,
+    // not three. The commitment holds only a few rows of its codeword at a
+    // time.
     let (table_len, live) = (params.shape.num_words() / 2, params.pcs.live_len());
-    let [mut packed, mut a, mut b] = [(); 3].map(|_| scratch::take_field_zero_past(table_len, live));
-    timings.phase("witness", progress, || {
+    let mut packed = scratch::take_field_zero_past(table_len, live);
+    let passes = timings.phase("witness", progress, || {
         if let Some(f) = tamper.instances {
             f(&mut rows);
         }
         // Padding instances: all-zero inputs.
         rows.resize((1usize << n) * circuit.input_words(), 0);
         let sliced = slice_instances(1 << n, circuit.input_bits(), &rows);
-        let [z, a, b] = [&mut packed, &mut a, &mut b].map(|v| Gf128::as_u64_words_mut(v));
-        match (params.holes, rng.as_mut()) {
+        let placement = match (params.holes, rng.as_mut()) {
             (Some(holes), Some(rng)) => {
                 let mut hole_words = vec![0u64; holes.positions().count() * params.shape.words_per_wire()];
                 rng.fill(&mut hole_words[..]);
@@ -179,16 +178,22 @@ pub(crate) fn prove_with(
                     tamper.entries,
                     &mut hole_words,
                 )?;
-                let placement = Placement {
-                    holes,
-                    k: params.shape.k(),
-                    hole_words: &hole_words,
-                };
-                r1cs.generate_placed_witness_and_forms_into(n, &sliced, &[], placement, z, a, b)
+                Some((holes, hole_words))
             }
-            _ => r1cs.generate_witness_and_forms_into(n, &sliced, &[], z, a, b),
-        }
-        .map_err(|e| Error::Internal(format!("witness: {e}")))
+            _ => None,
+        };
+        let passes = WitnessPasses {
+            r1cs,
+            n,
+            k: params.shape.k(),
+            sliced,
+            placement,
+        };
+        passes.write(Tables {
+            z: Some(Gf128::as_u64_words_mut(&mut packed)),
+            forms: None,
+        })?;
+        Ok::<_, Error>(passes)
     })?;
     // The instances' rows are in the table now.
     drop(rows);
@@ -227,34 +232,39 @@ pub(crate) fn prove_with(
     if let Some(f) = tamper.statement {
         f(&mut statement);
     }
-    // A generated witness satisfies the constraints row by row, so `C z` is
-    // the AND of its forms; a tampered one need not be, and its zerocheck
-    // computes `C z` from the table, as a careless prover would.
-    let mut c_source = CSource::AndOfForms;
-    if let Some(f) = tamper.witness {
-        let per_wire = params.shape.words_per_wire();
-        let z = Gf128::as_u64_words_mut(&mut packed);
-        let [a, b] = [&mut a, &mut b].map(|v| Gf128::as_u64_words_mut(v));
-        c_source = match params.holes {
-            None => {
-                f(z);
-                r1cs.linear_forms_into(per_wire, z, a, b);
-                CSource::Table
-            }
-            Some(holes) => {
-                edit_circuit_wires(holes, r1cs, per_wire, z, f)?;
-                let matrices = params.lincheck_matrices(&circuit);
-                let ([a_matrix, b_matrix], [c_matrix]) = matrices.groups();
-                let mut c = vec![0u64; z.len()];
-                for (m, out) in [(a_matrix, a), (b_matrix, b), (c_matrix, &mut c[..])] {
-                    matrix_words_into(m, per_wire, z, out);
+    // A tampered witness's forms are computed from it, as a careless
+    // prover's would be, and held from the start; so is `C z`, which for a
+    // generated witness is the AND of its forms, row by row.
+    let forms = match tamper.witness {
+        None => Forms::Written(&passes),
+        Some(f) => {
+            let per_wire = params.shape.words_per_wire();
+            let [mut a, mut b] = [(); 2].map(|_| scratch::take_field(table_len));
+            // The edit may reach the table's zero tail.
+            packed.wrote_below(table_len);
+            let z = Gf128::as_u64_words_mut(&mut packed);
+            let [a_words, b_words] = [&mut a, &mut b].map(|v| Gf128::as_u64_words_mut(v));
+            let c = match params.holes {
+                None => {
+                    f(z);
+                    r1cs.linear_forms_into(per_wire, z, a_words, b_words);
+                    CSource::Table
                 }
-                CSource::Given(c)
-            }
-        };
-    }
-    let c = Honesty {
-        c: c_source,
+                Some(holes) => {
+                    edit_circuit_wires(holes, r1cs, per_wire, z, f)?;
+                    let matrices = params.lincheck_matrices(&circuit);
+                    let ([a_matrix, b_matrix], [c_matrix]) = matrices.groups();
+                    let mut c = vec![0u64; z.len()];
+                    for (m, out) in [(a_matrix, a_words), (b_matrix, b_words), (c_matrix, &mut c[..])] {
+                        matrix_words_into(m, per_wire, z, out);
+                    }
+                    CSource::Given(c)
+                }
+            };
+            Forms::Held { a, b, c }
+        }
+    };
+    let honesty = Honesty {
         message: tamper.message,
         leave_out: tamper.leave_out,
         evaluations: tamper.evaluations,
@@ -263,14 +273,54 @@ pub(crate) fn prove_with(
         simulated: tamper.simulated,
         pads_out: tamper.pads_out,
     };
-    prove_statement(statement, &params, [packed, a, b], c, rng, progress, timings)
+    prove_statement(statement, &params, packed, forms, honesty, rng, progress, timings)
+}
+
+/// What the prover needs to write the witness's tables again: the
+/// bit-sliced instance inputs and, with zero knowledge, the random wires'
+/// words.
+struct WitnessPasses<'a> {
+    r1cs: &'a R1cs,
+    n: u32,
+    /// `log2` of the tables' rows.
+    k: usize,
+    sliced: Vec<u64>,
+    placement: Option<(Holes, Vec<u64>)>,
+}
+
+impl WitnessPasses<'_> {
+    /// Writes the tables asked for: the same entries every time.
+    fn write(&self, tables: Tables<'_>) -> Result<(), Error> {
+        let placement = self.placement.as_ref().map(|(holes, hole_words)| Placement {
+            holes: *holes,
+            k: self.k,
+            hole_words,
+        });
+        self.r1cs
+            .generate_tables_into(self.n, &self.sliced, &[], placement, tables)
+            .map_err(|e| Error::Internal(format!("witness: {e}")))
+    }
+}
+
+/// Where the zerocheck's forms `a = A z` and `b = B z` come from.
+enum Forms<'a> {
+    /// Written after the commitment over the committed table's buffer,
+    /// which the table's own pass then takes back after the zerocheck. The
+    /// generated witness satisfies the constraints row by row, so `C z` is
+    /// the AND of its forms.
+    Written(&'a WitnessPasses<'a>),
+    /// Held from the start, and `c = C z` from `c`: a tampered witness's.
+    Held {
+        a: ScratchVec,
+        b: ScratchVec,
+        c: CSource,
+    },
 }
 
 /// How the prover departs from the protocol (a cheating prover's tests):
-/// where the zerocheck gets `c`, a padded message changed, and the
-/// zerocheck's evaluations changed.
+/// a padded message changed, and the zerocheck's evaluations changed (a
+/// tampered witness is [`Forms::Held`]).
 struct Honesty<'a> {
-    c: CSource,
     message: Option<(usize, MessageCheat)>,
     leave_out: &'a [usize],
     evaluations: Option<EvaluationsTamper<'a>>,
@@ -280,10 +330,8 @@ struct Honesty<'a> {
     pads_out: Option<&'a RefCell<Vec<Gf128>>>,
 }
 
-/// How the zerocheck gets `c = C z`.
+/// How the zerocheck gets a tampered witness's `c = C z`.
 enum CSource {
-    /// `c = (A z) AND (B z)`, true of every witness the generator makes.
-    AndOfForms,
     /// From the committed table and the addends' rows.
     Table,
     /// Given: a tampered zero-knowledge table's (the circuit's addends do
@@ -292,12 +340,14 @@ enum CSource {
 }
 
 /// Commits to the witness (bit-packed in `packed`) and proves that it
-/// satisfies the circuit (its linear forms `a`, `b`, bit-packed like it;
-/// the zerocheck's `c` from `c_source`) and agrees with `statement`.
+/// satisfies the circuit (its linear forms `a`, `b`, bit-packed like it,
+/// from `forms`) and agrees with `statement`.
+#[allow(clippy::too_many_arguments)]
 fn prove_statement(
     statement: Statement,
     params: &BatchParams,
-    [packed, mut a, mut b]: [ScratchVec; 3],
+    packed: ScratchVec,
+    forms: Forms<'_>,
     honesty: Honesty<'_>,
     mut rng: Option<ChaCha20Rng>,
     progress: &mut dyn FnMut(&Phase),
@@ -321,14 +371,13 @@ fn prove_statement(
         bind_statement(&mut transcript, profile, &statement, params, &commitment, &Native);
         Ok::<_, Error>((commitment, data))
     })?;
-    let z = Gf128::as_u64_words(prover_data.table());
     let r1cs = circuit.r1cs();
 
     // The table's zero tail (the circuit's unused wires) is left out of the
     // zerocheck's passes and the lincheck's folds over the instances.
     let live_words = (2 * params.pcs.live_len())
         .next_multiple_of(shape.words_per_wire())
-        .min(z.len());
+        .min(2 * prover_data.table().len());
     let grind_bits = profile.piop_grinding_bits();
     // Zero knowledge: every message padded with the pads' values, and the
     // verifier's own pass over each step replayed, through its channel, for
@@ -368,29 +417,65 @@ fn prove_statement(
         Ok(before)
     };
     let before = transcript.clone();
-    let (zerocheck_proof, zc) = timings.phase("zerocheck", progress, || {
-        // `c = C z` is read once, by the skip pass, a chunk at a time: it is
-        // the AND of the forms' words there, or computed from the table,
-        // rather than held as a third vector.
-        let fill = |start: usize, out: &mut [u64]| r1cs.c_words_into(shape.words_per_wire(), z, start, out);
-        let c = match &honesty.c {
-            CSource::AndOfForms => zerocheck::CWords::AndOfForms,
-            CSource::Table if r1cs.has_addends() => zerocheck::CWords::Computed(&fill),
-            CSource::Table => zerocheck::CWords::Stored(z),
-            CSource::Given(c) => zerocheck::CWords::Stored(c),
+    // The forms, like `z`, are zero past the used wires (no row there has
+    // terms). Written here, they take the committed table's buffer, which
+    // the table's own pass takes back after the zerocheck (the time of both
+    // passes is the zerocheck's).
+    let (table_len, live) = (prover_data.table().len(), params.pcs.live_len());
+    let (zerocheck_proof, zc, prover_data) = timings.phase("zerocheck", progress, || {
+        let mut prove = |a: &mut [Gf128], b: &mut [Gf128], c| {
+            zerocheck::prove_in_place(
+                shape,
+                a,
+                b,
+                c,
+                live_words,
+                grind_bits,
+                &mut transcript,
+                &mut *cover,
+            )
         };
-        // The forms, like `z`, are zero past the used wires (no row there has terms).
-        zerocheck::prove_in_place(
-            shape,
-            &mut a,
-            &mut b,
-            c,
-            live_words,
-            grind_bits,
-            &mut transcript,
-            &mut *cover,
-        )
-    });
+        match forms {
+            Forms::Written(passes) => {
+                let (mut b, aside) = prover_data.set_table_aside();
+                let mut a = scratch::take_field_zero_past(table_len, live);
+                passes.write(Tables {
+                    z: None,
+                    forms: Some((Gf128::as_u64_words_mut(&mut a), Gf128::as_u64_words_mut(&mut b))),
+                })?;
+                let (proof, zc) = prove(&mut a, &mut b, zerocheck::CWords::AndOfForms);
+                scratch::recycle_field(a);
+                // The zerocheck folded the forms in place below the live
+                // part: the witness's pass writes every entry there again.
+                passes.write(Tables {
+                    z: Some(Gf128::as_u64_words_mut(&mut b)),
+                    forms: None,
+                })?;
+                let data = aside
+                    .with_table(b)
+                    .map_err(|e| Error::Internal(format!("commit: {e}")))?;
+                Ok::<_, Error>((proof, zc, data))
+            }
+            Forms::Held { mut a, mut b, c } => {
+                // `c = C z` is read once, by the skip pass, a chunk at a
+                // time, computed from the table rather than held as a
+                // third vector.
+                let z = Gf128::as_u64_words(prover_data.table());
+                let fill =
+                    |start: usize, out: &mut [u64]| r1cs.c_words_into(shape.words_per_wire(), z, start, out);
+                let c = match &c {
+                    CSource::Table if r1cs.has_addends() => zerocheck::CWords::Computed(&fill),
+                    CSource::Table => zerocheck::CWords::Stored(z),
+                    CSource::Given(c) => zerocheck::CWords::Stored(c),
+                };
+                let (proof, zc) = prove(&mut a, &mut b, c);
+                scratch::recycle_field(a);
+                scratch::recycle_field(b);
+                Ok((proof, zc, prover_data))
+            }
+        }
+    })?;
+    let z = Gf128::as_u64_words(prover_data.table());
     let zc_held = match veil.as_mut() {
         Some(v) => {
             let mut t = before;
@@ -401,9 +486,6 @@ fn prove_statement(
         }
         None => None,
     };
-    // The folded forms' buffers serve the opening's work vectors.
-    scratch::recycle_field(a);
-    scratch::recycle_field(b);
     let (ab_claim, c_claim) = (LincheckClaim::ab_from(&zc), LincheckClaim::c_from(&zc));
     let matrices = params.lincheck_matrices(&circuit);
     let before = transcript.clone();
