@@ -2,8 +2,8 @@
 //! rounds and folds of the two tables, batched and parallel. Level 0 binds
 //! its rows, the table's top variables, one after another: each of those
 //! rounds pairs the halves `x`, `x + 2^v` of blocks of `2^(v + 1)` entries
-//! and folds out of place (the `_at` functions); every later round binds the
-//! lowest variable, in place.
+//! (the `_at` functions); every later round binds the lowest variable. All
+//! folds write in place.
 //! They compute exactly what `starling_poly::sumcheck_round::product_round`
 //! and `starling_poly::multilinear::fold_lowest` compute (tested below), but
 //! hand the products to the field backend a slice at a time instead of
@@ -24,7 +24,16 @@
 //! so output block `[a, 2a)` only overwrites inputs of outputs below `a`; the
 //! in-place fold runs in doubling phases `[a, 2a)`, each parallel with
 //! disjoint source and destination slices, after a small first phase that
-//! folds from a copy.
+//! folds from a copy. A fold at a high variable runs the same doubling
+//! phases over blocks of `2^v` pairs ([`PairTable::fold_at`]), and the first
+//! one writes each output block over its own input block of `w`, folded
+//! from a copy of that block ([`PairTable::fold_first_at`]). In place for
+//! memory: level 0's tables are the largest buffers of a proof, and folding
+//! them out of place held a third table-sized buffer (the first fold: the
+//! table, `w` and the new pair table) or half of one (each later fold); now
+//! the opening holds the table and one pair table, plus one copied block
+//! pair. Peak RSS on two Xeon threads: 2^16 SHA-256 681-685 -> 513 MiB,
+//! 2^14 Keccak-f 308-312 -> 234-243 MiB; proofs unchanged.
 
 use rayon::prelude::*;
 use starling_field::scratch::{self, ScratchVec};
@@ -43,6 +52,11 @@ const CHUNK: usize = 256;
 const TASK: usize = 1 << 11;
 /// Output pairs of the first (sequential, from a copy) phase of an in-place fold.
 const SEED: usize = 1 << 10;
+/// Entries of `w` the opening's first fold at a high variable copies aside
+/// and folds at once, when its blocks are smaller
+/// ([`PairTable::fold_first_at`]): enough pieces for the threads, and one
+/// rayon call per run of blocks rather than per block.
+const SPAN: usize = 1 << 16;
 
 /// Running sums of one product round: the sums of `f[2j] w[2j]` and of
 /// `(f[2j] + f[2j+1]) (w[2j] + w[2j+1])`, a chunk of products at a time by
@@ -329,13 +343,21 @@ impl PairTable {
 
     /// The first fold binding variable `v` of `table` and `w`, both zero
     /// from entry `live` on: the pairs `x`, `x + 2^v`, written interleaved
-    /// into a new buffer (`w`'s goes back to `starling_field::scratch`); the
-    /// blocks folded from zeros are cleared, not computed. For `v = 0` this
-    /// is [`PairTable::fold_first`]. With `with_round`, also returns the
-    /// next round, binding variable `v` of the folded tables ([`fold_high`]).
+    /// over `w` (`w`'s buffer becomes the pair table's); the blocks folded
+    /// from zeros are left as they are, zero. For `v = 0` this is
+    /// [`PairTable::fold_first`]. With `with_round`, also returns the next
+    /// round, binding variable `v` of the folded tables ([`fold_high`]).
+    ///
+    /// In place for memory: output block `k` (`2^(v + 1)` interleaved
+    /// entries) takes exactly the place of input block `k` of `w`, so each
+    /// block (a pair of blocks with `with_round`, or a run of small ones up
+    /// to [`SPAN`] entries) is copied aside and folded over `w` from the copy
+    /// and `table`. The prover then holds the committed table, `w` and one
+    /// block pair, not a third table-sized buffer (module notes). The copy
+    /// is the one pass more, over `w`'s live part.
     pub(crate) fn fold_first_at(
         table: &[Gf128],
-        w: ScratchVec,
+        mut w: ScratchVec,
         live: usize,
         r: Gf128,
         v: usize,
@@ -346,42 +368,100 @@ impl PairTable {
         }
         assert_eq!(table.len(), w.len(), "tables must have equal length");
         let (h, r) = (1usize << v, r.to_bits());
-        let live = live_after_fold(live, v);
-        // Every entry below `2 live` is written below; the rest is zero.
-        let mut fw = scratch::take_field_zero_past(table.len(), 2 * live);
-        // Output block `k` (2h interleaved entries) is input block `k` (2h
-        // entries of each table) folded.
-        let round = fold_high(&mut fw, 2 * h, 2 * live, with_round, |o, at| {
-            let (base, j, n) = (at / (2 * h) * 2 * h, at % (2 * h) / 2, o.len() / 2);
-            let (f0, f1) = (&table[base + j..][..n], &table[base + h + j..][..n]);
-            let (w0, w1) = (&w[base + j..][..n], &w[base + h + j..][..n]);
-            fold_halves_interleaving(o, f0, f1, w0, w1, r);
-        });
-        scratch::recycle_field(w);
-        (PairTable { fw, live }, round)
+        // Entries of an input block of each table, and of an output block.
+        let block = 2 * h;
+        let live_in = live.min(table.len());
+        let live = live_after_fold(live_in, v);
+        // The output's live part: whole blocks, past `live_in` where that
+        // ends inside a block.
+        let out_live = 2 * live;
+        w.wrote_below(out_live);
+        let round_ok = with_round && w.len() >= 2 * block;
+        let group = if round_ok { 2 * block } else { block };
+        debug_assert!(w.len().is_multiple_of(group), "whole blocks (pairs)");
+        let span = group * (SPAN / group).max(1);
+        let mut copy = scratch::take_field(span.min(out_live));
+        let mut sums = RoundSums::new();
+        for (s, out) in w.chunks_mut(span).enumerate() {
+            let base = s * span;
+            // From here on input and output blocks are zero.
+            if base >= out_live {
+                break;
+            }
+            // The part of `w` the live output blocks read: whole blocks, of
+            // which `w` may be nonzero below `live_in` only.
+            let need = out.len().min(out_live - base);
+            let keep = need.min(live_in - base);
+            let c = &mut copy[..need];
+            copy_par(&mut c[..keep], &out[..keep]);
+            clear_par(&mut c[keep..]);
+            let (t, c) = (&table[base..base + need], &*c);
+            let folded = fold_high(out, block, out_live - base, 0, round_ok, |o, at| {
+                let (b, j, n) = (at / block * block, at % block / 2, o.len() / 2);
+                let (f0, f1) = (&t[b + j..][..n], &t[b + h + j..][..n]);
+                let (w0, w1) = (&c[b + j..][..n], &c[b + h + j..][..n]);
+                fold_halves_interleaving(o, f0, f1, w0, w1, r);
+            });
+            if let Some(p) = folded {
+                sums = sums.merge(p);
+            }
+        }
+        scratch::recycle_field(copy);
+        (PairTable { fw: w, live }, round_ok.then(|| sums.finish()))
     }
 
-    /// Folds both tables at variable `v` with `r`: in place for `v = 0`
-    /// ([`PairTable::fold`]), into a new buffer half as long otherwise. With
-    /// `with_round`, also returns the next round, binding variable `v` of the
-    /// folded tables ([`fold_high`]).
+    /// Folds both tables at variable `v` with `r`, in place: [`PairTable::fold`]
+    /// for `v = 0`; otherwise output block `k` (`2^(v + 1)` interleaved
+    /// entries) lies inside input block `k / 2`, so the output blocks are
+    /// written in doubling phases, each parallel: blocks 0 and 1 from input
+    /// blocks 0 and 1 ([`fold_front`]), then each `[a, 2a)` from input
+    /// blocks `[a, 2a)`, entries disjoint from those it writes. In place,
+    /// the fold holds its tables, not half as much again.
+    /// With `with_round`, also returns the next round, binding variable `v`
+    /// of the folded tables ([`fold_high`]; in the first phase, output
+    /// blocks 0 and 1 side by side).
+    ///
+    /// Output entries past the new live part that held input data (below
+    /// the old live part) are cleared: the tables stay zero past `live`.
     pub(crate) fn fold_at(&mut self, r: Gf128, v: usize, with_round: bool) -> Option<QuadraticRound> {
         if v == 0 {
             return self.fold(r, with_round);
         }
         let (h, r) = (2usize << v, r.to_bits());
+        let half = self.fw.len() / 2;
+        let blocks = half / h;
+        debug_assert!(
+            blocks.is_power_of_two() && blocks * h == half,
+            "whole blocks, pairs of them"
+        );
+        // Entries of `fw` that may be nonzero: before the fold (`stale`:
+        // output entries below it and past `live` are cleared) and after.
+        let stale = 2 * self.live;
         self.live = live_after_fold(self.live, v);
-        // Every entry below `2 live` is written below; the rest is zero.
-        let mut out = scratch::take_field_zero_past(self.fw.len() / 2, 2 * self.live);
-        // Output block `k` (h interleaved entries) is input block `k` (2h)
-        // folded.
-        let fw = &self.fw;
-        let round = fold_high(&mut out, h, 2 * self.live, with_round, |o, at| {
-            let (base, e) = (at / h * 2 * h, at % h);
-            fold_halves(o, &fw[base + e..][..o.len()], &fw[base + h + e..][..o.len()], r);
-        });
-        scratch::recycle_field(std::mem::replace(&mut self.fw, out));
-        round
+        let live = 2 * self.live;
+        let end = live.max(stale);
+        let round_ok = with_round && blocks >= 2;
+        let front = blocks.min(2);
+        let mut sums = fold_front(&mut self.fw[..2 * front * h], h, live, stale, round_ok, r);
+        let mut a = front;
+        while a < blocks && a * h < end {
+            let b = (2 * a).min(blocks);
+            let (left, right) = self.fw.split_at_mut(2 * a * h);
+            let src = &right[..2 * (b - a) * h];
+            let (live, stale) = (live.saturating_sub(a * h), stale.saturating_sub(a * h));
+            let phase = fold_high(&mut left[a * h..b * h], h, live, stale, round_ok, |o, at| {
+                let (base, e) = (at / h * 2 * h, at % h);
+                fold_halves(o, &src[base + e..][..o.len()], &src[base + h + e..][..o.len()], r);
+            });
+            if let Some(p) = phase {
+                sums = sums.merge(p);
+            }
+            a = b;
+        }
+        // The buffer keeps its zero-tail bookkeeping (past the old live
+        // part), which covers the input data left past the new length.
+        self.fw.truncate(half);
+        round_ok.then(|| sums.finish())
     }
 
     /// The first fold: `f` from the borrowed `table`, `w` in place, written
@@ -526,29 +606,58 @@ fn fold_halves(out: &mut [Gf128], lo: &[Gf128], hi: &[Gf128], r: u128) {
     backend::fold(Gf128::as_u128_slice_mut(out), lo, hi, r);
 }
 
+/// `lo[e] = lo[e] + r (lo[e] + hi[e])`: [`fold_halves`] written over its
+/// low half, a chunk at a time from a copy on the stack. Never inlined (see
+/// [`RoundSums::add`]).
+#[inline(never)]
+fn fold_halves_in_place(lo: &mut [Gf128], hi: &[Gf128], r: u128) {
+    let mut copy = [0u128; CHUNK];
+    for (l, h) in lo.chunks_mut(CHUNK).zip(hi.chunks(CHUNK)) {
+        let c = &mut copy[..l.len()];
+        c.copy_from_slice(Gf128::as_u128_slice(l));
+        backend::fold(Gf128::as_u128_slice_mut(l), c, Gf128::as_u128_slice(h), r);
+    }
+}
+
+/// `dst = src` on rayon's threads.
+fn copy_par(dst: &mut [Gf128], src: &[Gf128]) {
+    dst.par_chunks_mut(2 * TASK)
+        .zip(src.par_chunks(2 * TASK))
+        .for_each(|(d, s)| d.copy_from_slice(s));
+}
+
+/// Zeros `v` on rayon's threads.
+fn clear_par(v: &mut [Gf128]) {
+    v.par_chunks_mut(2 * TASK).for_each(|c| c.fill(Gf128::ZERO));
+}
+
 /// Writes a fold at a high variable `v` into `out`, a piece at a time:
 /// `fold_piece(piece, at)` writes the `piece` of `out` that starts at entry
 /// `at` (never across a `block`, the interleaved entries of `2^v`
-/// positions). Pieces from entry `live` on fold zeros: `out` is zero there
-/// already ([`scratch::take_field_zero_past`]), so they are skipped, and
-/// add nothing to the round. With `with_round`, and while
-/// `out` holds two blocks or more, it also returns the round binding
-/// variable `v` of the folded tables:
-/// that round pairs the same entries of blocks `2k` and `2k + 1`, so those
-/// two are folded side by side, piece by piece, and each pair of pieces is
-/// summed while it is in cache (before, a separate pass over the folded
-/// tables: 10 ms of a BLAKE3 proof's 2^22 entries on one Zen 5 thread).
+/// positions). Pieces from entry `live` on fold zeros and add nothing to the
+/// round: below `stale` they still hold input data of an in-place fold and
+/// are cleared, from `stale` on they are zero already (a zero tail that
+/// stays untouched, [`scratch::take_field_zero_past`]). With `with_round`,
+/// and while `out` holds two blocks or more, it also returns the sums of
+/// the round binding variable `v` of the folded tables: that round pairs
+/// the same entries of blocks `2k` and `2k + 1`, so those two are folded
+/// side by side, piece by piece, and each pair of pieces is summed while it
+/// is in cache (before, a separate pass over the folded tables: 10 ms of a
+/// BLAKE3 proof's 2^22 entries on one Zen 5 thread).
 fn fold_high(
     out: &mut [Gf128],
     block: usize,
     live: usize,
+    stale: usize,
     with_round: bool,
     fold_piece: impl Fn(&mut [Gf128], usize) + Sync,
-) -> Option<QuadraticRound> {
+) -> Option<RoundSums> {
     let piece = block.min(2 * TASK);
     let fold_live = |o: &mut [Gf128], at: usize| {
         if at < live {
             fold_piece(o, at);
+        } else if at < stale {
+            o.fill(Gf128::ZERO);
         }
     };
     if !with_round || out.len() < 2 * block {
@@ -577,7 +686,65 @@ fn fold_high(
             s
         })
         .reduce(RoundSums::new, RoundSums::merge);
-    Some(sums.finish())
+    Some(sums)
+}
+
+/// The first phase of [`PairTable::fold_at`] at a high variable, in place:
+/// `front` is input block 0 (`2 h` interleaved entries), or blocks 0 and 1
+/// (`4 h`), folded into output block 0 (and 1). Output block 0 is written
+/// over the low half of input block 0, each piece from itself and the high
+/// half's ([`fold_halves_in_place`]); output block 1 then over that high
+/// half, from input block 1. Pieces at the same offset of the two output
+/// blocks go together: the high half's piece is read for block 0 before it
+/// is written for block 1, and the pair is summed for the next round
+/// (with `with_round`; the sums are zero otherwise, as for one block).
+/// `live` and `stale` as in [`fold_high`].
+fn fold_front(
+    front: &mut [Gf128],
+    h: usize,
+    live: usize,
+    stale: usize,
+    with_round: bool,
+    r: u128,
+) -> RoundSums {
+    let piece = h.min(2 * TASK);
+    let fold0 = |o: &mut [Gf128], hi: &[Gf128], at: usize| {
+        if at < live {
+            fold_halves_in_place(o, hi, r);
+        } else if at < stale {
+            o.fill(Gf128::ZERO);
+        }
+    };
+    if front.len() == 2 * h {
+        let (lo, hi) = front.split_at_mut(h);
+        lo.par_chunks_mut(piece)
+            .zip(hi.par_chunks(piece))
+            .enumerate()
+            .for_each(|(i, (o, hi))| fold0(o, hi, i * piece));
+        return RoundSums::new();
+    }
+    debug_assert_eq!(front.len(), 4 * h);
+    let (q01, q23) = front.split_at_mut(2 * h);
+    let (q0, q1) = q01.split_at_mut(h);
+    let (q2, q3) = q23.split_at(h);
+    q0.par_chunks_mut(piece)
+        .zip(q1.par_chunks_mut(piece))
+        .zip(q2.par_chunks(piece).zip(q3.par_chunks(piece)))
+        .enumerate()
+        .fold(RoundSums::new, |mut s, (i, ((o0, o1), (i2, i3)))| {
+            let at = i * piece;
+            fold0(o0, o1, at);
+            if h + at < live {
+                fold_halves(o1, i2, i3, r);
+            } else if h + at < stale {
+                o1.fill(Gf128::ZERO);
+            }
+            if with_round && at < live {
+                s.add_interleaved_halves(o0, o1);
+            }
+            s
+        })
+        .reduce(RoundSums::new, RoundSums::merge)
 }
 
 /// [`fold_pairs`] split into rayon tasks.
@@ -728,6 +895,102 @@ mod tests {
                     told.fw[2 * told.live..].iter().all(|x| x.is_zero()),
                     "live {live}"
                 );
+            }
+        }
+    }
+
+    /// The fold at variable `v` of a table, as `starling_poly` computes it.
+    fn fold_at_reference(t: &[Gf128], r: Gf128, v: usize) -> Vec<Gf128> {
+        fold_lowest(&lowest_first(t, v), r)
+    }
+
+    /// Checks `p` against the tables `f`, `w`: same entries, a live part
+    /// that bounds their nonzeros, and zeros in the pair table past it.
+    fn assert_pair_table(p: &PairTable, f: &[Gf128], w: &[Gf128], live: usize, at: &str) {
+        assert_eq!(p.message(), f, "{at}: message");
+        let weights: Vec<Gf128> = p.fw.iter().skip(1).step_by(2).copied().collect();
+        assert_eq!(weights, w, "{at}: weights");
+        assert_eq!(p.live, live, "{at}: live");
+        assert!(
+            p.fw[2 * p.live.min(p.len())..].iter().all(|x| x.is_zero()),
+            "{at}: zero past live"
+        );
+    }
+
+    #[test]
+    fn in_place_folds_at_a_high_variable_match_reference_and_keep_zero_tails() {
+        // Tables zero from `live` on (`w` in a pooled buffer with that zero
+        // tail), folded at variable `v` until it is the top one: each fold,
+        // with or without its fused round, gives the reference's tables and
+        // round, and leaves zeros past its live part, also where its input
+        // had data; the buffer goes back to the pool with its zero tail
+        // known.
+        let rs = [
+            Gf128::new(0x0f0f << 96 | 0x1234_5678),
+            Gf128::new(0x3 << 64 | 0xffff),
+            Gf128::new(0x77_7777),
+        ];
+        // Blocks of one piece or less, of several pieces, and (v = 15) of
+        // pairs larger than `SPAN`.
+        for (log_n, v) in [
+            (5usize, 2usize),
+            (13, 3),
+            (17, 1),
+            (17, 6),
+            (17, 12),
+            (17, 14),
+            (18, 15),
+        ] {
+            let (n, row) = (1usize << log_n, 1usize << v);
+            let mut lives = vec![
+                n,
+                n - 3,
+                n / 2 + row + 1,
+                5 * row,
+                5 * row + 7,
+                6 * row,
+                row,
+                7,
+                1,
+                0,
+            ];
+            lives.retain(|&l| l <= n);
+            lives.dedup();
+            for live in lives {
+                for with_round in [false, true] {
+                    let (mut f, mut w) = (table(n, 17), table(n, 23));
+                    f[live..].fill(Gf128::ZERO);
+                    w[live..].fill(Gf128::ZERO);
+                    let mut buf = scratch::take_field_zero_past(n, live);
+                    buf[..live].copy_from_slice(&w[..live]);
+                    let (mut p, mut next) = PairTable::fold_first_at(&f, buf, live, rs[0], v, with_round);
+                    let (mut f, mut w) = (fold_at_reference(&f, rs[0], v), fold_at_reference(&w, rs[0], v));
+                    let mut live = live_after_fold(live, v);
+                    for i in 1.. {
+                        let at = format!("n {n} v {v} live {live} round {with_round} fold {i}");
+                        assert_pair_table(&p, &f, &w, live, &at);
+                        assert!(f[live.min(f.len())..].iter().all(|x| x.is_zero()), "{at}");
+                        assert!(w[live.min(w.len())..].iter().all(|x| x.is_zero()), "{at}");
+                        let more = f.len() >= 2 << v;
+                        let want = (with_round && more)
+                            .then(|| reference_round(&lowest_first(&f, v), &lowest_first(&w, v)));
+                        assert_eq!(next, want, "{at}: round");
+                        if !more {
+                            break;
+                        }
+                        let r = rs[i % rs.len()];
+                        next = p.fold_at(r, v, with_round);
+                        (f, w) = (fold_at_reference(&f, r, v), fold_at_reference(&w, r, v));
+                        live = live_after_fold(live, v);
+                    }
+                    drop(p);
+                    // A buffer lent again with no live part is all zero
+                    // (whichever buffer the pool, shared with other tests,
+                    // lends: this one if no other test took it).
+                    let again = scratch::take_field_zero_past(n, 0);
+                    assert!(again.iter().all(|x| x.is_zero()), "n {n} v {v}: pooled tail");
+                    scratch::recycle_field(again);
+                }
             }
         }
     }
