@@ -135,7 +135,7 @@ const REENCODE_ROWS: usize = 4;
 const REENCODE_MIN_ELEMS: usize = 1 << 18;
 
 /// Row groups re-encoded at once ([`LevelCode::columns`]'s lanes), each
-/// into a buffer of its own of `group_elems` elements: one per four
+/// into its own `group_elems` elements of one buffer: one per four
 /// threads, and at least two from two threads on; below
 /// [`SMALL_LEVEL_ELEMS`] one per thread. One coset's pruned transform is a
 /// first pass and then a few dozen uneven tasks (the blocks holding a
@@ -312,13 +312,16 @@ impl LevelCode {
         // left. No lane waits for another before the last tasks, where
         // cosets a row group after another each waited for the group's
         // slowest coset.
+        // The lanes' buffers are one: the pool then lends level 0's folded
+        // pair table's old buffer (`PairTable::compact`), whose pages are
+        // resident, rather than a second coset-sized one from fresh memory.
         let lanes = reencode_lanes(group * msg_len).min(tasks.len());
         let next = AtomicUsize::new(0);
-        let mut queried: Vec<(usize, Vec<Gf128>)> = (0..lanes)
-            .into_par_iter()
+        let mut bufs = scratch::take_field(lanes * group * msg_len);
+        let mut queried: Vec<(usize, Vec<Gf128>)> = bufs
+            .par_chunks_mut(group * msg_len)
             .with_max_len(1)
-            .flat_map_iter(|_| {
-                let mut buf = scratch::take_field(group * msg_len);
+            .flat_map_iter(|buf| {
                 let mut done = Vec::new();
                 loop {
                     let t = next.fetch_add(1, Ordering::Relaxed);
@@ -333,10 +336,10 @@ impl LevelCode {
                         .collect();
                     done.push((t, values));
                 }
-                scratch::recycle_field(buf);
                 done
             })
             .collect();
+        scratch::recycle_field(bufs);
         queried.sort_unstable_by_key(|&(t, _)| t);
         let mut columns = vec![Gf128::ZERO; self.width * positions.len()];
         for (&(first, h), (_, values)) in tasks.iter().zip(&queried) {

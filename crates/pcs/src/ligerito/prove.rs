@@ -59,6 +59,13 @@ impl Tables<'_> {
         }
     }
 
+    /// [`PairTable::compact`], once level 0's rows are folded.
+    fn compact(&mut self) {
+        if let Tables::Folded(p) = self {
+            p.compact();
+        }
+    }
+
     fn message(&self) -> Vec<Gf128> {
         match self {
             Tables::Start { table, .. } => table.to_vec(),
@@ -324,6 +331,9 @@ pub(crate) fn prove_with_first_round(
             rounds.push(round);
         }
 
+        if i == 0 {
+            tables.compact();
+        }
         let folded = tables.message();
         let last = i + 1 == levels.len();
         let next_root = if last {
