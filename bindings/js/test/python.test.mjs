@@ -39,25 +39,14 @@ it("verifies a proof made by the Python package, as the command line does", { sk
   assert.equal(JSON.parse(cliVerify(hidden, expect, c, ["--json"]).stdout).zk, true);
 
   const bytes = readFileSync(proof);
-  const v = verify(bytes, { kind: "sha256", inputs });
-  const cli = cliVerify(proof, expect, c, ["--json"]);
-  assert.equal(cli.code, 0, cli.stderr);
-  const json = JSON.parse(cli.stdout);
-  assert.deepEqual(
-    { kind: v.kind, count: v.count, circuit: v.circuit, publicDigest: v.publicDigest, zk: v.zk, outputs: v.outputs },
-    { kind: json.kind, count: json.count, circuit: json.circuit, publicDigest: json.public_digest, zk: false, outputs: json.outputs },
-  );
+  const { v, json } = verifiedAsTheCliVerifies(proof, inputs, expect, c);
+  assert.equal(v.zk, false);
   assert.deepEqual(zk.outputs, v.outputs);
   // A proof file is one proof, here and there.
   assert.equal(v.shards, 1);
   assert.equal(json.shards, 1);
 
-  const tampered = Buffer.from(bytes);
-  tampered[tampered.length - 100] ^= 1;
-  const tamperedPath = join(dir, "tampered.proof");
-  writeFileSync(tamperedPath, tampered);
-  assert.equal(cliVerify(tamperedPath, expect, c).code, 1);
-  assert.throws(() => verify(tampered, { kind: "sha256", inputs }), { name: "StarlingRejected" });
+  rejectedByBoth(bytes, join(dir, "tampered.proof"), inputs, expect, c);
 });
 
 it("verifies a bundle the Python package proved in shards, as the command line does", { skip: python ? false : "no $STARLING_PYTHON (a Python with the starling package)" }, () => {
@@ -80,14 +69,7 @@ it("verifies a bundle the Python package proved in shards, as the command line d
   assert.equal(made.status, 0, made.stderr);
 
   const bytes = readFileSync(bundle);
-  const v = verify(bytes, { kind: "sha256", inputs });
-  const cli = cliVerify(bundle, expect, c, ["--json"]);
-  assert.equal(cli.code, 0, cli.stderr);
-  const json = JSON.parse(cli.stdout);
-  assert.deepEqual(
-    { kind: v.kind, count: v.count, circuit: v.circuit, publicDigest: v.publicDigest, zk: v.zk, outputs: v.outputs },
-    { kind: json.kind, count: json.count, circuit: json.circuit, publicDigest: json.public_digest, zk: json.zk, outputs: json.outputs },
-  );
+  const { v, json } = verifiedAsTheCliVerifies(bundle, inputs, expect, c);
   assert.equal(v.shards, 2);
   assert.equal(json.shards, 2);
   // The bundle proves what the one proof of the same blocks proves.
@@ -99,10 +81,29 @@ it("verifies a bundle the Python package proved in shards, as the command line d
   );
 
   // A flipped byte in the last shard's proof.
+  rejectedByBoth(bytes, join(dir, "tampered.bundle"), inputs, expect, c);
+});
+
+// The file at `path` verified here and by `starling verify --json`: both
+// accept it and say the same of it. Returns both answers.
+function verifiedAsTheCliVerifies(path, inputs, expect, c) {
+  const v = verify(readFileSync(path), { kind: "sha256", inputs });
+  const cli = cliVerify(path, expect, c, ["--json"]);
+  assert.equal(cli.code, 0, cli.stderr);
+  const json = JSON.parse(cli.stdout);
+  assert.deepEqual(
+    { kind: v.kind, count: v.count, circuit: v.circuit, publicDigest: v.publicDigest, zk: v.zk, outputs: v.outputs },
+    { kind: json.kind, count: json.count, circuit: json.circuit, publicDigest: json.public_digest, zk: json.zk, outputs: json.outputs },
+  );
+  return { v, json };
+}
+
+// `bytes` with a byte near its end flipped (written to `path` for the
+// command line): rejected here and by `starling verify`.
+function rejectedByBoth(bytes, path, inputs, expect, c) {
   const tampered = Buffer.from(bytes);
   tampered[tampered.length - 100] ^= 1;
-  const tamperedPath = join(dir, "tampered.bundle");
-  writeFileSync(tamperedPath, tampered);
-  assert.equal(cliVerify(tamperedPath, expect, c).code, 1);
+  writeFileSync(path, tampered);
+  assert.equal(cliVerify(path, expect, c).code, 1);
   assert.throws(() => verify(tampered, { kind: "sha256", inputs }), { name: "StarlingRejected" });
-});
+}

@@ -233,8 +233,10 @@ fn lend(len: usize, live: usize) -> ScratchVec {
     }
 }
 
-/// Zeros `v` on rayon's threads.
-fn clear(v: &mut [Gf128]) {
+/// Zeros `v` on rayon's threads, a MiB a task: a stale part of a
+/// table-sized buffer is tens of MB, a pass over memory one thread would
+/// leave the others waiting on.
+pub fn clear(v: &mut [Gf128]) {
     use rayon::prelude::*;
     v.par_chunks_mut(MIN_POOLED).for_each(|c| c.fill(Gf128::ZERO));
 }

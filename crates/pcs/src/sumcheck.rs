@@ -408,7 +408,7 @@ impl PairTable {
             let keep = need.min(live_in - base);
             let c = &mut copy[..need];
             copy_par(&mut c[..keep], &out[..keep]);
-            clear_par(&mut c[keep..]);
+            scratch::clear(&mut c[keep..]);
             let (t, c) = (&table[base..base + need], &*c);
             let folded = fold_high(out, block, out_live - base, 0, round_ok, |o, at| {
                 let (b, j, n) = (at / block * block, at % block / 2, o.len() / 2);
@@ -638,11 +638,6 @@ fn copy_par(dst: &mut [Gf128], src: &[Gf128]) {
     dst.par_chunks_mut(2 * TASK)
         .zip(src.par_chunks(2 * TASK))
         .for_each(|(d, s)| d.copy_from_slice(s));
-}
-
-/// Zeros `v` on rayon's threads.
-fn clear_par(v: &mut [Gf128]) {
-    v.par_chunks_mut(2 * TASK).for_each(|c| c.fill(Gf128::ZERO));
 }
 
 /// Writes a fold at a high variable `v` into `out`, a piece at a time:
