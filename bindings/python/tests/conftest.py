@@ -2,7 +2,7 @@
 and small statements of several kinds with their inputs texts.
 
 The binary is ``target/release/starling`` of this checkout (``cargo build
---release -p starling-cli``), or ``STARLING_CLI``. Without it the tests that
+--release -p starling-cli``), or ``STARLING_BIN``. Without it the tests that
 need it skip, except under ``CI=true``, where they fail.
 """
 
@@ -56,7 +56,7 @@ def statements() -> list[Statement]:
 
 @pytest.fixture(scope="session")
 def cli() -> Path:
-    path = Path(os.environ.get("STARLING_CLI", REPO / "target" / "release" / "starling"))
+    path = Path(os.environ.get("STARLING_BIN", REPO / "target" / "release" / "starling"))
     if not path.is_file():
         message = f"{path} is missing: cargo build --release -p starling-cli"
         if os.environ.get("CI") == "true":

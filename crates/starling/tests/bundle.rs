@@ -393,6 +393,17 @@ fn every_tampering_is_rejected() {
             }),
             "shard 2 of 4: the proof does not prove the statement it carries",
         ),
+        (
+            // The shards are checked at once: the first by index is named.
+            "two shards' proofs changed",
+            changed(&|p| {
+                for i in [3, 1] {
+                    let last = p.proofs[i].len() - 40;
+                    p.proofs[i][last] ^= 1;
+                }
+            }),
+            "shard 2 of 4: the proof does not prove the statement it carries",
+        ),
     ];
     for (what, bytes, reason) in cases {
         let got = rejection(&expected, &bytes);

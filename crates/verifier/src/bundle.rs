@@ -441,7 +441,8 @@ pub fn assemble(proofs: &[&[u8]]) -> Result<Vec<u8>, Error> {
 /// before anything else, its inputs with the joined statement's), at
 /// `min_security_bits` or more for the bundle as a whole. The cheap checks
 /// (entries, links, the expectation, security) run before any shard's
-/// proof; then each shard's proof is checked as a proof file's is.
+/// proof; then each shard's proof is checked as a proof file's is, at once
+/// where the host runs them so ([`Host::each_shard`]).
 pub(crate) fn verify_bundle(
     expected: Option<&Expected>,
     bytes: &[u8],
@@ -459,12 +460,12 @@ pub(crate) fn verify_bundle(
     let security = bundle.security_report()?;
     check_floor(&security, bundle.profile, min_security_bits)?;
     let k = bundle.shards.len();
-    for (i, file) in bundle.shards.iter().enumerate() {
-        check(file, host).map_err(|e| match e {
+    host.each_shard(k, &|i| {
+        check(&bundle.shards[i], host).map_err(|e| match e {
             Error::Rejected(rejection) => shard_rejected(i, k, rejection),
             other => other,
-        })?;
-    }
+        })
+    })?;
     Ok(Verified::new(joined, bundle.profile, bundle.zk, security, k))
 }
 

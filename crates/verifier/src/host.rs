@@ -1,10 +1,12 @@
 //! What a host may run faster than this crate's own definitions, without
 //! changing what is computed: the opening's hashes, the pass over the
-//! public values, and the hash of the public records. [`Portable`] is the
+//! public values, the hash of the public records, and a bundle's shard
+//! checks. [`Portable`] is the
 //! definition (one at a time, on the calling thread), as in a browser; the
 //! native verifier (`starling`) passes the prover's vector kernels and
 //! threads, each tested against these.
 
+use crate::error::Error;
 use crate::merkle::{self, OneByOne};
 use crate::piop::wiring::{PublicRows, RowByRow};
 
@@ -24,6 +26,18 @@ pub trait Host: Sync {
     /// a large batch).
     fn hash_records(&self, hasher: &mut blake3::Hasher, bytes: &[u8]) {
         hasher.update(bytes);
+    }
+
+    /// Runs `check(0)` to `check(count - 1)`, a bundle's shard checks, and
+    /// returns the error of the first (by index) that fails. The definition
+    /// runs them in order and stops at the first error; a host may run
+    /// them at once, as long as it reports that same error.
+    fn each_shard(
+        &self,
+        count: usize,
+        check: &(dyn Fn(usize) -> Result<(), Error> + Sync),
+    ) -> Result<(), Error> {
+        (0..count).try_for_each(check)
     }
 }
 
