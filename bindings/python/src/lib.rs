@@ -26,7 +26,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use starling::kind::{Batch, SampleInputs, TextFormat};
+use starling::kind::{Batch, Membership, SampleInputs, TextFormat};
 use starling::{inputs, Error, Expected, Hash, Kind, ProveOptions, Randomness, Records, Verified};
 
 use errors::{to_py, Unreadable};
@@ -57,11 +57,7 @@ fn prove<'py>(
     let mut report = progress::Reporter::new(progress);
     let bytes = py.detach(|| {
         pool::run(threads, || {
-            let (records, private) = if kind.has_private_inputs() {
-                inputs::read_prover_inputs(kind.as_ref(), inputs.as_bytes())?
-            } else {
-                (inputs::parse_inputs(kind.as_ref(), inputs)?, Records::new())
-            };
+            let (records, private) = prover_records(kind.as_ref(), inputs, &params)?;
             let proved =
                 starling::prove_private(kind, records, private, options, &mut |phase| report.phase(phase))?;
             Ok(proved.file.to_bytes())
@@ -69,6 +65,32 @@ fn prove<'py>(
     });
     report.finish()?;
     Ok(PyBytes::new(py, &bytes.map_err(to_py)?))
+}
+
+/// The public and private records of the prover's inputs text for `kind`:
+/// a membership statement's from its members (`LEAF INDEX` lines) and the
+/// tree in `params` (`root` in hex, `tree` the leaves' text), as `starling
+/// prove membership` reads them; any other kind's from the text alone.
+fn prover_records(
+    kind: &dyn Kind,
+    inputs: &str,
+    params: &HashMap<String, String>,
+) -> Result<(Records, Records), Error> {
+    if let Some(membership) = (kind as &dyn Any).downcast_ref::<Membership>() {
+        let given = |name: &str| {
+            params
+                .get(name)
+                .ok_or_else(|| Error::Input(format!("membership statements are proved with a `{name}`")))
+        };
+        let root = inputs::hex_field(given("root")?, membership.hash().digest_bytes(), "root")
+            .map_err(Error::Input)?;
+        return inputs::read_members(membership, &root, inputs.as_bytes(), given("tree")?.as_bytes());
+    }
+    if kind.has_private_inputs() {
+        inputs::read_prover_inputs(kind, inputs.as_bytes())
+    } else {
+        Ok((inputs::parse_inputs(kind, inputs)?, Records::new()))
+    }
 }
 
 /// What a verified proof shows: kind name, N, circuit digest, public
@@ -137,11 +159,13 @@ fn verified_tuple(v: Verified) -> VerifiedTuple {
 }
 
 /// Reads the prover's inputs text for `kind` (with `params`) as `prove`
-/// does, with its errors, and returns the number of input records: a
-/// statement is read whole, so that its errors name its own lines (and
-/// say what is wrong with it as a whole), before it is cut into shards.
-/// With `source` (a file's name, `stdin`) the errors about the text start
-/// with it, as the command line's do; those about the kind do not.
+/// does, with its errors, and returns the number of its records, which
+/// shards slice (a membership statement's members; any other kind's input
+/// records): a statement is read whole, so that its errors name its own
+/// lines (and say what is wrong with it as a whole), before it is cut into
+/// shards. With `source` (a file's name, `stdin`) the errors about the
+/// text start with it, as the command line's do; those about the kind, or
+/// a membership statement's tree (`the tree: ...`), do not.
 #[pyfunction]
 #[pyo3(signature = (kind, inputs, params, source))]
 fn check_inputs(
@@ -152,19 +176,26 @@ fn check_inputs(
     source: Option<&str>,
 ) -> PyResult<usize> {
     let kind = kind_named(kind, &params).map_err(to_py)?;
-    let read = py.detach(|| inputs::read_prover_inputs(kind.as_ref(), inputs.as_bytes()));
+    let read = py.detach(|| prover_records(kind.as_ref(), inputs, &params));
     let named = |e: Error| match (source, e) {
-        (Some(name), Error::Input(m)) => Error::Input(format!("{name}: {m}")),
+        (Some(name), Error::Input(m)) if !m.starts_with("the tree: ") => Error::Input(format!("{name}: {m}")),
         (Some(name), Error::False(m)) => Error::False(format!("{name}: {m}")),
         (_, e) => e,
     };
-    Ok(read.map_err(|e| to_py(named(e)))?.0.len())
+    let (public, private) = read.map_err(|e| to_py(named(e)))?;
+    let is_membership = (kind.as_ref() as &dyn Any).is::<Membership>();
+    Ok(if is_membership {
+        private.len()
+    } else {
+        public.len()
+    })
 }
 
 /// Verifies `proof` against the statement the *prover's* inputs text
 /// makes (a signature batch's `PK MSG SIG` lines, a preimage's secret
-/// messages): how a client checks a shard a worker sent back, holding
-/// only what it gave the worker.
+/// messages, a membership statement's members and tree): how a client
+/// checks a shard a worker sent back, holding only what it gave the
+/// worker.
 #[pyfunction]
 #[pyo3(signature = (proof, kind, inputs, params, min_security, threads))]
 fn check_proved(
@@ -178,7 +209,7 @@ fn check_proved(
 ) -> PyResult<VerifiedTuple> {
     let kind = kind_named(kind, &params).map_err(to_py)?;
     verify_against(py, proof, kind, min_security, threads, |k| {
-        inputs::read_prover_inputs(k, inputs.as_bytes()).map(|(records, _)| records)
+        prover_records(k, inputs, &params).map(|(records, _)| records)
     })
 }
 

@@ -43,7 +43,9 @@ LMS_BATCH = REPO / "bindings" / "js" / "test" / "fixtures" / "lms-sha256-m32-h5-
 @dataclass
 class Case:
     """A statement proved in ``shards``: the prover's inputs text, what
-    ``verify --expect`` reads, and the shards' sizes the split rules give."""
+    ``verify --expect`` reads, and the shards' sizes the split rules give.
+    ``params`` are the kind's, ``proving`` what only the prover takes (a
+    membership statement's root and tree)."""
 
     name: str
     kind: str
@@ -52,10 +54,19 @@ class Case:
     sizes: list[int]
     params: dict[str, str] = field(default_factory=dict)
     expected: str | None = None
+    proving: dict[str, str] = field(default_factory=dict)
 
     @property
     def expect(self) -> str:
         return self.prover if self.expected is None else self.expected
+
+
+def plain_tree(leaves: list[bytes]) -> str:
+    """The root, in hex, of the plain SHA-256 tree of ``leaves`` (a power of two)."""
+    level = leaves
+    while len(level) > 1:
+        level = [hashlib.sha256(level[i] + level[i + 1]).digest() for i in range(0, len(level), 2)]
+    return level[0].hex()
 
 
 def hex_lines(rng: random.Random, count: int, size: int) -> str:
@@ -68,6 +79,9 @@ def cases() -> list[Case]:
     secrets = ["616263", "-", "00" * 40]
     digests = "".join(hashlib.sha256(bytes.fromhex("" if s == "-" else s)).hexdigest() + "\n" for s in secrets)
     signed = [line for line in LMS_BATCH.read_text().splitlines() if line and not line.startswith("#")]
+    leaves = [hashlib.sha256(bytes([i])).digest() for i in range(16)]
+    members = "".join(f"{leaves[i].hex()} {i}\n" for i in (3, 0, 9, 15, 6))
+    tree = {"root": plain_tree(leaves), "tree": "".join(leaf.hex() + "\n" for leaf in leaves)}
     return [
         Case("sha256", "sha256", "# a comment\n" + sha256, 3, [22, 21, 21]),
         Case("circuit", "circuit", "1 1\n0 1\n\n1 0\n", 2, [2, 1], {"bristol": AND_CIRCUIT}),
@@ -93,6 +107,16 @@ def cases() -> list[Case]:
             [2, 1, 1],
             {"scheme": "lms-sha256-m32-h5-w4"},
             "".join(" ".join(line.split()[:2]) + "\n" for line in signed),
+        ),
+        Case(
+            "membership",
+            "membership",
+            members,
+            3,
+            [2, 2, 1],
+            {"hash": "sha256", "scheme": "plain"},
+            f"{tree['root']} 5 16\n",
+            tree,
         ),
     ]
 
@@ -139,12 +163,12 @@ def test_bundles_prove_what_one_proof_proves(client: distributed.Client, cli: Pa
     params = python_params(case.params)
     heard: list[tuple[int, int]] = []
     bundle = starling.dask.prove(
-        case.kind, case.prover, case.shards, client, progress=lambda *p: heard.append(p), **params
+        case.kind, case.prover, case.shards, client, progress=lambda *p: heard.append(p), **params, **case.proving
     )
     assert shard_sizes(bundle) == case.sizes
     assert heard == [(done, len(case.sizes)) for done in range(len(case.sizes) + 1)]
     whole = starling.verify(
-        starling.prove(case.kind, case.prover, **params), kind=case.kind, inputs=case.expect, **params
+        starling.prove(case.kind, case.prover, **params, **case.proving), kind=case.kind, inputs=case.expect, **params
     )
     sharded = starling.verify(bundle, kind=case.kind, inputs=case.expect, **params)
     assert (sharded.kind, sharded.count, sharded.circuit) == (whole.kind, whole.count, whole.circuit)
@@ -163,8 +187,19 @@ def test_errors_name_the_whole_statements_lines() -> None:
         starling.dask.prove("sha256", text, 4)
     with pytest.raises(starling.Unreadable, match="power of two"):
         starling.dask.prove("merkle-root", ("00" * 32 + "\n") * 3, 2, hash="sha256", scheme="plain")
-    with pytest.raises(ValueError, match=r"proved by the command line \(starling prove membership\)"):
-        starling.dask.prove("membership", "", 2)
+    with pytest.raises(ValueError, match=r"made by the command line \(starling ring sign\)"):
+        starling.dask.prove("ring", "", 2)
+    leaves = [hashlib.sha256(bytes([i])).digest() for i in range(4)]
+    tree = "".join(leaf.hex() + "\n" for leaf in leaves)
+    with pytest.raises(starling.Rejected, match=r"^line 2: "):
+        starling.dask.prove(
+            "membership", f"{leaves[1].hex()} 1\n{leaves[1].hex()} 2\n", 2,
+            hash="sha256", scheme="plain", root=plain_tree(leaves), tree=tree,
+        )  # fmt: skip
+    with pytest.raises(starling.Rejected, match="the tree's root is "):
+        starling.dask.prove("membership", f"{leaves[1].hex()} 1\n", 2, hash="sha256", scheme="plain", root="00" * 32, tree=tree)
+    with pytest.raises(starling.Unreadable, match="membership statements are proved with a `tree`"):
+        starling.dask.prove("membership", f"{leaves[1].hex()} 1\n", 2, hash="sha256", scheme="plain", root="00" * 32)
     for shards in (0, 65537):
         with pytest.raises(starling.Unreadable, match="shards must be between 1 and 65536"):
             starling.dask.prove("sha256", text, shards)
@@ -246,8 +281,29 @@ def test_python_m_fails_as_the_cli_does(tmp_path: Path) -> None:
     assert (done.returncode, done.stderr.count("\n")) == (2, 1), done.stderr
     assert done.stderr.startswith(f"error: {tmp_path / 'in.txt'}: line 2: ")
     done = python_m("prove", "membership", "--hash", "sha256")
-    assert done.returncode == 2 and "starling prove membership" in done.stderr
+    assert done.returncode == 2 and "--root" in done.stderr
     assert not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "in.txt"]
+
+
+def test_python_m_proves_members(cli: Path, tmp_path: Path) -> None:
+    """A membership proof is zero-knowledge, so not the command line's bytes:
+    ``python -m starling`` proves it, whole and in shards, and the command
+    line accepts both for the statement ``ROOT N SIZE``."""
+    leaves = [hashlib.sha256(bytes([i])).digest() for i in range(8)]
+    (tmp_path / "tree.txt").write_text("".join(leaf.hex() + "\n" for leaf in leaves))
+    (tmp_path / "members.txt").write_text("".join(f"{leaves[i].hex()} {i}\n" for i in (5, 2, 7)))
+    root = plain_tree(leaves)
+    (tmp_path / "expect.txt").write_text(f"{root} 3 8\n")
+    flags = ["--hash", "sha256", "--scheme", "plain"]
+    for shards, name in [([], "m.proof"), (["--shards", "2"], "m.bundle")]:
+        done = python_m(
+            "prove", "membership", *flags, "--root", root, "--members", tmp_path / "members.txt",
+            "--tree", tmp_path / "tree.txt", *shards, "--out", tmp_path / name,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        done = run(cli, "verify", tmp_path / name, "--expect", tmp_path / "expect.txt", "--kind", "membership", *flags)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("OK membership") and (" shards=2 " in done.stdout) == bool(shards)
 
 
 def test_a_cluster_from_the_command_line(cli: Path, tmp_path: Path) -> None:

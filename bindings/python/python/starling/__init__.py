@@ -94,14 +94,18 @@ def prove(
 
     ``inputs`` is the text ``starling prove`` reads (a chain's is the line
     ``START STEPS``; signatures' lines are ``PK MSG SIG``; preimages' lines
-    are the secret messages), or an iterable of records, one per line (see
-    ``starling._inputs``). ``hash`` and ``scheme`` are the kind's, as
-    ``--hash`` and ``--scheme``; ``params`` may hold ``bristol`` (a
-    circuit's Bristol text, or a path to its file), ``ctx`` (SLH-DSA's
-    context, hex or bytes), ``interface`` (``pure``, ``internal``) and
-    ``max_len`` (a preimage's longest message, ``--max-len``). With ``zk``
-    the proof is zero-knowledge (``--zk``: its randomness from the operating
-    system); ``preimage`` proofs always are. ``progress(phase, done,
+    are the secret messages; a membership statement's are its members,
+    ``LEAF INDEX``, as ``--members`` reads them), or an iterable of records,
+    one per line (see ``starling._inputs``). ``hash`` and ``scheme`` are the
+    kind's, as ``--hash`` and ``--scheme``; ``params`` may hold ``bristol``
+    (a circuit's Bristol text, or a path to its file), ``ctx`` (SLH-DSA's
+    context, hex or bytes), ``interface`` (``pure``, ``internal``),
+    ``max_len`` (a preimage's longest message, ``--max-len``), and for
+    ``membership`` ``root`` (the tree's root, hex or bytes), ``tree`` (its
+    leaves as ``--tree`` reads them: text, a path to the file, or records)
+    and ``max_leaf_len``. With ``zk`` the proof is zero-knowledge (``--zk``:
+    its randomness from the operating system); ``preimage`` and
+    ``membership`` proofs always are. ``progress(phase, done,
     total)`` is called after each prover phase (from a worker thread; an
     exception it raises is raised when the proof is done).
 
@@ -221,20 +225,29 @@ def _kind_params(
     params: dict[str, str | int | bytes | os.PathLike[str]],
 ) -> dict[str, str]:
     """The kind's parameters by the command line's names, those not given
-    left out: ``bristol`` as text, ``ctx`` as hex, ``max_len`` and
-    ``max_leaf_len`` in decimal. A name the command line does not have is an
-    error, as an unknown flag is."""
-    unknown = sorted(set(params) - {"bristol", "ctx", "interface", "max_len", "max_leaf_len"})
+    left out: ``bristol`` as text, ``ctx`` and ``root`` as hex, ``tree`` as
+    the leaves' text, ``max_len`` and ``max_leaf_len`` in decimal. A name the
+    command line does not have is an error, as an unknown flag is; ``root``
+    and ``tree`` (a membership prover's) are only ``prove``'s."""
+    known = {"bristol", "ctx", "interface", "max_len", "max_leaf_len"}
+    if function == "prove":
+        known |= {"root", "tree"}
+    unknown = sorted(set(params) - known)
     if unknown:
         raise TypeError(f"{function}() got an unexpected parameter {unknown[0]!r}")
-    given = {"hash": hash, "scheme": scheme, **params}
-    bristol = given.get("bristol")
-    if isinstance(bristol, os.PathLike):
-        with open(bristol, encoding="utf-8") as f:
-            given["bristol"] = f.read()
-    ctx = given.get("ctx")
-    if isinstance(ctx, (bytes, bytearray, memoryview)):
-        given["ctx"] = bytes(ctx).hex()
+    given: dict[str, Any] = {"hash": hash, "scheme": scheme, **params}
+    for text in ("bristol", "tree"):
+        path = given.get(text)
+        if isinstance(path, os.PathLike):
+            with open(path, encoding="utf-8") as f:
+                given[text] = f.read()
+    tree = given.get("tree")
+    if tree is not None and not isinstance(tree, str):
+        given["tree"] = inputs_text(tree)
+    for field in ("ctx", "root"):
+        value = given.get(field)
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            given[field] = bytes(value).hex()
     for bound in ("max_len", "max_leaf_len"):
         value = given.get(bound)
         if value is None:
@@ -245,4 +258,4 @@ def _kind_params(
     for name, value in given.items():
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-    return {name: value for name, value in given.items() if value is not None}  # type: ignore[misc]
+    return {name: value for name, value in given.items() if value is not None}

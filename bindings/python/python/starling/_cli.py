@@ -23,7 +23,6 @@ from typing import Any, NoReturn
 
 from . import _kind_params, _starling, prove
 from ._output import Failure, Interrupted, Output, Status, read_text
-from ._shards import refusal
 from .errors import Error, Rejected, Unreadable
 
 HASHES = ("sha256", "sha512", "sha3-256", "keccak-256", "blake3")
@@ -51,9 +50,6 @@ class Statement:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:2] == ["prove", "membership"]:
-        sys.stderr.write(f"error: {refusal('membership')}\n")
-        return 2
     args = _parser().parse_args(argv)
     status = Status(quiet=args.quiet)
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -147,6 +143,13 @@ def _statement(args: argparse.Namespace) -> Statement:
         return statement
     if kind == "chain":
         return Statement(kind, f"{args.start} {args.steps}\n", None, [], {"hash": args.hash})
+    if kind == "membership":
+        if args.members == "-" and args.tree == "-":
+            raise Failure(2, "--members and --tree cannot both be stdin; give one as a file")
+        tree = read_text(args.tree)[0]
+        given = {"hash": args.hash, "scheme": args.scheme, "root": args.root, "tree": tree, "max_leaf_len": args.max_leaf_len}
+        named = {name: value for name, value in given.items() if value is not None}
+        return Statement(kind, *read_text(args.members), _files(args.members, args.tree), named)
     flag = {"digest": "messages", "merkle-root": "leaves", "signatures": "batch", "preimage": "secrets"}[kind]
     path = getattr(args, flag)
     params = {
@@ -231,6 +234,16 @@ def _parser() -> argparse.ArgumentParser:
     preimage.add_argument("--secrets", required=True, metavar="FILE")
     preimage.add_argument("--max-len", type=_count_or_zero, metavar="N")
     _output_args(preimage)
+    membership = kinds.add_parser(
+        "membership", help="N secret members of the Merkle tree whose root is public (always zero-knowledge)"
+    )
+    membership.add_argument("--hash", required=True, choices=HASHES)
+    membership.add_argument("--scheme", required=True, choices=("plain", "rfc6962"))
+    membership.add_argument("--root", required=True, metavar="HEX", help="the tree's root")
+    membership.add_argument("--members", required=True, metavar="FILE", help="one LEAF INDEX line per member")
+    membership.add_argument("--tree", required=True, metavar="FILE", help="the tree's leaves, one per line")
+    membership.add_argument("--max-leaf-len", type=_count_or_zero, metavar="N", help="rfc6962: the longest member leaf")
+    _output_args(membership)
     return parser
 
 

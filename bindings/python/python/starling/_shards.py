@@ -6,9 +6,11 @@ This module is the only place the cutting is decided; the verifier checks
 only that the shards join. A shard is an inputs text, the lines of the
 prover's text it holds, so each shard reads as the whole does:
 
-- a batch, digests, signatures, preimages: the records in at most ``K``
-  contiguous slices of sizes as even as possible (the first ones a record
-  longer), every slice a record at least;
+- a batch, digests, signatures, preimages, a membership statement's
+  members: the records in at most ``K`` contiguous slices of sizes as even
+  as possible (the first ones a record longer), every slice a record at
+  least (each membership shard proves its members against the whole tree,
+  which every worker reads);
 - a chain ``START STEPS``: at most ``K`` consecutive segments of the steps,
   as even, each starting where the one before ends;
 - a Merkle root: the leaves in consecutive subtrees of ``c = 2^j`` leaves,
@@ -31,12 +33,11 @@ from .errors import Error
 
 
 def refusal(kind: str) -> str | None:
-    """Why Python does not prove ``kind``, if it does not: its prover needs
-    what only the command line reads (a membership prover's tree, a ring
-    signer's secret key file)."""
-    commands = {"membership": "starling prove membership", "ring": "starling ring sign"}
-    if kind in commands:
-        return f"{kind} statements are proved by the command line ({commands[kind]}), not from Python"
+    """Why Python does not prove ``kind``, if it does not: a ring
+    signature's signer needs a secret key file only the command line reads
+    (and one signature is one record: there is nothing to shard)."""
+    if kind == "ring":
+        return "ring signatures are made by the command line (starling ring sign), not from Python"
     return None
 
 

@@ -155,8 +155,9 @@ class _Job:
         _log.info("proving %d shards; dashboard: %s", total, client.dashboard_link)
         # The inputs go to the cluster once: each shard's text to one
         # worker, where its proof will run, and the parameters (a circuit's
-        # text), which every shard reads, to every worker, copied from
-        # worker to worker: a worker lost loses no other shard's inputs.
+        # text, a membership statement's tree), which every shard reads, to
+        # every worker, copied from worker to worker: a worker lost loses
+        # no other shard's inputs.
         self.shared = self.send_params(client)
         self.data = client.scatter(self.texts, hash=False)
         attempts = [1] * total
