@@ -8,6 +8,7 @@ need it skip, except under ``CI=true``, where they fail.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import subprocess
@@ -20,6 +21,14 @@ REPO = Path(__file__).resolve().parents[3]
 
 # A circuit of one AND gate: inputs a (1 bit) and b (1 bit), output a AND b.
 AND_CIRCUIT = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n"
+
+
+def plain_tree(leaves: list[bytes]) -> str:
+    """The root, in hex, of the plain SHA-256 tree of ``leaves`` (a power of two)."""
+    level = leaves
+    while len(level) > 1:
+        level = [hashlib.sha256(level[i] + level[i + 1]).digest() for i in range(0, len(level), 2)]
+    return level[0].hex()
 
 
 def hex_bytes(rng: random.Random, n: int) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import AND_CIRCUIT, REPO, Statement, cli_params, run
+from conftest import AND_CIRCUIT, REPO, Statement, cli_params, plain_tree, run
 
 import starling
 
@@ -59,14 +59,6 @@ class Case:
     @property
     def expect(self) -> str:
         return self.prover if self.expected is None else self.expected
-
-
-def plain_tree(leaves: list[bytes]) -> str:
-    """The root, in hex, of the plain SHA-256 tree of ``leaves`` (a power of two)."""
-    level = leaves
-    while len(level) > 1:
-        level = [hashlib.sha256(level[i] + level[i + 1]).digest() for i in range(0, len(level), 2)]
-    return level[0].hex()
 
 
 def hex_lines(rng: random.Random, count: int, size: int) -> str:

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run, statements
+from conftest import plain_tree, run, statements
 
 import starling
 
@@ -64,10 +64,7 @@ def test_preimages_are_always_zero_knowledge(cli: Path, tmp_path: Path) -> None:
 
 def test_members_and_ring_signatures_made_by_the_cli_verify_here(cli: Path, tmp_path: Path) -> None:
     leaves = [hashlib.sha256(bytes([i])).digest() for i in range(4)]
-    level = leaves
-    while len(level) > 1:
-        level = [hashlib.sha256(level[i] + level[i + 1]).digest() for i in range(0, len(level), 2)]
-    root = level[0].hex()
+    root = plain_tree(leaves)
     (tmp_path / "tree.txt").write_text("".join(leaf.hex() + "\n" for leaf in leaves))
     (tmp_path / "members.txt").write_text(f"{leaves[3].hex()} 3\n")
     done = run(
