@@ -13,17 +13,21 @@ SIGTERM. ``--out`` is written whole or not at all (``_output``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import _kind_params, _starling, prove
 from ._output import Failure, Interrupted, Output, Status, read_text
 from .errors import Error, Rejected, Unreadable
+
+if TYPE_CHECKING:
+    import distributed
 
 HASHES = ("sha256", "sha512", "sha3-256", "keccak-256", "blake3")
 BATCHES = ("sha256", "sha512", "blake3", "keccak-f1600")
@@ -84,23 +88,27 @@ def _prove(args: argparse.Namespace, status: Status) -> None:
     if args.scheduler is not None and args.shards is None:
         raise Failure(2, "--scheduler needs --shards K")
     statement = _statement(args)
-    named = statement.named()
-    if statement.kind == "chain":
-        # The start read alone first, so that its errors name it.
-        _starling.check_inputs("chain", f"{args.start} 1", named, "--start")
-    _starling.check_inputs(statement.kind, statement.text, named, statement.source)
-    with Output(args.out, statement.inputs) as out:
-        began = time.perf_counter()
-        if args.shards is None:
-            what = "proof"
-            data = _in_thread(
-                lambda: prove(statement.kind, statement.text, **_options(args, status), **statement.params)
-            )
-        else:
-            what = "bundle"
-            data = _prove_shards(args, statement, status)
-        out.commit(data)
-    status.say(f"wrote the {what}, {len(data)} bytes, to {args.out} in {time.perf_counter() - began:.3f} s")
+    with contextlib.ExitStack() as stack:
+        # A cluster starts (seconds) while the statement is checked and
+        # cut; a file that cannot be read has failed before it.
+        connect = None if args.shards is None else _cluster(args, stack)
+        named = statement.named()
+        if statement.kind == "chain":
+            # The start read alone first, so that its errors name it.
+            _starling.check_inputs("chain", f"{args.start} 1", named, "--start")
+        records = _starling.check_inputs(statement.kind, statement.text, named, statement.source)
+        with Output(args.out, statement.inputs) as out:
+            began = time.perf_counter()
+            if connect is None:
+                what = "proof"
+                data = _in_thread(
+                    lambda: prove(statement.kind, statement.text, **_options(args, status), **statement.params)
+                )
+            else:
+                what = "bundle"
+                data = _prove_shards(args, statement, records, connect, status)
+            out.commit(data)
+        status.say(f"wrote the {what}, {len(data)} bytes, to {args.out} in {time.perf_counter() - began:.3f} s")
 
 
 def _options(args: argparse.Namespace, status: Status) -> dict[str, Any]:
@@ -108,24 +116,48 @@ def _options(args: argparse.Namespace, status: Status) -> dict[str, Any]:
     return {"profile": args.profile, "zk": args.zk, "threads": args.threads, "progress": status.phase}
 
 
-def _prove_shards(args: argparse.Namespace, statement: Statement, status: Status) -> bytes:
-    """The bundle of the statement, proved on ``--scheduler``'s cluster or one
-    started here; the shards' bar on stderr."""
+def _cluster(args: argparse.Namespace, stack: contextlib.ExitStack) -> Callable[[], distributed.Client]:
+    """The Dask client of ``--scheduler``'s cluster, or of one started on
+    this machine from now on, closed with ``stack``."""
     try:
         from . import dask  # the extra, needed only here
     except ImportError as e:
         raise Failure(2, str(e)) from None
-    options = {**_options(args, status), "progress": status.shards}
+    dask.check_request(args.kind, args.shards)
     if args.scheduler is None:
-        return dask.prove(statement.kind, statement.text, args.shards, **options, **statement.params)
+        return dask.cluster(stack, None, args.shards)
     import distributed
 
     try:
-        client = distributed.Client(args.scheduler)
+        client = stack.enter_context(distributed.Client(args.scheduler))
     except OSError as e:
         raise Failure(2, f"--scheduler {args.scheduler}: {e}") from None
-    with client:
-        return dask.prove(statement.kind, statement.text, args.shards, client, **options, **statement.params)
+    return lambda: client
+
+
+def _prove_shards(
+    args: argparse.Namespace,
+    statement: Statement,
+    records: int,
+    connect: Callable[[], distributed.Client],
+    status: Status,
+) -> bytes:
+    """The bundle of the statement (``records`` input records) on
+    ``connect()``'s cluster; the shards' bar on stderr."""
+    from . import dask
+
+    return dask.prove_read(
+        statement.kind,
+        statement.text,
+        records,
+        statement.named(),
+        args.shards,
+        connect,
+        args.profile,
+        args.zk,
+        args.threads,
+        status.shards,
+    )
 
 
 def _statement(args: argparse.Namespace) -> Statement:

@@ -30,6 +30,8 @@ from ._inputs import Inputs, inputs_text
 from ._shards import refusal, shard_texts
 from .errors import Error, Rejected, Unreadable
 
+# ``check_request``, ``cluster`` and ``prove_read`` are ``prove`` in steps,
+# for ``python -m starling``, which reads its statement in between.
 __all__ = ["prove"]
 
 #: Times one shard is proved before the statement fails: a worker that
@@ -82,6 +84,20 @@ def prove(
     be read (errors name the whole text's lines), ``Rejected`` for a false
     statement.
     """
+    check_request(kind, shards)
+    with contextlib.ExitStack() as stack:
+        # An embedded cluster starts (seconds: worker processes importing
+        # Dask) while the statement is read and cut here.
+        connect = cluster(stack, client, shards)
+        text = inputs_text(inputs)
+        named = _kind_params("prove", hash, scheme, params)
+        records = _starling.check_inputs(kind, text, named, None)
+        return prove_read(kind, text, records, named, shards, connect, profile, _flag("zk", zk), threads, progress)
+
+
+def check_request(kind: str, shards: object) -> None:
+    """Refuses a number of shards no bundle holds and a kind Python does
+    not prove, before any cluster is started for them."""
     if isinstance(shards, bool) or not isinstance(shards, int):
         raise TypeError(f"shards must be an int, not {type(shards).__name__}")
     if not 1 <= shards <= _starling.MAX_SHARDS:
@@ -89,18 +105,38 @@ def prove(
     reason = refusal(kind)
     if reason is not None:
         raise Unreadable(reason)
-    with contextlib.ExitStack() as stack:
-        # An embedded cluster starts (seconds: worker processes importing
-        # Dask) while the statement is read and cut here.
-        local = None if client is not None else _start_local_cluster(stack, shards)
-        text = inputs_text(inputs)
-        named = _kind_params("prove", hash, scheme, params)
-        records = _starling.check_inputs(kind, text, named, None)
-        texts = shard_texts(kind, text, records, shards, named)
-        job = _Job(kind, texts, named, profile, _flag("zk", zk), threads, progress)
-        if local is not None:
-            client = stack.enter_context(distributed.Client(local.result()))
-        return job.run(client)
+
+
+def cluster(
+    stack: contextlib.ExitStack, client: distributed.Client | None, shards: int
+) -> Callable[[], distributed.Client]:
+    """``client``, or a cluster on this machine for at most ``shards``
+    shards, starting from now on while the caller reads its statement and
+    closed when ``stack`` ends: the function returns the client once the
+    cluster has started."""
+    if client is not None:
+        return lambda: client
+    starting = _start_local_cluster(stack, shards)
+    return lambda: stack.enter_context(distributed.Client(starting.result()))
+
+
+def prove_read(
+    kind: str,
+    text: str,
+    records: int,
+    named: dict[str, str],
+    shards: int,
+    connect: Callable[[], distributed.Client],
+    profile: str,
+    zk: bool,
+    threads: int | None,
+    progress: Progress | None,
+) -> bytes:
+    """``prove`` for a statement already read: ``text``, whose ``records``
+    ``_starling.check_inputs`` counted with the parameters ``named``, on
+    the cluster ``connect()`` returns (called once the shards are cut)."""
+    texts = shard_texts(kind, text, records, shards, named)
+    return _Job(kind, texts, named, profile, zk, threads, progress).run(connect())
 
 
 def _start_local_cluster(stack: contextlib.ExitStack, shards: int) -> Future[distributed.LocalCluster]:
