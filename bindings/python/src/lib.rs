@@ -68,23 +68,34 @@ fn prove<'py>(
 }
 
 /// The public and private records of the prover's inputs text for `kind`:
-/// a membership statement's from its members (`LEAF INDEX` lines) and the
-/// tree in `params` (`root` in hex, `tree` the leaves' text), as `starling
-/// prove membership` reads them; any other kind's from the text alone.
+/// a membership statement's from `root` (hex) in `params` and either its
+/// members (`LEAF INDEX` lines) and `tree` (the leaves' text), as `starling
+/// prove membership` reads them, or the members with their paths (`LEAF
+/// INDEX SIBLING...` lines) in a tree of `size` leaves; any other kind's
+/// from the text alone.
 fn prover_records(
     kind: &dyn Kind,
     inputs: &str,
     params: &HashMap<String, String>,
 ) -> Result<(Records, Records), Error> {
     if let Some(membership) = (kind as &dyn Any).downcast_ref::<Membership>() {
-        let given = |name: &str| {
-            params
-                .get(name)
-                .ok_or_else(|| Error::Input(format!("membership statements are proved with a `{name}`")))
+        let root = params
+            .get("root")
+            .ok_or_else(|| Error::Input("membership statements are proved with a `root`".into()))?;
+        let root = inputs::hex_field(root, membership.hash().digest_bytes(), "root").map_err(Error::Input)?;
+        return match (params.get("tree"), params.get("size")) {
+            (Some(tree), None) => inputs::read_members(membership, &root, inputs.as_bytes(), tree.as_bytes()),
+            (None, Some(size)) => {
+                let size = inputs::decimal(size, "size").map_err(Error::Input)?;
+                inputs::read_member_paths(membership, &root, size, inputs.as_bytes())
+            }
+            (Some(_), Some(_)) => Err(Error::Input(
+                "membership statements are proved with a `tree`, or a `size` and the members' paths, not both".into(),
+            )),
+            (None, None) => Err(Error::Input(
+                "membership statements are proved with a `tree` (or a `size` and the members' paths)".into(),
+            )),
         };
-        let root = inputs::hex_field(given("root")?, membership.hash().digest_bytes(), "root")
-            .map_err(Error::Input)?;
-        return inputs::read_members(membership, &root, inputs.as_bytes(), given("tree")?.as_bytes());
     }
     if kind.has_private_inputs() {
         inputs::read_prover_inputs(kind, inputs.as_bytes())
@@ -224,6 +235,32 @@ fn bundle<'py>(py: Python<'py>, proofs: Vec<Vec<u8>>) -> PyResult<Bound<'py, PyB
     Ok(PyBytes::new(py, &bytes.map_err(to_py)?))
 }
 
+/// The members of a membership statement (`LEAF INDEX` lines and `tree`
+/// in `params`, as [`prover_records`] reads them) with their paths, one
+/// `LEAF INDEX SIBLING...` line each in their order, and the tree's size:
+/// what the statement's shards prove, none of them holding the tree.
+#[pyfunction]
+fn member_paths(
+    py: Python<'_>,
+    kind: &str,
+    inputs: &str,
+    params: HashMap<String, String>,
+) -> PyResult<(u64, Vec<String>)> {
+    let kind = kind_named(kind, &params).map_err(to_py)?;
+    let membership = (kind.as_ref() as &dyn Any)
+        .downcast_ref::<Membership>()
+        .ok_or_else(|| Unreadable::new_err(format!("{} statements have no members", kind.name())))?;
+    let lines = py.detach(|| {
+        let (public, private) = prover_records(membership, inputs, &params)?;
+        let size = membership
+            .size_of(public.get(0))
+            .expect("a checked public record");
+        let lines = private.iter().map(|member| membership.path_line(size, member));
+        Ok((size, lines.collect::<Result<Vec<_>, _>>().map_err(Error::Input)?))
+    });
+    lines.map_err(to_py)
+}
+
 /// h(`steps`) of the chain h(0) = `start` (hex), h(i+1) = H(h(i)), in hex:
 /// where a chain's segment after `steps` steps starts.
 #[pyfunction]
@@ -328,6 +365,7 @@ fn _starling(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_proved, m)?)?;
     m.add_function(wrap_pyfunction!(bundle, m)?)?;
     m.add_function(wrap_pyfunction!(chain_end, m)?)?;
+    m.add_function(wrap_pyfunction!(member_paths, m)?)?;
     m.add_function(wrap_pyfunction!(random_inputs, m)?)?;
     m.add_function(wrap_pyfunction!(keep_buffers_between_proofs, m)?)?;
     m.add("DEFAULT_MIN_SECURITY_BITS", starling::DEFAULT_MIN_SECURITY_BITS)?;

@@ -27,6 +27,7 @@ import pytest
 from conftest import AND_CIRCUIT, REPO, Statement, cli_params, plain_tree, run
 
 import starling
+from starling._shards import shard_texts
 
 try:
     import distributed
@@ -195,6 +196,19 @@ def test_errors_name_the_whole_statements_lines() -> None:
     for shards in (0, 65537):
         with pytest.raises(starling.Unreadable, match="shards must be between 1 and 65536"):
             starling.dask.prove("sha256", text, shards)
+
+
+def test_membership_shards_carry_their_members_paths_not_the_tree() -> None:
+    leaves = [hashlib.sha256(bytes([i])).digest() for i in range(8)]
+    tree = "".join(leaf.hex() + "\n" for leaf in leaves)
+    params = {"hash": "sha256", "scheme": "plain", "root": plain_tree(leaves), "tree": tree}
+    members = "".join(f"{leaves[i].hex()} {i}\n" for i in (5, 0, 7))
+    texts, shared = shard_texts("membership", members, 3, 2, params)
+    assert shared == {"hash": "sha256", "scheme": "plain", "root": params["root"], "size": "8"}
+    lines = [line.split() for text in texts for line in text.splitlines()]
+    assert [len(t.splitlines()) for t in texts] == [2, 1]
+    assert [(fields[0], fields[1]) for fields in lines] == [(leaves[i].hex(), str(i)) for i in (5, 0, 7)]
+    assert lines[0][2] == leaves[4].hex() and all(len(fields) == 5 for fields in lines)
 
 
 def test_a_worker_killed_mid_shard_is_replaced(client: distributed.Client) -> None:

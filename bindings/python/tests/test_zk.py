@@ -93,6 +93,28 @@ def test_members_and_ring_signatures_made_by_the_cli_verify_here(cli: Path, tmp_
     assert (signature.kind, signature.zk) == ("ring --hash sha256", True)
 
 
+def test_members_with_their_paths_prove_without_the_tree() -> None:
+    leaves = [hashlib.sha256(bytes([i])).digest() for i in range(4)]
+    root = plain_tree(leaves)
+    # Leaf 2's path from the bottom up: leaf 3, then the node over leaves 0 and 1.
+    siblings = [leaves[3].hex(), hashlib.sha256(leaves[0] + leaves[1]).hexdigest()]
+    line = f"{leaves[2].hex()} 2 {' '.join(siblings)}\n"
+    params = {"hash": "sha256", "scheme": "plain", "root": root}
+    proof = starling.prove("membership", line, size=4, **params)
+    verified = starling.verify(proof, kind="membership", inputs=f"{root} 1 4\n", hash="sha256", scheme="plain")
+    assert (verified.count, verified.zk) == (1, True)
+    wrong = line.replace(siblings[0], leaves[1].hex())
+    with pytest.raises(starling.Rejected, match="^line 1: its path does not lead to the root$"):
+        starling.prove("membership", wrong, size=4, **params)
+    with pytest.raises(starling.Unreadable, match="has a path of 2 siblings, not 1"):
+        starling.prove("membership", line.replace(f" {siblings[1]}", ""), size=4, **params)
+    tree = "".join(leaf.hex() + "\n" for leaf in leaves)
+    with pytest.raises(starling.Unreadable, match="a `tree`, or a `size` and the members' paths, not both"):
+        starling.prove("membership", line, size=4, tree=tree, **params)
+    with pytest.raises(starling.Unreadable, match="size must be a whole number of leaves"):
+        starling.prove("membership", line, size="4", **params)  # type: ignore[arg-type]
+
+
 def test_bench_takes_zk_and_the_kinds_with_secrets(cli: Path) -> None:
     for kind, sizes, flags in [
         ("sha256", {"count": 4, "zk": True}, ["--count", "4", "--zk"]),

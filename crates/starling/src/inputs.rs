@@ -107,6 +107,41 @@ pub fn read_members(
     Ok((public, private))
 }
 
+/// Reads a membership prover's members with their paths: one `LEAF INDEX
+/// SIBLING...` line each ([`Membership::parse_path_line`]) in a tree of
+/// `size` leaves whose root is `root` (what the statement claims). What a
+/// prover holding audit paths, not the whole tree, proves, and what the
+/// shards of a sharded membership statement are. Returns the public record
+/// (`root`, N, `size`) and the members' private records; a member whose
+/// path does not lead to `root` is [`Error::False`], naming its line.
+pub fn read_member_paths(
+    kind: &Membership,
+    root: &[u8],
+    size: u64,
+    members: impl BufRead,
+) -> Result<(Records, Records), Error> {
+    // The size first, so that no line is read against an impossible tree.
+    let shape = |n| {
+        checked(
+            kind,
+            [Membership::public_record(root, n, size).as_slice()]
+                .into_iter()
+                .collect(),
+        )
+    };
+    shape(1)?;
+    let mut private = Records::new();
+    read_lines(Lines(members), |_, fields| {
+        let record = kind.parse_path_line(size, fields).map_err(Error::Input)?;
+        if kind.reached(size, &record).map_err(Error::Input)? != root {
+            return Err(Error::False("its path does not lead to the root".into()));
+        }
+        private.push(&record);
+        Ok(())
+    })?;
+    Ok((shape(private.len() as u64)?, private))
+}
+
 /// Bytes [`read_ring_keys`] reads at a time.
 const RING_READ_BUFFER: usize = 1 << 20;
 

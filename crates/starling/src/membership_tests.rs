@@ -1,15 +1,16 @@
 //! Membership statements end to end (zero-knowledge, as the kind requires):
 //! members of plain (SHA-256, Keccak-256) and RFC 6962 trees of several
-//! sizes prove and verify against roots computed by reference code here; a
-//! wrong root, members not in the tree and cheating provers are refused or
-//! rejected.
+//! sizes prove and verify against roots computed by reference code here;
+//! members read with their paths are the members read with the tree; a
+//! wrong root, members not in the tree, wrong paths and cheating provers
+//! are refused or rejected.
 
 use std::sync::Arc;
 
 use sha2::Digest as _;
 
 use crate::cheating_tests::{assert_rejected, prove_tampered_private, with_instances};
-use crate::inputs::{parse_inputs, read_members};
+use crate::inputs::{parse_inputs, read_member_paths, read_members};
 use crate::kind::{Membership, SampleMembers, Scheme, TextFormat};
 use crate::protocol::Tamper;
 use crate::{
@@ -165,6 +166,91 @@ fn rfc6962_members_prove_and_verify() {
         let (public, private) = members(&kind, &leaves, &indices);
         prove_and_verify(&kind, &public, &private);
     }
+}
+
+/// The members' lines with their paths (`LEAF INDEX SIBLING...`), as
+/// [`Membership::path_line`] writes them.
+fn path_lines(kind: &Membership, size: u64, private: &Records) -> String {
+    private
+        .iter()
+        .map(|m| kind.path_line(size, m).unwrap() + "\n")
+        .collect()
+}
+
+#[test]
+fn members_read_with_their_paths_are_the_members_read_with_the_tree() {
+    let cases = [
+        (
+            Membership::new(Hash::Sha256, Scheme::Plain).unwrap(),
+            &[1u64, 2, 8][..],
+        ),
+        (Membership::new(Hash::Keccak256, Scheme::Plain).unwrap(), &[4][..]),
+        // Promoted last leaves (4 of 5; 4 and 5 of 6), whose paths are shorter.
+        (Membership::rfc6962(64).unwrap(), &[1, 4, 5, 6][..]),
+    ];
+    for (kind, sizes) in cases {
+        for &size in sizes {
+            let leaves = leaves(&kind, size as usize, 3);
+            let mut indices = some_indices(size);
+            indices.extend((4..size).take(2));
+            let (public, private) = members(&kind, &leaves, &indices);
+            let lines = path_lines(&kind, size, &private);
+            let root = reference_root(&kind, &leaves);
+            let read = read_member_paths(&kind, &root, size, lines.as_bytes()).expect("the members' paths");
+            assert_eq!(read, (public, private), "{} of {size} leaves", kind.name());
+        }
+    }
+}
+
+#[test]
+fn wrong_paths_are_refused() {
+    let kind = Membership::new(Hash::Sha256, Scheme::Plain).unwrap();
+    let leaves = leaves(&kind, 8, 5);
+    let root = reference_root(&kind, &leaves);
+    let (_, private) = members(&kind, &leaves, &[6]);
+    let line = path_lines(&kind, 8, &private);
+    let read = |text: &str, size: u64| read_member_paths(&kind, &root, size, text.as_bytes());
+    // A sibling changed: a path to another root.
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let mut sibling = hex::decode(fields[3]).unwrap();
+    sibling[31] ^= 1;
+    let changed = format!(
+        "# one member\n{} {} {} {} {}\n",
+        fields[0],
+        fields[1],
+        fields[2],
+        hex::encode(&sibling),
+        fields[4]
+    );
+    let e = read(&changed, 8).expect_err("refused");
+    assert!(matches!(e, Error::False(_)), "{e}");
+    assert_eq!(e.to_string(), "line 2: its path does not lead to the root");
+    // Another index: the same siblings put on the other sides.
+    let moved = line.replacen(" 6 ", " 7 ", 1);
+    assert!(matches!(read(&moved, 8), Err(Error::False(_))));
+    // A sibling short, one too many, an index past the tree.
+    let short = fields[..4].join(" ");
+    assert_eq!(
+        read(&short, 8).unwrap_err().to_string(),
+        "line 1: index 6 of a tree of 8 leaves has a path of 3 siblings, not 2"
+    );
+    let long = format!("{} {}", line.trim(), fields[2]);
+    assert!(matches!(read(&long, 8), Err(Error::Input(_))));
+    let past = line.replacen(" 6 ", " 8 ", 1);
+    assert_eq!(
+        read(&past, 8).unwrap_err().to_string(),
+        "line 1: index 8 is past the tree's 8 leaves"
+    );
+    // Sizes no plain tree has, and no members.
+    assert_eq!(
+        read(&line, 6).unwrap_err().to_string(),
+        "a plain Merkle tree needs a power of two of leaves, not 6"
+    );
+    assert!(matches!(read(&line, 0), Err(Error::Input(_))));
+    assert_eq!(
+        read("# none\n", 8).unwrap_err().to_string(),
+        "no members: N must be at least 1"
+    );
 }
 
 #[test]

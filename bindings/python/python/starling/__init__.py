@@ -103,7 +103,9 @@ def prove(
     ``max_len`` (a preimage's longest message, ``--max-len``), and for
     ``membership`` ``root`` (the tree's root, hex or bytes), ``tree`` (its
     leaves as ``--tree`` reads them: text, a path to the file, or records)
-    and ``max_leaf_len``. With ``zk`` the proof is zero-knowledge (``--zk``:
+    and ``max_leaf_len``; or, for members given with their audit paths as
+    ``LEAF INDEX SIBLING...`` lines (the siblings from the bottom up, in
+    hex), ``size`` (the tree's number of leaves) instead of ``tree``. With ``zk`` the proof is zero-knowledge (``--zk``:
     its randomness from the operating system); ``preimage`` and
     ``membership`` proofs always are. ``progress(phase, done,
     total)`` is called after each prover phase (from a worker thread; an
@@ -226,12 +228,13 @@ def _kind_params(
 ) -> dict[str, str]:
     """The kind's parameters by the command line's names, those not given
     left out: ``bristol`` as text, ``ctx`` and ``root`` as hex, ``tree`` as
-    the leaves' text, ``max_len`` and ``max_leaf_len`` in decimal. A name the
-    command line does not have is an error, as an unknown flag is; ``root``
-    and ``tree`` (a membership prover's) are only ``prove``'s."""
+    the leaves' text, ``max_len``, ``max_leaf_len`` and ``size`` in decimal.
+    A name the command line does not have is an error, as an unknown flag
+    is; ``root``, ``tree`` and ``size`` (a membership prover's) are only
+    ``prove``'s."""
     known = {"bristol", "ctx", "interface", "max_len", "max_leaf_len"}
     if function == "prove":
-        known |= {"root", "tree"}
+        known |= {"root", "tree", "size"}
     unknown = sorted(set(params) - known)
     if unknown:
         raise TypeError(f"{function}() got an unexpected parameter {unknown[0]!r}")
@@ -248,12 +251,12 @@ def _kind_params(
         value = given.get(field)
         if isinstance(value, (bytes, bytearray, memoryview)):
             given[field] = bytes(value).hex()
-    for bound in ("max_len", "max_leaf_len"):
+    for bound, unit in (("max_len", "bytes"), ("max_leaf_len", "bytes"), ("size", "leaves")):
         value = given.get(bound)
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise Unreadable(f"{bound} must be a whole number of bytes, not {value!r}")
+            raise Unreadable(f"{bound} must be a whole number of {unit}, not {value!r}")
         given[bound] = str(value)
     for name, value in given.items():
         if value is not None and not isinstance(value, str):

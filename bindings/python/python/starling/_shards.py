@@ -6,11 +6,13 @@ This module is the only place the cutting is decided; the verifier checks
 only that the shards join. A shard is an inputs text, the lines of the
 prover's text it holds, so each shard reads as the whole does:
 
-- a batch, digests, signatures, preimages, a membership statement's
-  members: the records in at most ``K`` contiguous slices of sizes as even
-  as possible (the first ones a record longer), every slice a record at
-  least (each membership shard proves its members against the whole tree,
-  which every worker reads);
+- a batch, digests, signatures, preimages: the records in at most ``K``
+  contiguous slices of sizes as even as possible (the first ones a record
+  longer), every slice a record at least;
+- a membership statement: its members so sliced, each with its path
+  (``LEAF INDEX SIBLING...``, ``_starling.member_paths``), the paths found
+  here in one pass over the tree: a shard's parameters are the root and
+  the tree's ``size``, not the tree, which no worker reads;
 - a chain ``START STEPS``: at most ``K`` consecutive segments of the steps,
   as even, each starting where the one before ends;
 - a Merkle root: the leaves in consecutive subtrees of ``c = 2^j`` leaves,
@@ -41,16 +43,21 @@ def refusal(kind: str) -> str | None:
     return None
 
 
-def shard_texts(kind: str, text: str, records: int, shards: int, params: dict[str, str]) -> list[str]:
+def shard_texts(
+    kind: str, text: str, records: int, shards: int, params: dict[str, str]
+) -> tuple[list[str], dict[str, str]]:
     """The inputs texts of the shards of the statement ``kind`` makes of
-    ``text`` (``records`` input records), at most ``shards`` of them:
-    segments of a chain, subtrees of a Merkle tree, slices of the other
-    kinds' independent records."""
+    ``text`` (``records`` input records) with ``params``, at most
+    ``shards`` of them, and the parameters every shard is proved with:
+    segments of a chain, subtrees of a Merkle tree, members with their
+    paths, slices of the other kinds' independent records."""
     if kind == "chain":
-        return _chain_segments(text, shards, params["hash"])
+        return _chain_segments(text, shards, params["hash"]), params
     if kind == "merkle-root":
-        return _cut(text, _subtree_sizes(records, shards))
-    return _cut(text, _even_sizes(records, shards))
+        return _cut(text, _subtree_sizes(records, shards)), params
+    if kind == "membership":
+        return _member_slices(text, records, shards, params)
+    return _cut(text, _even_sizes(records, shards)), params
 
 
 def _even_sizes(n: int, k: int) -> list[int]:
@@ -99,6 +106,19 @@ def _cut(text: str, sizes: list[int]) -> list[str]:
         )
     pieces.append(text[piece_start:])
     return pieces
+
+
+def _member_slices(text: str, members: int, k: int, params: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The members of ``text`` with their paths in the tree of ``params``,
+    in at most ``k`` even slices, and the shards' parameters: the tree's
+    size in place of its leaves."""
+    size, lines = _starling.member_paths("membership", text, params)
+    slices, start = [], 0
+    for n in _even_sizes(members, k):
+        slices.append("".join(line + "\n" for line in lines[start : start + n]))
+        start += n
+    shared = {name: value for name, value in params.items() if name != "tree"}
+    return slices, {**shared, "size": str(size)}
 
 
 def _chain_segments(text: str, k: int, hash: str) -> list[str]:

@@ -135,8 +135,8 @@ def prove_read(
     """``prove`` for a statement already read: ``text``, whose ``records``
     ``_starling.check_inputs`` counted with the parameters ``named``, on
     the cluster ``connect()`` returns (called once the shards are cut)."""
-    texts = shard_texts(kind, text, records, shards, named)
-    return _Job(kind, texts, named, profile, zk, threads, progress).run(connect())
+    texts, shared = shard_texts(kind, text, records, shards, named)
+    return _Job(kind, texts, shared, profile, zk, threads, progress).run(connect())
 
 
 def _start_local_cluster(stack: contextlib.ExitStack, shards: int) -> Future[distributed.LocalCluster]:
@@ -190,10 +190,10 @@ class _Job:
         total = len(self.texts)
         _log.info("proving %d shards; dashboard: %s", total, client.dashboard_link)
         # The inputs go to the cluster once: each shard's text to one
-        # worker, where its proof will run, and the parameters (a circuit's
-        # text, a membership statement's tree), which every shard reads, to
-        # every worker, copied from worker to worker: a worker lost loses
-        # no other shard's inputs.
+        # worker, where its proof will run, and the parameters (a
+        # circuit's text, a membership statement's root and size), which
+        # every shard reads, to every worker, copied from worker to worker:
+        # a worker lost loses no other shard's inputs.
         self.shared = self.send_params(client)
         self.data = client.scatter(self.texts, hash=False)
         attempts = [1] * total

@@ -15,7 +15,10 @@
 //! level for `plain`; RFC 6962 §2.1.1's audit path for `rfc6962`), so
 //! [`crate::kind::Kind::private_records`] is N, not the one input record.
 //! A prover reads its members as lines `LEAF INDEX` and computes their
-//! paths from the tree's leaves (`starling::inputs::read_members`).
+//! paths from the tree's leaves (`starling::inputs::read_members`), or as
+//! lines `LEAF INDEX SIBLING...` with their paths in a tree of a given size
+//! (`starling::inputs::read_member_paths`): an audit path is all a member
+//! needs, and a sharded statement's shards carry only theirs.
 //!
 //! **Instances.** Member `m` takes `M` consecutive instances from `m M`:
 //!
@@ -262,6 +265,12 @@ impl Membership {
         record
     }
 
+    /// The tree's size in a public record; `None` when the record has
+    /// another length.
+    pub fn size_of(&self, record: &[u8]) -> Option<u64> {
+        self.public(record).map(|p| p.size)
+    }
+
     /// The parts of a public record; `None` when it has another size.
     fn public<'a>(&self, record: &'a [u8]) -> Option<Public<'a>> {
         let d = self.hash.digest_bytes();
@@ -445,6 +454,57 @@ impl Membership {
         Ok((leaf, decimal(fields[1], "index")?))
     }
 
+    /// A member's line with its path in a tree of `size` leaves, `LEAF
+    /// INDEX SIBLING...`: the leaf and index as [`Membership::parse_member_line`]
+    /// reads them, then the siblings from the bottom up (hex), as many as
+    /// the index's hashed levels. Returns the member's private record; its
+    /// path is not checked against a root here.
+    pub fn parse_path_line(&self, size: u64, fields: &[&str]) -> Result<Vec<u8>, String> {
+        let (member, siblings) = fields.split_at(fields.len().min(2));
+        let (leaf, index) = self.parse_member_line(member)?;
+        if index >= size {
+            return Err(format!("index {index} is past the tree's {size} leaves"));
+        }
+        let hashed = Self::hashed_levels(size, index);
+        if siblings.len() != hashed {
+            return Err(format!(
+                "index {index} of a tree of {size} leaves has a path of {hashed} siblings, not {}",
+                siblings.len()
+            ));
+        }
+        let path = siblings
+            .iter()
+            .map(|s| hex_field(s, self.hash.digest_bytes(), "sibling"))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self::member_record(index, &path, &leaf))
+    }
+
+    /// The line [`Membership::parse_path_line`] reads as the private
+    /// `record` of a member of a tree of `size` leaves.
+    pub fn path_line(&self, size: u64, record: &[u8]) -> Result<String, String> {
+        let member = self.member(record, size)?;
+        let mut line = if member.leaf.is_empty() {
+            "-".into()
+        } else {
+            hex::encode(member.leaf)
+        };
+        line.push_str(&format!(" {}", member.index));
+        for sibling in &member.path {
+            line.push(' ');
+            line.push_str(&hex::encode(sibling));
+        }
+        Ok(line)
+    }
+
+    /// The levels at which the node of the leaf at `index` in a tree of
+    /// `size` leaves is hashed (not promoted): its path's length.
+    fn hashed_levels(size: u64, index: u64) -> usize {
+        Self::steps(size, index)
+            .iter()
+            .filter(|&&s| s != Step::Promoted)
+            .count()
+    }
+
     /// Refuses a leaf of another size (`plain`) or longer than
     /// `max_leaf_len` (`rfc6962`).
     fn check_leaf(&self, leaf: &[u8]) -> Result<(), String> {
@@ -470,10 +530,7 @@ impl Membership {
         if index >= size {
             return Err(format!("index {index} is past the tree's {size} leaves"));
         }
-        let hashed = Self::steps(size, index)
-            .iter()
-            .filter(|&&s| s != Step::Promoted)
-            .count();
+        let hashed = Self::hashed_levels(size, index);
         let d = self.hash.digest_bytes();
         if rest.len() < hashed * d {
             return Err(format!(
