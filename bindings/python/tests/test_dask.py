@@ -293,19 +293,26 @@ def test_python_m_fails_as_the_cli_does(tmp_path: Path) -> None:
 
 def test_python_m_proves_members(cli: Path, tmp_path: Path) -> None:
     """A membership proof is zero-knowledge, so not the command line's bytes:
-    ``python -m starling`` proves it, whole and in shards, and the command
-    line accepts both for the statement ``ROOT N SIZE``."""
+    ``python -m starling`` proves it, whole and in shards, from the tree or
+    from the members' paths, and the command line accepts each for the
+    statement ``ROOT N SIZE``."""
     leaves = [hashlib.sha256(bytes([i])).digest() for i in range(8)]
-    (tmp_path / "tree.txt").write_text("".join(leaf.hex() + "\n" for leaf in leaves))
-    (tmp_path / "members.txt").write_text("".join(f"{leaves[i].hex()} {i}\n" for i in (5, 2, 7)))
+    tree = "".join(leaf.hex() + "\n" for leaf in leaves)
+    (tmp_path / "tree.txt").write_text(tree)
+    members = "".join(f"{leaves[i].hex()} {i}\n" for i in (5, 2, 7))
+    (tmp_path / "members.txt").write_text(members)
     root = plain_tree(leaves)
-    (tmp_path / "expect.txt").write_text(f"{root} 3 8\n")
     flags = ["--hash", "sha256", "--scheme", "plain"]
-    for shards, name in [([], "m.proof"), (["--shards", "2"], "m.bundle")]:
-        done = python_m(
-            "prove", "membership", *flags, "--root", root, "--members", tmp_path / "members.txt",
-            "--tree", tmp_path / "tree.txt", *shards, "--out", tmp_path / name,
-        )  # fmt: skip
+    params = {"hash": "sha256", "scheme": "plain", "root": root, "tree": tree}
+    _, paths = starling._starling.member_paths("membership", members, params)
+    (tmp_path / "paths.txt").write_text("".join(line + "\n" for line in paths))
+    (tmp_path / "expect.txt").write_text(f"{root} 3 8\n")
+    given = {"tree": ["--members", tmp_path / "members.txt", "--tree", tmp_path / "tree.txt"],
+             "paths": ["--members", tmp_path / "paths.txt", "--size", "8"]}  # fmt: skip
+    for inputs, shards in [(i, s) for i in ("tree", "paths") for s in ([], ["--shards", "2"])]:
+        name = f"m-{inputs}-{len(shards)}.proof"
+        args = [*flags, "--root", root, *given[inputs], *shards, "--out", tmp_path / name]
+        done = python_m("prove", "membership", *args)
         assert done.returncode == 0, done.stderr
         done = run(cli, "verify", tmp_path / name, "--expect", tmp_path / "expect.txt", "--kind", "membership", *flags)
         assert done.returncode == 0, done.stderr

@@ -253,7 +253,9 @@ pub(crate) enum ProveWhat {
     /// N members of the Merkle tree whose root is public. Public: the
     /// root, N and the tree's size; secret: the leaves, their indices and
     /// paths. Always zero-knowledge. Member lines: `LEAF INDEX` (the leaf
-    /// in hex, `-` for an empty rfc6962 leaf; the index in decimal).
+    /// in hex, `-` for an empty rfc6962 leaf; the index in decimal) with
+    /// `--tree`; `LEAF INDEX SIBLING...` (the audit path from the bottom
+    /// up, in hex) with `--size`.
     Membership {
         /// The hash (rfc6962: sha256; plain: sha256 or keccak-256).
         #[arg(long, value_enum)]
@@ -270,8 +272,17 @@ pub(crate) enum ProveWhat {
         members: String,
         /// The tree's leaves, one per line as `prove merkle-root` reads
         /// them: the members' paths are computed from it.
-        #[arg(long, value_name = "FILE")]
-        tree: String,
+        #[arg(
+            long,
+            value_name = "FILE",
+            required_unless_present = "size",
+            conflicts_with = "size"
+        )]
+        tree: Option<String>,
+        /// The tree's number of leaves, for members given with their
+        /// paths (no `--tree`).
+        #[arg(long, value_name = "N")]
+        size: Option<u64>,
         /// rfc6962: the longest member leaf, in bytes (default 64).
         #[arg(long, value_name = "N")]
         max_leaf_len: Option<usize>,

@@ -219,6 +219,27 @@ pub(crate) fn read_members(
     })
 }
 
+/// A membership prover's records from its members file (`-` for stdin),
+/// each member with its path in a tree of `size` leaves: errors name the
+/// file and the line, or `--size` for a tree of a size no tree has.
+pub(crate) fn read_member_paths(
+    kind: &Membership,
+    root: &[u8],
+    size: u64,
+    members: &str,
+) -> Result<(Records, Records), Failure> {
+    starling::inputs::read_member_paths(kind, root, size, open_inputs(members)?).map_err(|e| {
+        let mut failure = Failure::from(e);
+        let message = &failure.message;
+        failure.message = if message.starts_with("line ") || message.starts_with("no members") {
+            format!("{}: {message}", inputs_name(members))
+        } else {
+            format!("--size {size}: {message}")
+        };
+        failure
+    })
+}
+
 /// The paths among inputs given as `paths` that name files, stdin's `-`
 /// left out: those `--out` must not name.
 pub(crate) fn given_paths<'a>(paths: &[&'a str]) -> Vec<&'a Path> {

@@ -368,11 +368,22 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
             root,
             members,
             tree,
+            size,
             max_leaf_len,
             output,
         } => {
             set_threads(output.threads)?;
-            files::check_output_path(&output.out, &files::given_paths(&[&members, &tree]))?;
+            let inputs = [Some(&members), tree.as_ref()];
+            files::check_output_path(
+                &output.out,
+                &files::given_paths(
+                    &inputs
+                        .into_iter()
+                        .flatten()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>(),
+                ),
+            )?;
             let scheme = value_name(&scheme);
             let bounds = Bounds {
                 max_leaf_len,
@@ -390,7 +401,11 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
                 .ok_or_else(|| Error::Internal("a membership kind of another type".into()))?;
             let root = starling::inputs::hex_field(&root, Hash::from(hash).digest_bytes(), "--root")
                 .map_err(unreadable)?;
-            let (records, private) = files::read_members(membership, &root, &members, &tree)?;
+            let (records, private) = match (tree, size) {
+                (Some(tree), _) => files::read_members(membership, &root, &members, &tree)?,
+                (None, Some(size)) => files::read_member_paths(membership, &root, size, &members)?,
+                (None, None) => unreachable!("clap requires --tree or --size"),
+            };
             write_private_proof(kind, records, private, &output)
         }
     }

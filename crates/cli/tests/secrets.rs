@@ -302,6 +302,73 @@ fn members_prove_with_zero_knowledge_and_verify_against_the_root() {
 }
 
 #[test]
+fn members_with_their_paths_prove_without_the_tree() {
+    let tree_leaves = leaves(8, 3);
+    let root = hex(&plain_root(&tree_leaves));
+    // Leaf 2's path from the bottom up: leaf 3, the node over leaves 0-1,
+    // the node over leaves 4-7.
+    let path = [
+        hex(&tree_leaves[3]),
+        hex(&plain_root(&tree_leaves[..2])),
+        hex(&plain_root(&tree_leaves[4..])),
+    ];
+    let line = format!("{} 2 {}\n", hex(&tree_leaves[2]), path.join(" "));
+    let prove = |members: &Path, size: &str, out: &Path| {
+        starling(&[
+            "prove",
+            "membership",
+            "--hash",
+            "sha256",
+            "--scheme",
+            "plain",
+            "--root",
+            &root,
+            "--members",
+            path_str(members),
+            "--size",
+            size,
+            "--out",
+            path_str(out),
+            "--quiet",
+        ])
+    };
+    let members = file("paths.txt", &line);
+    let proof = scratch("paths.proof");
+    let out = prove(&members, "8", &proof);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expect = file("paths.expect", &format!("{root} 1 8\n"));
+    let out = verify_expect(
+        &proof,
+        &expect,
+        "membership",
+        &["--hash", "sha256", "--scheme", "plain"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    let out_path = scratch("paths-false.proof");
+    let wrong = file("wrong-path.txt", &line.replace(&path[0], &hex(&tree_leaves[1])));
+    let out = prove(&wrong, "8", &out_path);
+    assert_fails(
+        &out,
+        1,
+        "wrong-path.txt: line 1: its path does not lead to the root",
+        "a wrong sibling",
+    );
+    let out = prove(&members, "6", &out_path);
+    assert_fails(
+        &out,
+        2,
+        "--size 6: a plain Merkle tree needs a power of two of leaves",
+        "size 6",
+    );
+    let out = prove(&members, "16", &out_path);
+    assert_fails(&out, 2, "has a path of 4 siblings, not 3", "size 16");
+    let tree = file("paths.tree", &lines(&tree_leaves));
+    let out = prove_members("plain", &root, &members, &tree, &out_path, &["--size", "8"]);
+    assert_eq!(out.status.code(), Some(2), "--tree and --size together");
+}
+
+#[test]
 fn rfc6962_members_take_their_leaf_bound() {
     let tree_leaves = vec![
         Vec::new(),

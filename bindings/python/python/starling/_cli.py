@@ -178,8 +178,15 @@ def _statement(args: argparse.Namespace) -> Statement:
     if kind == "membership":
         if args.members == "-" and args.tree == "-":
             raise Failure(2, "--members and --tree cannot both be stdin; give one as a file")
-        tree = read_text(args.tree)[0]
-        given = {"hash": args.hash, "scheme": args.scheme, "root": args.root, "tree": tree, "max_leaf_len": args.max_leaf_len}
+        tree = None if args.tree is None else read_text(args.tree)[0]
+        given = {
+            "hash": args.hash,
+            "scheme": args.scheme,
+            "root": args.root,
+            "tree": tree,
+            "size": args.size,
+            "max_leaf_len": args.max_leaf_len,
+        }
         named = {name: value for name, value in given.items() if value is not None}
         return Statement(kind, *read_text(args.members), _files(args.members, args.tree), named)
     flag = {"digest": "messages", "merkle-root": "leaves", "signatures": "batch", "preimage": "secrets"}[kind]
@@ -272,8 +279,11 @@ def _parser() -> argparse.ArgumentParser:
     membership.add_argument("--hash", required=True, choices=HASHES)
     membership.add_argument("--scheme", required=True, choices=("plain", "rfc6962"))
     membership.add_argument("--root", required=True, metavar="HEX", help="the tree's root")
-    membership.add_argument("--members", required=True, metavar="FILE", help="one LEAF INDEX line per member")
-    membership.add_argument("--tree", required=True, metavar="FILE", help="the tree's leaves, one per line")
+    members = "a LEAF INDEX line per member (LEAF INDEX SIBLING... with --size)"
+    membership.add_argument("--members", required=True, metavar="FILE", help=members)
+    tree = membership.add_mutually_exclusive_group(required=True)
+    tree.add_argument("--tree", metavar="FILE", help="the tree's leaves, one per line")
+    tree.add_argument("--size", type=_count, metavar="N", help="the tree's leaves, for members given with their paths")
     membership.add_argument("--max-leaf-len", type=_count_or_zero, metavar="N", help="rfc6962: the longest member leaf")
     _output_args(membership)
     return parser
