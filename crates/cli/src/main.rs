@@ -373,17 +373,11 @@ fn prove(what: ProveWhat) -> Result<(), Failure> {
             output,
         } => {
             set_threads(output.threads)?;
-            let inputs = [Some(&members), tree.as_ref()];
-            files::check_output_path(
-                &output.out,
-                &files::given_paths(
-                    &inputs
-                        .into_iter()
-                        .flatten()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>(),
-                ),
-            )?;
+            let inputs: Vec<&str> = [Some(members.as_str()), tree.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect();
+            files::check_output_path(&output.out, &files::given_paths(&inputs))?;
             let scheme = value_name(&scheme);
             let bounds = Bounds {
                 max_leaf_len,
