@@ -176,7 +176,8 @@ fn verified_tuple(v: Verified) -> VerifiedTuple {
 /// lines (and say what is wrong with it as a whole), before it is cut into
 /// shards. With `source` (a file's name, `stdin`) the errors about the
 /// text start with it, as the command line's do; those about the kind, or
-/// a membership statement's tree (`the tree: ...`), do not.
+/// a membership statement's tree or size (`the tree: ...`, `the size:
+/// ...`), do not.
 #[pyfunction]
 #[pyo3(signature = (kind, inputs, params, source))]
 fn check_inputs(
@@ -189,7 +190,9 @@ fn check_inputs(
     let kind = kind_named(kind, &params).map_err(to_py)?;
     let read = py.detach(|| prover_records(kind.as_ref(), inputs, &params));
     let named = |e: Error| match (source, e) {
-        (Some(name), Error::Input(m)) if !m.starts_with("the tree: ") => Error::Input(format!("{name}: {m}")),
+        (Some(name), Error::Input(m)) if !m.starts_with("the tree: ") && !m.starts_with("the size: ") => {
+            Error::Input(format!("{name}: {m}"))
+        }
         (Some(name), Error::False(m)) => Error::False(format!("{name}: {m}")),
         (_, e) => e,
     };

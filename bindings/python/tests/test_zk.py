@@ -111,6 +111,8 @@ def test_members_with_their_paths_prove_without_the_tree() -> None:
     tree = "".join(leaf.hex() + "\n" for leaf in leaves)
     with pytest.raises(starling.Unreadable, match="a `tree`, or a `size` and the members' paths, not both"):
         starling.prove("membership", line, size=4, tree=tree, **params)
+    with pytest.raises(starling.Unreadable, match="^the size: a plain Merkle tree needs a power of two of leaves"):
+        starling.prove("membership", line, size=6, **params)
     with pytest.raises(starling.Unreadable, match="size must be a whole number of leaves"):
         starling.prove("membership", line, size="4", **params)  # type: ignore[arg-type]
 

@@ -221,7 +221,7 @@ pub(crate) fn read_members(
 
 /// A membership prover's records from its members file (`-` for stdin),
 /// each member with its path in a tree of `size` leaves: errors name the
-/// file and the line, or `--size` for a tree of a size no tree has.
+/// file and the line, or `--size` for a size no tree has.
 pub(crate) fn read_member_paths(
     kind: &Membership,
     root: &[u8],
@@ -230,11 +230,9 @@ pub(crate) fn read_member_paths(
 ) -> Result<(Records, Records), Failure> {
     starling::inputs::read_member_paths(kind, root, size, open_inputs(members)?).map_err(|e| {
         let mut failure = Failure::from(e);
-        let message = &failure.message;
-        failure.message = if message.starts_with("line ") || message.starts_with("no members") {
-            format!("{}: {message}", inputs_name(members))
-        } else {
-            format!("--size {size}: {message}")
+        failure.message = match failure.message.strip_prefix("the size: ") {
+            Some(rest) => format!("--size {size}: {rest}"),
+            None => format!("{}: {}", inputs_name(members), failure.message),
         };
         failure
     })

@@ -113,14 +113,16 @@ pub fn read_members(
 /// prover holding audit paths, not the whole tree, proves, and what the
 /// shards of a sharded membership statement are. Returns the public record
 /// (`root`, N, `size`) and the members' private records; a member whose
-/// path does not lead to `root` is [`Error::False`], naming its line.
+/// path does not lead to `root` is [`Error::False`], naming its line, and a
+/// size no tree has an error that starts `the size: `.
 pub fn read_member_paths(
     kind: &Membership,
     root: &[u8],
     size: u64,
     members: impl BufRead,
 ) -> Result<(Records, Records), Error> {
-    // The size first, so that no line is read against an impossible tree.
+    // The size first, so that no line is read against an impossible tree;
+    // its errors say they are about it.
     let shape = |n| {
         checked(
             kind,
@@ -129,7 +131,10 @@ pub fn read_member_paths(
                 .collect(),
         )
     };
-    shape(1)?;
+    shape(1).map_err(|e| match e {
+        Error::Input(e) => Error::Input(format!("the size: {e}")),
+        e => e,
+    })?;
     let mut private = Records::new();
     read_lines(Lines(members), |_, fields| {
         let record = kind.parse_path_line(size, fields).map_err(Error::Input)?;

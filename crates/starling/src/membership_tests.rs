@@ -244,7 +244,7 @@ fn wrong_paths_are_refused() {
     // Sizes no plain tree has, and no members.
     assert_eq!(
         read(&line, 6).unwrap_err().to_string(),
-        "a plain Merkle tree needs a power of two of leaves, not 6"
+        "the size: a plain Merkle tree needs a power of two of leaves, not 6"
     );
     assert!(matches!(read(&line, 0), Err(Error::Input(_))));
     assert_eq!(
