@@ -105,11 +105,12 @@ def prove(
     leaves as ``--tree`` reads them: text, a path to the file, or records)
     and ``max_leaf_len``; or, for members given with their audit paths as
     ``LEAF INDEX SIBLING...`` lines (the siblings from the bottom up, in
-    hex), ``size`` (the tree's number of leaves) instead of ``tree``. With ``zk`` the proof is zero-knowledge (``--zk``:
-    its randomness from the operating system); ``preimage`` and
-    ``membership`` proofs always are. ``progress(phase, done,
-    total)`` is called after each prover phase (from a worker thread; an
-    exception it raises is raised when the proof is done).
+    hex), ``size`` (the tree's number of leaves) instead of ``tree``. With
+    ``zk`` the proof is zero-knowledge (``--zk``: its randomness from the
+    operating system); ``preimage`` and ``membership`` proofs always are.
+    ``progress(phase, done, total)`` is called after each prover phase
+    (from a worker thread; an exception it raises is raised when the proof
+    is done).
 
     Raises ``Unreadable`` for inputs or parameters that cannot be read,
     ``Rejected`` for a false statement (a signature that does not verify).

@@ -56,7 +56,7 @@ def shard_texts(
     if kind == "merkle-root":
         return _cut(text, _subtree_sizes(records, shards)), params
     if kind == "membership":
-        return _member_slices(text, records, shards, params)
+        return _member_slices(text, shards, params)
     return _cut(text, _even_sizes(records, shards)), params
 
 
@@ -108,13 +108,13 @@ def _cut(text: str, sizes: list[int]) -> list[str]:
     return pieces
 
 
-def _member_slices(text: str, members: int, k: int, params: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+def _member_slices(text: str, k: int, params: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """The members of ``text`` with their paths in the tree of ``params``,
     in at most ``k`` even slices, and the shards' parameters: the tree's
     size in place of its leaves."""
     size, lines = _starling.member_paths("membership", text, params)
     slices, start = [], 0
-    for n in _even_sizes(members, k):
+    for n in _even_sizes(len(lines), k):
         slices.append("".join(line + "\n" for line in lines[start : start + n]))
         start += n
     shared = {name: value for name, value in params.items() if name != "tree"}
