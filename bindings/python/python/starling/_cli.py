@@ -106,7 +106,7 @@ def _prove(args: argparse.Namespace, status: Status) -> None:
                 )
             else:
                 what = "bundle"
-                data = _prove_shards(args, statement, records, connect, status)
+                data = _prove_shards(args, statement, records, named, connect, status)
             out.commit(data)
         status.say(f"wrote the {what}, {len(data)} bytes, to {args.out} in {time.perf_counter() - began:.3f} s")
 
@@ -139,18 +139,20 @@ def _prove_shards(
     args: argparse.Namespace,
     statement: Statement,
     records: int,
+    named: dict[str, str],
     connect: Callable[[], distributed.Client],
     status: Status,
 ) -> bytes:
-    """The bundle of the statement (``records`` input records) on
-    ``connect()``'s cluster; the shards' bar on stderr."""
+    """The bundle of the statement (``records`` input records, its
+    parameters ``named`` as the native calls take them) on ``connect()``'s
+    cluster; the shards' bar on stderr."""
     from . import dask
 
     return dask.prove_read(
         statement.kind,
         statement.text,
         records,
-        statement.named(),
+        named,
         args.shards,
         connect,
         args.profile,
