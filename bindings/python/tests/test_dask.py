@@ -27,7 +27,7 @@ import pytest
 from conftest import AND_CIRCUIT, REPO, Statement, cli_params, plain_tree, run
 
 import starling
-from starling._shards import shard_texts
+from starling._shards import check, shard_texts
 
 try:
     import distributed
@@ -190,7 +190,9 @@ def test_errors_name_the_whole_statements_lines() -> None:
             hash="sha256", scheme="plain", root=plain_tree(leaves), tree=tree,
         )  # fmt: skip
     with pytest.raises(starling.Rejected, match="the tree's root is "):
-        starling.dask.prove("membership", f"{leaves[1].hex()} 1\n", 2, hash="sha256", scheme="plain", root="00" * 32, tree=tree)
+        starling.dask.prove(
+            "membership", f"{leaves[1].hex()} 1\n", 2, hash="sha256", scheme="plain", root="00" * 32, tree=tree
+        )
     with pytest.raises(starling.Unreadable, match="membership statements are proved with a `tree`"):
         starling.dask.prove("membership", f"{leaves[1].hex()} 1\n", 2, hash="sha256", scheme="plain", root="00" * 32)
     for shards in (0, 65537):
@@ -203,7 +205,7 @@ def test_membership_shards_carry_their_members_paths_not_the_tree() -> None:
     tree = "".join(leaf.hex() + "\n" for leaf in leaves)
     params = {"hash": "sha256", "scheme": "plain", "root": plain_tree(leaves), "tree": tree}
     members = "".join(f"{leaves[i].hex()} {i}\n" for i in (5, 0, 7))
-    texts, shared = shard_texts("membership", members, 3, 2, params)
+    texts, shared = shard_texts("membership", check("membership", members, params, None), 2, params)
     assert shared == {"hash": "sha256", "scheme": "plain", "root": params["root"], "size": "8"}
     lines = [line.split() for text in texts for line in text.splitlines()]
     assert [len(t.splitlines()) for t in texts] == [2, 1]
@@ -291,6 +293,23 @@ def test_python_m_fails_as_the_cli_does(tmp_path: Path) -> None:
     assert not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "in.txt"]
 
 
+def test_python_m_names_the_members_file(tmp_path: Path) -> None:
+    """A member that is not in the tree fails as the command line's does,
+    naming the file and line, whole and in shards (where the check also
+    finds the paths the shards carry); a size no tree has names no file."""
+    leaves = [hashlib.sha256(bytes([i])).digest() for i in range(4)]
+    tree, members, out = tmp_path / "tree.txt", tmp_path / "members.txt", tmp_path / "out"
+    tree.write_text("".join(leaf.hex() + "\n" for leaf in leaves))
+    members.write_text(f"{leaves[1].hex()} 1\n{leaves[2].hex()} 3\n")
+    flags = ["--hash", "sha256", "--scheme", "plain", "--root", plain_tree(leaves), "--members", members]
+    for shards in ([], ["--shards", "2"]):
+        done = python_m("prove", "membership", *flags, "--tree", tree, *shards, "--out", out)
+        assert done.returncode == 1 and done.stderr.startswith(f"error: {members}: line 2: "), done.stderr
+        done = python_m("prove", "membership", *flags, "--size", "6", *shards, "--out", out)
+        assert done.returncode == 2 and done.stderr.startswith("error: the size: "), done.stderr
+    assert not out.exists()
+
+
 def test_python_m_proves_members(cli: Path, tmp_path: Path) -> None:
     """A membership proof is zero-knowledge, so not the command line's bytes:
     ``python -m starling`` proves it, whole and in shards, from the tree or
@@ -304,7 +323,7 @@ def test_python_m_proves_members(cli: Path, tmp_path: Path) -> None:
     root = plain_tree(leaves)
     flags = ["--hash", "sha256", "--scheme", "plain"]
     params = {"hash": "sha256", "scheme": "plain", "root": root, "tree": tree}
-    _, paths = starling._starling.member_paths("membership", members, params)
+    _, paths = starling._starling.member_paths("membership", members, params, None)
     (tmp_path / "paths.txt").write_text("".join(line + "\n" for line in paths))
     (tmp_path / "expect.txt").write_text(f"{root} 3 8\n")
     given = {"tree": ["--members", tmp_path / "members.txt", "--tree", tmp_path / "tree.txt"],

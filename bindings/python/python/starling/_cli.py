@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import _kind_params, _starling, prove
 from ._output import Failure, Interrupted, Output, Status, read_text
+from ._shards import Checked, check
 from .errors import Error, Rejected, Unreadable
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def _prove(args: argparse.Namespace, status: Status) -> None:
         if statement.kind == "chain":
             # The start read alone first, so that its errors name it.
             _starling.check_inputs("chain", f"{args.start} 1", named, "--start")
-        records = _starling.check_inputs(statement.kind, statement.text, named, statement.source)
+        checked = check(statement.kind, statement.text, named, statement.source)
         with Output(args.out, statement.inputs) as out:
             began = time.perf_counter()
             if connect is None:
@@ -106,7 +107,7 @@ def _prove(args: argparse.Namespace, status: Status) -> None:
                 )
             else:
                 what = "bundle"
-                data = _prove_shards(args, statement, records, named, connect, status)
+                data = _prove_shards(args, checked, named, connect, status)
             out.commit(data)
         status.say(f"wrote the {what}, {len(data)} bytes, to {args.out} in {time.perf_counter() - began:.3f} s")
 
@@ -137,21 +138,19 @@ def _cluster(args: argparse.Namespace, stack: contextlib.ExitStack) -> Callable[
 
 def _prove_shards(
     args: argparse.Namespace,
-    statement: Statement,
-    records: int,
+    statement: Checked,
     named: dict[str, str],
     connect: Callable[[], distributed.Client],
     status: Status,
 ) -> bytes:
-    """The bundle of the statement (``records`` input records, its
-    parameters ``named`` as the native calls take them) on ``connect()``'s
-    cluster; the shards' bar on stderr."""
+    """The bundle of the statement of ``args.kind`` (read as ``statement``,
+    its parameters ``named`` as the native calls take them) on
+    ``connect()``'s cluster; the shards' bar on stderr."""
     from . import dask
 
     return dask.prove_read(
-        statement.kind,
-        statement.text,
-        records,
+        args.kind,
+        statement,
         named,
         args.shards,
         connect,

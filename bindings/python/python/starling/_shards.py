@@ -10,9 +10,9 @@ prover's text it holds, so each shard reads as the whole does:
   contiguous slices of sizes as even as possible (the first ones a record
   longer), every slice a record at least;
 - a membership statement: its members so sliced, each with its path
-  (``LEAF INDEX SIBLING...``, ``_starling.member_paths``), the paths found
-  here in one pass over the tree: a shard's parameters are the root and
-  the tree's ``size``, not the tree, which no worker reads;
+  (``LEAF INDEX SIBLING...``), the paths found by the check below in its
+  one pass over the tree: a shard's parameters are the root and the tree's
+  ``size``, not the tree, which no worker reads;
 - a chain ``START STEPS``: at most ``K`` consecutive segments of the steps,
   as even, each starting where the one before ends;
 - a Merkle root: the leaves in consecutive subtrees of ``c = 2^j`` leaves,
@@ -21,13 +21,14 @@ prover's text it holds, so each shard reads as the whole does:
   scheme's own tree (a plain tree's ``n`` is a power of two, so its shards
   are too). An RFC 6962 tree of no leaves is one shard.
 
-The statement has been read whole first (``_starling.check_inputs``), so
-its lines are records the way Starling reads them: this module only finds
-them again, a line (up to ``\\n``) that is neither blank nor a ``#`` comment.
+The statement is read whole first (``check``), so its lines are records
+the way Starling reads them: the cutting only finds them again, a line (up
+to ``\\n``) that is neither blank nor a ``#`` comment.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import accumulate
 
 from . import _starling
@@ -43,21 +44,44 @@ def refusal(kind: str) -> str | None:
     return None
 
 
-def shard_texts(
-    kind: str, text: str, records: int, shards: int, params: dict[str, str]
-) -> tuple[list[str], dict[str, str]]:
-    """The inputs texts of the shards of the statement ``kind`` makes of
-    ``text`` (``records`` input records) with ``params``, at most
-    ``shards`` of them, and the parameters every shard is proved with:
-    segments of a chain, subtrees of a Merkle tree, members with their
-    paths, slices of the other kinds' independent records."""
+@dataclass(frozen=True)
+class Checked:
+    """A statement read whole: the prover's ``text`` and its number of
+    ``records`` (a membership statement's members, any other kind's input
+    records); for a membership statement also the tree's size and each
+    member's ``LEAF INDEX SIBLING...`` line, found in the same pass."""
+
+    text: str
+    records: int
+    paths: tuple[int, list[str]] | None = None
+
+
+def check(kind: str, text: str, params: dict[str, str], source: str | None) -> Checked:
+    """Reads the statement ``kind`` makes of ``text`` with ``params`` as
+    ``prove`` does, with its errors (``source``: the name they start with,
+    as the command line's do), before it is cut: so that its errors name
+    its own lines, and say what is wrong with it as a whole."""
+    if kind == "membership":
+        size, lines = _starling.member_paths(kind, text, params, source)
+        return Checked(text, len(lines), (size, lines))
+    return Checked(text, _starling.check_inputs(kind, text, params, source))
+
+
+def shard_texts(kind: str, statement: Checked, shards: int, params: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The inputs texts of the shards of the statement ``kind`` makes with
+    ``params``, read (``check``) as ``statement``, at most ``shards`` of
+    them, and the parameters every shard is proved with: segments of a
+    chain, subtrees of a Merkle tree, members with their paths, slices of
+    the other kinds' independent records."""
+    text = statement.text
     if kind == "chain":
         return _chain_segments(text, shards, params["hash"]), params
     if kind == "merkle-root":
-        return _cut(text, _subtree_sizes(records, shards)), params
+        return _cut(text, _subtree_sizes(statement.records, shards)), params
     if kind == "membership":
-        return _member_slices(text, shards, params)
-    return _cut(text, _even_sizes(records, shards)), params
+        assert statement.paths is not None, "a membership statement's check finds its paths"
+        return _member_slices(*statement.paths, shards, params)
+    return _cut(text, _even_sizes(statement.records, shards)), params
 
 
 def _even_sizes(n: int, k: int) -> list[int]:
@@ -108,11 +132,10 @@ def _cut(text: str, sizes: list[int]) -> list[str]:
     return pieces
 
 
-def _member_slices(text: str, k: int, params: dict[str, str]) -> tuple[list[str], dict[str, str]]:
-    """The members of ``text`` with their paths in the tree of ``params``,
-    in at most ``k`` even slices, and the shards' parameters: the tree's
-    size in place of its leaves."""
-    size, lines = _starling.member_paths("membership", text, params)
+def _member_slices(size: int, lines: list[str], k: int, params: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The members' path ``lines`` in a tree of ``size`` leaves in at most
+    ``k`` even slices, and the shards' parameters: the tree's size in place
+    of its leaves."""
     slices, start = [], 0
     for n in _even_sizes(len(lines), k):
         slices.append("".join(line + "\n" for line in lines[start : start + n]))

@@ -27,7 +27,7 @@ except ImportError as e:
 
 from . import DEFAULT_MIN_SECURITY_BITS, _flag, _kind_params, _starling
 from ._inputs import Inputs, inputs_text
-from ._shards import refusal, shard_texts
+from ._shards import Checked, check, refusal, shard_texts
 from .errors import Error, Rejected, Unreadable
 
 # ``check_request``, ``cluster`` and ``prove_read`` are ``prove`` in steps,
@@ -91,8 +91,8 @@ def prove(
         connect = cluster(stack, client, shards)
         text = inputs_text(inputs)
         named = _kind_params("prove", hash, scheme, params)
-        records = _starling.check_inputs(kind, text, named, None)
-        return prove_read(kind, text, records, named, shards, connect, profile, _flag("zk", zk), threads, progress)
+        statement = check(kind, text, named, None)
+        return prove_read(kind, statement, named, shards, connect, profile, _flag("zk", zk), threads, progress)
 
 
 def check_request(kind: str, shards: object) -> None:
@@ -122,8 +122,7 @@ def cluster(
 
 def prove_read(
     kind: str,
-    text: str,
-    records: int,
+    statement: Checked,
     named: dict[str, str],
     shards: int,
     connect: Callable[[], distributed.Client],
@@ -132,10 +131,10 @@ def prove_read(
     threads: int | None,
     progress: Progress | None,
 ) -> bytes:
-    """``prove`` for a statement already read: ``text``, whose ``records``
-    ``_starling.check_inputs`` counted with the parameters ``named``, on
+    """``prove`` for a statement already read: ``statement``, as
+    ``starling._shards.check`` read it with the parameters ``named``, on
     the cluster ``connect()`` returns (called once the shards are cut)."""
-    texts, shared = shard_texts(kind, text, records, shards, named)
+    texts, shared = shard_texts(kind, statement, shards, named)
     return _Job(kind, texts, shared, profile, zk, threads, progress).run(connect())
 
 
