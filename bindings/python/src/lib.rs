@@ -273,6 +273,52 @@ fn member_paths(
     lines.map_err(to_py)
 }
 
+/// `text` cut into consecutive pieces of `sizes` records each (a record is
+/// a line [`inputs::record_text`] finds one in): each cut falls just
+/// before the first record of the next piece, so blank and comment lines
+/// between two pieces end the first, and the pieces joined are `text`. The
+/// sizes must
+/// add up to the text's records; a text that ends before a cut is a bug in
+/// the caller, which counted them.
+#[pyfunction]
+fn cut_records<'t>(py: Python<'_>, text: &'t str, sizes: Vec<usize>) -> PyResult<Vec<&'t str>> {
+    py.detach(|| cut_at_records(text, &sizes)).map_err(to_py)
+}
+
+fn cut_at_records<'t>(text: &'t str, sizes: &[usize]) -> Result<Vec<&'t str>, Error> {
+    let mut pieces = Vec::with_capacity(sizes.len());
+    let mut cuts = sizes
+        .iter()
+        .take(sizes.len().saturating_sub(1))
+        .scan(0, |records, size| {
+            *records += size;
+            Some(*records)
+        });
+    let mut next_cut = cuts.next();
+    let (mut piece_start, mut records) = (0, 0);
+    for line in text.split_inclusive('\n') {
+        let Some(cut) = next_cut else {
+            break;
+        };
+        if inputs::record_text(line).is_some() {
+            if records == cut {
+                let at = line.as_ptr() as usize - text.as_ptr() as usize;
+                pieces.push(&text[piece_start..at]);
+                piece_start = at;
+                next_cut = cuts.next();
+            }
+            records += 1;
+        }
+    }
+    if let Some(cut) = next_cut {
+        return Err(Error::Internal(format!(
+            "the inputs text ends at record {records}, before a cut at {cut}"
+        )));
+    }
+    pieces.push(&text[piece_start..]);
+    Ok(pieces)
+}
+
 /// h(`steps`) of the chain h(0) = `start` (hex), h(i+1) = H(h(i)), in hex:
 /// where a chain's segment after `steps` steps starts.
 #[pyfunction]
@@ -377,6 +423,7 @@ fn _starling(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_proved, m)?)?;
     m.add_function(wrap_pyfunction!(bundle, m)?)?;
     m.add_function(wrap_pyfunction!(chain_end, m)?)?;
+    m.add_function(wrap_pyfunction!(cut_records, m)?)?;
     m.add_function(wrap_pyfunction!(member_paths, m)?)?;
     m.add_function(wrap_pyfunction!(random_inputs, m)?)?;
     m.add_function(wrap_pyfunction!(keep_buffers_between_proofs, m)?)?;

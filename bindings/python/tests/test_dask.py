@@ -213,6 +213,16 @@ def test_membership_shards_carry_their_members_paths_not_the_tree() -> None:
     assert lines[0][2] == leaves[4].hex() and all(len(fields) == 5 for fields in lines)
 
 
+def test_cuts_fall_just_before_records() -> None:
+    # Records a, b, c, é, d; the blank and comment lines before a cut stay
+    # in the piece before it.
+    text = "# head\na\n\n  b \r\n# mid\nc\n\u00e9\nd"
+    assert starling._starling.cut_records(text, [1, 2, 2]) == ["# head\na\n\n", "  b \r\n# mid\nc\n", "\u00e9\nd"]
+    assert starling._starling.cut_records(text, [5]) == [text]
+    with pytest.raises(starling.Error, match="^internal error: the inputs text ends at record 5, before a cut at 6 "):
+        starling._starling.cut_records(text, [6, 1])
+
+
 def test_a_worker_killed_mid_shard_is_replaced(client: distributed.Client) -> None:
     # Shards of about a second each, so that one is still running when its
     # worker is killed.
@@ -280,6 +290,20 @@ def test_python_m_writes_the_clis_proof(cli: Path, tmp_path: Path) -> None:
         done = run(cli, "prove", *args, "--out", tmp_path / "cli.proof", "--quiet")
         assert done.returncode == 0, done.stderr
         assert (tmp_path / "py.proof").read_bytes() == (tmp_path / "cli.proof").read_bytes(), args
+
+
+def test_python_m_shards_random_inputs(cli: Path, tmp_path: Path) -> None:
+    """``--random`` in 3 shards proves the statement the command line's one
+    proof of it does: the same public digest."""
+    random = ["sha256", "--random", "40", "--seed", "5"]
+    for done in (
+        run(cli, "prove", *random, "--out", tmp_path / "cli.proof"),
+        python_m("prove", *random, "--shards", "3", "--out", tmp_path / "py.bundle"),
+    ):
+        assert done.returncode == 0, done.stderr
+    shown = [run(cli, "verify", tmp_path / name).stdout.split() for name in ("cli.proof", "py.bundle")]
+    assert shown[0][:5] == shown[1][:5] and shown[0][4].startswith("public=")
+    assert "shards=3" in shown[1]
 
 
 def test_python_m_fails_as_the_cli_does(tmp_path: Path) -> None:

@@ -162,10 +162,9 @@ pub fn read_lines_or_whole(
                     buf[e.valid_up_to()]
                 ))
             })?;
-            let text = text.trim();
-            if text.is_empty() || text.starts_with('#') {
+            let Some(text) = record_text(text) else {
                 continue;
-            }
+            };
             Some(text)
         };
         if records == MAX_INSTANCES {
@@ -183,6 +182,13 @@ pub fn read_lines_or_whole(
         records += 1;
     }
     Ok(())
+}
+
+/// The record a line of an inputs text holds, trimmed: `None` for a blank
+/// line or a `#` comment, which hold none.
+pub fn record_text(line: &str) -> Option<&str> {
+    let text = line.trim();
+    (!text.is_empty() && !text.starts_with('#')).then_some(text)
 }
 
 /// The whitespace-separated fields of `text`, as `split_whitespace` gives

@@ -22,17 +22,16 @@ prover's text it holds, so each shard reads as the whole does:
   are too). An RFC 6962 tree of no leaves is one shard.
 
 The statement is read whole first (``check``), so its lines are records
-the way Starling reads them: the cutting only finds them again, a line (up
-to ``\\n``) that is neither blank nor a ``#`` comment.
+the way Starling reads them: the cutting (``_starling.cut_records``, with
+the reader's rule) only finds them again, a line (up to ``\\n``) that is
+neither blank nor a ``#`` comment.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate
 
 from . import _starling
-from .errors import Error
 
 
 def refusal(kind: str) -> str | None:
@@ -77,11 +76,11 @@ def shard_texts(kind: str, statement: Checked, shards: int, params: dict[str, st
     if kind == "chain":
         return _chain_segments(text, shards, params["hash"]), params
     if kind == "merkle-root":
-        return _cut(text, _subtree_sizes(statement.records, shards)), params
+        return _starling.cut_records(text, _subtree_sizes(statement.records, shards)), params
     if kind == "membership":
         assert statement.paths is not None, "a membership statement's check finds its paths"
         return _member_slices(*statement.paths, shards, params)
-    return _cut(text, _even_sizes(statement.records, shards)), params
+    return _starling.cut_records(text, _even_sizes(statement.records, shards)), params
 
 
 def _even_sizes(n: int, k: int) -> list[int]:
@@ -101,35 +100,6 @@ def _subtree_sizes(leaves: int, k: int) -> list[int]:
         size *= 2
     full, last = divmod(leaves, size)
     return [size] * full + ([last] if last else [])
-
-
-def _cut(text: str, sizes: list[int]) -> list[str]:
-    """``text`` cut before the first record of each size after the first:
-    blank and comment lines go with the records after them."""
-    if len(sizes) == 1:
-        return [text]
-    starts = accumulate(sizes[:-1])
-    cut_at = next(starts, None)
-    pieces = []
-    piece_start = pos = record = 0
-    while cut_at is not None and pos < len(text):
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end + 1
-        line = text[pos:end].strip()
-        if line and not line.startswith("#"):
-            if record == cut_at:
-                pieces.append(text[piece_start:pos])
-                piece_start = pos
-                cut_at = next(starts, None)
-            record += 1
-        pos = end
-    if cut_at is not None:
-        raise Error(
-            f"internal error: the inputs text ends at record {record}, before a cut at {cut_at} "
-            "(this is a bug in Starling; please report it with the command that caused it)"
-        )
-    pieces.append(text[piece_start:])
-    return pieces
 
 
 def _member_slices(size: int, lines: list[str], k: int, params: dict[str, str]) -> tuple[list[str], dict[str, str]]:
