@@ -276,10 +276,9 @@ fn member_paths(
 /// `text` cut into consecutive pieces of `sizes` records each (a record is
 /// a line [`inputs::record_text`] finds one in): each cut falls just
 /// before the first record of the next piece, so blank and comment lines
-/// between two pieces end the first, and the pieces joined are `text`. The
-/// sizes must
-/// add up to the text's records; a text that ends before a cut is a bug in
-/// the caller, which counted them.
+/// between two pieces end the first, and the pieces joined are `text`.
+/// The sizes must add up to the text's records; a text that ends before a
+/// cut is a bug in the caller, which counted them.
 #[pyfunction]
 fn cut_records<'t>(py: Python<'_>, text: &'t str, sizes: Vec<usize>) -> PyResult<Vec<&'t str>> {
     py.detach(|| cut_at_records(text, &sizes)).map_err(to_py)
@@ -345,20 +344,36 @@ fn random_inputs(
     seed: u64,
     params: HashMap<String, String>,
 ) -> PyResult<String> {
-    let kind = kind_named(kind, &params).map_err(to_py)?;
+    let kind = random_kind(kind, count, &params)?;
     let batch = (kind.as_ref() as &dyn Any)
         .downcast_ref::<Batch>()
-        .ok_or_else(|| {
-            Unreadable::new_err(format!(
-                "--random makes inputs of a batch, not of {} statements",
-                kind.name()
-            ))
-        })?;
-    starling_bench::check_count("--random", count).map_err(to_py)?;
+        .expect("random_kind gives a batch");
     Ok(py.detach(|| {
         let records = batch.random_inputs(count, seed);
         records.iter().map(|r| batch.format_input(r) + "\n").collect()
     }))
+}
+
+/// Refuses what [`random_inputs`] would refuse, without making the text:
+/// `python -m starling` checks its flags at once, and makes the text
+/// (seconds at millions of records) once its cluster is starting.
+#[pyfunction]
+fn check_random(kind: &str, count: usize, params: HashMap<String, String>) -> PyResult<()> {
+    random_kind(kind, count, &params).map(|_| ())
+}
+
+/// The batch kind `kind` names with `params`, if `--random COUNT` can make
+/// `count` of its inputs.
+fn random_kind(kind: &str, count: usize, params: &HashMap<String, String>) -> PyResult<Arc<dyn Kind>> {
+    let kind = kind_named(kind, params).map_err(to_py)?;
+    if !(kind.as_ref() as &dyn Any).is::<Batch>() {
+        return Err(Unreadable::new_err(format!(
+            "--random makes inputs of a batch, not of {} statements",
+            kind.name()
+        )));
+    }
+    starling_bench::check_count("--random", count).map_err(to_py)?;
+    Ok(kind)
 }
 
 /// Runs the benchmark `starling bench` runs for `kind` (with `params`) at
@@ -423,6 +438,7 @@ fn _starling(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_proved, m)?)?;
     m.add_function(wrap_pyfunction!(bundle, m)?)?;
     m.add_function(wrap_pyfunction!(chain_end, m)?)?;
+    m.add_function(wrap_pyfunction!(check_random, m)?)?;
     m.add_function(wrap_pyfunction!(cut_records, m)?)?;
     m.add_function(wrap_pyfunction!(member_paths, m)?)?;
     m.add_function(wrap_pyfunction!(random_inputs, m)?)?;

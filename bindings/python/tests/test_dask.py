@@ -314,6 +314,10 @@ def test_python_m_fails_as_the_cli_does(tmp_path: Path) -> None:
     assert done.stderr.startswith(f"error: {tmp_path / 'in.txt'}: line 2: ")
     done = python_m("prove", "membership", "--hash", "sha256")
     assert done.returncode == 2 and "--root" in done.stderr
+    # Refused before any cluster is reached (there is none at that address).
+    no_scheduler = ["--shards", "2", "--scheduler", "tcp://127.0.0.1:1", "--out", out]
+    done = python_m("prove", "sha256", "--random", str(2**24 + 1), "--seed", "1", *no_scheduler)
+    assert done.returncode == 2 and done.stderr == "error: --random must be between 1 and 16777216\n", done.stderr
     assert not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "in.txt"]
 
 

@@ -189,7 +189,9 @@ def _statement(args: argparse.Namespace) -> Statement:
             return Statement(kind, *read_text(args.inputs), _files(args.inputs, bristol), params)
         if args.seed is None:
             raise Failure(2, "--random needs --seed S")
-        return Statement(kind, "", None, _files(bristol), params, (args.random, args.seed))
+        statement = Statement(kind, "", None, _files(bristol), params, (args.random, args.seed))
+        _starling.check_random(kind, args.random, statement.named())
+        return statement
     if kind == "chain":
         return Statement(kind, f"{args.start} {args.steps}\n", None, [], {"hash": args.hash})
     if kind == "membership":
