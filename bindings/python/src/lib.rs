@@ -35,9 +35,11 @@ use params::{kind_named, profile_named, with_kind_params};
 /// Proves the statement `kind` (with `params`) makes of the inputs text, on
 /// `threads` worker threads, and returns the proof file's bytes; with `zk`
 /// (and always for a kind that requires it) a zero-knowledge proof, its
-/// randomness the operating system's.
+/// randomness the operating system's. With `source` the errors reading the
+/// text are named as [`from_source`] says, as [`check_inputs`] names them:
+/// `python -m starling` proves a whole statement without reading it first.
 #[pyfunction]
-#[pyo3(signature = (kind, inputs, params, profile, zk, threads, progress))]
+#[pyo3(signature = (kind, inputs, params, profile, zk, threads, progress, source=None))]
 #[allow(clippy::too_many_arguments)]
 fn prove<'py>(
     py: Python<'py>,
@@ -48,6 +50,7 @@ fn prove<'py>(
     zk: bool,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
+    source: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = ProveOptions {
         profile: profile_named(profile)?,
@@ -57,7 +60,8 @@ fn prove<'py>(
     let mut report = progress::Reporter::new(progress);
     let bytes = py.detach(|| {
         pool::run(threads, || {
-            let (records, private) = prover_records(kind.as_ref(), inputs, &params)?;
+            let (records, private) =
+                prover_records(kind.as_ref(), inputs, &params).map_err(|e| from_source(source, e))?;
             let proved =
                 starling::prove_private(kind, records, private, options, &mut |phase| report.phase(phase))?;
             Ok(proved.file.to_bytes())

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import _kind_params, _starling, prove
+from . import _kind_params, _starling
 from ._output import Failure, Interrupted, Output, Status, read_text
 from ._shards import Checked, check
 from .errors import Error, Rejected, Unreadable
@@ -115,24 +115,30 @@ def _prove(args: argparse.Namespace, status: Status) -> None:
         if statement.kind == "chain":
             # The start read alone first, so that its errors name it.
             _starling.check_inputs("chain", f"{args.start} 1", named, "--start")
-        checked = statement.check(named)
+        # Shards are cut from a statement read whole first; one proof reads
+        # it once, as it proves, naming its errors alike.
+        shards = None if connect is None else (connect, statement.check(named))
         with Output(args.out, statement.inputs) as out:
             began = time.perf_counter()
-            if connect is None:
+            if shards is None:
                 what = "proof"
                 data = _in_thread(
-                    lambda: prove(statement.kind, statement.text, **_options(args, status), **statement.params)
+                    lambda: _starling.prove(
+                        statement.kind,
+                        statement.text,
+                        named,
+                        args.profile,
+                        args.zk,
+                        args.threads,
+                        status.phase,
+                        statement.source,
+                    )
                 )
             else:
                 what = "bundle"
-                data = _prove_shards(args, checked, named, connect, status)
+                data = _prove_shards(args, *shards, named, status)
             out.commit(data)
         status.say(f"wrote the {what}, {len(data)} bytes, to {args.out} in {time.perf_counter() - began:.3f} s")
-
-
-def _options(args: argparse.Namespace, status: Status) -> dict[str, Any]:
-    """``prove``'s options from the flags, the prover's phases shown."""
-    return {"profile": args.profile, "zk": args.zk, "threads": args.threads, "progress": status.phase}
 
 
 def _cluster(args: argparse.Namespace, stack: contextlib.ExitStack) -> Callable[[], distributed.Client]:
@@ -156,9 +162,9 @@ def _cluster(args: argparse.Namespace, stack: contextlib.ExitStack) -> Callable[
 
 def _prove_shards(
     args: argparse.Namespace,
+    connect: Callable[[], distributed.Client],
     statement: Checked,
     named: dict[str, str],
-    connect: Callable[[], distributed.Client],
     status: Status,
 ) -> bytes:
     """The bundle of the statement of ``args.kind`` (read as ``statement``,

@@ -13,6 +13,7 @@ def prove(
     zk: bool,
     threads: int | None,
     progress: object | None,
+    source: str | None = None,
 ) -> bytes: ...
 def verify(
     proof: bytes,
