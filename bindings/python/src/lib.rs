@@ -434,7 +434,6 @@ fn keep_buffers_between_proofs() {
 /// `starling._starling`: see the package's README.
 #[pymodule]
 fn _starling(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    starling_alloc::choose_advice();
     m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(benchmark, m)?)?;

@@ -1,8 +1,6 @@
 #![doc = include_str!("../README.md")]
 
 use std::alloc::{GlobalAlloc, Layout, System};
-#[cfg(target_os = "linux")]
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Blocks at least this large get a mapping of their own.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -24,7 +22,6 @@ pub const MAP_APART_BYTES: usize = 32 << 20;
 /// in the heap with trimming off (`M_TRIM_THRESHOLD` at its maximum), so the
 /// memory they free is reused without being faulted in again.
 pub fn set_block_policy() {
-    choose_advice();
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` only changes glibc's allocation policy; it is called
     // at the start of `main`, before the program has other threads.
@@ -34,14 +31,6 @@ pub fn set_block_policy() {
     }
 }
 
-/// Decides once whether advised blocks are also populated at allocation:
-/// only where the kernel has transparent huge pages off. Call before any
-/// large allocation; until then blocks get the huge-page advice alone.
-pub fn choose_advice() {
-    #[cfg(target_os = "linux")]
-    POPULATE.store(!huge_pages_available(), Ordering::Relaxed);
-}
-
 /// Blocks at least this large are advised.
 #[cfg(target_os = "linux")]
 pub const ADVISED_BYTES: usize = 1 << 20;
@@ -49,23 +38,7 @@ pub const ADVISED_BYTES: usize = 1 << 20;
 #[cfg(target_os = "linux")]
 const PAGE: usize = 4096;
 
-/// Whether advised blocks are also populated at allocation: only where
-/// transparent huge pages are off (set by [`choose_advice`]; read in the
-/// allocator, which must not allocate).
-#[cfg(target_os = "linux")]
-static POPULATE: AtomicBool = AtomicBool::new(false);
-
-/// True unless the kernel reports transparent huge pages as `never` (or
-/// does not report them).
-#[cfg(target_os = "linux")]
-fn huge_pages_available() -> bool {
-    std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
-        .map(|mode| !mode.contains("[never]"))
-        .unwrap_or(false)
-}
-
-/// The system allocator plus `MADV_HUGEPAGE` (and, without huge pages,
-/// `MADV_POPULATE_WRITE`) on large blocks.
+/// The system allocator plus `MADV_HUGEPAGE` on large blocks.
 pub struct HugePageAlloc;
 
 /// Off Linux the advice does not exist and blocks are paged on demand.
@@ -82,15 +55,11 @@ fn advise(ptr: *mut u8, size: usize) {
     if end > start {
         // SAFETY: `[start, end)` lies inside the block the system allocator
         // has just returned, which nobody else references yet. The advice
-        // only chooses the page size or makes the kernel allocate the pages
-        // now rather than at first write; contents (zero for fresh pages,
+        // only chooses the page size; contents (zero for fresh pages,
         // unchanged otherwise) and the mapping stay as they are. Failure (an
         // old kernel, huge pages off) changes nothing.
         unsafe {
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            if POPULATE.load(Ordering::Relaxed) {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_POPULATE_WRITE);
-            }
         }
     }
 }
