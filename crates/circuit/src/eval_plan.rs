@@ -13,7 +13,9 @@
 //! Keccak-f's 65,536), so slots keep the buffer small and let the blocks
 //! widen (`witness::generator_lanes`).
 
+use crate::a_from_b::AFromB;
 use crate::r1cs::{R1cs, SparseRows};
+use std::sync::OnceLock;
 
 /// The plan of `r1cs`, made the first time it is asked for and kept in the
 /// system's prover cache: a verifier never needs it, and Keccak-f's took
@@ -59,6 +61,9 @@ pub(crate) struct EvalPlan {
     pub(crate) b: SparseRows,
     /// See `a`.
     pub(crate) addend: SparseRows,
+    /// Where the zerocheck reads `a` out of `b` ([`crate::witness::a_from_b`]),
+    /// made when first asked for.
+    pub(crate) a_from_b: OnceLock<Option<AFromB>>,
 }
 
 /// No step reads the wire.
@@ -172,6 +177,7 @@ impl EvalPlan {
             a: step_a,
             b: step_b,
             addend: step_n,
+            a_from_b: OnceLock::new(),
         }
     }
 }

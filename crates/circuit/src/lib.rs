@@ -18,7 +18,8 @@ pub mod witness;
 mod xor_row;
 
 pub use starling_verifier::circuit::{
-    bristol, builder, keccak_path_step, lanes, lin, path_step, r1cs, sha256_path_step, word, wording,
+    a_from_b, bristol, builder, keccak_path_step, lanes, lin, path_step, r1cs, sha256_path_step, word,
+    wording,
 };
 
 pub use blake3::{blake3_compression, Blake3Compression, Blake3Input};
@@ -33,5 +34,5 @@ pub use r1cs::{R1cs, RowKind, SparseRows};
 pub use sha256::{sha256_compression, Sha256Compression};
 pub use sha256_path_step::Sha256PathStep;
 pub use sha512::{sha512_compression, Sha512Compression};
-pub use witness::{BatchWitness, Placement, R1csWitness, Tables, WitnessError};
+pub use witness::{a_from_b, BatchWitness, Placement, R1csWitness, Tables, WitnessError};
 pub use word::{Word, Word64};

@@ -14,6 +14,7 @@
 //! of blocks (about four per thread), and the witness is the same whatever
 //! the number of threads.
 
+use crate::a_from_b::{AFromB, ARow};
 use crate::columns::{column_parts, part_words, ColumnPart};
 use crate::eval_plan::plan;
 use crate::r1cs::{R1cs, RowKind};
@@ -127,6 +128,12 @@ impl BatchWitness {
     }
 }
 
+/// Where the zerocheck may read `r1cs`'s form `a` out of its form `b`
+/// ([`AFromB::of`]), found once per system and kept in its prover cache.
+pub fn a_from_b(r1cs: &R1cs) -> Option<&AFromB> {
+    plan(r1cs).a_from_b.get_or_init(|| AFromB::of(r1cs)).as_ref()
+}
+
 /// One task's column range of the forms `a` and `b`, row by row.
 type FormRows<'a> = (ColumnPart<'a>, ColumnPart<'a>);
 
@@ -145,16 +152,22 @@ pub struct Tables<'a> {
     pub z: Option<&'a mut [u64]>,
     /// The forms `a` and `b`.
     pub forms: Option<(&'a mut [u64], &'a mut [u64])>,
+    /// The form `b`, and of `a` only the rows an [`AFromB`] stores, one
+    /// after another (`N/64` words each): the zerocheck reads the others
+    /// out of `b`. Not with a [`Placement`].
+    pub b_and_stored: Option<(&'a mut [u64], &'a mut [u64], &'a AFromB)>,
 }
 
 impl Tables<'_> {
-    /// The buffers given, `z` first.
+    /// The buffers of whole tables given, `z` first.
     fn buffers(&mut self) -> Vec<&mut [u64]> {
         let forms = self.forms.as_mut().map(|(a, b)| [&mut **a, &mut **b]);
+        let b = self.b_and_stored.as_mut().map(|(b, _, _)| &mut **b);
         self.z
             .as_deref_mut()
             .into_iter()
             .chain(forms.into_iter().flatten())
+            .chain(b)
             .collect()
     }
 }
@@ -357,6 +370,7 @@ impl R1csWitness for R1cs {
         let mut tables = Tables {
             z: Some(&mut words),
             forms: None,
+            b_and_stored: None,
         };
         Batch(self).generate(words_per_wire, public_inputs, private_inputs, &mut tables, None);
         Ok(BatchWitness {
@@ -376,6 +390,7 @@ impl R1csWitness for R1cs {
         let tables = Tables {
             z: Some(words),
             forms: None,
+            b_and_stored: None,
         };
         self.generate_tables_into(n, public_inputs, private_inputs, None, tables)
     }
@@ -392,6 +407,7 @@ impl R1csWitness for R1cs {
         let tables = Tables {
             z: Some(words),
             forms: Some((a, b)),
+            b_and_stored: None,
         };
         self.generate_tables_into(n, public_inputs, private_inputs, None, tables)
     }
@@ -663,6 +679,19 @@ impl Batch<'_> {
                 .collect(),
             None => (0..parts).map(|_| None).collect(),
         };
+        // `b` whole, and the rows of `a` stored by their index there.
+        let (b_parts, derive): (Vec<Option<FormRows<'_>>>, _) = match tables.b_and_stored.as_mut() {
+            Some((b, stored, derive)) => {
+                assert!(holes.is_none(), "a placed table keeps both forms");
+                let parts = column_parts(b, words_per_wire, part)
+                    .into_iter()
+                    .zip(column_parts(stored, words_per_wire, part))
+                    .map(Some)
+                    .collect();
+                (parts, Some(&**derive))
+            }
+            None => ((0..parts).map(|_| None).collect(), None),
+        };
         // Slot buffers (every slot is written before it is read), one per
         // thread at work: a range takes one and gives it back, so a
         // thread's next range mostly finds its own, warm in cache (a fresh
@@ -671,14 +700,14 @@ impl Batch<'_> {
         let pool = || buffers.lock().unwrap_or_else(|e| e.into_inner());
         z_parts
             .into_par_iter()
-            .zip(form_parts)
+            .zip(form_parts.into_par_iter().zip(b_parts))
             .enumerate()
             // A range per rayon job: left to itself rayon ran a few ranges
             // per job, which no idle thread could take over (2^16
             // Keccak-f on two threads: in each of three traced proofs one
             // thread sat idle for the last 10-15 ms of the pass).
             .with_max_len(1)
-            .for_each(|(p, (mut rows, mut forms))| {
+            .for_each(|(p, (mut rows, (mut forms, mut b_forms)))| {
                 let mut buf = pool().pop().unwrap_or_else(|| vec![[0u64; L]; plan(self).slots]);
                 let xor = XorRow::<L>::for_this_cpu();
                 for at in (0..part).step_by(L) {
@@ -690,6 +719,12 @@ impl Batch<'_> {
                         if let Some((a_rows, b_rows)) = forms.as_mut() {
                             streaming::copy(&mut a_rows.row(row)[at..at + L], a);
                             streaming::copy(&mut b_rows.row(row)[at..at + L], b);
+                        }
+                        if let (Some((b_rows, stored_rows)), Some(derive)) = (b_forms.as_mut(), derive) {
+                            streaming::copy(&mut b_rows.row(row)[at..at + L], b);
+                            if let ARow::Stored(i) = derive.row(wire) {
+                                streaming::copy(&mut stored_rows.row(i as usize)[at..at + L], a);
+                            }
                         }
                     };
                     self.evaluate_block(p * part + at, words_per_wire, inputs, &mut buf, xor, &mut put);

@@ -323,12 +323,14 @@ fn check_fused(what: &str, r1cs: &R1cs, n: u32, public: &[u64], private: &[u64])
     let alone = Tables {
         z: Some(&mut z3),
         forms: None,
+        b_and_stored: None,
     };
     r1cs.generate_tables_into(n, public, private, None, alone)
         .unwrap();
     let forms = Tables {
         z: None,
         forms: Some((&mut a3, &mut b3)),
+        b_and_stored: None,
     };
     r1cs.generate_tables_into(n, public, private, None, forms)
         .unwrap();

@@ -7,8 +7,10 @@ use starling_field::Gf128;
 pub use starling_verifier::pcs::bits::{verify, verify_via, verify_with, Proof, LABEL_PAD_GAMMA};
 use starling_verifier::zk::veiled::{Channel, Clear};
 
-use crate::commit::ProverData;
-use crate::ligerito::add_sparse_weights;
+use starling_field::scratch::ScratchVec;
+
+use crate::commit::{ProverData, TableAside};
+use crate::ligerito::{add_sparse_weights, Opening};
 use crate::ring_switch::{self, PackedClaim};
 use crate::{ligerito, PcsError, PcsParams};
 
@@ -74,10 +76,10 @@ pub fn prove_via<C: Channel>(
             params.level_log_msg(0),
         );
     }
-    let opening = ligerito::prove_with_first_round(
+    let opening = Opening::Stored { data, weights };
+    let (opening, _) = ligerito::prove_with_first_round(
         params,
-        data,
-        weights,
+        opening,
         params.live_rows_len(),
         claim,
         first_round,
@@ -87,4 +89,55 @@ pub fn prove_via<C: Channel>(
         bit_evaluations,
         opening,
     })
+}
+
+/// [`prove`] holding one table-sized buffer where it held two: the
+/// opening's weight is computed where its first fold reads it, and that
+/// fold is written over the committed table's buffer, `table`, set aside
+/// from its commitment (`ProverData::set_table_aside`). `rewrite` must
+/// write the committed table again, every entry below
+/// [`PcsParams::live_len`], into a buffer zero past it: the queries' columns
+/// are re-encoded from it, after level 0's folds. Returns the proof and the
+/// prover data with that table, which is the committed one only if
+/// `rewrite` wrote it (an opening from another table is rejected). The
+/// proof is [`prove`]'s, byte for byte. A hiding commitment's opening
+/// folds a stored weight ([`prove_via`]).
+pub fn prove_over(
+    params: &PcsParams,
+    table: ScratchVec,
+    aside: TableAside,
+    claims: &[PackedClaim],
+    transcript: &mut Transcript,
+    rewrite: &(dyn Fn(&mut [Gf128]) + Sync),
+) -> Result<(Proof, ProverData), PcsError> {
+    if aside.view().mask_row().is_some() {
+        return Err(PcsError::BadInput("a hiding opening folds a stored weight"));
+    }
+    let (bit_evaluations, weights, claim, first_round) = ring_switch::prove_computed(
+        &table,
+        params.live_rows_len(),
+        claims,
+        params.level_log_msg(0),
+        transcript,
+    )?;
+    let opening = Opening::Over {
+        table,
+        aside: &aside,
+        weights,
+        rewrite,
+    };
+    let (opening, table) = ligerito::prove_with_first_round(
+        params,
+        opening,
+        params.live_rows_len(),
+        claim,
+        first_round,
+        transcript,
+    )?;
+    let table = table.ok_or(PcsError::BadInput("the opening wrote no table again"))?;
+    let proof = Proof {
+        bit_evaluations,
+        opening,
+    };
+    Ok((proof, aside.with_table(table)?))
 }

@@ -621,25 +621,12 @@ impl ProverData {
         }
     }
 
-    /// Level 0's rows as the code reads them.
-    fn level0_source(&self) -> Source<'_> {
-        let extra = self.extra_rows.len() >> self.level0.log_msg;
-        Source {
-            message: &self.table,
-            layout: self.level0.layout,
-            extra: &self.extra_rows,
-            message_rows: if extra == 0 {
-                usize::MAX
-            } else {
-                self.level0.width - extra
-            },
+    /// What the opening reads of the commitment besides the table.
+    pub(crate) fn view(&self) -> Level0View<'_> {
+        Level0View {
+            level0: &self.level0,
+            extra_rows: &self.extra_rows,
         }
-    }
-
-    /// A hiding commitment's mask row `M` (`None` for a plain one).
-    pub(crate) fn mask_row(&self) -> Option<&[Gf128]> {
-        let len = 1usize << self.level0.log_msg;
-        (!self.extra_rows.is_empty()).then(|| &self.extra_rows[..len])
     }
 
     /// The committed table.
@@ -667,8 +654,49 @@ impl ProverData {
     }
 
     /// The level-0 codeword's columns at `positions`, one after another.
-    pub(crate) fn level0_columns(&self, positions: &[usize]) -> Vec<Gf128> {
-        self.level0.columns(self.level0_source(), positions)
+    #[cfg(test)]
+    fn level0_columns(&self, positions: &[usize]) -> Vec<Gf128> {
+        self.view().columns(&self.table, positions)
+    }
+}
+
+/// What the opening reads of a commitment besides its table: level 0's
+/// code and a hiding commitment's extra rows. A [`ProverData`] and a
+/// [`TableAside`] both give it, so that an opening may hold the table
+/// elsewhere for a while (`ligerito`'s `Opening::Over`).
+#[derive(Clone, Copy)]
+pub(crate) struct Level0View<'a> {
+    level0: &'a LevelCode,
+    extra_rows: &'a [Gf128],
+}
+
+impl<'a> Level0View<'a> {
+    /// Level 0's Merkle tree.
+    pub(crate) fn tree(&self) -> &'a MerkleTree {
+        &self.level0.tree
+    }
+
+    /// A hiding commitment's mask row `M` (`None` for a plain one).
+    pub(crate) fn mask_row(&self) -> Option<&'a [Gf128]> {
+        let len = 1usize << self.level0.log_msg;
+        (!self.extra_rows.is_empty()).then(|| &self.extra_rows[..len])
+    }
+
+    /// The level-0 codeword's columns at `positions`, one after another,
+    /// of the committed `table`.
+    pub(crate) fn columns(&self, table: &[Gf128], positions: &[usize]) -> Vec<Gf128> {
+        let extra = self.extra_rows.len() >> self.level0.log_msg;
+        let source = Source {
+            message: table,
+            layout: self.level0.layout,
+            extra: self.extra_rows,
+            message_rows: if extra == 0 {
+                usize::MAX
+            } else {
+                self.level0.width - extra
+            },
+        };
+        self.level0.columns(source, positions)
     }
 }
 
@@ -682,6 +710,14 @@ pub struct TableAside {
 }
 
 impl TableAside {
+    /// What the opening reads of the commitment besides the table.
+    pub(crate) fn view(&self) -> Level0View<'_> {
+        Level0View {
+            level0: &self.level0,
+            extra_rows: &self.extra_rows,
+        }
+    }
+
     /// The prover data again, with `table`, which must hold the committed
     /// table's entries: the opening reads the table and re-encodes its
     /// columns, so another table gives an opening the verifier rejects.

@@ -57,7 +57,7 @@ const LOG_BUCKET_CHUNK: usize = 14;
 /// (Zen 3).
 const LEAF_CHUNKS: usize = 4;
 
-/// Elements per run of the weight pass (see [`opening_weights`]).
+/// Elements per run of the weight pass (see [`OpeningWeights::fill`]).
 const RUN: usize = 256;
 
 /// Claims whose bit evaluations share one pass over the table.
@@ -378,6 +378,42 @@ pub fn prove(
     transcript: &mut Transcript,
     hidden: bool,
 ) -> Result<(Vec<BitEvaluations>, ProverReduction), PcsError> {
+    let (s, weights, claim) = reduce(table, live_len, claims, transcript, hidden)?;
+    let (weights, first_round) = weights.table_with_round(table, first_var);
+    Ok((
+        s,
+        ProverReduction {
+            weights,
+            claim,
+            first_round,
+        },
+    ))
+}
+
+/// [`prove`] without the weight table: the bit evaluations, the opening
+/// weight as the rule that computes it, the opening claim and the first
+/// round (computed a chunk of weights at a time).
+pub(crate) fn prove_computed(
+    table: &[Gf128],
+    live_len: usize,
+    claims: &[PackedClaim],
+    first_var: usize,
+    transcript: &mut Transcript,
+) -> Result<(Vec<BitEvaluations>, OpeningWeights, Gf128, Option<QuadraticRound>), PcsError> {
+    let (s, weights, claim) = reduce(table, live_len, claims, transcript, false)?;
+    let first_round = weights.first_round(table, first_var);
+    Ok((s, weights, claim, first_round))
+}
+
+/// Ring switching up to the opening: the bit evaluations (absorbed), the
+/// opening weight and the opening claim.
+fn reduce(
+    table: &[Gf128],
+    live_len: usize,
+    claims: &[PackedClaim],
+    transcript: &mut Transcript,
+    hidden: bool,
+) -> Result<(Vec<BitEvaluations>, OpeningWeights, Gf128), PcsError> {
     if !table.len().is_power_of_two() {
         return Err(PcsError::BadInput("table length must be a power of two"));
     }
@@ -391,255 +427,269 @@ pub fn prove(
     }
     let r2 = transcript.challenge_fields(LABEL_R2, 7);
     let gammas = transcript.challenge_fields(LABEL_GAMMA, claims.len());
-    let (weights, first_round) = opening_weights(table, live_len, claims, &r2, &gammas, first_var);
+    let weights = OpeningWeights::new(
+        table.len(),
+        live_len,
+        claims,
+        &r2,
+        &gammas,
+        bit_matrix::accelerated(),
+    );
     let claim = combined_claim(&s, &r2, &gammas);
-    Ok((
-        s,
-        ProverReduction {
-            weights,
-            claim,
-            first_round,
-        },
-    ))
+    Ok((s, weights, claim))
 }
 
-/// The table of `w0(x) = sum_i M_i(eq(R_i, x))` for `x < live_len` and zero
-/// past it, where `M_i` is the GF(2)-linear map sending bit `v` to
-/// `gamma_i eq(r'', v)`, built a chunk (fixed `x_hi`) at a time; while the
-/// chunks are in cache the opening's first round `sum_x f(x) w0(x)` binding
-/// variable `first_var` is accumulated too.
-fn opening_weights(
-    table: &[Gf128],
+/// `w0(x) = sum_i M_i(eq(R_i, x))` for `x < live_len` and zero past it,
+/// where `M_i` is the GF(2)-linear map sending bit `v` to `gamma_i eq(r'',
+/// v)`: a rule that fills any run of entries inside one chunk of `2^lo`
+/// (one `x_hi`), from the claims' split eq tables and the maps. The table
+/// is built from it ([`OpeningWeights::table_with_round`]), or never built:
+/// an opening that folds over the committed table computes each entry
+/// when its fold reads it ([`OpeningWeights::first_round`],
+/// `PairTable::fold_first_over`), twice in all, and holds one table-sized
+/// buffer where it held two.
+pub(crate) struct OpeningWeights {
+    /// The table's length.
+    len: usize,
     live_len: usize,
-    claims: &[PackedClaim],
-    r2: &[Gf128],
-    gammas: &[Gf128],
-    first_var: usize,
-) -> (ScratchVec, Option<QuadraticRound>) {
-    if bit_matrix::accelerated() {
-        opening_weights_matrix(table, live_len, claims, r2, gammas, first_var)
-    } else {
-        opening_weights_bytes(table, live_len, claims, r2, gammas, first_var)
+    /// Low variables of a chunk.
+    lo: usize,
+    maps: Maps,
+    /// Claim `i`'s `eq(R_i_lo, .)` and `eq(R_i_hi, .)`.
+    eq_lo: Vec<Vec<Gf128>>,
+    eq_hi: Vec<Vec<Gf128>>,
+}
+
+/// The maps `M_i`: bit-matrix products (`starling_field::bit_matrix`) where
+/// a kernel runs them, byte tables otherwise.
+enum Maps {
+    Bytes(Vec<ByteTables>),
+    Matrix(Vec<SliceMap>),
+}
+
+impl OpeningWeights {
+    fn new(
+        len: usize,
+        live_len: usize,
+        claims: &[PackedClaim],
+        r2: &[Gf128],
+        gammas: &[Gf128],
+        matrix: bool,
+    ) -> Self {
+        let num_vars = len.trailing_zeros() as usize;
+        let lo = num_vars.min(LOG_CHUNK);
+        let eq_r2 = eq_table(r2);
+        let images = |gamma: Gf128| -> [Gf128; 128] { core::array::from_fn(|v| gamma * eq_r2[v]) };
+        // Each claim's tables on rayon, as in `bit_evaluations_matrix`.
+        let (maps, (eq_lo, eq_hi)) = rayon::join(
+            || match matrix {
+                true => Maps::Matrix(gammas.par_iter().map(|&g| SliceMap::new(&images(g))).collect()),
+                false => Maps::Bytes(gammas.par_iter().map(|&g| ByteTables::new(&images(g))).collect()),
+            },
+            || {
+                rayon::join(
+                    || claims.par_iter().map(|c| eq_table(&c.point[..lo])).collect(),
+                    || claims.par_iter().map(|c| eq_table(&c.point[lo..])).collect(),
+                )
+            },
+        );
+        OpeningWeights {
+            len,
+            live_len,
+            lo,
+            maps,
+            eq_lo,
+            eq_hi,
+        }
+    }
+
+    /// Writes entries `start .. start + out.len()`, which lie in one chunk.
+    fn fill(&self, start: usize, out: &mut [Gf128]) {
+        let live = self.live_len.saturating_sub(start).min(out.len());
+        let (out, past) = out.split_at_mut(live);
+        past.fill(Gf128::ZERO);
+        if out.is_empty() {
+            return;
+        }
+        let chunk = 1usize << self.lo;
+        let (h, offset) = (start >> self.lo, start & (chunk - 1));
+        debug_assert!(offset + out.len() <= chunk, "a run inside one chunk");
+        // A claim whose `eq(R_hi, x_hi)` is zero adds nothing to this chunk
+        // (`support_vars`).
+        let live: Vec<usize> = (0..self.eq_hi.len())
+            .filter(|&c| !self.eq_hi[c][h].is_zero())
+            .collect();
+        let run = RUN.min(out.len());
+        let mut e = vec![vec![0u128; run]; live.len()];
+        let mut bytes = vec![[0u8; 16]; run];
+        for (i, out_run) in out.chunks_mut(run).enumerate() {
+            let (at, n) = (offset + i * run, out_run.len());
+            out_run.fill(Gf128::ZERO);
+            // `e[k]` holds the scaled eq values of the `k`-th live claim.
+            for (ek, &c) in e.iter_mut().zip(&live) {
+                let lo_c = Gf128::as_u128_slice(&self.eq_lo[c][at..at + n]);
+                backend::scale_into(&mut ek[..n], lo_c, self.eq_hi[c][h].to_bits());
+            }
+            match &self.maps {
+                // Table-major: one claim and eight byte positions (32 KiB of
+                // tables) at a time, so tables and run stay in L1.
+                Maps::Bytes(maps) => {
+                    for (ek, &c) in e.iter().zip(&live) {
+                        for (b, x) in bytes.iter_mut().zip(&ek[..n]) {
+                            *b = x.to_le_bytes();
+                        }
+                        maps[c].add_octet(0, &bytes[..n], out_run);
+                        maps[c].add_octet(1, &bytes[..n], out_run);
+                    }
+                }
+                Maps::Matrix(maps) if !live.is_empty() => {
+                    let maps: Vec<&SliceMap> = live.iter().map(|&c| &maps[c]).collect();
+                    let inputs: Vec<&[u128]> = e.iter().map(|ek| &ek[..n]).collect();
+                    bit_matrix::apply_maps_sum(&maps, &inputs, Gf128::as_u128_slice_mut(out_run));
+                }
+                Maps::Matrix(_) => {}
+            }
+        }
+    }
+
+    /// Writes entries `start .. start + out.len()`, chunk by chunk.
+    pub(crate) fn fill_runs(&self, start: usize, out: &mut [Gf128]) {
+        let chunk = self.chunk();
+        let mut at = start;
+        let mut rest = out;
+        while !rest.is_empty() {
+            let n = (chunk - at % chunk).min(rest.len());
+            let (run, more) = rest.split_at_mut(n);
+            self.fill(at, run);
+            (at, rest) = (at + n, more);
+        }
+    }
+
+    /// Entries filled at a time: a chunk, or less for a small table.
+    fn chunk(&self) -> usize {
+        1usize << self.lo
+    }
+
+    /// The table, and with it the round binding variable `v` of `sum_x
+    /// f(x) w(x)` ([`weights_round`]).
+    fn table_with_round(&self, table: &[Gf128], v: usize) -> (ScratchVec, Option<QuadraticRound>) {
+        // Every live chunk is written, and the rest is zero: no pass over
+        // the whole table, and the pages of its zero tail are never touched.
+        let mut weights = scratch::take_field_zero_past(self.len, self.live_len);
+        let round = weights_round(
+            table,
+            self.live_len,
+            self.chunk(),
+            v,
+            Some(&mut weights),
+            |at, out| self.fill(at, out),
+        );
+        (weights, round)
+    }
+
+    /// The round binding variable `v` of `sum_x f(x) w(x)`, the weights
+    /// computed a chunk at a time and dropped.
+    pub(crate) fn first_round(&self, table: &[Gf128], v: usize) -> Option<QuadraticRound> {
+        weights_round(table, self.live_len, self.chunk(), v, None, |at, out| {
+            self.fill(at, out)
+        })
     }
 }
 
-/// Builds a table like `table` a chunk of `2^lo` entries at a time, `fill(state,
-/// h, chunk)` writing chunk `h`, and with it the round binding variable `v`
-/// of `sum_x f(x) w(x)`. Where the pairs `x`, `x + 2^v` lie in one chunk each
-/// chunk is summed as soon as it is written; otherwise each task writes a
-/// chunk of one half of a block of `2^(v + 1)` entries and its partner in
-/// the other half and sums them pairwise, so every sum reads entries still
-/// in cache. The tasks are single chunks or pairs, never whole blocks: the
-/// opening binds level 0's lowest row variable, whose blocks are two rows
-/// (BLAKE3 at 2^16 compressions: 50 live blocks of 64, four waves on
-/// sixteen threads). Entries from `live_len` on are zero, neither filled
-/// nor summed (`table` is zero there too, so they add nothing to the
-/// round).
-fn weights_with_round<S: Send>(
+/// The round binding variable `v` of `sum_x f(x) w(x)`, `w` filled a
+/// chunk at a time by `fill(start, chunk)` into `stored` or, without it,
+/// into each task's own buffers. Where the pairs `x`, `x + 2^v` lie in one
+/// chunk each chunk is summed as soon as it is written; otherwise each task
+/// fills a chunk of one half of a block of `2^(v + 1)` entries and its
+/// partner in the other half and sums them pairwise, so every sum reads
+/// entries still in cache. The tasks are single chunks or pairs, never
+/// whole blocks: the opening binds level 0's lowest row variable, whose
+/// blocks are two rows (BLAKE3 at 2^16 compressions: 50 live blocks of 64,
+/// four waves on sixteen threads). Entries from `live_len` on are zero,
+/// neither filled nor summed (`table` is zero there too, so they add
+/// nothing to the round).
+fn weights_round(
     table: &[Gf128],
     live_len: usize,
-    lo: usize,
+    chunk: usize,
     v: usize,
-    init: impl Fn() -> S + Sync + Send,
-    fill: impl Fn(&mut S, usize, &mut [Gf128]) + Sync + Send,
-) -> (ScratchVec, Option<QuadraticRound>) {
-    let chunk = 1usize << lo;
+    stored: Option<&mut ScratchVec>,
+    fill: impl Fn(usize, &mut [Gf128]) + Sync,
+) -> Option<QuadraticRound> {
     let unit = chunk.max(2 << v).min(table.len());
-    // Chunk `h` of the table, cleared past the live length; chunks past it
-    // are left as they are, zero.
-    let fill_live = |state: &mut S, h: usize, out: &mut [Gf128]| {
-        let live = live_len.saturating_sub(h * chunk).min(out.len());
-        if live > 0 {
-            fill(state, h, out);
-            out[live..].fill(Gf128::ZERO);
+    let half = unit / 2;
+    // A chunk from `live_len` on is zero: a stored one is left untouched
+    // (its pages too), a task's own buffer is cleared.
+    let fill_live = |at: usize, w: &mut [Gf128], clear: bool| {
+        if at < live_len {
+            fill(at, w);
+        } else if clear {
+            w.fill(Gf128::ZERO);
         }
     };
-    // Every live chunk is written by `fill_live`, and the rest is zero:
-    // no pass over the whole table, and the pages of its zero tail are
-    // never touched.
-    let mut weights = scratch::take_field_zero_past(table.len(), live_len);
-    let sums = if unit == chunk {
-        weights
-            .par_chunks_mut(chunk)
-            .zip(table.par_chunks(chunk))
-            .enumerate()
-            .fold(
-                || (RoundSums::new(), init()),
-                |(mut sums, mut state), (h, (out, f))| {
-                    fill_live(&mut state, h, out);
-                    if table.len() >= 2 && h * chunk < live_len {
-                        sums.add_at(f, out, v);
-                    }
-                    (sums, state)
-                },
-            )
-            .map(|(sums, _)| sums)
-            .reduce(RoundSums::new, RoundSums::merge)
-    } else {
-        // Chunk `c` of a block's first half and its partner, `half / chunk`
-        // chunks on.
-        let half = unit / 2;
-        let per_half = half / chunk;
-        weights
-            .par_chunks_mut(unit)
-            .zip(table.par_chunks(unit))
-            .enumerate()
-            .flat_map(|(u, (out, f))| {
-                let (o0, o1) = out.split_at_mut(half);
-                let (f0, f1) = f.split_at(half);
-                let outs = o0.par_chunks_mut(chunk).zip(o1.par_chunks_mut(chunk));
-                let ins = f0.par_chunks(chunk).zip(f1.par_chunks(chunk));
-                outs.zip(ins)
-                    .enumerate()
-                    .map(move |(c, pair)| (u * 2 * per_half + c, pair))
-            })
-            .fold(
-                || (RoundSums::new(), init()),
-                |(mut sums, mut state), (h, ((a, b), (fa, fb)))| {
-                    fill_live(&mut state, h, a);
-                    fill_live(&mut state, h + per_half, b);
-                    if h * chunk < live_len {
-                        sums.add_halves(fa, fb, a, b);
-                    }
-                    (sums, state)
-                },
-            )
-            .map(|(sums, _)| sums)
-            .reduce(RoundSums::new, RoundSums::merge)
+    // Chunk `w` at `at`, alone or with its partner `w1` half a unit on.
+    let sum = |s: &mut RoundSums, at: usize, w: &mut [Gf128], w1: Option<&mut [Gf128]>, clear: bool| {
+        fill_live(at, w, clear);
+        match w1 {
+            None if table.len() >= 2 => s.add_at(&table[at..at + w.len()], w, v),
+            None => {}
+            Some(w1) => {
+                fill_live(at + half, w1, clear);
+                let (f0, f1) = (&table[at..at + w.len()], &table[at + half..at + half + w1.len()]);
+                s.add_halves(f0, f1, w, w1);
+            }
+        }
     };
-    let first_round = (table.len() >= 2).then(|| sums.finish());
-    (weights, first_round)
-}
-
-/// [`opening_weights`] by byte tables (the path without a bit-matrix kernel).
-fn opening_weights_bytes(
-    table: &[Gf128],
-    live_len: usize,
-    claims: &[PackedClaim],
-    r2: &[Gf128],
-    gammas: &[Gf128],
-    first_var: usize,
-) -> (ScratchVec, Option<QuadraticRound>) {
-    let num_vars = table.len().trailing_zeros() as usize;
-    let lo = num_vars.min(LOG_CHUNK);
-    let eq_r2 = eq_table(r2);
-    let maps: Vec<ByteTables> = gammas
-        .iter()
-        .map(|&gamma| {
-            let mut images = [Gf128::ZERO; 128];
-            for (img, &e) in images.iter_mut().zip(&eq_r2) {
-                *img = gamma * e;
-            }
-            ByteTables::new(&images)
-        })
-        .collect();
-    let eq_lo: Vec<Vec<u128>> = claims
-        .iter()
-        .map(|c| eq_table(&c.point[..lo]).iter().map(|e| e.to_bits()).collect())
-        .collect();
-    let eq_hi: Vec<Vec<Gf128>> = claims.iter().map(|c| eq_table(&c.point[lo..])).collect();
-    let run = RUN.min(1 << lo);
-    weights_with_round(
-        table,
-        live_len,
-        lo,
-        first_var,
-        || (vec![0u128; run], vec![[0u8; 16]; run]),
-        |(e, bytes), h, out| {
-            for (start, out_run) in out.chunks_mut(run).enumerate() {
-                let start = start * run;
-                // Table-major: one claim and eight byte positions (32 KiB of
-                // tables) at a time, so tables and run stay in L1.
-                out_run.fill(Gf128::ZERO);
-                // A claim whose `eq(R_hi, x_hi)` is zero adds nothing to
-                // this chunk (`support_vars`).
-                let live = maps
-                    .iter()
-                    .zip(&eq_lo)
-                    .zip(&eq_hi)
-                    .filter(|(_, hi_k)| !hi_k[h].is_zero());
-                for ((map, lo_k), hi_k) in live {
-                    backend::scale_into(e, &lo_k[start..start + run], hi_k[h].to_bits());
-                    for (b, x) in bytes.iter_mut().zip(e.iter()) {
-                        *b = x.to_le_bytes();
-                    }
-                    map.add_octet(0, bytes, out_run);
-                    map.add_octet(1, bytes, out_run);
-                }
-            }
-        },
-    )
-}
-
-/// [`opening_weights`] with the maps applied as bit-matrix products
-/// (`starling_field::bit_matrix::apply_maps_sum`), all claims of a run
-/// together.
-fn opening_weights_matrix(
-    table: &[Gf128],
-    live_len: usize,
-    claims: &[PackedClaim],
-    r2: &[Gf128],
-    gammas: &[Gf128],
-    first_var: usize,
-) -> (ScratchVec, Option<QuadraticRound>) {
-    let num_vars = table.len().trailing_zeros() as usize;
-    let lo = num_vars.min(LOG_CHUNK);
-    let eq_r2 = eq_table(r2);
-    // Each claim's tables on rayon, as in `bit_evaluations_matrix`.
-    let (maps, (eq_lo, eq_hi)) = rayon::join(
-        || {
-            gammas
+    let paired = unit != chunk;
+    let sums = match stored {
+        Some(weights) if !paired => weights
+            .par_chunks_mut(chunk)
+            .enumerate()
+            .filter(|(h, _)| h * chunk < live_len)
+            .fold(RoundSums::new, |mut s, (h, w)| {
+                sum(&mut s, h * chunk, w, None, false);
+                s
+            })
+            .reduce(RoundSums::new, RoundSums::merge),
+        Some(weights) => weights
+            .par_chunks_mut(unit)
+            .enumerate()
+            .flat_map(|(u, out)| {
+                let (o0, o1) = out.split_at_mut(half);
+                o0.par_chunks_mut(chunk)
+                    .zip(o1.par_chunks_mut(chunk))
+                    .enumerate()
+                    .map(move |(c, pair)| (u * unit + c * chunk, pair))
+            })
+            .filter(|(at, _)| *at < live_len)
+            .fold(RoundSums::new, |mut s, (at, (w, w1))| {
+                sum(&mut s, at, w, Some(w1), false);
+                s
+            })
+            .reduce(RoundSums::new, RoundSums::merge),
+        None => {
+            let starts: Vec<usize> = match paired {
+                false => (0..table.len()).step_by(chunk).collect(),
+                true => (0..table.len())
+                    .step_by(unit)
+                    .flat_map(|u| (u..u + half).step_by(chunk))
+                    .collect(),
+            };
+            starts[..starts.partition_point(|&at| at < live_len)]
                 .par_iter()
-                .map(|&gamma| SliceMap::new(&core::array::from_fn(|v| gamma * eq_r2[v])))
-                .collect::<Vec<_>>()
-        },
-        || {
-            rayon::join(
-                || {
-                    claims
-                        .par_iter()
-                        .map(|c| eq_table(&c.point[..lo]))
-                        .collect::<Vec<_>>()
-                },
-                || {
-                    claims
-                        .par_iter()
-                        .map(|c| eq_table(&c.point[lo..]))
-                        .collect::<Vec<_>>()
-                },
-            )
-        },
-    );
-    let map_refs: Vec<&SliceMap> = maps.iter().collect();
-    let run = RUN.min(1 << lo);
-    let k = claims.len();
-    weights_with_round(
-        table,
-        live_len,
-        lo,
-        first_var,
-        || vec![vec![0u128; run]; k],
-        |e, h, out| {
-            // A claim whose `eq(R_hi, x_hi)` is zero adds nothing to this
-            // chunk (`support_vars`).
-            let live: Vec<usize> = (0..k).filter(|&c| !eq_hi[c][h].is_zero()).collect();
-            let maps: Vec<&SliceMap> = live.iter().map(|&c| map_refs[c]).collect();
-            for (start, out_run) in out.chunks_mut(run).enumerate() {
-                let start = start * run;
-                out_run.fill(Gf128::ZERO);
-                if live.is_empty() {
-                    continue;
-                }
-                // `e[i]` holds the scaled eq values of the `i`-th live claim.
-                for (ek, &c) in e.iter_mut().zip(&live) {
-                    let lo_c = Gf128::as_u128_slice(&eq_lo[c][start..start + run]);
-                    backend::scale_into(ek, lo_c, eq_hi[c][h].to_bits());
-                }
-                let inputs: Vec<&[u128]> = e[..live.len()].iter().map(Vec::as_slice).collect();
-                bit_matrix::apply_maps_sum(&maps, &inputs, Gf128::as_u128_slice_mut(out_run));
-            }
-        },
-    )
+                .fold(
+                    || (RoundSums::new(), vec![Gf128::ZERO; 2 * chunk]),
+                    |(mut s, mut buf), &at| {
+                        let (w, w1) = buf.split_at_mut(chunk);
+                        sum(&mut s, at, w, paired.then_some(w1), true);
+                        (s, buf)
+                    },
+                )
+                .map(|(s, _)| s)
+                .reduce(RoundSums::new, RoundSums::merge)
+        }
+    };
+    (table.len() >= 2).then(|| sums.finish())
 }
 
 #[cfg(test)]
@@ -722,9 +772,10 @@ mod tests {
                 let mut live_table = table.clone();
                 live_table[live_len..].fill(Gf128::ZERO);
                 for v in [0, num_vars.saturating_sub(1)] {
+                    let weights = |matrix| OpeningWeights::new(n, live_len, &claims, &r2, &gammas, matrix);
                     assert_eq!(
-                        opening_weights_matrix(&live_table, live_len, &claims, &r2, &gammas, v),
-                        opening_weights_bytes(&live_table, live_len, &claims, &r2, &gammas, v),
+                        weights(true).table_with_round(&live_table, v),
+                        weights(false).table_with_round(&live_table, v),
                         "L = {num_vars}, live {live_len}, v = {v}"
                     );
                 }
@@ -762,11 +813,25 @@ mod tests {
             })
             .collect();
         let (r2, gammas) = (pseudo_random(7, 40), pseudo_random(4, 41));
-        let (weights, _) = opening_weights(table, live_len, &claims, &r2, &gammas, 0);
+        let opening_weights = OpeningWeights::new(
+            table.len(),
+            live_len,
+            &claims,
+            &r2,
+            &gammas,
+            bit_matrix::accelerated(),
+        );
+        let (weights, _) = opening_weights.table_with_round(table, 0);
         // Pairs inside a chunk, at its edge, and across chunks.
         for v in [0, 1, 5, LOG_CHUNK - 1, LOG_CHUNK, num_vars - 1] {
-            let (w, round) = opening_weights(table, live_len, &claims, &r2, &gammas, v);
+            let (w, round) = opening_weights.table_with_round(table, v);
             assert_eq!(w, weights, "live {live_len}, v = {v}");
+            // Computed and dropped a chunk at a time, the same round.
+            assert_eq!(
+                opening_weights.first_round(table, v),
+                round,
+                "live {live_len}, v = {v}"
+            );
             assert_eq!(
                 round,
                 Some(crate::sumcheck::product_round_at(table, &weights, v)),

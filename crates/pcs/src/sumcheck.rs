@@ -41,6 +41,8 @@ use starling_field::Gf128Slices;
 use starling_field::{backend, Gf128};
 use starling_poly::sumcheck_round::QuadraticRound;
 
+use crate::ring_switch::OpeningWeights;
+
 /// Elements handed to the field backend per call.
 const CHUNK: usize = 256;
 /// Output pairs per rayon task. With 2^13 (and a seed of 2^12) a fold of up
@@ -422,6 +424,70 @@ impl PairTable {
         }
         scratch::recycle_field(copy);
         (PairTable { fw: w, live }, round_ok.then(|| sums.finish()))
+    }
+
+    /// [`PairTable::fold_first_at`] with the weight computed where the fold
+    /// reads it (`weights`, from entry `live` on zero like the table), and
+    /// written over the committed table's buffer, which becomes the pair
+    /// table's: output block `k` takes exactly the place of input block `k`
+    /// of the table, so each run of blocks is copied aside and folded over
+    /// the table from the copy. The opening then holds one table-sized
+    /// buffer where it held two; the table is gone afterwards, and a prover
+    /// that needs it again writes it again.
+    pub(crate) fn fold_first_over(
+        mut table: ScratchVec,
+        weights: &OpeningWeights,
+        live: usize,
+        r: Gf128,
+        v: usize,
+        with_round: bool,
+    ) -> (PairTable, Option<QuadraticRound>) {
+        let (h, r) = (1usize << v, r.to_bits());
+        // Entries of an input block of each table, and of an output block.
+        let block = 2 * h;
+        assert!(
+            block <= table.len(),
+            "variable {v} of a table of {} entries",
+            table.len()
+        );
+        let live_in = live.min(table.len());
+        let live = live_after_fold(live_in, v);
+        let out_live = 2 * live;
+        table.wrote_below(out_live);
+        let round_ok = with_round && table.len() >= 2 * block;
+        let group = if round_ok { 2 * block } else { block };
+        let span = group * (SPAN / group).max(1);
+        let mut copy = scratch::take_field(span.min(out_live));
+        let mut sums = RoundSums::new();
+        for (s, out) in table.chunks_mut(span).enumerate() {
+            let base = s * span;
+            // From here on input and output blocks are zero.
+            if base >= out_live {
+                break;
+            }
+            // The part of the table the live output blocks read: whole
+            // blocks, of which the table may be nonzero below `live_in` only.
+            let need = out.len().min(out_live - base);
+            let keep = need.min(live_in - base);
+            let c = &mut copy[..need];
+            copy_par(&mut c[..keep], &out[..keep]);
+            scratch::clear(&mut c[keep..]);
+            let t = &*c;
+            let folded = fold_high(out, block, out_live - base, 0, round_ok, |o, at| {
+                let (b, j, n) = (at / block * block, at % block / 2, o.len() / 2);
+                let (f0, f1) = (&t[b + j..][..n], &t[b + h + j..][..n]);
+                let mut w = vec![Gf128::ZERO; 2 * n];
+                let (w0, w1) = w.split_at_mut(n);
+                weights.fill_runs(base + b + j, w0);
+                weights.fill_runs(base + b + h + j, w1);
+                fold_halves_interleaving(o, f0, f1, w0, w1, r);
+            });
+            if let Some(p) = folded {
+                sums = sums.merge(p);
+            }
+        }
+        scratch::recycle_field(copy);
+        (PairTable { fw: table, live }, round_ok.then(|| sums.finish()))
     }
 
     /// Folds both tables at variable `v` with `r`, in place: [`PairTable::fold`]

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rand::Rng;
 use rand_chacha::ChaCha20Rng;
 use starling_circuit::layout::{slice_instances, unslice_instances};
-use starling_circuit::{Placement, R1cs, R1csWitness, Tables};
+use starling_circuit::{a_from_b, Placement, R1cs, R1csWitness, Tables};
 use starling_crypto::{Grind, Transcript};
 use starling_field::scratch::{self, ScratchVec};
 use starling_field::{Gf128, Gf128Slices};
@@ -192,6 +192,7 @@ pub(crate) fn prove_with(
         passes.write(Tables {
             z: Some(Gf128::as_u64_words_mut(&mut packed)),
             forms: None,
+            b_and_stored: None,
         })?;
         Ok::<_, Error>(passes)
     })?;
@@ -422,6 +423,19 @@ fn prove_statement(
     // the table's own pass takes back after the zerocheck (the time of both
     // passes is the zerocheck's).
     let (table_len, live) = (prover_data.table().len(), params.pcs.live_len());
+    let written = match forms {
+        Forms::Written(passes) => Some(passes),
+        Forms::Held { .. } => None,
+    };
+    // Where `A`'s rows are `B`'s (Keccak-f), the zerocheck reads `a` out of
+    // `b` and the few rows of `a` stored beside it: one table, not two (a
+    // zero-knowledge table's rows sit around its holes, and it keeps both).
+    // The opening then folds over the table's own buffer, its weight
+    // computed twice and the table written again, so that it holds one
+    // table too: a tenth of the proof's time, spent only where it lowers
+    // the peak (with two tables in the zerocheck, two in the opening are
+    // no more).
+    let one_table = written.and(if zk { None } else { a_from_b(r1cs) });
     let (zerocheck_proof, zc, prover_data) = timings.phase("zerocheck", progress, || {
         let mut prove = |a: &mut [Gf128], b: &mut [Gf128], c| {
             zerocheck::prove_in_place(
@@ -438,18 +452,51 @@ fn prove_statement(
         match forms {
             Forms::Written(passes) => {
                 let (mut b, aside) = prover_data.set_table_aside();
-                let mut a = scratch::take_field_zero_past(table_len, live);
-                passes.write(Tables {
-                    z: None,
-                    forms: Some((Gf128::as_u64_words_mut(&mut a), Gf128::as_u64_words_mut(&mut b))),
-                })?;
-                let (proof, zc) = prove(&mut a, &mut b, zerocheck::CWords::AndOfForms);
-                scratch::recycle_field(a);
+                let (proof, zc) = match one_table {
+                    Some(rule) => {
+                        let words = rule.stored().len() * shape.words_per_wire();
+                        let mut stored = scratch::take_field(words.div_ceil(2));
+                        passes.write(Tables {
+                            z: None,
+                            forms: None,
+                            b_and_stored: Some((
+                                Gf128::as_u64_words_mut(&mut b),
+                                &mut Gf128::as_u64_words_mut(&mut stored)[..words],
+                                rule,
+                            )),
+                        })?;
+                        let out = zerocheck::prove_in_place_from_b(
+                            shape,
+                            rule,
+                            &mut stored,
+                            &mut b,
+                            zerocheck::CWords::AndOfForms,
+                            live_words,
+                            grind_bits,
+                            &mut transcript,
+                            &mut *cover,
+                        );
+                        scratch::recycle_field(stored);
+                        out
+                    }
+                    None => {
+                        let mut a = scratch::take_field_zero_past(table_len, live);
+                        passes.write(Tables {
+                            z: None,
+                            forms: Some((Gf128::as_u64_words_mut(&mut a), Gf128::as_u64_words_mut(&mut b))),
+                            b_and_stored: None,
+                        })?;
+                        let out = prove(&mut a, &mut b, zerocheck::CWords::AndOfForms);
+                        scratch::recycle_field(a);
+                        out
+                    }
+                };
                 // The zerocheck folded the forms in place below the live
                 // part: the witness's pass writes every entry there again.
                 passes.write(Tables {
                     z: Some(Gf128::as_u64_words_mut(&mut b)),
                     forms: None,
+                    b_and_stored: None,
                 })?;
                 let data = aside
                     .with_table(b)
@@ -555,8 +602,34 @@ fn prove_statement(
         lincheck_claims[1].to_packed(),
         public_claim.to_packed(),
     ];
-    let opening = timings.phase("open", progress, || {
-        match (veil.as_mut(), public_held) {
+    // After a zerocheck over one table, the opening's first fold takes the
+    // table's buffer and the prover writes the table again
+    // (`bits::prove_over`): one table-sized buffer through the opening too.
+    let rewriter = written.filter(|_| one_table.is_some());
+    let (opening, prover_data) = timings.phase("open", progress, || {
+        if let Some(passes) = rewriter {
+            let (table, aside) = prover_data.set_table_aside();
+            let failed = std::sync::Mutex::new(None);
+            let rewrite = |out: &mut [Gf128]| {
+                let z = Gf128::as_u64_words_mut(out);
+                if let Err(e) = passes.write(Tables {
+                    z: Some(z),
+                    forms: None,
+                    b_and_stored: None,
+                }) {
+                    *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                }
+            };
+            let opened = bits::prove_over(&params.pcs, table, aside, &claims, &mut transcript, &rewrite);
+            if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+                return (Err(e), None);
+            }
+            return match opened {
+                Ok((proof, data)) => (Ok(proof), Some(data)),
+                Err(e) => (Err(Error::Internal(format!("opening: {e}"))), None),
+            };
+        }
+        let opening = match (veil.as_mut(), public_held) {
             (Some(v), Some(public)) => {
                 let held = [
                     lincheck_held[0].to_packed(),
@@ -575,12 +648,15 @@ fn prove_statement(
             }
             _ => bits::prove(&params.pcs, &prover_data, &claims, &mut transcript),
         }
-        .map_err(|e| Error::Internal(format!("opening: {e}")))
+        .map_err(|e| Error::Internal(format!("opening: {e}")));
+        (opening, Some(prover_data))
     });
     // The proof's large buffers are free now: the table joins the others in
     // the pool, which is dropped unless the process keeps it for its next
     // proof (`scratch::keep_between_uses`).
-    scratch::recycle_field(prover_data.into_table());
+    if let Some(data) = prover_data {
+        scratch::recycle_field(data.into_table());
+    }
     scratch::finish();
     let opening = opening?;
 

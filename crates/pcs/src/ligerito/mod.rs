@@ -7,7 +7,7 @@ mod prove;
 
 pub(crate) use prove::add_sparse_weights;
 pub use prove::prove;
-pub(crate) use prove::prove_with_first_round;
+pub(crate) use prove::{prove_with_first_round, Opening};
 /// The proof types, the labels, the transcript steps both sides take and
 /// the verifier are `starling-verifier`'s.
 pub use starling_verifier::pcs::ligerito::*;

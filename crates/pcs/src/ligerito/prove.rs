@@ -10,8 +10,9 @@ use starling_poly::additive_ntt::AdditiveNtt;
 use starling_poly::sumcheck_round::QuadraticRound;
 
 use super::*;
-use crate::commit::{CommittedLevel, ProverData};
+use crate::commit::{CommittedLevel, ProverData, TableAside};
 use crate::params::MaskRun;
+use crate::ring_switch::OpeningWeights;
 use crate::sumcheck::{product_round_at, PairTable};
 use crate::{Commitment, PcsError, PcsParams};
 
@@ -24,6 +25,13 @@ enum Tables<'a> {
         w: ScratchVec,
         live: usize,
     },
+    /// The table's own buffer, which the first fold writes over, and the
+    /// weight as the rule that computes it ([`Opening::Over`]).
+    Over {
+        table: ScratchVec,
+        w: OpeningWeights,
+        live: usize,
+    },
     Folded(PairTable),
 }
 
@@ -32,6 +40,9 @@ impl Tables<'_> {
     fn round(&self, v: usize) -> QuadraticRound {
         match self {
             Tables::Start { table, w, .. } => product_round_at(table, w, v),
+            Tables::Over { table, w, .. } => w
+                .first_round(table, v)
+                .expect("an opened table has two entries or more"),
             Tables::Folded(p) => p.round_at(v),
         }
     }
@@ -41,6 +52,10 @@ impl Tables<'_> {
         match self {
             Tables::Start { table, w, live } => {
                 let (p, next) = PairTable::fold_first_at(table, w, live, r, v, with_round);
+                (Tables::Folded(p), next)
+            }
+            Tables::Over { table, w, live } => {
+                let (p, next) = PairTable::fold_first_over(table, &w, live, r, v, with_round);
                 (Tables::Folded(p), next)
             }
             Tables::Folded(mut p) => {
@@ -55,7 +70,9 @@ impl Tables<'_> {
     fn folded(&mut self) -> &mut PairTable {
         match self {
             Tables::Folded(p) => p,
-            Tables::Start { .. } => unreachable!("a data row variable is folded before T"),
+            Tables::Start { .. } | Tables::Over { .. } => {
+                unreachable!("a data row variable is folded before T")
+            }
         }
     }
 
@@ -69,6 +86,7 @@ impl Tables<'_> {
     fn message(&self) -> Vec<Gf128> {
         match self {
             Tables::Start { table, .. } => table.to_vec(),
+            Tables::Over { table, .. } => table.to_vec(),
             Tables::Folded(p) => p.message(),
         }
     }
@@ -83,6 +101,7 @@ impl Tables<'_> {
                 *live = (*live).max(add.len());
                 w.wrote_below(add.len());
             }
+            Tables::Over { .. } => unreachable!("level 0's rows are folded before any weight is added"),
             Tables::Folded(p) => p.add_to_weights(add),
         }
     }
@@ -224,7 +243,30 @@ pub fn prove(
 ) -> Result<Proof, PcsError> {
     let weights = weights.into();
     let live = weights.len();
-    prove_with_first_round(params, data, weights, live, claim, None, transcript)
+    let opening = Opening::Stored { data, weights };
+    prove_with_first_round(params, opening, live, claim, None, transcript).map(|(proof, _)| proof)
+}
+
+/// How the opening holds the committed table and the weight.
+pub(crate) enum Opening<'a> {
+    /// The table read where it is, the weight a table of its own.
+    Stored {
+        data: &'a ProverData,
+        weights: ScratchVec,
+    },
+    /// The weight computed where the first fold reads it, and that fold
+    /// written over the table's own buffer (`PairTable::fold_first_over`):
+    /// the opening holds one table-sized buffer where it held two. Once
+    /// level 0's rows are folded, `rewrite` writes the table again, every
+    /// entry below its live length, into a buffer zero past it: the
+    /// queries' columns are re-encoded from it, and the opening hands it
+    /// back. A plain commitment's only.
+    Over {
+        table: ScratchVec,
+        aside: &'a TableAside,
+        weights: OpeningWeights,
+        rewrite: &'a (dyn Fn(&mut [Gf128]) + Sync),
+    },
 }
 
 /// [`prove`] for weights that are zero from entry `weights_live` on (ring
@@ -235,54 +277,82 @@ pub fn prove(
 /// the weights.
 pub(crate) fn prove_with_first_round(
     params: &PcsParams,
-    data: &ProverData,
-    weights: ScratchVec,
+    opening: Opening<'_>,
     weights_live: usize,
     claim: Gf128,
     first_round: Option<QuadraticRound>,
     transcript: &mut Transcript,
-) -> Result<Proof, PcsError> {
+) -> Result<(Proof, Option<ScratchVec>), PcsError> {
     let n = 1usize << params.data_vars();
-    if data.table.len() != n {
+    let (view, table_len) = match &opening {
+        Opening::Stored { data, weights } => {
+            if weights.len() != n {
+                return Err(PcsError::BadInput("weight table length must be 2^num_vars"));
+            }
+            (data.view(), data.table.len())
+        }
+        Opening::Over { table, aside, .. } => (aside.view(), table.len()),
+    };
+    if table_len != n {
         return Err(PcsError::TableSize {
-            got: data.table.len(),
+            got: table_len,
             want: n,
         });
     }
-    if weights.len() != n {
-        return Err(PcsError::BadInput("weight table length must be 2^num_vars"));
-    }
     let commitment = Commitment {
-        root: data.level0.tree.root(),
+        root: view.tree().root(),
     };
     absorb_statement(transcript, params, &commitment, claim);
-
     let levels = params.levels();
-    let mut weights = weights;
     let mut first_round = first_round;
-    let mask_sum = match (params.mask_run(), data.mask_row()) {
-        (Some(run), Some(_)) => Some(mask_rows(
-            params,
-            run,
-            data,
-            &mut weights,
-            &mut first_round,
-            transcript,
-        )),
-        (None, None) => None,
-        _ => {
-            return Err(PcsError::BadInput(
-                "the commitment and the parameters disagree on hiding",
-            ))
+    // Both tables are zero from `live` on.
+    let live = weights_live.max(params.live_len());
+    // The table the queries' columns come from: the committed one, or, over
+    // it, the one written again after level 0's folds.
+    let (mut tables, held, rewrite) = match opening {
+        Opening::Stored { data, mut weights } => {
+            let mask_sum = match (params.mask_run(), view.mask_row()) {
+                (Some(run), Some(_)) => Some(mask_rows(
+                    params,
+                    run,
+                    data,
+                    &mut weights,
+                    &mut first_round,
+                    transcript,
+                )),
+                (None, None) => None,
+                _ => {
+                    return Err(PcsError::BadInput(
+                        "the commitment and the parameters disagree on hiding",
+                    ))
+                }
+            };
+            let tables = Tables::Start {
+                table: &data.table,
+                w: weights,
+                live,
+            };
+            (tables, Some((&data.table[..], mask_sum)), None)
+        }
+        Opening::Over {
+            table,
+            weights,
+            rewrite,
+            ..
+        } => {
+            if params.mask_run().is_some() || view.mask_row().is_some() {
+                return Err(PcsError::BadInput("a hiding opening folds a stored weight"));
+            }
+            let tables = Tables::Over {
+                table,
+                w: weights,
+                live,
+            };
+            (tables, None, Some(rewrite))
         }
     };
-    // Both tables are zero from here on.
-    let live = weights_live.max(params.live_len());
-    let mut tables = Tables::Start {
-        table: &data.table,
-        w: weights,
-        live,
-    };
+    let (held, mask_sum) = held.map_or((None, None), |(t, m)| (Some(t), m));
+    let mut again: Option<ScratchVec> = None;
     // The round message of the current tables, when a fold already computed it.
     let mut pending = first_round;
     let mut next_level: Option<CommittedLevel> = None;
@@ -297,7 +367,7 @@ pub(crate) fn prove_with_first_round(
         // are the low variables of their tables.
         let v = if i == 0 { params.level_log_msg(0) } else { 0 };
         // A hiding opening's level 0 folds `T` last, against the mask row.
-        let mask = if i == 0 { data.mask_row() } else { None };
+        let mask = if i == 0 { view.mask_row() } else { None };
         let table_rows = lp.log_rows - usize::from(mask.is_some());
         let mut s_rows = Vec::with_capacity(lp.log_rows);
         for j in 0..lp.log_rows {
@@ -333,6 +403,11 @@ pub(crate) fn prove_with_first_round(
 
         if i == 0 {
             tables.compact();
+            if let Some(rewrite) = rewrite {
+                let mut table = scratch::take_field_zero_past(n, params.live_len());
+                rewrite(&mut table);
+                again = Some(table);
+            }
         }
         let folded = tables.message();
         let last = i + 1 == levels.len();
@@ -353,7 +428,12 @@ pub(crate) fn prove_with_first_round(
         let positions = query_positions(transcript, params, i);
         let (columns, tree) = match &current {
             Some(level) => (level.columns(&positions), &level.code.tree),
-            None => (data.level0_columns(&positions), &data.level0.tree),
+            None => {
+                let table = held
+                    .or(again.as_deref())
+                    .expect("the table is held or written again");
+                (view.columns(table, &positions), view.tree())
+            }
         };
         let hashes = hash_leaves_fields(&columns, params.level_width(i));
         let merkle = tree.open(&positions);
@@ -396,10 +476,11 @@ pub(crate) fn prove_with_first_round(
         pending = next;
         final_rounds.push(round);
     }
-    Ok(Proof {
+    let proof = Proof {
         mask_sum,
         levels: level_proofs,
         final_message,
         final_rounds,
-    })
+    };
+    Ok((proof, again))
 }

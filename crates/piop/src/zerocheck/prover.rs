@@ -38,12 +38,14 @@ use starling_crypto::Transcript;
 use starling_field::{ByteLinearMap, Gf128, Gf8};
 use starling_poly::multilinear::eq_table;
 
+use super::from_b::{FromB, ReadA};
 use super::{GruenRound, Output, Proof};
 use super::{LABEL_EVALS, LABEL_P, LABEL_R, LABEL_R0, LABEL_ROUND, LABEL_V};
 use crate::cover::{Cover, Plain};
 use crate::kernels::{ByteRow, ExtTables, Kernels, SkipAcc, SkipWeights, WordWeights};
 use crate::skip::{lagrange_at_extra_points, lagrange_weights, EXTRA_POINTS, SKIP_SIZE};
 use crate::{challenge_nonzero_point, Shape};
+use starling_verifier::circuit::a_from_b::AFromB;
 
 /// See [`crate::prepare_tables`].
 pub(crate) fn prepare_tables() {
@@ -123,7 +125,7 @@ const SKIP_CHUNK_LOG: usize = 11;
 /// leaves per thread, and the thread that finished first had nothing left
 /// to steal while the other worked through its last leaf: 5 ms of one idle
 /// thread at the end of BLAKE3's skip pass on two threads (Zen 3).
-const LEAF_ITEMS: usize = 4;
+pub(super) const LEAF_ITEMS: usize = 4;
 
 /// Words per step of the backward scan in [`live_len`].
 const TAIL_SCAN_WORDS: usize = 256;
@@ -166,7 +168,7 @@ fn live_len_of(v: &[u64]) -> usize {
 }
 
 /// Blocks of `block` entries that hold the first `live` entries.
-fn live_blocks(live: usize, block: usize) -> usize {
+pub(super) fn live_blocks(live: usize, block: usize) -> usize {
     live.div_ceil(block)
 }
 
@@ -216,6 +218,7 @@ pub enum CWords<'a> {
 
 /// [`skip_messages`] with the kernels given, reading the words below `live`
 /// (`a`, `b`, `c` are zero past it).
+#[cfg(test)]
 pub(crate) fn skip_messages_with(
     kernels: Kernels,
     shape: Shape,
@@ -225,8 +228,47 @@ pub(crate) fn skip_messages_with(
     live: usize,
     tau: &[Gf128],
 ) -> (Vec<Gf128>, Vec<Gf128>) {
+    skip_messages_from(kernels, shape, ABits::Stored(a), b, c, live, tau)
+}
+
+/// Where the bit passes read `a`'s words: stored, or out of `b`
+/// ([`AFromB`]), a chunk at a time into the pass's own buffer.
+#[derive(Clone, Copy)]
+pub(crate) enum ABits<'a> {
+    Stored(&'a [u64]),
+    FromB(ReadA<'a, u64>),
+}
+
+impl ABits<'_> {
+    /// Words `start .. start + len` of `a`: a slice of the stored ones, or
+    /// read into `buf` (which grows to `len`).
+    fn words<'b>(&'b self, start: usize, len: usize, buf: &'b mut Vec<u64>) -> &'b [u64] {
+        match self {
+            ABits::Stored(a) => &a[start..start + len],
+            ABits::FromB(read) => {
+                buf.resize(len, 0);
+                read.fill(start, &mut buf[..len]);
+                &buf[..len]
+            }
+        }
+    }
+}
+
+/// [`skip_messages_with`] for `a` from where [`ABits`] says.
+pub(crate) fn skip_messages_from(
+    kernels: Kernels,
+    shape: Shape,
+    a: ABits<'_>,
+    b: &[u64],
+    c: CWords<'_>,
+    live: usize,
+    tau: &[Gf128],
+) -> (Vec<Gf128>, Vec<Gf128>) {
     let words = shape.num_words();
-    assert!(a.len() == words && b.len() == words, "witness length");
+    if let ABits::Stored(a) = a {
+        assert_eq!(a.len(), words, "witness length");
+    }
+    assert_eq!(b.len(), words, "witness length");
     if let CWords::Stored(c) = c {
         assert_eq!(c.len(), words, "witness length");
     }
@@ -261,6 +303,7 @@ pub(crate) fn skip_messages_with(
             [Gf128::ZERO; EXTRA_POINTS],
             [Gf128::ZERO; SKIP_SIZE],
             vec![0u64; c_chunk_len],
+            Vec::new(),
         ))
     };
     let sums = eq_hi[..live_blocks(live, chunk)]
@@ -268,8 +311,9 @@ pub(crate) fn skip_messages_with(
         .enumerate()
         .with_max_len(LEAF_ITEMS)
         .fold(zero, |mut sums, (h, &e_hi)| {
-            let (acc, p, v, c_chunk) = &mut *sums;
+            let (acc, p, v, c_chunk, a_chunk) = &mut *sums;
             let range = h * chunk..(h + 1) * chunk;
+            let a = a.words(range.start, chunk, a_chunk);
             let c = match c {
                 CWords::Stored(c) => &c[range.clone()],
                 CWords::Computed(fill) => {
@@ -277,14 +321,14 @@ pub(crate) fn skip_messages_with(
                     &c_chunk[..]
                 }
                 CWords::AndOfForms => {
-                    for ((c, &x), &y) in c_chunk.iter_mut().zip(&a[range.clone()]).zip(&b[range.clone()]) {
+                    for ((c, &x), &y) in c_chunk.iter_mut().zip(a).zip(&b[range.clone()]) {
                         *c = x & y;
                     }
                     &c_chunk[..]
                 }
             };
             *acc = SkipAcc::new();
-            kernels.skip_chunk(ext, &a[range.clone()], &b[range], c, &weights, acc);
+            kernels.skip_chunk(ext, a, &b[range], c, &weights, acc);
             for (e, pe) in p.iter_mut().enumerate() {
                 *pe += e_hi * from_coords(&acc.ab, e);
             }
@@ -294,24 +338,24 @@ pub(crate) fn skip_messages_with(
             sums
         })
         .reduce(zero, |mut sums, other| {
-            let (_, p, v, _) = &mut *sums;
+            let (_, p, v, _, _) = &mut *sums;
             p.iter_mut().zip(other.1).for_each(|(x, y)| *x += y);
             v.iter_mut().zip(other.2).for_each(|(x, y)| *x += y);
             sums
         });
-    let (_, p, v, _) = *sums;
+    let (_, p, v, _, _) = *sums;
     (v.to_vec(), p.to_vec())
 }
 
 /// `eq(tau_rest, .)` as a low table (raw) and a high table, each about half
 /// the variables.
-fn split_eq(tau_rest: &[Gf128]) -> (Vec<u128>, Vec<Gf128>) {
+pub(super) fn split_eq(tau_rest: &[Gf128]) -> (Vec<u128>, Vec<Gf128>) {
     let split = tau_rest.len().div_ceil(2);
     let e_lo = eq_table(&tau_rest[..split]).iter().map(|e| e.to_bits()).collect();
     (e_lo, eq_table(&tau_rest[split..]))
 }
 
-fn add_sums(x: (Gf128, Gf128), y: (Gf128, Gf128)) -> (Gf128, Gf128) {
+pub(super) fn add_sums(x: (Gf128, Gf128), y: (Gf128, Gf128)) -> (Gf128, Gf128) {
     (x.0 + y.0, x.1 + y.1)
 }
 
@@ -319,23 +363,23 @@ fn scaled(e_hi: Gf128, (s0, s2): (u128, u128)) -> (Gf128, Gf128) {
     (e_hi * Gf128::new(s0), e_hi * Gf128::new(s2))
 }
 
-fn to_round((q0, q2): (Gf128, Gf128)) -> GruenRound {
+pub(super) fn to_round((q0, q2): (Gf128, Gf128)) -> GruenRound {
     GruenRound { q0, q2 }
 }
 
 /// Words weighed at a time into a buffer before the field loop.
-const SUB_WORDS: usize = 512;
+pub(super) const SUB_WORDS: usize = 512;
 
 /// The two buffers of weighed words of one rayon task.
-fn weighed_buffers() -> Box<([u128; SUB_WORDS], [u128; SUB_WORDS])> {
+pub(super) fn weighed_buffers() -> Box<([u128; SUB_WORDS], [u128; SUB_WORDS])> {
     Box::new(([0; SUB_WORDS], [0; SUB_WORDS]))
 }
 
 /// Round 0 read from the bits below `live`: `A(w) = sum_y bit y of w * L_y(r0)`.
-fn round_from_bits(
+pub(crate) fn round_from_bits(
     kernels: Kernels,
     w: &WordWeights,
-    a: &[u64],
+    a: ABits<'_>,
     b: &[u64],
     live: usize,
     tau_rest: &[Gf128],
@@ -344,34 +388,38 @@ fn round_from_bits(
     let block = 2 * e_lo.len();
     let blocks = live_blocks(live, block);
     to_round(
-        a[..blocks * block]
+        b[..blocks * block]
             .par_chunks(block)
-            .zip(b[..blocks * block].par_chunks(block))
             .zip(e_hi[..blocks].par_iter())
+            .enumerate()
             .with_max_len(LEAF_ITEMS)
             // Per-task buffers on the heap (BENCHMARKS.md: "Threads").
-            .map_init(weighed_buffers, |buffers, ((ca, cb), &eh)| {
-                let (sa, sb) = &mut **buffers;
-                let mut sums = (Gf128::ZERO, Gf128::ZERO);
-                for ((wa, wb), el) in ca
-                    .chunks(SUB_WORDS)
-                    .zip(cb.chunks(SUB_WORDS))
-                    .zip(e_lo.chunks(SUB_WORDS / 2))
-                {
-                    let n = wa.len();
-                    kernels.weigh_words(w, wa, &mut sa[..n]);
-                    kernels.weigh_words(w, wb, &mut sb[..n]);
-                    let (s0, s2) = kernels.round_field(&sa[..n], &sb[..n], el);
-                    sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
-                }
-                (eh * sums.0, eh * sums.1)
-            })
+            .map_init(
+                || (weighed_buffers(), Vec::new()),
+                |(buffers, a_block), (h, (cb, &eh))| {
+                    let ca = a.words(h * block, block, a_block);
+                    let (sa, sb) = &mut **buffers;
+                    let mut sums = (Gf128::ZERO, Gf128::ZERO);
+                    for ((wa, wb), el) in ca
+                        .chunks(SUB_WORDS)
+                        .zip(cb.chunks(SUB_WORDS))
+                        .zip(e_lo.chunks(SUB_WORDS / 2))
+                    {
+                        let n = wa.len();
+                        kernels.weigh_words(w, wa, &mut sa[..n]);
+                        kernels.weigh_words(w, wb, &mut sb[..n]);
+                        let (s0, s2) = kernels.round_field(&sa[..n], &sb[..n], el);
+                        sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
+                    }
+                    (eh * sums.0, eh * sums.1)
+                },
+            )
             .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums),
     )
 }
 
 /// The words of `v` (two per entry, the low half first).
-fn words_of(v: &[u128]) -> &[u64] {
+pub(super) fn words_of(v: &[u128]) -> &[u64] {
     Gf128::as_u64_words(Gf128::from_u128_slice(v))
 }
 
@@ -432,13 +480,13 @@ fn fold_bits_in_place(
 /// quarter of a table (80 MB of each form at 2^16 Keccak-f permutations,
 /// in the first field round), a pass over memory that every other thread
 /// waited on.
-fn clear(v: &mut [u128]) {
+pub(super) fn clear(v: &mut [u128]) {
     v.par_chunks_mut(1 << 14).for_each(|c| c.fill(0));
 }
 
 /// Output entries of the first phase of an in-place fold (folded from a
 /// copy of its inputs; see [`fold_field_in_place`]).
-const IN_PLACE_SEED: usize = 1 << 12;
+pub(super) const IN_PLACE_SEED: usize = 1 << 12;
 
 /// Folds the field vectors `a`, `b` at `r` in place: entry `i` of the folded
 /// vectors (half as long) overwrites entry `i`, and the folded halves are
@@ -451,7 +499,7 @@ const IN_PLACE_SEED: usize = 1 << 12;
 /// from a copy, the phases `[s, 2s)`, `[2s, 4s)`, .. each read and write
 /// disjoint slices and run in parallel, block by block, exactly as the
 /// out-of-place fold would.
-fn fold_field_in_place(
+pub(super) fn fold_field_in_place(
     kernels: Kernels,
     a: &mut [u128],
     b: &mut [u128],
@@ -575,7 +623,7 @@ fn masked_last_round(
 
 /// The sumcheck's messages as they are sent: covered, absorbed, each
 /// followed by its challenge.
-struct Sent<'a> {
+pub(super) struct Sent<'a> {
     transcript: &'a mut Transcript,
     cover: &'a mut dyn Cover,
     rounds: Vec<GruenRound>,
@@ -596,8 +644,19 @@ pub(crate) struct Sumcheck {
     pub(crate) evals: (Gf128, Gf128),
 }
 
-impl Sent<'_> {
-    fn finish(self, evals: (Gf128, Gf128)) -> Sumcheck {
+impl<'a> Sent<'a> {
+    /// Nothing sent yet, of `m` rounds.
+    pub(super) fn new(transcript: &'a mut Transcript, cover: &'a mut dyn Cover, m: usize) -> Self {
+        Sent {
+            transcript,
+            cover,
+            rounds: Vec::with_capacity(m),
+            r_prime: Vec::with_capacity(m),
+            high: None,
+        }
+    }
+
+    pub(super) fn finish(self, evals: (Gf128, Gf128)) -> Sumcheck {
         Sumcheck {
             rounds: self.rounds,
             masked_last: self.high,
@@ -607,7 +666,7 @@ impl Sent<'_> {
     }
 
     /// Sends a round; returns its challenge.
-    fn round(&mut self, round: GruenRound) -> Gf128 {
+    pub(super) fn round(&mut self, round: GruenRound) -> Gf128 {
         let sent = GruenRound {
             q0: self.cover.cover(round.q0),
             q2: self.cover.cover(round.q2),
@@ -656,13 +715,7 @@ pub(crate) fn sumcheck(
 ) -> Sumcheck {
     let m = tau.len();
     let weighing = WordWeights::new(&kernels, lagrange);
-    let mut out = Sent {
-        transcript,
-        cover,
-        rounds: Vec::with_capacity(m),
-        r_prime: Vec::with_capacity(m),
-        high: None,
-    };
+    let mut out = Sent::new(transcript, cover, m);
 
     if m == 1 {
         let weigh = |w: u64| Gf128::new(crate::kernels::portable::weigh(&weighing.tables, w));
@@ -674,7 +727,7 @@ pub(crate) fn sumcheck(
         let r = out.round(round_from_bits(
             kernels,
             &weighing,
-            words_of(a),
+            ABits::Stored(words_of(a)),
             words_of(b),
             live,
             &tau[1..],
@@ -685,30 +738,48 @@ pub(crate) fn sumcheck(
         };
         return out.finish((fold(a), fold(b)));
     }
-    let mut r = out.round(round_from_bits(
+    let r = out.round(round_from_bits(
         kernels,
         &weighing,
-        words_of(a),
+        ABits::Stored(words_of(a)),
         words_of(b),
         live,
         &tau[1..],
     ));
+    let (round, live) = fold_bits_in_place(kernels, &weighing, a, b, live, r, &tau[2..]);
+    rounds_from(kernels, a, b, live, round, 1, tau, out, masks)
+}
+
+/// The sumcheck's rounds from round `first` on, whose message is `round`:
+/// `a`, `b` are the tables of that round (zero from entry `live` on),
+/// folded in place.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn rounds_from(
+    kernels: Kernels,
+    a: &mut [u128],
+    b: &mut [u128],
+    mut live: usize,
+    mut round: GruenRound,
+    first: usize,
+    tau: &[Gf128],
+    mut out: Sent<'_>,
+    masks: Option<[Gf128; 2]>,
+) -> Sumcheck {
     let mut len = a.len();
-    let (mut round, mut live) = fold_bits_in_place(kernels, &weighing, a, b, live, r, &tau[2..]);
     let mut evals = None;
-    for j in 1..m {
+    for j in first..tau.len() {
         if len == 2 {
             let ends = |v: &[u128]| [Gf128::new(v[0]), Gf128::new(v[1])];
             if let Some(masks) = masks {
                 evals = Some(out.masked_round(ends(a), ends(b), masks));
                 break;
             }
-            r = out.round(round);
+            let r = out.round(round);
             let f = |v: &[u128]| fold_pair(Gf128::new(v[0]), Gf128::new(v[1]), r);
             evals = Some((f(a), f(b)));
             break;
         }
-        r = out.round(round);
+        let r = out.round(round);
         (round, live) = fold_field_in_place(kernels, &mut a[..len], &mut b[..len], live, r, &tau[j + 2..]);
         len /= 2;
     }
@@ -777,6 +848,59 @@ pub fn prove_in_place(
     transcript: &mut Transcript,
     cover: &mut dyn Cover,
 ) -> (Proof, Output) {
+    prove_forms(
+        shape,
+        AForms::Table(a),
+        b,
+        c,
+        live,
+        grinding_bits,
+        transcript,
+        cover,
+    )
+}
+
+/// [`prove_in_place`] with `a` read out of `b` by `rule`: `stored` holds the
+/// rows of `a` the rule stores, one after another (`shape.words_per_wire()`
+/// words each, folded in place too). The prover then holds `b` and those
+/// rows, not a second table (`from_b`); the proof is the same.
+#[allow(clippy::too_many_arguments)]
+pub fn prove_in_place_from_b(
+    shape: Shape,
+    rule: &AFromB,
+    stored: &mut [Gf128],
+    b: &mut [Gf128],
+    c: CWords<'_>,
+    live: usize,
+    grinding_bits: u32,
+    transcript: &mut Transcript,
+    cover: &mut dyn Cover,
+) -> (Proof, Output) {
+    let forms = AForms::FromB { rule, stored };
+    prove_forms(shape, forms, b, c, live, grinding_bits, transcript, cover)
+}
+
+/// Where the zerocheck reads `a`: a table of its own, or `b` and the rows
+/// of `a` that `rule` stores.
+enum AForms<'a> {
+    Table(&'a mut [Gf128]),
+    FromB {
+        rule: &'a AFromB,
+        stored: &'a mut [Gf128],
+    },
+}
+
+#[allow(clippy::too_many_arguments)]
+fn prove_forms(
+    shape: Shape,
+    forms: AForms<'_>,
+    b: &mut [Gf128],
+    c: CWords<'_>,
+    live: usize,
+    grinding_bits: u32,
+    transcript: &mut Transcript,
+    cover: &mut dyn Cover,
+) -> (Proof, Output) {
     let kernels = Kernels::get();
     let masks = cover.masks();
     let m = shape.word_vars();
@@ -784,15 +908,18 @@ pub fn prove_in_place(
     let tau = challenge_nonzero_point(transcript, super::LABEL_TAU, m);
 
     assert!(live <= shape.num_words(), "live length");
-    let (v, p_extra) = skip_messages_with(
-        kernels,
-        shape,
-        Gf128::as_u64_words(a),
-        Gf128::as_u64_words(b),
-        c,
-        live,
-        &tau,
-    );
+    let (v, p_extra) = {
+        let a = match &forms {
+            AForms::Table(a) => ABits::Stored(Gf128::as_u64_words(a)),
+            AForms::FromB { rule, stored } => ABits::FromB(ReadA::bits(
+                rule,
+                Gf128::as_u64_words(b),
+                Gf128::as_u64_words(stored),
+                shape.words_per_wire(),
+            )),
+        };
+        skip_messages_from(kernels, shape, a, Gf128::as_u64_words(b), c, live, &tau)
+    };
     let v_sent: Vec<Gf128> = v.iter().map(|&x| cover.cover(x)).collect();
     let p_sent: Vec<Gf128> = p_extra.iter().map(|&x| cover.cover(x)).collect();
     transcript.absorb_fields(LABEL_V, &v_sent);
@@ -802,13 +929,29 @@ pub fn prove_in_place(
     let lagrange = lagrange_weights(r0);
     let c_value: Gf128 = lagrange.iter().zip(&v).map(|(l, x)| *l * *x).sum();
 
-    let (a, b) = (Gf128::as_u128_slice_mut(a), Gf128::as_u128_slice_mut(b));
+    let b = Gf128::as_u128_slice_mut(b);
+    let sumcheck = match forms {
+        AForms::Table(a) => {
+            let a = Gf128::as_u128_slice_mut(a);
+            sumcheck(kernels, a, b, live, &lagrange, &tau, transcript, cover, masks)
+        }
+        AForms::FromB { rule, stored } => {
+            let stored = Gf128::as_u128_slice_mut(stored);
+            let words_per_wire = shape.words_per_wire();
+            let from_b = FromB {
+                rule,
+                stored,
+                words_per_wire,
+            };
+            from_b.sumcheck(kernels, b, live, &lagrange, &tau, transcript, cover, masks)
+        }
+    };
     let Sumcheck {
         rounds,
         masked_last,
         r_prime,
         evals: (a_eval, b_eval),
-    } = sumcheck(kernels, a, b, live, &lagrange, &tau, transcript, cover, masks);
+    } = sumcheck;
     let [a_eval, b_eval] = cover.evaluations([a_eval, b_eval]);
     transcript.absorb_fields(LABEL_EVALS, &[a_eval, b_eval]);
     // The lincheck's claims are on `A` and `B` themselves: masked, `A'`

@@ -11,6 +11,7 @@
 //! (a statement binds each system's digest); the prover's bit-sliced batch
 //! witness generator is `starling-circuit`'s, which re-exports all of this.
 
+pub mod a_from_b;
 pub mod bits;
 pub mod blake3;
 pub mod bristol;
