@@ -429,13 +429,16 @@ fn prove_statement(
     };
     // Where `A`'s rows are `B`'s (Keccak-f), the zerocheck reads `a` out of
     // `b` and the few rows of `a` stored beside it: one table, not two (a
-    // zero-knowledge table's rows sit around its holes, and it keeps both).
-    // The opening then folds over the table's own buffer, its weight
-    // computed twice and the table written again, so that it holds one
-    // table too: a tenth of the proof's time, spent only where it lowers
-    // the peak (with two tables in the zerocheck, two in the opening are
-    // no more).
-    let one_table = written.and(if zk { None } else { a_from_b(r1cs) });
+    // zero-knowledge table's rows sit around its holes, and it keeps both;
+    // a small batch's tables are too short to share a buffer). The opening
+    // then folds over the table's own buffer, its weight computed twice
+    // and the table written again, so that it holds one table too: 6% of a
+    // 2^18 Keccak-f proof's time on two Xeon cores (BENCHMARKS.md), spent
+    // only where it lowers the peak (with two tables in the zerocheck, two
+    // in the opening are no more).
+    let one_table = written
+        .and(if zk { None } else { a_from_b(r1cs) })
+        .filter(|_| zerocheck::reads_a_from_b(shape, live_words));
     let (zerocheck_proof, zc, prover_data) = timings.phase("zerocheck", progress, || {
         let mut prove = |a: &mut [Gf128], b: &mut [Gf128], c| {
             zerocheck::prove_in_place(

@@ -29,6 +29,7 @@ use super::GruenRound;
 use crate::cover::Cover;
 use crate::kernels::{portable, Kernels, WordWeights};
 use crate::skip::SKIP_SIZE;
+use crate::Shape;
 
 /// Entries per task of a fold or a write of `A_t`.
 const PIECE: usize = 1 << 12;
@@ -185,17 +186,27 @@ pub(crate) struct FromB<'a> {
     pub(crate) words_per_wire: usize,
 }
 
-impl FromB<'_> {
-    /// The round after which `A_t` is written out: the first `t >= 2` whose
-    /// two tables fit in the part of `b`'s buffer the live words took
-    /// (`2 len_t <= live`, with `len_t = len / 2^(t-1)` entries), while
-    /// every wire keeps an entry of its own (`t <= log2(words_per_wire)`)
-    /// and a round is left after it. None where there is no such round.
-    fn written_after(&self, len: usize, live_entries: usize, rounds: usize) -> Option<usize> {
-        let most = (self.words_per_wire.trailing_zeros() as usize).min(rounds.saturating_sub(1));
-        (2..=most).find(|&t| (len >> (t - 2)) <= live_entries.max(1) && (len >> (t - 1)) >= 4)
-    }
+/// The round after which `A_t` is written out, for tables of `len` field
+/// entries of which `live_entries` hold the live words, `words_per_wire`
+/// words a wire, in `rounds` rounds: the first `t >= 2` whose two tables
+/// fit in the part of `b`'s buffer the live words took (`2 len_t <=
+/// live_entries`, with `len_t = len / 2^(t-1)`), while every wire keeps an
+/// entry of its own (`t <= log2(words_per_wire)`) and two rounds are left
+/// after it. None where there is no such round.
+fn written_after(len: usize, live_entries: usize, words_per_wire: usize, rounds: usize) -> Option<usize> {
+    let most = (words_per_wire.trailing_zeros() as usize).min(rounds.saturating_sub(1));
+    (2..=most).find(|&t| (len >> (t - 2)) <= live_entries.max(1) && (len >> (t - 1)) >= 4)
+}
 
+/// Whether [`super::prove_in_place_from_b`] holds `b` alone for a batch of
+/// `shape` whose words are zero from `live` on; otherwise (small batches)
+/// it writes `a` out whole, as a second table.
+pub fn reads_a_from_b(shape: Shape, live: usize) -> bool {
+    let len = shape.num_words() / 2;
+    written_after(len, live.div_ceil(2), shape.words_per_wire(), shape.word_vars()).is_some()
+}
+
+impl FromB<'_> {
     /// The sumcheck over the word variables, as [`sumcheck`] computes it
     /// from `a` and `b` (`b` holds two words per entry, zero from word
     /// `live` on, and is folded in place). Where the tables are too small
@@ -215,7 +226,7 @@ impl FromB<'_> {
     ) -> Sumcheck {
         let m = tau.len();
         let len = b.len();
-        let written_after = self.written_after(len, live.div_ceil(2), m);
+        let written_after = written_after(len, live.div_ceil(2), self.words_per_wire, m);
         let Some(t_out) = written_after.filter(|_| masks.is_none()) else {
             let mut a = vec![Gf128::ZERO; len];
             ReadA::bits(self.rule, words_of(b), words_of(self.stored), self.words_per_wire)

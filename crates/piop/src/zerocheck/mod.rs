@@ -8,6 +8,7 @@ mod from_b;
 mod prover;
 pub mod reference;
 
+pub use from_b::reads_a_from_b;
 pub(crate) use prover::prepare_tables;
 #[cfg(test)]
 pub(crate) use prover::{fold_words, gruen_round, live_len, skip_messages, skip_messages_with, sumcheck};
