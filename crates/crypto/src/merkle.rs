@@ -129,6 +129,77 @@ impl MerkleTree {
 
     /// Opens the given positions (strictly increasing, each below 2^depth).
     pub fn open(&self, positions: &[usize]) -> MultiProof {
+        assert_eq!(self.kept_from(), 0, "a pruned tree opens with its blocks' leaves");
+        self.open_by(positions, |level, i| self.levels[level][i])
+    }
+
+    /// Drops the levels below `level` (at most the root's): their nodes
+    /// are half the tree's memory per level dropped, and the lowest, the
+    /// leaves, half of it all. A pruned tree opens with the leaves of the
+    /// blocks it opens ([`MerkleTree::open_with_leaves`]).
+    pub fn prune_below(&mut self, level: usize) {
+        for l in &mut self.levels[..level.min(self.depth)] {
+            *l = Vec::new();
+        }
+    }
+
+    /// The lowest level kept: 0 unless pruned.
+    pub fn kept_from(&self) -> usize {
+        self.levels
+            .iter()
+            .position(|l| !l.is_empty())
+            .unwrap_or(self.depth)
+    }
+
+    /// [`MerkleTree::open`] for a tree pruned below level `d`: `leaves`
+    /// holds, for every aligned block of `2^d` leaves that holds one of the
+    /// `positions`, in increasing order, that block's leaf hashes. The
+    /// blocks' lower levels are hashed again from them; the proof is the
+    /// full tree's. None where a block's leaves do not hash to the tree
+    /// (other leaves than it was built from).
+    pub fn open_with_leaves(&self, positions: &[usize], leaves: &[Digest]) -> Option<MultiProof> {
+        let d = self.kept_from();
+        let blocks = opened_blocks(positions, d);
+        assert_eq!(
+            leaves.len(),
+            blocks.len() << d,
+            "the leaves of every opened block"
+        );
+        // Block `b`'s levels `0..=d`, lowest first.
+        let lower: Vec<Vec<Vec<Digest>>> = leaves
+            .par_chunks(1 << d)
+            .map(|block| {
+                let mut levels = vec![block.to_vec()];
+                for l in 0..d {
+                    let mut parents = vec![[0u8; 32]; block.len() >> (l + 1)];
+                    hash_level(&levels[l], &mut parents);
+                    levels.push(parents);
+                }
+                levels
+            })
+            .collect();
+        if blocks
+            .iter()
+            .zip(&lower)
+            .any(|(&b, levels)| levels[d][0] != self.levels[d][b])
+        {
+            return None;
+        }
+        let proof = self.open_by(positions, |level, i| {
+            if level >= d {
+                return self.levels[level][i];
+            }
+            let at = blocks
+                .binary_search(&(i >> (d - level)))
+                .expect("a sibling inside an opened block");
+            lower[at][level][i & ((1 << (d - level)) - 1)]
+        });
+        Some(proof)
+    }
+
+    /// The siblings of `positions`' paths, level by level, each read by
+    /// `node(level, index)`.
+    fn open_by(&self, positions: &[usize], node: impl Fn(usize, usize) -> Digest) -> MultiProof {
         assert!(
             positions.windows(2).all(|w| w[0] < w[1]),
             "positions must be strictly increasing"
@@ -143,7 +214,7 @@ impl MerkleTree {
                 if i + 1 < current.len() && current[i + 1] == idx ^ 1 {
                     i += 2;
                 } else {
-                    siblings.push(self.levels[level][idx ^ 1]);
+                    siblings.push(node(level, idx ^ 1));
                     i += 1;
                 }
                 next.push(idx >> 1);
@@ -152,6 +223,13 @@ impl MerkleTree {
         }
         MultiProof { siblings }
     }
+}
+
+/// The aligned blocks of `2^d` leaves holding `positions`, increasing.
+pub fn opened_blocks(positions: &[usize], d: usize) -> Vec<usize> {
+    let mut blocks: Vec<usize> = positions.iter().map(|&p| p >> d).collect();
+    blocks.dedup();
+    blocks
 }
 
 #[cfg(test)]
@@ -171,6 +249,46 @@ mod tests {
             }
             assert_eq!(tree.levels.len(), tree.depth() + 1);
             assert_eq!(tree.root(), tree.levels[tree.depth()][0]);
+        }
+    }
+
+    #[test]
+    fn pruned_trees_open_as_full_ones() {
+        // Positions in one block, in blocks side by side, far apart, at
+        // both ends; pruned below 1, 2 and 4 levels, and at the root.
+        let n = 1usize << 12;
+        let leaves: Vec<Digest> = (0..n as u32).map(|i| hash_leaf(&i.to_le_bytes())).collect();
+        let full = MerkleTree::from_leaf_hashes(leaves.clone());
+        let sets: [&[usize]; 4] = [
+            &[5],
+            &[0, 1, 2, 3, 17, 18],
+            &[0, 100, 2047, 2048, 4095],
+            &[31, 32, 33, 4000],
+        ];
+        for d in [1usize, 2, 4, 12] {
+            let mut pruned = full.clone();
+            pruned.prune_below(d);
+            assert_eq!(pruned.kept_from(), d);
+            assert_eq!(pruned.root(), full.root());
+            for positions in sets {
+                let blocks = opened_blocks(positions, d);
+                let block_leaves: Vec<Digest> = blocks
+                    .iter()
+                    .flat_map(|&b| leaves[b << d..(b + 1) << d].iter().copied())
+                    .collect();
+                assert_eq!(
+                    pruned.open_with_leaves(positions, &block_leaves),
+                    Some(full.open(positions)),
+                    "d = {d}, {positions:?}"
+                );
+                let mut other = block_leaves.clone();
+                other[block_leaves.len() / 2][0] ^= 1;
+                assert_eq!(
+                    pruned.open_with_leaves(positions, &other),
+                    None,
+                    "d = {d}, {positions:?}"
+                );
+            }
         }
     }
 

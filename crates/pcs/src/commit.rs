@@ -56,7 +56,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 use starling_crypto::blake3_multi::{PartialHashes, GROUP_MESSAGES};
-use starling_crypto::merkle::{self, MerkleTree};
+use starling_crypto::merkle::{self, MerkleTree, MultiProof};
 use starling_crypto::Digest;
 use starling_field::scratch::{self, ScratchVec};
 use starling_field::Gf128;
@@ -276,12 +276,48 @@ impl LevelCode {
         }
     }
 
+    /// The columns at `positions` (strictly increasing) and their Merkle
+    /// proof. Where the tree's lower levels were dropped
+    /// ([`LEVEL0_TREE_KEPT_FROM`]), the columns of every block of leaves
+    /// around the positions are encoded again and hashed to rebuild them:
+    /// they share all but the last of the transform's layers with the
+    /// queried ones.
+    fn open(
+        &self,
+        source: Source<'_>,
+        positions: &[usize],
+        lanes_at_most: usize,
+    ) -> Result<(Vec<Gf128>, MultiProof), PcsError> {
+        let d = self.tree.kept_from();
+        if d == 0 {
+            let columns = self.columns(source, positions, lanes_at_most);
+            return Ok((columns, self.tree.open(positions)));
+        }
+        let around: Vec<usize> = merkle::opened_blocks(positions, d)
+            .into_iter()
+            .flat_map(|b| b << d..(b + 1) << d)
+            .collect();
+        let all = self.columns(source, &around, lanes_at_most);
+        let proof = self
+            .tree
+            .open_with_leaves(positions, &merkle::hash_leaves_fields(&all, self.width))
+            .ok_or(PcsError::BadInput("the table opened is not the one committed"))?;
+        let columns = positions
+            .iter()
+            .flat_map(|p| {
+                let at = around.binary_search(p).expect("a position inside its block");
+                all[at * self.width..(at + 1) * self.width].iter().copied()
+            })
+            .collect();
+        Ok((columns, proof))
+    }
+
     /// The codeword's columns at `positions`, one after another, encoded
     /// again from `message` (the one committed): [`REENCODE_ROWS`] rows at a
     /// time, or enough short rows to make [`REENCODE_MIN_ELEMS`], only as
     /// much of each coset's transform as its queried columns need, and
     /// [`reencode_lanes`] row groups at once.
-    fn columns(&self, source: Source<'_>, positions: &[usize]) -> Vec<Gf128> {
+    fn columns(&self, source: Source<'_>, positions: &[usize], lanes_at_most: usize) -> Vec<Gf128> {
         let msg_len = 1usize << self.log_msg;
         let ntt = AdditiveNtt::new(self.log_msg);
         // The distinct positions each coset is asked for, sorted.
@@ -315,7 +351,9 @@ impl LevelCode {
         // The lanes' buffers are one: the pool then lends level 0's folded
         // pair table's old buffer (`PairTable::compact`), whose pages are
         // resident, rather than a second coset-sized one from fresh memory.
-        let lanes = reencode_lanes(group * msg_len).min(tasks.len());
+        let lanes = reencode_lanes(group * msg_len)
+            .min(lanes_at_most)
+            .min(tasks.len());
         let next = AtomicUsize::new(0);
         let mut bufs = scratch::take_field(lanes * group * msg_len);
         let mut queried: Vec<(usize, Vec<Gf128>)> = bufs
@@ -565,10 +603,20 @@ impl CommittedLevel {
 
     /// The codeword's columns at `positions`, one after another.
     pub(crate) fn columns(&self, positions: &[usize]) -> Vec<Gf128> {
-        self.code
-            .columns(Source::plain(&self.message, Layout::PositionMajor), positions)
+        self.code.columns(
+            Source::plain(&self.message, Layout::PositionMajor),
+            positions,
+            usize::MAX,
+        )
     }
 }
+
+/// Level 0's Merkle tree keeps its levels from this one up: the four below
+/// are fifteen sixteenths of its memory (2^18 Keccak-f permutations: 240 of
+/// 256 MiB, beside the table through the whole proof), and the opening
+/// rebuilds the few nodes it sends from the `2^4` columns around each
+/// query ([`LevelCode::open`]).
+pub(crate) const LEVEL0_TREE_KEPT_FROM: usize = 4;
 
 /// What the prover keeps after committing: the table and level 0's code.
 #[derive(Clone, Debug)]
@@ -587,7 +635,8 @@ impl ProverData {
     fn commit_top_rows(table: ScratchVec, log_rows: usize, width: usize, log_inv_rate: usize) -> Self {
         let log_msg = table.len().trailing_zeros() as usize - log_rows;
         let source = Source::plain(&table, Layout::RowMajor { relabel: 0 });
-        let level0 = LevelCode::commit(source, log_msg, width, log_inv_rate);
+        let mut level0 = LevelCode::commit(source, log_msg, width, log_inv_rate);
+        level0.tree.prune_below(LEVEL0_TREE_KEPT_FROM);
         ProverData {
             table,
             level0,
@@ -613,7 +662,8 @@ impl ProverData {
             extra: &extra_rows,
             message_rows: data_rows,
         };
-        let level0 = LevelCode::commit(source, log_msg, data_rows + 2, log_inv_rate);
+        let mut level0 = LevelCode::commit(source, log_msg, data_rows + 2, log_inv_rate);
+        level0.tree.prune_below(LEVEL0_TREE_KEPT_FROM);
         ProverData {
             table,
             level0,
@@ -682,11 +732,35 @@ impl<'a> Level0View<'a> {
         (!self.extra_rows.is_empty()).then(|| &self.extra_rows[..len])
     }
 
+    /// The level-0 codeword's columns at `positions` (strictly increasing)
+    /// of the committed `table`, and their Merkle proof; with `one_lane`,
+    /// one row group re-encoded at a time (a second group's buffer is 128
+    /// MiB at 2^18 Keccak-f permutations, and where the opening holds one
+    /// table, `bits::prove_over`, it was the proof's peak).
+    pub(crate) fn open(
+        &self,
+        table: &[Gf128],
+        positions: &[usize],
+        one_lane: bool,
+    ) -> Result<(Vec<Gf128>, MultiProof), PcsError> {
+        let lanes_at_most = if one_lane { 1 } else { usize::MAX };
+        self.level0.open(self.source(table), positions, lanes_at_most)
+    }
+
     /// The level-0 codeword's columns at `positions`, one after another,
     /// of the committed `table`.
+    #[cfg(test)]
     pub(crate) fn columns(&self, table: &[Gf128], positions: &[usize]) -> Vec<Gf128> {
+        self.level0.columns(self.source(table), positions, usize::MAX)
+    }
+
+    /// Level 0's rows of `table` as the code reads them.
+    fn source<'t>(&self, table: &'t [Gf128]) -> Source<'t>
+    where
+        'a: 't,
+    {
         let extra = self.extra_rows.len() >> self.level0.log_msg;
-        let source = Source {
+        Source {
             message: table,
             layout: self.level0.layout,
             extra: self.extra_rows,
@@ -695,8 +769,7 @@ impl<'a> Level0View<'a> {
             } else {
                 self.level0.width - extra
             },
-        };
-        self.level0.columns(source, positions)
+        }
     }
 }
 

@@ -426,17 +426,16 @@ pub(crate) fn prove_with_first_round(
         let query_nonce =
             (lp.query_grinding_bits > 0).then(|| transcript.grind(LABEL_QUERY_POW, lp.query_grinding_bits));
         let positions = query_positions(transcript, params, i);
-        let (columns, tree) = match &current {
-            Some(level) => (level.columns(&positions), &level.code.tree),
+        let (columns, merkle) = match &current {
+            Some(level) => (level.columns(&positions), level.code.tree.open(&positions)),
             None => {
                 let table = held
                     .or(again.as_deref())
                     .expect("the table is held or written again");
-                (view.columns(table, &positions), view.tree())
+                view.open(table, &positions, again.is_some())?
             }
         };
         let hashes = hash_leaves_fields(&columns, params.level_width(i));
-        let merkle = tree.open(&positions);
         absorb_leaf_hashes(transcript, &hashes);
 
         // Every level's query checks, the last one's included, join the
