@@ -364,13 +364,9 @@ impl PairTable {
     /// [`PairTable::fold_first`]. With `with_round`, also returns the next
     /// round, binding variable `v` of the folded tables ([`fold_high`]).
     ///
-    /// In place for memory: output block `k` (`2^(v + 1)` interleaved
-    /// entries) takes exactly the place of input block `k` of `w`, so each
-    /// block (a pair of blocks with `with_round`, or a run of small ones up
-    /// to [`SPAN`] entries) is copied aside and folded over `w` from the copy
-    /// and `table`. The prover then holds the committed table, `w` and one
-    /// block pair, not a third table-sized buffer (module notes). The copy
-    /// is the one pass more, over `w`'s live part.
+    /// In place for memory ([`fold_first_over_buffer`]): the prover then
+    /// holds the committed table, `w` and one block pair, not a third
+    /// table-sized buffer (module notes).
     pub(crate) fn fold_first_at(
         table: &[Gf128],
         mut w: ScratchVec,
@@ -383,57 +379,20 @@ impl PairTable {
             return Self::fold_first(table, w, live, r, with_round);
         }
         assert_eq!(table.len(), w.len(), "tables must have equal length");
-        let (h, r) = (1usize << v, r.to_bits());
-        // Entries of an input block of each table, and of an output block.
-        let block = 2 * h;
-        let live_in = live.min(table.len());
-        let live = live_after_fold(live_in, v);
-        // The output's live part: whole blocks, past `live_in` where that
-        // ends inside a block.
-        let out_live = 2 * live;
-        w.wrote_below(out_live);
-        let round_ok = with_round && w.len() >= 2 * block;
-        let group = if round_ok { 2 * block } else { block };
-        debug_assert!(w.len().is_multiple_of(group), "whole blocks (pairs)");
-        let span = group * (SPAN / group).max(1);
-        let mut copy = scratch::take_field(span.min(out_live));
-        let mut sums = RoundSums::new();
-        for (s, out) in w.chunks_mut(span).enumerate() {
-            let base = s * span;
-            // From here on input and output blocks are zero.
-            if base >= out_live {
-                break;
-            }
-            // The part of `w` the live output blocks read: whole blocks, of
-            // which `w` may be nonzero below `live_in` only.
-            let need = out.len().min(out_live - base);
-            let keep = need.min(live_in - base);
-            let c = &mut copy[..need];
-            copy_par(&mut c[..keep], &out[..keep]);
-            scratch::clear(&mut c[keep..]);
-            let (t, c) = (&table[base..base + need], &*c);
-            let folded = fold_high(out, block, out_live - base, 0, round_ok, |o, at| {
-                let (b, j, n) = (at / block * block, at % block / 2, o.len() / 2);
-                let (f0, f1) = (&t[b + j..][..n], &t[b + h + j..][..n]);
-                let (w0, w1) = (&c[b + j..][..n], &c[b + h + j..][..n]);
-                fold_halves_interleaving(o, f0, f1, w0, w1, r);
-            });
-            if let Some(p) = folded {
-                sums = sums.merge(p);
-            }
-        }
-        scratch::recycle_field(copy);
-        (PairTable { fw: w, live }, round_ok.then(|| sums.finish()))
+        let r = r.to_bits();
+        let (live, round) = fold_first_over_buffer(&mut w, live, v, with_round, |o, [w0, w1], [i0, i1]| {
+            let n = w0.len();
+            fold_halves_interleaving(o, &table[i0..][..n], &table[i1..][..n], w0, w1, r);
+        });
+        (PairTable { fw: w, live }, round)
     }
 
     /// [`PairTable::fold_first_at`] with the weight computed where the fold
     /// reads it (`weights`, from entry `live` on zero like the table), and
     /// written over the committed table's buffer, which becomes the pair
-    /// table's: output block `k` takes exactly the place of input block `k`
-    /// of the table, so each run of blocks is copied aside and folded over
-    /// the table from the copy. The opening then holds one table-sized
-    /// buffer where it held two; the table is gone afterwards, and a prover
-    /// that needs it again writes it again.
+    /// table's ([`fold_first_over_buffer`]). The opening then holds one
+    /// table-sized buffer where it held two; the table is gone afterwards,
+    /// and a prover that needs it again writes it again.
     pub(crate) fn fold_first_over(
         mut table: ScratchVec,
         weights: &OpeningWeights,
@@ -442,52 +401,17 @@ impl PairTable {
         v: usize,
         with_round: bool,
     ) -> (PairTable, Option<QuadraticRound>) {
-        let (h, r) = (1usize << v, r.to_bits());
-        // Entries of an input block of each table, and of an output block.
-        let block = 2 * h;
-        assert!(
-            block <= table.len(),
-            "variable {v} of a table of {} entries",
-            table.len()
-        );
-        let live_in = live.min(table.len());
-        let live = live_after_fold(live_in, v);
-        let out_live = 2 * live;
-        table.wrote_below(out_live);
-        let round_ok = with_round && table.len() >= 2 * block;
-        let group = if round_ok { 2 * block } else { block };
-        let span = group * (SPAN / group).max(1);
-        let mut copy = scratch::take_field(span.min(out_live));
-        let mut sums = RoundSums::new();
-        for (s, out) in table.chunks_mut(span).enumerate() {
-            let base = s * span;
-            // From here on input and output blocks are zero.
-            if base >= out_live {
-                break;
-            }
-            // The part of the table the live output blocks read: whole
-            // blocks, of which the table may be nonzero below `live_in` only.
-            let need = out.len().min(out_live - base);
-            let keep = need.min(live_in - base);
-            let c = &mut copy[..need];
-            copy_par(&mut c[..keep], &out[..keep]);
-            scratch::clear(&mut c[keep..]);
-            let t = &*c;
-            let folded = fold_high(out, block, out_live - base, 0, round_ok, |o, at| {
-                let (b, j, n) = (at / block * block, at % block / 2, o.len() / 2);
-                let (f0, f1) = (&t[b + j..][..n], &t[b + h + j..][..n]);
+        let r = r.to_bits();
+        let (live, round) =
+            fold_first_over_buffer(&mut table, live, v, with_round, |o, [f0, f1], [i0, i1]| {
+                let n = f0.len();
                 let mut w = vec![Gf128::ZERO; 2 * n];
                 let (w0, w1) = w.split_at_mut(n);
-                weights.fill_runs(base + b + j, w0);
-                weights.fill_runs(base + b + h + j, w1);
+                weights.fill_runs(i0, w0);
+                weights.fill_runs(i1, w1);
                 fold_halves_interleaving(o, f0, f1, w0, w1, r);
             });
-            if let Some(p) = folded {
-                sums = sums.merge(p);
-            }
-        }
-        scratch::recycle_field(copy);
-        (PairTable { fw: table, live }, round_ok.then(|| sums.finish()))
+        (PairTable { fw: table, live }, round)
     }
 
     /// Folds both tables at variable `v` with `r`, in place: [`PairTable::fold`]
@@ -762,6 +686,71 @@ fn fold_high(
         })
         .reduce(RoundSums::new, RoundSums::merge);
     Some(sums)
+}
+
+/// The first fold binding variable `v` of two tables, zero from entry
+/// `live` on, written interleaved over `buf`, one of them: output block `k`
+/// (`2^(v + 1)` interleaved entries) takes exactly the place of input
+/// block `k` of `buf`, so each block (a pair of blocks with `with_round`,
+/// or a run of small ones up to [`SPAN`] entries) is copied aside, and
+/// `fold(piece, [x0, x1], [i0, i1])` writes each output piece from the
+/// copy's entries of `buf` at the pairs' two halves, `x0` and `x1`, and the
+/// other table's at entries `i0` and `i1` (as many). The blocks folded from
+/// zeros are left as they are, zero. Returns the live length of the folded
+/// tables and, with `with_round`, the next round, binding variable `v`
+/// ([`fold_high`]). The copy is the one pass more, over `buf`'s live part.
+fn fold_first_over_buffer(
+    buf: &mut ScratchVec,
+    live: usize,
+    v: usize,
+    with_round: bool,
+    fold: impl Fn(&mut [Gf128], [&[Gf128]; 2], [usize; 2]) + Sync,
+) -> (usize, Option<QuadraticRound>) {
+    let h = 1usize << v;
+    // Entries of an input block of each table, and of an output block.
+    let block = 2 * h;
+    assert!(
+        block <= buf.len(),
+        "variable {v} of a table of {} entries",
+        buf.len()
+    );
+    let live_in = live.min(buf.len());
+    let live = live_after_fold(live_in, v);
+    // The output's live part: whole blocks, past `live_in` where that ends
+    // inside a block.
+    let out_live = 2 * live;
+    buf.wrote_below(out_live);
+    let round_ok = with_round && buf.len() >= 2 * block;
+    let group = if round_ok { 2 * block } else { block };
+    debug_assert!(buf.len().is_multiple_of(group), "whole blocks (pairs)");
+    let span = group * (SPAN / group).max(1);
+    let mut copy = scratch::take_field(span.min(out_live));
+    let mut sums = RoundSums::new();
+    for (s, out) in buf.chunks_mut(span).enumerate() {
+        let base = s * span;
+        // From here on input and output blocks are zero.
+        if base >= out_live {
+            break;
+        }
+        // The part of `buf` the live output blocks read: whole blocks, of
+        // which it may be nonzero below `live_in` only.
+        let need = out.len().min(out_live - base);
+        let keep = need.min(live_in - base);
+        let c = &mut copy[..need];
+        copy_par(&mut c[..keep], &out[..keep]);
+        scratch::clear(&mut c[keep..]);
+        let c = &*c;
+        let folded = fold_high(out, block, out_live - base, 0, round_ok, |o, at| {
+            let (b, j, n) = (at / block * block, at % block / 2, o.len() / 2);
+            let halves = [&c[b + j..][..n], &c[b + h + j..][..n]];
+            fold(o, halves, [base + b + j, base + b + h + j]);
+        });
+        if let Some(p) = folded {
+            sums = sums.merge(p);
+        }
+    }
+    scratch::recycle_field(copy);
+    (live, round_ok.then(|| sums.finish()))
 }
 
 /// The first phase of [`PairTable::fold_at`] at a high variable, in place:

@@ -22,8 +22,8 @@ use starling_field::{backend, Gf128, Gf128Slices};
 use starling_verifier::circuit::a_from_b::{AFromB, ARow};
 
 use super::prover::{
-    add_sums, clear, live_blocks, round_from_bits, rounds_from, split_eq, sumcheck, to_round, words_of,
-    ABits, Sent, Sumcheck, IN_PLACE_SEED, LEAF_ITEMS, SUB_WORDS,
+    add_sums, clear, round_by_blocks, round_from_bits, rounds_from, sumcheck, words_of, ABits, Sent,
+    Sumcheck, IN_PLACE_SEED, LEAF_ITEMS, SUB_WORDS,
 };
 use super::GruenRound;
 use crate::cover::Cover;
@@ -145,37 +145,27 @@ enum ABlock<'a> {
 /// The round of `A_t`, `b` (the tables of round `t`, zero from `live` on)
 /// over `tau_rest`, as `round_from_bits` computes it from the words.
 fn round_of(kernels: Kernels, a: ABlock<'_>, b: &[u128], live: usize, tau_rest: &[Gf128]) -> GruenRound {
-    let (e_lo, e_hi) = split_eq(tau_rest);
-    let block = 2 * e_lo.len();
-    let blocks = live_blocks(live, block);
-    to_round(
-        b[..blocks * block]
-            .par_chunks(block)
-            .zip(e_hi[..blocks].par_iter())
-            .enumerate()
-            .with_max_len(LEAF_ITEMS)
-            .map_init(Vec::new, |buf, (h, (cb, &eh))| {
-                let ca: &[u128] = match &a {
-                    ABlock::Table(a) => &a[h * block..][..block],
-                    ABlock::Read(read) => {
-                        buf.resize(block, 0);
-                        read.fill(h * block, buf);
-                        buf
-                    }
-                };
-                let mut sums = (Gf128::ZERO, Gf128::ZERO);
-                for ((ga, gb), el) in ca
-                    .chunks(SUB_WORDS)
-                    .zip(cb.chunks(SUB_WORDS))
-                    .zip(e_lo.chunks(SUB_WORDS / 2))
-                {
-                    let (s0, s2) = kernels.round_field(ga, gb, el);
-                    sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
-                }
-                (eh * sums.0, eh * sums.1)
-            })
-            .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums),
-    )
+    round_by_blocks(b, live, tau_rest, Vec::new, |buf, h, cb, e_lo| {
+        let block = cb.len();
+        let ca: &[u128] = match &a {
+            ABlock::Table(a) => &a[h * block..][..block],
+            ABlock::Read(read) => {
+                buf.resize(block, 0);
+                read.fill(h * block, buf);
+                buf
+            }
+        };
+        let mut sums = (Gf128::ZERO, Gf128::ZERO);
+        for ((ga, gb), el) in ca
+            .chunks(SUB_WORDS)
+            .zip(cb.chunks(SUB_WORDS))
+            .zip(e_lo.chunks(SUB_WORDS / 2))
+        {
+            let (s0, s2) = kernels.round_field(ga, gb, el);
+            sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
+        }
+        sums
+    })
 }
 
 /// The zerocheck's `a` as `b`'s rows and the stored ones (`stored`, rows

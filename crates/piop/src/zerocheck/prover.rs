@@ -384,6 +384,38 @@ pub(crate) fn round_from_bits(
     live: usize,
     tau_rest: &[Gf128],
 ) -> GruenRound {
+    // Per-task buffers on the heap (BENCHMARKS.md: "Threads").
+    let init = || (weighed_buffers(), Vec::new());
+    round_by_blocks(b, live, tau_rest, init, |(buffers, a_block), h, cb, e_lo| {
+        let ca = a.words(h * cb.len(), cb.len(), a_block);
+        let (sa, sb) = &mut **buffers;
+        let mut sums = (Gf128::ZERO, Gf128::ZERO);
+        for ((wa, wb), el) in ca
+            .chunks(SUB_WORDS)
+            .zip(cb.chunks(SUB_WORDS))
+            .zip(e_lo.chunks(SUB_WORDS / 2))
+        {
+            let n = wa.len();
+            kernels.weigh_words(w, wa, &mut sa[..n]);
+            kernels.weigh_words(w, wb, &mut sb[..n]);
+            let (s0, s2) = kernels.round_field(&sa[..n], &sb[..n], el);
+            sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
+        }
+        sums
+    })
+}
+
+/// A round over `tau_rest` from the blocks of `b` below `live` (zero past
+/// it), each with its `eq_hi` factor: `block_sums(state, h, block, e_lo)`
+/// gives block `h`'s low sums (its `a` read as it likes), `state` each
+/// task's own ([`LEAF_ITEMS`] blocks or fewer per rayon leaf).
+pub(super) fn round_by_blocks<T: Sync, S>(
+    b: &[T],
+    live: usize,
+    tau_rest: &[Gf128],
+    init: impl Fn() -> S + Sync + Send,
+    block_sums: impl Fn(&mut S, usize, &[T], &[u128]) -> (Gf128, Gf128) + Sync + Send,
+) -> GruenRound {
     let (e_lo, e_hi) = split_eq(tau_rest);
     let block = 2 * e_lo.len();
     let blocks = live_blocks(live, block);
@@ -393,27 +425,10 @@ pub(crate) fn round_from_bits(
             .zip(e_hi[..blocks].par_iter())
             .enumerate()
             .with_max_len(LEAF_ITEMS)
-            // Per-task buffers on the heap (BENCHMARKS.md: "Threads").
-            .map_init(
-                || (weighed_buffers(), Vec::new()),
-                |(buffers, a_block), (h, (cb, &eh))| {
-                    let ca = a.words(h * block, block, a_block);
-                    let (sa, sb) = &mut **buffers;
-                    let mut sums = (Gf128::ZERO, Gf128::ZERO);
-                    for ((wa, wb), el) in ca
-                        .chunks(SUB_WORDS)
-                        .zip(cb.chunks(SUB_WORDS))
-                        .zip(e_lo.chunks(SUB_WORDS / 2))
-                    {
-                        let n = wa.len();
-                        kernels.weigh_words(w, wa, &mut sa[..n]);
-                        kernels.weigh_words(w, wb, &mut sb[..n]);
-                        let (s0, s2) = kernels.round_field(&sa[..n], &sb[..n], el);
-                        sums = add_sums(sums, (Gf128::new(s0), Gf128::new(s2)));
-                    }
-                    (eh * sums.0, eh * sums.1)
-                },
-            )
+            .map_init(init, |state, (h, (cb, &eh))| {
+                let sums = block_sums(state, h, cb, &e_lo);
+                (eh * sums.0, eh * sums.1)
+            })
             .reduce(|| (Gf128::ZERO, Gf128::ZERO), add_sums),
     )
 }
