@@ -437,8 +437,8 @@ fn prove_statement(
     // only where it lowers the peak (with two tables in the zerocheck, two
     // in the opening are no more).
     let one_table = written
-        .and(if zk { None } else { a_from_b(r1cs) })
-        .filter(|_| zerocheck::reads_a_from_b(shape, live_words));
+        .filter(|_| !zk && zerocheck::reads_a_from_b(shape, live_words))
+        .and_then(|_| a_from_b(r1cs));
     let (zerocheck_proof, zc, prover_data) = timings.phase("zerocheck", progress, || {
         let mut prove = |a: &mut [Gf128], b: &mut [Gf128], c| {
             zerocheck::prove_in_place(

@@ -10,7 +10,6 @@
 //! and the constant's) are stored beside `b`, about 4% of a table.
 
 use super::r1cs::R1cs;
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 /// How a wire's row of `a` is found.
@@ -44,44 +43,50 @@ impl AFromB {
     /// wires' `a` rows.
     pub fn of(r1cs: &R1cs) -> Option<Self> {
         let (a, b) = (r1cs.a(), r1cs.b());
-        let sorted = |row: &[u32]| {
-            let mut r = row.to_vec();
-            r.sort_unstable();
-            r
+        let most_stored = r1cs.used_wires() / MOST_STORED;
+        // Each nonempty `B` row by the hash of its sorted terms, the first
+        // wire of each hash first; a match is checked term by term.
+        let mut b_rows: Vec<(u64, u32)> = (0..b.num_rows())
+            .filter(|&w| !b.row(w).is_empty())
+            .map(|w| (row_hash(&sorted(b.row(w))), w as u32))
+            .collect();
+        b_rows.sort_unstable();
+        let find = |row: &[u32]| -> Option<u32> {
+            let h = row_hash(row);
+            let first = b_rows.partition_point(|&(x, _)| x < h);
+            b_rows[first..]
+                .iter()
+                .take_while(|&&(x, _)| x == h)
+                .map(|&(_, s)| s)
+                .find(|&s| sorted(b.row(s as usize)) == row)
         };
-        // The first wire of each distinct nonempty `B` row.
-        let mut b_rows: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
-        for w in 0..b.num_rows() {
-            let row = sorted(b.row(w));
-            if !row.is_empty() {
-                b_rows.entry(row).or_insert(w as u32);
-            }
-        }
         let mut stored = Vec::new();
-        let rows: Vec<ARow> = (0..a.num_rows())
-            .map(|w| {
-                let row = sorted(a.row(w));
-                if row.is_empty() {
-                    return ARow::Zero;
-                }
-                if let Some(&s) = b_rows.get(&row) {
-                    return ARow::Like(s);
-                }
+        let mut rows = Vec::with_capacity(a.num_rows());
+        for w in 0..a.num_rows() {
+            let row = sorted(a.row(w));
+            let found = if row.is_empty() {
+                ARow::Zero
+            } else if let Some(s) = find(&row) {
+                ARow::Like(s)
+            } else {
                 // The row with the constant wire toggled.
-                let toggled = match row.first() {
+                let toggled: Vec<u32> = match row.first() {
                     Some(0) => row[1..].to_vec(),
                     _ => core::iter::once(0).chain(row.iter().copied()).collect(),
                 };
-                match b_rows.get(&toggled) {
-                    Some(&s) => ARow::Complement(s),
-                    None => {
+                match find(&toggled) {
+                    Some(s) => ARow::Complement(s),
+                    None if stored.len() < most_stored => {
                         stored.push(w as u32);
                         ARow::Stored(stored.len() as u32 - 1)
                     }
+                    // More rows than worth storing: `a` is kept whole.
+                    None => return None,
                 }
-            })
-            .collect();
-        (stored.len() * MOST_STORED <= r1cs.used_wires()).then_some(AFromB { rows, stored })
+            };
+            rows.push(found);
+        }
+        Some(AFromB { rows, stored })
     }
 
     /// Wire `w`'s row of `a`.
@@ -93,4 +98,21 @@ impl AFromB {
     pub fn stored(&self) -> &[u32] {
         &self.stored
     }
+}
+
+/// A row's terms, sorted.
+fn sorted(row: &[u32]) -> Vec<u32> {
+    let mut r = row.to_vec();
+    r.sort_unstable();
+    r
+}
+
+/// A hash of sorted terms (FNV-1a over the terms' bytes); equal rows hash
+/// equal, and a match is checked term by term.
+fn row_hash(row: &[u32]) -> u64 {
+    row.iter()
+        .flat_map(|t| t.to_le_bytes())
+        .fold(0xcbf2_9ce4_8422_2325, |h, byte| {
+            (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        })
 }
