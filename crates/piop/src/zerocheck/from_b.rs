@@ -8,9 +8,10 @@
 //! `words_per_wire / 2^t`) row `w` of `A_t` is row `s` of `B_t`, plus, where
 //! complemented, the folds of the all-ones word: a constant, the weighing of
 //! that word (`c1`). So `b` alone is folded, in place, and each round reads
-//! `A_t` out of it. Once the tables have shrunk to a quarter of the live
-//! part `A_t` is written out in the stale half of `b`'s buffer, pages that
-//! are resident already, and the rounds go on as with two tables.
+//! `A_t` out of it. Once two tables fit in the part of `b`'s buffer the
+//! live words took (Keccak-f: after round 2), `A_t` is written out beside
+//! `B_t` there, over stale entries whose pages are resident already, and
+//! the rounds go on as with two tables.
 //!
 //! The prover holds `b`, the stored rows (Keccak-f: 1,601 of 40,001 used
 //! wires) and a chunk per thread, where it held `a` and `b`. The messages
