@@ -16,6 +16,10 @@ use crate::{set_threads, value_name, with_named_params, Failure, Named};
 /// `starling bench ...`: the benchmark `starling_bench` runs, with its
 /// parameters and size as the flags give them, printed as text or JSON.
 pub(crate) fn run(what: BenchWhat) -> Result<(), Failure> {
+    // Proof after proof, as a prover of batch after batch: the later
+    // proofs reuse the first one's buffers. A command that proves once
+    // drops them when its proof is done, before its file is written.
+    starling::keep_buffers_between_proofs();
     let none = SlhArgs::default();
     let mut bounds = Bounds::default();
     let (name, hash, scheme, slh, sizes, common) = match what {

@@ -62,7 +62,6 @@ pub(crate) fn unreadable(message: String) -> Failure {
 
 fn main() -> ExitCode {
     starling_alloc::set_block_policy();
-    starling::keep_buffers_between_proofs();
     // A panic is a bug: say so in one line, no backtrace, exit 3.
     std::panic::set_hook(Box::new(|info| eprintln!("error: {}", Error::from_panic(info))));
     let cli = match Cli::try_parse() {

@@ -78,16 +78,25 @@ impl MerkleTree {
     /// subtree of 2,048 leaves (`SUBTREE_LEAVES`) is one rayon task; the few
     /// levels above their roots are hashed on the calling thread.
     pub fn from_leaf_hashes(leaves: Vec<Digest>) -> Self {
-        assert!(
-            leaves.len().is_power_of_two(),
-            "leaf count must be a power of two"
-        );
-        let n = leaves.len();
-        let depth = n.trailing_zeros() as usize;
-        let sub_depth = depth.min(SUBTREE_LEAVES.trailing_zeros() as usize);
-        let mut levels = vec![leaves];
-        levels.extend((1..=depth).map(|l| starling_field::scratch::filled(n >> l, [0u8; 32])));
-        let (leaf_level, upper) = levels.split_at_mut(1);
+        Self::from_level(0, leaves)
+    }
+
+    /// The tree from its level `d`'s nodes (a power of two of them;
+    /// [`nodes_above`] makes them from the leaves), its levels above built
+    /// as [`MerkleTree::from_leaf_hashes`] builds them, and none below: each
+    /// level below `d` is half the tree's memory per level left out, the
+    /// leaves half of it all. Such a tree opens with the leaves of the
+    /// blocks it opens ([`MerkleTree::open_with_leaves`]).
+    pub fn from_level(d: usize, nodes: Vec<Digest>) -> Self {
+        assert!(nodes.len().is_power_of_two(), "node count must be a power of two");
+        let n = nodes.len();
+        let height = n.trailing_zeros() as usize;
+        let depth = d + height;
+        let sub_depth = height.min(SUBTREE_LEAVES.trailing_zeros() as usize);
+        let mut levels: Vec<Vec<Digest>> = (0..d).map(|_| Vec::new()).collect();
+        levels.push(nodes);
+        levels.extend((1..=height).map(|l| starling_field::scratch::filled(n >> l, [0u8; 32])));
+        let (leaf_level, upper) = levels[d..].split_at_mut(1);
         let subtrees = n >> sub_depth;
         // Task `t`'s part of each of levels 1 to `sub_depth`.
         let mut parts: Vec<Vec<&mut [Digest]>> =
@@ -108,9 +117,9 @@ impl MerkleTree {
                     children = parents;
                 }
             });
-        // Level `l + 1` from level `l` (at least 1: a tree deeper than a
-        // subtree has `sub_depth` of them).
-        for l in sub_depth..depth {
+        // Level `d + l + 1` from level `d + l` (`l` at least 1: a tree
+        // taller than a subtree has `sub_depth` of them).
+        for l in sub_depth..height {
             let (below, above) = upper.split_at_mut(l);
             hash_level(&below[l - 1], &mut above[0]);
         }
@@ -131,16 +140,6 @@ impl MerkleTree {
     pub fn open(&self, positions: &[usize]) -> MultiProof {
         assert_eq!(self.kept_from(), 0, "a pruned tree opens with its blocks' leaves");
         self.open_by(positions, |level, i| self.levels[level][i])
-    }
-
-    /// Drops the levels below `level` (at most the root's): their nodes
-    /// are half the tree's memory per level dropped, and the lowest, the
-    /// leaves, half of it all. A pruned tree opens with the leaves of the
-    /// blocks it opens ([`MerkleTree::open_with_leaves`]).
-    pub fn prune_below(&mut self, level: usize) {
-        for l in &mut self.levels[..level.min(self.depth)] {
-            *l = Vec::new();
-        }
     }
 
     /// The lowest level kept: 0 unless pruned.
@@ -225,6 +224,24 @@ impl MerkleTree {
     }
 }
 
+/// The nodes `d` levels above `leaves` (a whole number of `2^d`-leaf
+/// blocks, one node each), into `out`: the lower levels are hashed in
+/// buffers of their own and dropped.
+pub fn nodes_above(leaves: &[Digest], d: usize, out: &mut [Digest]) {
+    assert_eq!(leaves.len(), out.len() << d, "2^{d} leaves per node");
+    if d == 0 {
+        out.copy_from_slice(leaves);
+        return;
+    }
+    let mut level: Option<Vec<Digest>> = None;
+    for l in 1..d {
+        let mut parents = vec![[0u8; 32]; leaves.len() >> l];
+        hash_level(level.as_deref().unwrap_or(leaves), &mut parents);
+        level = Some(parents);
+    }
+    hash_level(level.as_deref().unwrap_or(leaves), out);
+}
+
 /// The aligned blocks of `2^d` leaves holding `positions`, increasing.
 pub fn opened_blocks(positions: &[usize], d: usize) -> Vec<usize> {
     let mut blocks: Vec<usize> = positions.iter().map(|&p| p >> d).collect();
@@ -252,6 +269,32 @@ mod tests {
         }
     }
 
+    /// The tree over `leaves` that keeps its levels from `d` up.
+    fn built_from_level(leaves: &[Digest], d: usize) -> MerkleTree {
+        let mut nodes = vec![[0u8; 32]; leaves.len() >> d];
+        nodes_above(leaves, d, &mut nodes);
+        MerkleTree::from_level(d, nodes)
+    }
+
+    #[test]
+    fn trees_built_from_a_level_are_the_full_ones_pruned() {
+        // Within one subtree and across several; from the leaves up to the
+        // root.
+        for log_n in [4usize, 12, 14] {
+            let n = 1usize << log_n;
+            let leaves: Vec<Digest> = (0..n as u32).map(|i| hash_leaf(&i.to_le_bytes())).collect();
+            let full = MerkleTree::from_leaf_hashes(leaves.clone());
+            for d in [0usize, 1, 4, log_n] {
+                let built = built_from_level(&leaves, d);
+                let mut kept = full.levels.clone();
+                kept[..d].iter_mut().for_each(Vec::clear);
+                assert_eq!(built.depth(), full.depth(), "2^{log_n} leaves, d = {d}");
+                assert_eq!(built.levels, kept, "2^{log_n} leaves, d = {d}");
+                assert_eq!(built.kept_from(), d.min(log_n));
+            }
+        }
+    }
+
     #[test]
     fn pruned_trees_open_as_full_ones() {
         // Positions in one block, in blocks side by side, far apart, at
@@ -266,8 +309,7 @@ mod tests {
             &[31, 32, 33, 4000],
         ];
         for d in [1usize, 2, 4, 12] {
-            let mut pruned = full.clone();
-            pruned.prune_below(d);
+            let pruned = built_from_level(&leaves, d);
             assert_eq!(pruned.kept_from(), d);
             assert_eq!(pruned.root(), full.root());
             for positions in sets {

@@ -220,3 +220,48 @@ fn unfinished_messages_have_no_digests() {
     hashes.update(&[0u8; 128], 64);
     hashes.finish();
 }
+
+/// `finish_reduced` hands each block's digests, in order, with its part of
+/// the output: here each block's digests XORed into one, and each block's
+/// first two bytes of its first digest, for blocks of one group, of two
+/// and of all the messages.
+#[test]
+fn reduced_digests_are_the_digests_block_by_block() {
+    let mut rng = Rng(11);
+    let (count, len) = (64, 640);
+    let key = rng.key();
+    let data = rng.bytes(len * count);
+    for backend in backends() {
+        let fed = || {
+            let mut hashes = PartialHashes::with_backend(backend, &key, count, len);
+            hashes.update(&data, len);
+            hashes
+        };
+        let want = fed().finish();
+        for block in [GROUP_MESSAGES, 2 * GROUP_MESSAGES, count] {
+            let mut xors = vec![[0u8; 32]; count / block];
+            fed().finish_reduced(block, &mut xors, |digests, out| {
+                assert_eq!((digests.len(), out.len()), (block, 1));
+                for d in digests {
+                    out[0].iter_mut().zip(d).for_each(|(x, y)| *x ^= y);
+                }
+            });
+            let mut firsts = vec![0u8; 2 * count / block];
+            fed().finish_reduced(block, &mut firsts, |digests, out| {
+                out.copy_from_slice(&digests[0][..2])
+            });
+            for (b, chunk) in want.chunks(block).enumerate() {
+                let mut xor = [0u8; 32];
+                for d in chunk {
+                    xor.iter_mut().zip(d).for_each(|(x, y)| *x ^= y);
+                }
+                assert_eq!(xors[b], xor, "{backend:?}, blocks of {block}");
+                assert_eq!(
+                    firsts[2 * b..2 * b + 2],
+                    chunk[0][..2],
+                    "{backend:?}, blocks of {block}"
+                );
+            }
+        }
+    }
+}

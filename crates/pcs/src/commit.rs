@@ -237,8 +237,18 @@ impl LevelCode {
     /// each, laid out as `layout` says) at rate `2^-log_inv_rate` and hashes
     /// the codeword's columns: a level too small to split well, each coset
     /// at once, side by side on several threads; a larger one
-    /// [`COMMIT_ROWS`] rows at a time (module doc).
-    fn commit(source: Source<'_>, log_msg: usize, width: usize, log_inv_rate: usize) -> Self {
+    /// [`COMMIT_ROWS`] rows at a time (module doc). The Merkle tree keeps
+    /// its levels from `kept_from` up (at most a coset's `log_msg`): the
+    /// leaves are hashed up to that level as each coset's are made, and
+    /// neither they nor the levels between are ever held whole.
+    fn commit(
+        source: Source<'_>,
+        log_msg: usize,
+        width: usize,
+        log_inv_rate: usize,
+        kept_from: usize,
+    ) -> Self {
+        let kept_from = kept_from.min(log_msg);
         let code = ReedSolomon::new(log_msg, log_inv_rate);
         let n = width << log_msg;
         let cosets = 1usize << log_inv_rate;
@@ -247,24 +257,26 @@ impl LevelCode {
             log_msg,
             width,
         };
-        // Each coset's leaf hashes go straight to their part of the tree's
-        // leaves (gathered after, on one thread: 32 ms at 2^16 Keccak-f).
-        let mut leaves = scratch::filled(cosets << log_msg, [0u8; 32]);
+        // Each coset's nodes go straight to their part of the tree's lowest
+        // kept level (gathered after, on one thread: 32 ms for the leaves
+        // at 2^16 Keccak-f).
+        let coset_nodes = 1usize << (log_msg - kept_from);
+        let mut nodes = scratch::filled(cosets * coset_nodes, [0u8; 32]);
         if n <= side_by_side_elems() {
             // A job per coset: a few large items (BENCHMARKS.md, Threads). Level 1
             // of 2^14 Keccak-f on two Zen 5 threads: 4.7-5.3 -> 4.6-4.8 ms.
-            leaves
-                .par_chunks_mut(1 << log_msg)
+            nodes
+                .par_chunks_mut(coset_nodes)
                 .with_max_len(1)
                 .enumerate()
-                .for_each(|(h, out)| rows.coset_leaves(&code, h, width, out));
+                .for_each(|(h, out)| rows.coset_nodes(&code, h, width, kept_from, out));
         } else {
             let group = commit_rows().min(width);
             let in_flight = commit_in_flight(group << log_msg, cosets);
-            for (batch, outs) in leaves.chunks_mut(in_flight << log_msg).enumerate() {
-                outs.par_chunks_mut(1 << log_msg)
-                    .enumerate()
-                    .for_each(|(i, out)| rows.coset_leaves(&code, batch * in_flight + i, group, out));
+            for (batch, outs) in nodes.chunks_mut(in_flight * coset_nodes).enumerate() {
+                outs.par_chunks_mut(coset_nodes).enumerate().for_each(|(i, out)| {
+                    rows.coset_nodes(&code, batch * in_flight + i, group, kept_from, out)
+                });
             }
         }
         LevelCode {
@@ -272,7 +284,7 @@ impl LevelCode {
             log_msg,
             log_inv_rate,
             layout: source.layout,
-            tree: MerkleTree::from_leaf_hashes(leaves),
+            tree: MerkleTree::from_level(kept_from, nodes),
         }
     }
 
@@ -432,7 +444,8 @@ struct Rows<'a> {
 }
 
 impl Rows<'_> {
-    /// The leaf hashes of codeword coset `h`, into `out`: `group` rows at a
+    /// The tree's nodes `kept_from` levels above the leaves of codeword
+    /// coset `h`, into `out` (the leaves themselves at 0): `group` rows at a
     /// time are laid out position-major and encoded into the coset in
     /// place, and the coset's columns, one Merkle leaf per position, grow by
     /// those rows' elements ([`PartialHashes`]: `16 group` bytes, whole
@@ -440,7 +453,7 @@ impl Rows<'_> {
     /// transform finishes them (module doc). Each coset lays its rows out again
     /// rather than keep a second buffer (Keccak-f at 2^14 permutations: 8
     /// MiB, against about 10 ms of transposing a second time on one thread).
-    fn coset_leaves(self, code: &ReedSolomon, h: usize, group: usize, out: &mut [Digest]) {
+    fn coset_nodes(self, code: &ReedSolomon, h: usize, group: usize, kept_from: usize, out: &mut [Digest]) {
         let positions = 1usize << self.log_msg;
         let mut hashes = PartialHashes::new(&merkle::LEAF_KEY, positions, 16 * self.width);
         // A buffer an earlier phase recycled, or zeroed pages from the
@@ -466,7 +479,14 @@ impl Rows<'_> {
             });
         }
         scratch::recycle_field(buf);
-        hashes.finish_into(out);
+        match kept_from {
+            0 => hashes.finish_into(out),
+            d if positions >= GROUP_MESSAGES => {
+                let block = REDUCED_LEAVES.min(positions).max(1 << d);
+                hashes.finish_reduced(block, out, |leaves, nodes| merkle::nodes_above(leaves, d, nodes));
+            }
+            d => merkle::nodes_above(&hashes.finish(), d, out),
+        }
     }
 }
 
@@ -597,6 +617,7 @@ impl CommittedLevel {
             log_msg,
             1 << log_rows,
             log_inv_rate,
+            0,
         );
         CommittedLevel { message, code }
     }
@@ -618,6 +639,11 @@ impl CommittedLevel {
 /// query ([`LevelCode::open`]).
 pub(crate) const LEVEL0_TREE_KEPT_FROM: usize = 4;
 
+/// Leaves a task hashes up to level 0's lowest kept level at a time, in a
+/// buffer of its own (64 KiB): the leaves were 128 MiB at 2^18 Keccak-f
+/// permutations, built whole and then pruned, the commitment's peak.
+const REDUCED_LEAVES: usize = 1 << 11;
+
 /// What the prover keeps after committing: the table and level 0's code.
 #[derive(Clone, Debug)]
 pub struct ProverData {
@@ -635,8 +661,7 @@ impl ProverData {
     fn commit_top_rows(table: ScratchVec, log_rows: usize, width: usize, log_inv_rate: usize) -> Self {
         let log_msg = table.len().trailing_zeros() as usize - log_rows;
         let source = Source::plain(&table, Layout::RowMajor { relabel: 0 });
-        let mut level0 = LevelCode::commit(source, log_msg, width, log_inv_rate);
-        level0.tree.prune_below(LEVEL0_TREE_KEPT_FROM);
+        let level0 = LevelCode::commit(source, log_msg, width, log_inv_rate, LEVEL0_TREE_KEPT_FROM);
         ProverData {
             table,
             level0,
@@ -662,8 +687,13 @@ impl ProverData {
             extra: &extra_rows,
             message_rows: data_rows,
         };
-        let mut level0 = LevelCode::commit(source, log_msg, data_rows + 2, log_inv_rate);
-        level0.tree.prune_below(LEVEL0_TREE_KEPT_FROM);
+        let level0 = LevelCode::commit(
+            source,
+            log_msg,
+            data_rows + 2,
+            log_inv_rate,
+            LEVEL0_TREE_KEPT_FROM,
+        );
         ProverData {
             table,
             level0,

@@ -1,5 +1,5 @@
 //! A process that keeps the prover's buffers between proofs
-//! (`starling::keep_buffers_between_proofs`, as the command line and the
+//! (`starling::keep_buffers_between_proofs`, as `starling bench` and the
 //! Python workers do) proves the same bytes as one that starts afresh.
 //!
 //! The pooled buffers come back with whatever their last borrower left, and

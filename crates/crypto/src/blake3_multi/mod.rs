@@ -325,12 +325,57 @@ impl PartialHashes {
         out.par_chunks_mut(lanes::MAX_LANES)
             .zip(self.cvs.par_chunks(lanes::GROUP_WORDS))
             .with_min_len(1 << 8)
-            .for_each(|(digests, group)| {
-                for (lane, digest) in digests.iter_mut().enumerate() {
-                    for (w, chunk) in digest.chunks_exact_mut(4).enumerate() {
-                        chunk.copy_from_slice(&group[w * lanes::MAX_LANES + lane].to_le_bytes());
+            .for_each(|(digests, group)| group_digests(group, digests));
+    }
+
+    /// The digests of each block of `block` consecutive messages (a
+    /// multiple of [`GROUP_MESSAGES`] that divides the count) handed to
+    /// `reduce` with that block's equal part of `out`, on rayon's threads,
+    /// each block in a buffer of its task: for a caller that keeps what it
+    /// makes of the digests, not the digests (level 0's Merkle tree, which
+    /// keeps its nodes from the fourth level up: the leaves of a 2^18
+    /// Keccak-f commitment are 128 MiB, and its lower levels another 112).
+    pub fn finish_reduced<T: Send>(
+        self,
+        block: usize,
+        out: &mut [T],
+        reduce: impl Fn(&[Digest], &mut [T]) + Sync,
+    ) {
+        assert!(self.finished, "the messages' last part is not in yet");
+        assert!(
+            block > 0
+                && block.is_multiple_of(GROUP_MESSAGES)
+                && self.count.is_multiple_of(block)
+                && out.len() >= self.count / block
+                && out.len().is_multiple_of(self.count / block),
+            "blocks of {block} of {} messages onto {} outputs",
+            self.count,
+            out.len()
+        );
+        let per_block = out.len() / (self.count / block);
+        out.par_chunks_mut(per_block)
+            .zip(self.cvs.par_chunks(block / lanes::MAX_LANES * lanes::GROUP_WORDS))
+            .for_each_init(
+                || vec![[0u8; 32]; block],
+                |digests, (out, groups)| {
+                    for (d, group) in digests
+                        .chunks_mut(lanes::MAX_LANES)
+                        .zip(groups.chunks(lanes::GROUP_WORDS))
+                    {
+                        group_digests(group, d);
                     }
-                }
-            });
+                    reduce(digests, out);
+                },
+            );
+    }
+}
+
+/// The digests of one group of chaining values (word `w` of lane `i` at
+/// `group[w * MAX_LANES + i]`), as many as `digests` holds.
+fn group_digests(group: &[u32], digests: &mut [Digest]) {
+    for (lane, digest) in digests.iter_mut().enumerate() {
+        for (w, chunk) in digest.chunks_exact_mut(4).enumerate() {
+            chunk.copy_from_slice(&group[w * lanes::MAX_LANES + lane].to_le_bytes());
+        }
     }
 }
