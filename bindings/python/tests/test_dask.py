@@ -10,7 +10,9 @@ One cluster of worker processes serves the module, as CI time is short.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import multiprocessing
 import os
 import random
 import signal
@@ -241,6 +243,28 @@ def test_a_worker_killed_mid_shard_is_replaced(client: distributed.Client) -> No
         bundle = proving.result(timeout=120)
     assert shard_sizes(bundle) == [8192] * 3
     assert starling.verify(bundle, kind="sha256", inputs=text).count == 3 * 8192
+
+
+@pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(), reason="no fork server here")
+def test_the_embedded_clusters_workers_are_forked_and_replaced() -> None:
+    """The cluster ``client=None`` starts: its workers are forked from one
+    fork server (``starling._forkserver``), not spawned by this process,
+    and one killed is forked again and proves its shards."""
+    text = "".join(f"{i:064x} {i:0128x}\n" for i in range(6))
+    with contextlib.ExitStack() as stack:
+        client = starling.dask.cluster(stack, None, 2)()
+        parents = set(client.run(os.getppid).values())
+        assert len(parents) == 1 and os.getpid() not in parents
+        pids = client.run(os.getpid)
+        victim = next(iter(pids))
+        os.kill(pids[victim], signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while victim in client.scheduler_info()["workers"] or len(client.scheduler_info()["workers"]) < len(pids):
+            assert time.monotonic() < deadline, "the killed worker was not replaced"
+            time.sleep(0.05)
+        assert set(client.run(os.getppid).values()) == parents
+        bundle = starling.dask.prove("sha256", text, 2, client)
+    assert starling.verify(bundle, kind="sha256", inputs=text).count == 6
 
 
 # The shards `corrupting` proved, the first one spoiled.

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import _kind_params, _starling
+from . import _forkserver, _kind_params, _starling
 from ._output import Failure, Interrupted, Output, Status, read_text
 from ._shards import Checked, check
 from .errors import Error, Rejected, Unreadable
@@ -144,6 +144,10 @@ def _prove(args: argparse.Namespace, status: Status) -> None:
 def _cluster(args: argparse.Namespace, stack: contextlib.ExitStack) -> Callable[[], distributed.Client]:
     """The Dask client of ``--scheduler``'s cluster, or of one started on
     this machine from now on, closed with ``stack``."""
+    if args.scheduler is None:
+        # The embedded cluster's workers are forked from a server whose
+        # imports run beside Dask's here.
+        _forkserver.start()
     try:
         from . import dask  # the extra, needed only here
     except ImportError as e:

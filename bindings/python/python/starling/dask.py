@@ -25,7 +25,7 @@ try:
 except ImportError as e:
     raise ImportError('starling.dask needs Dask\'s distributed scheduler: pip install "starling[dask]"') from e
 
-from . import DEFAULT_MIN_SECURITY_BITS, _flag, _kind_params, _starling
+from . import DEFAULT_MIN_SECURITY_BITS, _flag, _forkserver, _kind_params, _starling
 from ._inputs import Inputs, inputs_text
 from ._shards import Checked, check, refusal, shard_texts
 from .errors import Error, Rejected, Unreadable
@@ -143,11 +143,15 @@ def _start_local_cluster(stack: contextlib.ExitStack, shards: int) -> Future[dis
     most ``shards`` shards, closed when ``stack`` ends (once started, even
     if the statement could not be read): worker processes (each proof
     allocates and frees gigabytes, which threads of one process would
-    contend for), ``min(shards, cores)`` of them sharing the cores. No
-    memory limit: Dask's nanny would kill a worker whose proof is larger
+    contend for), ``min(shards, cores)`` of them sharing the cores, forked
+    from a server that imported Dask once (``starling._forkserver``), the
+    first ones and any that replace a worker lost, while the cluster runs.
+    No memory limit: Dask's nanny would kill a worker whose proof is larger
     than its share, where a proof's memory is known only to it."""
     cores = dask.system.CPU_COUNT
     workers = min(shards, cores)
+    if _forkserver.start():
+        stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}))
     pool = stack.enter_context(ThreadPoolExecutor(1))
     starting = pool.submit(
         distributed.LocalCluster,
