@@ -83,9 +83,9 @@ impl MerkleTree {
 
     /// The tree from its level `d`'s nodes (a power of two of them;
     /// [`nodes_above`] makes them from the leaves), its levels above built
-    /// as [`MerkleTree::from_leaf_hashes`] builds them, and none below: each
-    /// level below `d` is half the tree's memory per level left out, the
-    /// leaves half of it all. Such a tree opens with the leaves of the
+    /// as [`MerkleTree::from_leaf_hashes`] builds them, and none below: the
+    /// leaves are half a whole tree's memory, and each level above them
+    /// half of what is left. Such a tree opens with the leaves of the
     /// blocks it opens ([`MerkleTree::open_with_leaves`]).
     pub fn from_level(d: usize, nodes: Vec<Digest>) -> Self {
         assert!(nodes.len().is_power_of_two(), "node count must be a power of two");
@@ -142,7 +142,8 @@ impl MerkleTree {
         self.open_by(positions, |level, i| self.levels[level][i])
     }
 
-    /// The lowest level kept: 0 unless pruned.
+    /// The lowest level kept: 0 unless the tree was built from a higher
+    /// one ([`MerkleTree::from_level`]).
     pub fn kept_from(&self) -> usize {
         self.levels
             .iter()
